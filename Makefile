@@ -1,0 +1,137 @@
+# rocectl — plain GNU make.  `make` builds ./rocectl, `make test` runs every test with
+# ASan+UBSan, `make demo` runs the demo, `make deps` installs the Debian packages.
+#
+# Components outside the product (simulators, lab, VM tier) bring their own fragment
+# (tests/sim/*/sim.mk, tests/lab/lab.mk, tests/vm/vm.mk); each appends to SIM_TARGETS
+# and DEB_PACKAGES so that this file does not need to know their insides.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DESTDIR ?=
+BUILD ?= build
+CC ?= cc
+
+# pkg-config module = Debian package providing it.  Checked at configure time.
+PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-route-3-dev \
+	libssh=libssh-dev libcurl=libcurl4-openssl-dev libcjson=libcjson-dev \
+	libibverbs=libibverbs-dev cmocka=libcmocka-dev
+
+# Everything the build, the tests and the simulators need on a fresh Debian 12.
+DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
+	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
+	libcmocka-dev iproute2 openssh-client openssh-server
+
+SIM_TARGETS :=
+-include $(sort $(wildcard tests/sim/*/sim.mk)) $(wildcard tests/lab/lab.mk tests/vm/vm.mk)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
+	-Wstrict-prototypes -Wmissing-prototypes -Wvla
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) -MMD -MP \
+	-DROCECTL_VERSION='"$(VERSION)"'
+REL_CFLAGS := -O2 -g
+SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+SAN_LDFLAGS := -fsanitize=address,undefined
+
+SRCS := $(sort $(wildcard engine/*.c drivers/*/*.c))
+LIB_SRCS := $(filter-out engine/main.c,$(SRCS))
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+
+REL_OBJS := $(SRCS:%.c=$(BUILD)/rel/%.o)
+SAN_OBJS := $(SRCS:%.c=$(BUILD)/san/%.o)
+SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/unit/%)
+
+# Goals that must work before the libraries are installed.
+NOCONF_GOALS := deps clean test demo format format-check help install-deps
+ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(BUILD)/config.mk
+endif
+
+.PHONY: all deps test check demo install clean format format-check sims help unit
+all: rocectl
+
+$(BUILD)/config.mk: Makefile
+	@mkdir -p $(BUILD)
+	@missing=; for pair in $(PKG_DEB); do \
+		pkg-config --exists "$${pair%%=*}" || missing="$$missing $${pair#*=}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "rocectl: missing build dependencies; install the Debian packages:$$missing" >&2; \
+		echo "rocectl: or run 'make deps'" >&2; exit 1; \
+	fi
+	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs)"; \
+	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread"; \
+	   echo "CMOCKA_CFLAGS := $$(pkg-config --cflags cmocka)"; \
+	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.tmp && mv $@.tmp $@
+
+rocectl: $(REL_OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/san/%.o: %.c $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/san/rocectl: $(SAN_OBJS)
+	$(CC) $(SAN_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/san/tests/unit/%: tests/unit/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
+		-Itests/unit -o $@ $< $(SAN_LIB_OBJS) $(SAN_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+sims: $(SIM_TARGETS)
+
+unit: $(UNIT_BINS)
+
+# The test entry point: install what is missing, then build and run everything.
+test:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory check
+
+check: rocectl $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS)
+	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
+		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS)
+
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory rocectl $(SIM_TARGETS)
+	@ROCECTL="$(CURDIR)/rocectl" BUILD_DIR="$(abspath $(BUILD))" sh examples/demo.sh
+
+# Idempotent: quiet and offline when everything is already installed.
+deps:
+	@missing=; for p in $(sort $(DEB_PACKAGES)); do \
+		dpkg-query -W -f='$${Status}\n' "$$p" 2>/dev/null | grep -q '^install ok installed' \
+			|| missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "make deps: installing$$missing"; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+install: rocectl
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PREFIX)/share/rocectl/policies"
+	install -m 0755 rocectl "$(DESTDIR)$(BINDIR)/rocectl"
+	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
+
+FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/sim tests/fuzz -name '*.[ch]' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_SRCS)
+
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_SRCS) && echo "format-check: clean"
+
+clean:
+	rm -rf $(BUILD) rocectl
+
+help:
+	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims"
+
+-include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d)

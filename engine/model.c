@@ -1,0 +1,41 @@
+#include "rocectl/model.h"
+
+const char *rc_trust_name(enum rc_trust t)
+{
+	switch (t) {
+	case RC_TRUST_PCP:
+		return "pcp";
+	case RC_TRUST_DSCP:
+		return "dscp";
+	default:
+		return "unset";
+	}
+}
+
+const char *rc_tsa_name(enum rc_tsa t)
+{
+	switch (t) {
+	case RC_TSA_STRICT:
+		return "strict";
+	case RC_TSA_DWRR:
+		return "dwrr";
+	case RC_TSA_VENDOR:
+		return "vendor";
+	default:
+		return "unset";
+	}
+}
+
+const char *rc_field_name(uint32_t field_bit)
+{
+	static const char *const names[] = {
+		"trust",    "dscp2prio", "pfc_enabled", "cable_length_m", "ecn",
+		"headroom", "ets",       "watchdog",    "mtu",            "speed",
+		"nic_ecn",  "cnp",       "roce_tos",    "dcbx",           "prio2tc",
+	};
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (field_bit == 1u << i)
+			return names[i];
+	return "?";
+}

@@ -1,0 +1,47 @@
+/* One device through read -> diff -> journal -> apply -> re-read -> verify (engine/devrun.c).
+ * Shared by `rocectl agent` (the local host), the switch commands and the fleet executor;
+ * drivers only translate, this decides and sequences. */
+#ifndef ROCECTL_DEVRUN_H
+#define ROCECTL_DEVRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rocectl/diff.h"
+#include "rocectl/driver.h"
+#include "rocectl/inventory.h"
+#include "rocectl/policy.h"
+
+struct rc_devrun {
+	const struct rc_device *dev;
+	size_t dev_index;                 /* into the inventory, when there is one */
+	const struct rc_driver *drv;
+	struct rc_session *sess;
+	size_t n_ports;
+	struct rc_port_state *want;       /* desired, per port */
+	struct rc_port_state *have;       /* actual, per port (last read) */
+	uint32_t *write_fields;           /* per port: RC_F_* groups that need writing */
+	struct rc_changes changes;        /* every difference of the last diff */
+	bool read_ok;
+};
+
+/* Connect through the device's driver.  `only_ports` (may be NULL/0) restricts the ports;
+ * otherwise the inventory's ports, or the driver's discovery when the inventory has none. */
+int rc_devrun_open(struct rc_devrun *r, const struct rc_device *dev, size_t dev_index,
+		   const struct rc_run_opts *opts, char (*only_ports)[RC_NAME_MAX], size_t n_only,
+		   struct rc_err *err);
+/* Read the actual state of every port. */
+int rc_devrun_read(struct rc_devrun *r, struct rc_err *err);
+/* Desired state from the policy (device overrides applied) and the diff against the last
+ * read.  Returns the number of SET changes, or a negative errno. */
+int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol,
+		   const struct rc_inventory *inv, struct rc_err *err);
+/* Journal the pre-change state, apply what the diff says, re-read and re-diff.  On any
+ * failure the device is restored from the journal and the error says what failed and
+ * what was restored.  journal_dir NULL = no journal (tests only). */
+int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
+		    const struct rc_inventory *inv, const char *journal_dir, const char *run_id,
+		    struct rc_err *err);
+void rc_devrun_close(struct rc_devrun *r);
+
+#endif

@@ -1,0 +1,47 @@
+/* Diff: desired vs actual port_qos -> typed changes (engine/diff.c). */
+#ifndef ROCECTL_DIFF_H
+#define ROCECTL_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocectl/model.h"
+
+enum rc_change_kind {
+	RC_CHANGE_SET = 0,     /* differs: old -> new */
+	RC_CHANGE_UNKNOWN,     /* the driver could not read it: never taken as equal */
+	RC_CHANGE_UNSUPPORTED, /* not controllable on this platform: reported, not drift */
+};
+
+/* One typed change of one port, e.g. field "ecn[3].kmin_bytes", 1048576 -> 150000. */
+struct rc_change {
+	char port[RC_NAME_MAX];
+	char field[48];   /* operator's name, with index: "dscp2prio[26]", "ecn[3].kmin_bytes" */
+	uint32_t group;   /* the RC_F_* bit the field belongs to */
+	enum rc_change_kind kind;
+	char old_value[48]; /* "" when unknown */
+	char new_value[48];
+	bool disruptive;  /* flaps the link / restarts channels on this platform */
+};
+
+struct rc_changes {
+	size_t n, cap;
+	struct rc_change *v;
+};
+
+/* Compare.  tolerance_pct: accepted relative difference for byte sizes (ECN thresholds,
+ * headroom), because ASICs quantize.  Appends to `out`; returns the mask of RC_F_* groups
+ * that need writing (kind SET), or a negative errno on allocation failure.
+ * `disruptive_groups` marks changes of those groups as disruptive. */
+int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct port_qos *have,
+		     double tolerance_pct, uint32_t disruptive_groups, struct rc_changes *out);
+
+void rc_changes_free(struct rc_changes *c);
+/* Count of changes of kind SET / UNKNOWN (drift means either). */
+size_t rc_changes_count(const struct rc_changes *c, enum rc_change_kind kind);
+
+/* Is `have` within tolerance of `want` (relative, percent)? */
+bool rc_within_tolerance(uint64_t want, uint64_t have, double tolerance_pct);
+
+#endif

@@ -1,0 +1,85 @@
+/* The driver interface: a table of functions, registered by name ("mlx5", "nvue-ssh",
+ * "nvue-rest", "sonic-ssh", "eos-ssh", "eos-eapi").  Drivers translate between the
+ * vendor-neutral model and a platform; they never decide what should be. */
+#ifndef ROCECTL_DRIVER_H
+#define ROCECTL_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocectl/err.h"
+#include "rocectl/inventory.h"
+#include "rocectl/model.h"
+
+/* Run-wide options a driver may need. */
+struct rc_run_opts {
+	const char *root;             /* sysfs/configfs root prefix, "/" by default */
+	bool accept_new_host_keys;    /* record unknown SSH host keys (never changed ones) */
+	uint32_t default_timeout_ms;
+	bool dry_run;                 /* plan: a driver must not write anything */
+};
+
+/* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
+struct rc_port_write {
+	const char *port;
+	const struct port_qos *want;
+	const struct port_qos *have; /* as read just before */
+	uint32_t fields;             /* RC_F_* groups to write */
+};
+
+/* One counter: named by meaning, with the platform's source field kept. */
+struct rc_counter {
+	char port[RC_NAME_MAX];
+	char name[48];    /* "pfc_pause_rx[3]", "ecn_marked", "cnp_sent", "out_of_buffer", ... */
+	char source[96];  /* "ethtool:rx_prio3_pause", "hw_counters:np_cnp_sent", ... */
+	uint64_t value;
+	bool is_drop;     /* a non-zero value means packets were lost */
+};
+
+struct rc_counters {
+	size_t n, cap;
+	struct rc_counter *v;
+};
+
+int rc_counters_add(struct rc_counters *c, const char *port, const char *name, const char *source,
+		    uint64_t value, bool is_drop);
+void rc_counters_free(struct rc_counters *c);
+
+struct rc_session; /* driver-private */
+
+struct rc_driver {
+	const char *name;
+	/* Groups whose change disrupts traffic on this platform (mlx5: PFC flaps the link). */
+	uint32_t disruptive;
+	/* Connect / probe capabilities. */
+	int (*open)(const struct rc_device *dev, const struct rc_run_opts *opts,
+		    struct rc_session **out, struct rc_err *err);
+	/* Ports this device manages when the inventory does not say (hosts: every RDMA netdev).
+	 * Optional.  *names is malloc'd, caller frees. */
+	int (*ports)(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t *n,
+		     struct rc_err *err);
+	/* Actual state of each port (ports[i].name filled by the caller). */
+	int (*read)(struct rc_session *s, struct rc_port_state *ports, size_t n, struct rc_err *err);
+	/* Push the writes; all-or-nothing where the platform allows. */
+	int (*apply)(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		     struct rc_err *err);
+	/* Optional. */
+	int (*counters)(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			struct rc_counters *out, struct rc_err *err);
+	void (*close)(struct rc_session *s);
+};
+
+/* The registry (the only global mutable state): drivers register from a constructor. */
+void rc_driver_register(const struct rc_driver *d);
+const struct rc_driver *rc_driver_find(const char *name);
+/* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
+const char *rc_driver_name_for(const struct rc_device *dev);
+
+#define RC_DRIVER_REGISTER(drv)                                                                  \
+	__attribute__((constructor)) static void rc_register_##drv(void)                       \
+	{                                                                                        \
+		rc_driver_register(&drv);                                                        \
+	}
+
+#endif

@@ -1,0 +1,45 @@
+/* The journal: a device's pre-change state saved (and fsynced) before anything is written,
+ * so that a failed apply can roll the device back and a crash mid-apply can be recovered
+ * with `rocectl rollback` (engine/journal.c).
+ *
+ * Layout: DIR/<run-id>/<device>.json, one file per device, written atomically; a file
+ * is removed when the device's apply has been verified (or rolled back).  Whatever is left
+ * in DIR after a run is what `rocectl rollback` restores. */
+#ifndef ROCECTL_JOURNAL_H
+#define ROCECTL_JOURNAL_H
+
+#include <stddef.h>
+
+#include "rocectl/err.h"
+#include "rocectl/inventory.h"
+#include "rocectl/model.h"
+
+#define RC_JOURNAL_DEFAULT_DIR "/var/lib/rocectl/journal"
+
+struct rc_journal_entry {
+	char run_id[64];
+	char device[RC_NAME_MAX];
+	char driver[32];
+	char address[RC_NAME_MAX];
+	size_t n_ports;
+	struct rc_port_state *ports; /* the pre-change state */
+};
+
+/* A new run id: UTC timestamp + pid, sortable. */
+void rc_journal_new_run_id(char *buf, size_t len);
+
+int rc_journal_save(const char *dir, const char *run_id, const struct rc_device *dev,
+		    const char *driver, const struct rc_port_state *ports, size_t n,
+		    struct rc_err *err);
+int rc_journal_done(const char *dir, const char *run_id, const char *device, struct rc_err *err);
+
+/* Every entry left in DIR (or only run `run_id` when non-NULL), oldest run first. */
+int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out,
+		    size_t *n, struct rc_err *err);
+void rc_journal_entries_free(struct rc_journal_entry *e, size_t n);
+
+/* Serialization, exposed for tests and for the agent's --json output. */
+char *rc_port_qos_to_json(const struct port_qos *q);
+int rc_port_qos_from_json(const char *json, struct port_qos *q, struct rc_err *err);
+
+#endif

@@ -1,0 +1,126 @@
+/* The vendor-neutral model: what one port's lossless QoS is, whoever the vendor.
+ *
+ * Drivers fill a struct port_qos from the device (the actual state); engine/desired.c
+ * fills one from the policy (the desired state); engine/diff.c compares them.  A field
+ * group a driver could not read is absent from `known` and is never taken as equal; a
+ * group the platform cannot read or control at all is in `unsupported` ("not
+ * controllable here": neither drift nor success). */
+#ifndef ROCECTL_MODEL_H
+#define ROCECTL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RC_NPRIO 8 /* 802.1p priorities */
+#define RC_NTC 8   /* traffic classes */
+#define RC_NDSCP 64
+#define RC_NAME_MAX 64 /* device and port names, NUL included */
+
+enum rc_trust {
+	RC_TRUST_UNSET = 0,
+	RC_TRUST_PCP = 1,
+	RC_TRUST_DSCP = 2,
+};
+
+/* Field groups: bits of port_qos.known/.unsupported and of a change's group. */
+enum rc_field {
+	RC_F_TRUST = 1u << 0,
+	RC_F_DSCP2PRIO = 1u << 1, /* entries selected by dscp_mask */
+	RC_F_PFC = 1u << 2,       /* pfc_enabled */
+	RC_F_CABLE = 1u << 3,     /* cable_length_m (mlx5 PFC delay, NVUE cable-length) */
+	RC_F_ECN = 1u << 4,       /* switch ECN/WRED per traffic class in ecn_tc_mask */
+	RC_F_HEADROOM = 1u << 5,  /* headroom_bytes per priority in headroom_mask */
+	RC_F_ETS = 1u << 6,       /* prio_tc, tsa, bandwidth for ets.tc_mask */
+	RC_F_WATCHDOG = 1u << 7,  /* PFC storm watchdog */
+	RC_F_MTU = 1u << 8,       /* read-only here: checked per link */
+	RC_F_SPEED = 1u << 9,     /* read-only */
+	RC_F_NIC_ECN = 1u << 10,  /* host DCQCN notification/reaction point per priority */
+	RC_F_CNP = 1u << 11,      /* host CNP DSCP and priority */
+	RC_F_ROCE_TOS = 1u << 12, /* rdma_cm default ToS */
+	RC_F_DCBX = 1u << 13,     /* host DCBX: host-controlled IEEE */
+	RC_F_PRIO2TC = 1u << 14,  /* switch priority -> traffic class for roce/cnp priorities */
+};
+#define RC_F_ALL ((1u << 15) - 1)
+
+enum rc_tsa {
+	RC_TSA_UNSET = 0,
+	RC_TSA_STRICT = 1,
+	RC_TSA_DWRR = 2, /* ETS in IEEE terms */
+	RC_TSA_VENDOR = 3,
+};
+
+enum rc_wd_action {
+	RC_WD_DROP = 0,
+	RC_WD_FORWARD = 1,
+};
+
+struct rc_ecn_tc {
+	bool enabled;
+	uint64_t kmin_bytes;
+	uint64_t kmax_bytes;
+	double pmax_pct; /* marking probability at Kmax, percent (0 < p <= 100) */
+};
+
+struct rc_ets {
+	uint8_t tc_mask; /* traffic classes described below */
+	uint8_t tsa[RC_NTC];
+	uint8_t bw_pct[RC_NTC];
+};
+
+struct rc_watchdog {
+	bool enabled;
+	uint32_t detection_ms;
+	uint32_t restoration_ms;
+	enum rc_wd_action action;
+};
+
+struct port_qos {
+	uint32_t known;       /* field groups actually read (actual) or pinned (desired) */
+	uint32_t unsupported; /* field groups this platform/port cannot read or control */
+
+	enum rc_trust trust;
+
+	uint64_t dscp_mask; /* bit d: dscp2prio[d] is meaningful */
+	uint8_t dscp2prio[RC_NDSCP];
+
+	uint8_t prio_mask; /* bit p: prio2tc[p] is meaningful */
+	uint8_t prio2tc[RC_NPRIO];
+
+	uint8_t pfc_enabled; /* bit p: PFC on priority p */
+	uint32_t cable_length_m;
+
+	uint8_t ecn_tc_mask; /* bit t: ecn[t] is meaningful */
+	struct rc_ecn_tc ecn[RC_NTC];
+
+	uint8_t headroom_mask; /* bit p: headroom_bytes[p] is meaningful */
+	uint64_t headroom_bytes[RC_NPRIO];
+	/* Desired side only: headroom_bytes is a floor (computed), not an exact value. */
+	bool headroom_is_min;
+
+	struct rc_ets ets;
+	struct rc_watchdog watchdog;
+
+	uint32_t mtu;
+	uint32_t speed_gbps;
+
+	uint8_t nic_ecn_np; /* bit p: NIC sends CNPs for CE-marked packets on priority p */
+	uint8_t nic_ecn_rp; /* bit p: NIC reacts to CNPs on priority p (DCQCN) */
+	uint8_t nic_ecn_prio_mask; /* priorities the two masks above describe */
+	uint8_t cnp_dscp;
+	uint8_t cnp_prio;
+	int roce_tos; /* full ToS byte, e.g. 106 */
+	bool dcbx_host; /* DCBX in host (OS) control, IEEE */
+};
+
+/* A port of a device with its state. */
+struct rc_port_state {
+	char name[RC_NAME_MAX];
+	struct port_qos qos;
+};
+
+const char *rc_trust_name(enum rc_trust t);
+const char *rc_tsa_name(enum rc_tsa t);
+/* "trust", "dscp2prio", ...: the operator's name for one field group bit. */
+const char *rc_field_name(uint32_t field_bit);
+
+#endif

@@ -1,0 +1,83 @@
+/* The policy: what lossless means for a fabric (POLICY.md "Policy"). */
+#ifndef ROCECTL_POLICY_H
+#define ROCECTL_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+
+/* Source position of a value, for warnings and cross-field errors. */
+struct rc_pos {
+	int line;
+	int column;
+};
+
+struct rc_policy_ets_entry {
+	uint8_t traffic_class;
+	enum rc_tsa mode;    /* RC_TSA_STRICT or RC_TSA_DWRR */
+	double bandwidth_pct; /* DWRR only */
+};
+
+struct rc_policy {
+	char file[256];
+	char name[RC_NAME_MAX];
+	enum rc_trust trust;
+
+	uint8_t roce_dscp;
+	uint8_t roce_priority;
+	uint8_t cnp_dscp;
+	uint8_t cnp_priority;
+
+	uint8_t pfc_priorities; /* bitmask: exactly these are lossless */
+
+	bool watchdog_present;
+	struct rc_watchdog watchdog;
+
+	struct {
+		bool enabled;
+		uint8_t traffic_class;
+		uint64_t kmin_bytes;
+		uint64_t kmax_bytes;
+		double pmax_pct;
+		bool host_np; /* notification_point */
+		bool host_rp; /* reaction_point */
+	} ecn;
+
+	struct {
+		uint32_t cable_length_m; /* default for links that do not say */
+		uint32_t mtu;
+		uint64_t size_bytes; /* 0 = computed per link (auto) */
+	} headroom;
+
+	int n_ets; /* 0 = leave scheduling alone */
+	struct rc_policy_ets_entry ets[RC_NTC];
+
+	bool roce_tos_auto;
+	int roce_tos; /* resolved: dscp << 2 | ECT(0) when auto */
+
+	double tolerance_pct;
+};
+
+struct rc_warnings;
+
+/* Load and validate a policy file.  Warnings (ECN off, > 2 lossless priorities, no
+ * watchdog) are appended to `warn` when non-NULL. */
+int rc_policy_load(const char *path, struct rc_policy *out, struct rc_warnings *warn,
+		   struct rc_err *err);
+
+/* The same from memory; `name` is used in positions. */
+int rc_policy_load_buffer(const char *name, const char *buf, size_t len, struct rc_policy *out,
+			  struct rc_warnings *warn, struct rc_err *err);
+
+/* Warnings carry a position and a message, printed as "file:line:col: warning: msg". */
+#define RC_WARN_MAX 32
+struct rc_warnings {
+	int n;
+	struct rc_err w[RC_WARN_MAX];
+};
+
+void rc_warnings_print(const struct rc_warnings *w, FILE *out);
+
+#endif

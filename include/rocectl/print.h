@@ -1,0 +1,53 @@
+/* One printer for text and JSON, after iproute2's json_print: every field is printed by a
+ * call that knows both its JSON key and its text format, so the two outputs cannot
+ * disagree.  In JSON mode the text formats are ignored; in text mode keys and the
+ * object/array structure are ignored (only text_fmt output and rc_out_text appear). */
+#ifndef ROCECTL_PRINT_H
+#define ROCECTL_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum rc_out_mode {
+	RC_OUT_TEXT = 0,
+	RC_OUT_JSON = 1,
+};
+
+#define RC_OUT_DEPTH 32
+
+struct rc_out {
+	FILE *f;
+	enum rc_out_mode mode;
+	int depth;
+	bool need_comma[RC_OUT_DEPTH];
+};
+
+void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode);
+static inline bool rc_out_json(const struct rc_out *o)
+{
+	return o->mode == RC_OUT_JSON;
+}
+
+/* key is NULL inside arrays and for the top-level value. */
+void rc_out_open_object(struct rc_out *o, const char *key);
+void rc_out_close_object(struct rc_out *o);
+void rc_out_open_array(struct rc_out *o, const char *key);
+void rc_out_close_array(struct rc_out *o);
+
+/* text_fmt may be NULL: the value then appears in JSON only. */
+void rc_out_str(struct rc_out *o, const char *key, const char *text_fmt, const char *value);
+void rc_out_uint(struct rc_out *o, const char *key, const char *text_fmt, uint64_t value);
+void rc_out_int(struct rc_out *o, const char *key, const char *text_fmt, int64_t value);
+void rc_out_double(struct rc_out *o, const char *key, const char *text_fmt, double value);
+void rc_out_bool(struct rc_out *o, const char *key, const char *text_fmt, bool value);
+void rc_out_null(struct rc_out *o, const char *key, const char *text);
+/* Text-only output. */
+void rc_out_text(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Finish: a final newline in JSON mode. */
+void rc_out_end(struct rc_out *o);
+
+/* Write s as a JSON string literal (quotes included). */
+void rc_json_escape(FILE *f, const char *s);
+
+#endif

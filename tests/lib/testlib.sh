@@ -1,0 +1,60 @@
+# Shell test library, after git's test-lib.sh: each test is a sentence and a body.
+#
+#   . "$SRC_DIR/tests/lib/testlib.sh"
+#   test_expect_success 'second apply plans nothing' '
+#           "$ROCECTL" agent plan -p "$POLICY" && ...
+#   '
+#   test_done
+#
+# Output is TAP ("ok N - ...", "not ok N - ..." followed by the body's output as "# "
+# comments).  Bodies run in a subshell with `set -e`; TMP is a fresh directory per script.
+: "${ROCECTL:?run through make test}" "${SRC_DIR:?}" "${BUILD_DIR:?}"
+test_n=0
+test_failed=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-test.XXXXXX")
+export TMP
+test_cleanup_cmds=
+trap 'eval "$test_cleanup_cmds"; rm -rf "$TMP"' EXIT
+
+# test_at_exit CMD: run CMD when the script exits (stop servers, remove namespaces)
+test_at_exit() {
+	test_cleanup_cmds="$1; $test_cleanup_cmds"
+}
+
+test_expect_success() {
+	test_n=$((test_n + 1))
+	if (set -e; eval "$2") >"$TMP/.out" 2>&1; then
+		echo "ok $test_n - $1"
+	else
+		echo "not ok $test_n - $1"
+		sed 's/^/# /' "$TMP/.out" | tail -n 40
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+# test_expect_code CODE CMD...: run CMD, succeed iff it exits with CODE
+test_expect_code() {
+	want=$1
+	shift
+	"$@"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "expected exit $want, got $got: $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# test_must_contain FILE PATTERN (grep -E)
+test_must_contain() {
+	grep -Eq -- "$2" "$1" || { echo "'$1' lacks /$2/:" >&2; cat "$1" >&2; return 1; }
+}
+
+test_must_not_contain() {
+	! grep -Eq -- "$2" "$1" || { echo "'$1' unexpectedly has /$2/:" >&2; cat "$1" >&2; return 1; }
+}
+
+test_done() {
+	echo "1..$test_n"
+	[ "$test_failed" -eq 0 ]
+}

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Run every test and print one summary line: "N passed, N failed" (always the last line).
+#
+# Unit tests are cmocka binaries given as arguments (TAP output); shell tests are every
+# tests/**/tNNNN-*.sh script (tests/lib/testlib.sh, TAP output).  A binary or script that
+# dies without reporting a failure (sanitizer abort, crash) counts as one failure.
+# ROCECTL_TEST_FILTER=pattern runs only the shell tests whose path matches.
+set -u
+: "${ROCECTL:?}" "${BUILD_DIR:?}" "${SRC_DIR:?}"
+export ROCECTL BUILD_DIR SRC_DIR
+export CMOCKA_MESSAGE_OUTPUT=TAP
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:verify_asan_link_order=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+log_dir="$BUILD_DIR/test-logs"
+rm -rf "$log_dir" && mkdir -p "$log_dir"
+passed=0
+failed=0
+
+# count FILE STATUS NAME: tally TAP lines of one test program
+count() {
+	p=$(grep -c '^ok ' "$1")
+	f=$(grep -c '^not ok ' "$1")
+	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $3 exited with status $2 without reporting a failure"
+		f=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+for bin in "$@"; do
+	name=$(basename "$bin")
+	out="$log_dir/$name.log"
+	"$bin" >"$out" 2>&1
+	st=$?
+	grep -E '^(not )?ok ' "$out" | sed "s/^/[$name] /"
+	[ "$st" -ne 0 ] && grep -vE '^(not )?ok |^1\.\.|^# ' "$out" | head -n 40 | sed 's/^/    /'
+	count "$out" "$st" "$name"
+done
+
+for t in $(find "$SRC_DIR/tests" -name 't[0-9][0-9][0-9][0-9]-*.sh' | sort); do
+	case "$t" in *"${ROCECTL_TEST_FILTER:-}"*) ;; *) continue ;; esac
+	name=$(basename "$t" .sh)
+	out="$log_dir/$name.log"
+	(cd "$(dirname "$t")" && sh "$t") >"$out" 2>&1
+	st=$?
+	grep -E '^(not )?ok ' "$out" | sed "s/^/[$name] /"
+	grep -q '^not ok ' "$out" && grep -E '^#' "$out" | head -n 60 | sed 's/^/    /'
+	count "$out" "$st" "$name"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
