@@ -42,6 +42,10 @@ int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol,
 int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 		    const struct rc_inventory *inv, const char *journal_dir, const char *run_id,
 		    struct rc_err *err);
+/* Drive the device back to `before` (a journaled pre-change state, matched by port name)
+ * and verify it; used after a failed apply and by `rocectl rollback`. */
+int rc_devrun_restore(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
+		      struct rc_err *err);
 void rc_devrun_close(struct rc_devrun *r);
 
 #endif

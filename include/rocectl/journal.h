@@ -38,8 +38,12 @@ int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry
 		    size_t *n, struct rc_err *err);
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n);
 
-/* Serialization, exposed for tests and for the agent's --json output. */
+/* Serialization of the groups in q->known, exposed for tests and for the agent's --json
+ * output (the same shape the controller reads back). */
+struct cJSON;
 char *rc_port_qos_to_json(const struct port_qos *q);
+struct cJSON *rc_port_qos_to_cjson(const struct port_qos *q);
 int rc_port_qos_from_json(const char *json, struct port_qos *q, struct rc_err *err);
+int rc_port_qos_from_cjson(const struct cJSON *o, struct port_qos *q, struct rc_err *err);
 
 #endif

@@ -1,0 +1,88 @@
+#include <string.h>
+
+#include "rocectl/report.h"
+
+static const char *kind_name(enum rc_change_kind k)
+{
+	switch (k) {
+	case RC_CHANGE_UNKNOWN:
+		return "unknown";
+	case RC_CHANGE_UNSUPPORTED:
+		return "unsupported";
+	default:
+		return "set";
+	}
+}
+
+static const char *status_of(enum rc_report_mode mode, const struct rc_changes *c,
+			     const char *err_msg)
+{
+	if (err_msg)
+		return "error";
+	if (c && (rc_changes_count(c, RC_CHANGE_SET) || rc_changes_count(c, RC_CHANGE_UNKNOWN)))
+		return mode == RC_REPORT_PLAN ? "changes" : "drift";
+	return "in-sync";
+}
+
+static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct rc_change *c)
+{
+	char value[128];
+
+	if (c->kind == RC_CHANGE_UNSUPPORTED)
+		snprintf(value, sizeof(value), "not controllable here");
+	else if (mode == RC_REPORT_PLAN)
+		snprintf(value, sizeof(value), "%s -> %s",
+			 c->kind == RC_CHANGE_UNKNOWN ? "unknown" : c->old_value, c->new_value);
+	else
+		snprintf(value, sizeof(value), "want %s, have %s", c->new_value,
+			 c->kind == RC_CHANGE_UNKNOWN ? "unknown (unreadable)" : c->old_value);
+	rc_out_text(o, "  %-14s %-22s %s%s\n", c->port, c->field, value,
+		    c->disruptive && mode == RC_REPORT_PLAN ? "   (disruptive)" : "");
+}
+
+void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
+		      const char *driver, const struct rc_changes *changes, const char *err_msg)
+{
+	size_t n_set = changes ? rc_changes_count(changes, RC_CHANGE_SET) : 0;
+	size_t n_unknown = changes ? rc_changes_count(changes, RC_CHANGE_UNKNOWN) : 0;
+	const char *status = status_of(mode, changes, err_msg);
+
+	rc_out_open_object(o, NULL);
+	rc_out_str(o, "device", "%s", device);
+	rc_out_str(o, "driver", " (%s): ", driver);
+	rc_out_str(o, "status", NULL, status);
+	if (err_msg) {
+		rc_out_str(o, "error", "error: %s\n", err_msg);
+	} else if (!n_set && !n_unknown) {
+		rc_out_text(o, "%s\n", mode == RC_REPORT_PLAN ? "no changes" : "in sync");
+	} else {
+		rc_out_text(o, "%zu %s%s", n_set + n_unknown,
+			    mode == RC_REPORT_PLAN ? "change" : "drifted field",
+			    n_set + n_unknown == 1 ? "" : "s");
+		if (n_unknown)
+			rc_out_text(o, " (%zu unreadable)", n_unknown);
+		rc_out_text(o, "\n");
+	}
+	rc_out_open_array(o, "changes");
+	for (size_t i = 0; changes && i < changes->n; i++) {
+		const struct rc_change *c = &changes->v[i];
+
+		if (rc_out_json(o)) {
+			rc_out_open_object(o, NULL);
+			rc_out_str(o, "port", NULL, c->port);
+			rc_out_str(o, "field", NULL, c->field);
+			rc_out_str(o, "kind", NULL, kind_name(c->kind));
+			if (c->kind == RC_CHANGE_SET)
+				rc_out_str(o, "old", NULL, c->old_value);
+			else
+				rc_out_null(o, "old", NULL);
+			rc_out_str(o, "new", NULL, c->new_value);
+			rc_out_bool(o, "disruptive", NULL, c->disruptive);
+			rc_out_close_object(o);
+		} else {
+			text_change(o, mode, c);
+		}
+	}
+	rc_out_close_array(o);
+	rc_out_close_object(o);
+}

@@ -1,0 +1,27 @@
+/* Printing a device's changes (plan) or drift (verify) with the one printer
+ * (engine/report_changes.c).  Text:
+ *
+ *   leaf01 (nvue-ssh): 3 changes
+ *     swp1  trust             pcp -> dscp          disruptive
+ *     swp1  ecn[3].kmin_bytes unknown -> 150000
+ *     swp1  nic_ecn.np        not controllable here
+ *
+ * JSON: {"device":..., "driver":..., "status":"in-sync|changes|drift|error",
+ *        "error": "...", "changes":[{"port","field","kind":"set|unknown|unsupported",
+ *        "old","new","disruptive"}]} */
+#ifndef ROCECTL_REPORT_H
+#define ROCECTL_REPORT_H
+
+#include "rocectl/diff.h"
+#include "rocectl/print.h"
+
+enum rc_report_mode {
+	RC_REPORT_PLAN = 0,   /* "old -> new" */
+	RC_REPORT_VERIFY = 1, /* "want X, have Y" */
+};
+
+/* One device as a JSON object (or a text block).  err_msg non-NULL = the device failed. */
+void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
+		      const char *driver, const struct rc_changes *changes, const char *err_msg);
+
+#endif
