@@ -1,0 +1,58 @@
+/* The fleet executor (engine/fleet.c): every selected device of the inventory through
+ * rc_devrun with bounded parallelism; one session per device reused across read -> apply
+ * -> verify; a device that fails does not stop the others, and the apply order keeps
+ * a host from marking DSCP towards a switch that does not treat it lossless. */
+#ifndef ROCECTL_FLEET_H
+#define ROCECTL_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rocectl/devrun.h"
+#include "rocectl/inventory.h"
+#include "rocectl/policy.h"
+
+#define RC_FLEET_DEFAULT_PARALLEL 32
+
+struct rc_fleet_dev {
+	size_t index; /* into the inventory */
+	struct rc_devrun run;
+	bool opened;
+	int rc; /* 0, or the negative errno of the step that failed */
+	struct rc_err err;
+	int n_changes; /* SET changes of the last diff */
+	bool applied;
+	bool skipped; /* not applied: a device it depends on failed */
+};
+
+struct rc_fleet {
+	const struct rc_inventory *inv;
+	const struct rc_policy *pol;
+	struct rc_run_opts opts;
+	unsigned parallel;
+	const char *journal_dir; /* NULL: no journal */
+	char run_id[64];
+	bool progress; /* a progress line on stderr */
+	size_t n;
+	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
+};
+
+/* Select devices: `limit` is NULL (all) or a comma-separated list of device names and
+ * roles ("spine", "leaf", "host", "switch"). */
+int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
+		  const struct rc_run_opts *opts, const char *limit, unsigned parallel,
+		  struct rc_err *err);
+/* Open (once), read and diff every device.  Per-device errors are kept in the device;
+ * returns the number of devices that failed. */
+size_t rc_fleet_read(struct rc_fleet *f);
+/* Apply every device with changes, tier by tier (switches before hosts when lossless is
+ * being turned on; the reverse when it is turned off or moved).  A device is skipped when
+ * a device it is linked to in an earlier tier failed.  Returns the number of devices that
+ * failed or were skipped. */
+size_t rc_fleet_apply(struct rc_fleet *f);
+/* True when the changes remove lossless somewhere (PFC turned off on a priority, or the
+ * RoCE DSCP moved): apply then goes hosts first. */
+bool rc_fleet_reverse_order(const struct rc_fleet *f);
+void rc_fleet_free(struct rc_fleet *f);
+
+#endif
