@@ -22,6 +22,13 @@ DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server
 
+# `make V=1` shows the full commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
 SIM_TARGETS :=
 -include $(sort $(wildcard tests/sim/*/sim.mk)) $(wildcard tests/lab/lab.mk tests/vm/vm.mk)
 
@@ -69,22 +76,27 @@ $(BUILD)/config.mk: Makefile
 	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.tmp && mv $@.tmp $@
 
 rocectl: $(REL_OBJS)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/rel/%.o: %.c $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/san/%.o: %.c $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC [san] $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/san/rocectl: $(SAN_OBJS)
-	$(CC) $(SAN_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD [san] $@"
+	$(Q)$(CC) $(SAN_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/san/tests/unit/%: tests/unit/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
+	@echo "  CC [san] $<"
+	$(Q)$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
 		-Itests/unit -o $@ $< $(SAN_LIB_OBJS) $(SAN_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 sims: $(SIM_TARGETS)

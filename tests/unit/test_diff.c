@@ -1,0 +1,601 @@
+/* Diff of desired vs actual port state (engine/diff.c). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocectl/diff.h"
+
+/* A desired switch port as engine/desired.c builds it for the reference policy: trust
+ * DSCP, 26 -> 3, 48 -> 6, PFC on 3, ECN 150KB/1500KB/100% on TC 3, ETS 6 strict and
+ * 3/0 DWRR 50/50, watchdog 200/400 ms drop, computed headroom floor on 3. */
+static struct port_qos switch_want(void)
+{
+	struct port_qos q;
+
+	memset(&q, 0, sizeof(q));
+	q.known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_CABLE | RC_F_ECN |
+		  RC_F_HEADROOM | RC_F_ETS | RC_F_WATCHDOG;
+	q.trust = RC_TRUST_DSCP;
+	q.dscp_mask = (1ull << 26) | (1ull << 48);
+	q.dscp2prio[26] = 3;
+	q.dscp2prio[48] = 6;
+	q.prio_mask = (1u << 3) | (1u << 6);
+	q.prio2tc[3] = 3;
+	q.prio2tc[6] = 6;
+	q.pfc_enabled = 1u << 3;
+	q.cable_length_m = 30;
+	q.ecn_tc_mask = 1u << 3;
+	q.ecn[3] = (struct rc_ecn_tc){true, 150000, 1500000, 100.0};
+	q.headroom_mask = 1u << 3;
+	q.headroom_bytes[3] = 214316;
+	q.headroom_is_min = true;
+	q.ets.tc_mask = (1u << 0) | (1u << 3) | (1u << 6);
+	q.ets.tsa[0] = RC_TSA_DWRR;
+	q.ets.bw_pct[0] = 50;
+	q.ets.tsa[3] = RC_TSA_DWRR;
+	q.ets.bw_pct[3] = 50;
+	q.ets.tsa[6] = RC_TSA_STRICT;
+	q.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_DROP};
+	return q;
+}
+
+/* What a driver reading a full switch reports when it is in sync: whole tables. */
+static struct port_qos switch_have(void)
+{
+	struct port_qos q = switch_want();
+
+	q.headroom_is_min = false;
+	q.dscp_mask = ~0ull;
+	for (int d = 0; d < RC_NDSCP; d++)
+		if (d != 26 && d != 48)
+			q.dscp2prio[d] = (uint8_t)(d >> 3);
+	q.prio_mask = 0xff;
+	for (int p = 0; p < RC_NPRIO; p++)
+		q.prio2tc[p] = (uint8_t)p;
+	q.ecn_tc_mask = 0xff;
+	q.headroom_mask = 1u << 3;
+	q.headroom_bytes[3] = 229376; /* what the ASIC chose, above the floor */
+	q.mtu = 9216;
+	q.speed_gbps = 400;
+	q.known |= RC_F_MTU | RC_F_SPEED;
+	return q;
+}
+
+static struct port_qos host_want(void)
+{
+	struct port_qos q;
+
+	memset(&q, 0, sizeof(q));
+	q.known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_CABLE | RC_F_NIC_ECN | RC_F_CNP |
+		  RC_F_ROCE_TOS | RC_F_DCBX;
+	q.trust = RC_TRUST_DSCP;
+	q.dscp_mask = (1ull << 26) | (1ull << 48);
+	q.dscp2prio[26] = 3;
+	q.dscp2prio[48] = 6;
+	q.pfc_enabled = 1u << 3;
+	q.cable_length_m = 3;
+	q.nic_ecn_prio_mask = 1u << 3;
+	q.nic_ecn_np = 1u << 3;
+	q.nic_ecn_rp = 1u << 3;
+	q.cnp_dscp = 48;
+	q.cnp_prio = 6;
+	q.roce_tos = 106;
+	q.dcbx_host = true;
+	return q;
+}
+
+static struct port_qos host_have(void)
+{
+	struct port_qos q = host_want();
+
+	q.nic_ecn_prio_mask = 0xff; /* mlx5 reports every priority */
+	q.nic_ecn_np = 0xff;
+	q.nic_ecn_rp = 0xff;
+	return q;
+}
+
+static const struct rc_change *find(const struct rc_changes *c, const char *field)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].field, field))
+			return &c->v[i];
+	return NULL;
+}
+
+static void assert_set(const struct rc_changes *c, const char *field, const char *old_value,
+		       const char *new_value)
+{
+	const struct rc_change *ch = find(c, field);
+
+	if (!ch)
+		fail_msg("no change for '%s'", field);
+	assert_int_equal(ch->kind, RC_CHANGE_SET);
+	assert_string_equal(ch->old_value, old_value);
+	assert_string_equal(ch->new_value, new_value);
+}
+
+static void test_equal_no_changes(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct port_qos hw = host_want(), hh = host_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(rc_diff_port("enp1", &hw, &hh, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+	rc_changes_free(&c);
+}
+
+/* What the desired state does not pin is not looked at, however different. */
+static void test_unpinned_groups_ignored(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	w.known &= ~(RC_F_TRUST | RC_F_ETS);
+	h.trust = RC_TRUST_PCP;
+	h.ets.tsa[6] = RC_TSA_DWRR;
+	h.mtu = 1500;	     /* MTU is read, never pinned by desired */
+	h.dscp2prio[10] = 7; /* an entry the policy does not describe */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+}
+
+static void test_trust_dscp_prio2tc(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+	int64_t m;
+
+	(void)state;
+	h.trust = RC_TRUST_PCP;
+	h.dscp2prio[26] = 1; /* SONiC AZURE default */
+	h.prio2tc[6] = 0;
+	m = rc_diff_port("Ethernet0", &w, &h, 8.0, 0, &c);
+	assert_int_equal(m, RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC);
+	assert_int_equal(c.n, 3);
+	/* deterministic order: trust, dscp2prio, prio2tc */
+	assert_string_equal(c.v[0].field, "trust");
+	assert_string_equal(c.v[0].old_value, "pcp");
+	assert_string_equal(c.v[0].new_value, "dscp");
+	assert_int_equal(c.v[0].group, RC_F_TRUST);
+	assert_string_equal(c.v[0].port, "Ethernet0");
+	assert_string_equal(c.v[1].field, "dscp2prio[26]");
+	assert_string_equal(c.v[1].old_value, "1");
+	assert_string_equal(c.v[1].new_value, "3");
+	assert_int_equal(c.v[1].group, RC_F_DSCP2PRIO);
+	assert_string_equal(c.v[2].field, "prio2tc[6]");
+	assert_string_equal(c.v[2].old_value, "0");
+	assert_string_equal(c.v[2].new_value, "6");
+	rc_changes_free(&c);
+	assert_null(c.v);
+	assert_int_equal(c.n, 0);
+}
+
+/* A table entry the driver did not report is unknown, not "0". */
+static void test_dscp_entry_not_read(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.dscp_mask &= ~(1ull << 48);
+	h.dscp2prio[48] = 6;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "dscp2prio[48]");
+	assert_int_equal(c.v[0].kind, RC_CHANGE_UNKNOWN);
+	assert_string_equal(c.v[0].old_value, "");
+	assert_string_equal(c.v[0].new_value, "6");
+	rc_changes_free(&c);
+}
+
+static void test_pfc_rendering(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.pfc_enabled = (1u << 3) | (1u << 4); /* SONiC default 3,4 */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_PFC);
+	assert_set(&c, "pfc_enabled", "3,4", "3");
+	rc_changes_free(&c);
+
+	h.pfc_enabled = 0;
+	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
+	assert_set(&c, "pfc_enabled", "none", "3");
+	rc_changes_free(&c);
+
+	w.pfc_enabled = 0; /* turning lossless off */
+	h.pfc_enabled = 0xff;
+	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
+	assert_set(&c, "pfc_enabled", "0,1,2,3,4,5,6,7", "none");
+	rc_changes_free(&c);
+}
+
+static void test_cable(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.cable_length_m = 100; /* NVUE RoCE default */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_CABLE);
+	assert_set(&c, "cable_length_m", "100", "30");
+	rc_changes_free(&c);
+}
+
+/* 8% of 150000 is 12000: 138000..162000 is in sync, one byte further is drift. */
+static void test_ecn_tolerance_edges(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.ecn[3].kmin_bytes = 162000;
+	h.ecn[3].kmax_bytes = 1380000; /* 1500000 - 8% exactly */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.ecn[3].kmin_bytes = 138000;
+	h.ecn[3].kmax_bytes = 1620000;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.ecn[3].kmin_bytes = 159744; /* NVUE on Spectrum-4 (POLICY.md) */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+
+	h.ecn[3].kmin_bytes = 162001;
+	h.ecn[3].kmax_bytes = 1379999;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
+	assert_int_equal(c.n, 2);
+	assert_set(&c, "ecn[3].kmin_bytes", "162001", "150000");
+	assert_set(&c, "ecn[3].kmax_bytes", "1379999", "1500000");
+	rc_changes_free(&c);
+
+	h.ecn[3].kmin_bytes = 137999;
+	h.ecn[3].kmax_bytes = 1500000;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
+	assert_set(&c, "ecn[3].kmin_bytes", "137999", "150000");
+	rc_changes_free(&c);
+
+	/* tolerance 0: exact */
+	h.ecn[3].kmin_bytes = 150001;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 0.0, 0, &c), RC_F_ECN);
+	assert_set(&c, "ecn[3].kmin_bytes", "150001", "150000");
+	rc_changes_free(&c);
+}
+
+static void test_ecn_enable_and_probability(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.ecn[3].pmax_pct = 99.5; /* whole-percent rounding */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.ecn[3].pmax_pct = 99.4;
+	h.ecn[3].enabled = false;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.v[0].field, "ecn[3].enabled");
+	assert_string_equal(c.v[0].old_value, "false");
+	assert_string_equal(c.v[0].new_value, "true");
+	assert_set(&c, "ecn[3].pmax_pct", "99.4", "100");
+	rc_changes_free(&c);
+}
+
+/* A PFC-only policy wants marking off; leftover thresholds are not drift. */
+static void test_ecn_disabled_ignores_thresholds(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	w.ecn[3] = (struct rc_ecn_tc){false, 0, 0, 0};
+	h.ecn[3].enabled = false;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.ecn[3].enabled = true;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
+	assert_int_equal(c.n, 1);
+	assert_set(&c, "ecn[3].enabled", "true", "false");
+	rc_changes_free(&c);
+}
+
+static void test_headroom_floor_and_exact(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	/* a floor: exactly at it, or anything above, is fine */
+	h.headroom_bytes[3] = 214316;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.headroom_bytes[3] = 10000000;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	/* a floor has no tolerance below it */
+	h.headroom_bytes[3] = 214315;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_HEADROOM);
+	assert_set(&c, "headroom[3].bytes", "214315", ">= 214316");
+	rc_changes_free(&c);
+
+	/* an explicit size: the tolerance both ways (200KiB = 204800, 8% = 16384) */
+	w.headroom_is_min = false;
+	w.headroom_bytes[3] = 204800;
+	h.headroom_bytes[3] = 204800 + 16384;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.headroom_bytes[3] = 204800 - 16384;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	h.headroom_bytes[3] = 204800 + 16385;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_HEADROOM);
+	assert_set(&c, "headroom[3].bytes", "221185", "204800");
+	rc_changes_free(&c);
+
+	/* a lossless priority whose buffer the driver did not report */
+	h.headroom_bytes[3] = 204800;
+	w.headroom_mask |= 1u << 4;
+	w.headroom_bytes[4] = 204800;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "headroom[4].bytes");
+	assert_int_equal(c.v[0].kind, RC_CHANGE_UNKNOWN);
+	rc_changes_free(&c);
+}
+
+static void test_ets(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.ets.tsa[6] = RC_TSA_DWRR;
+	h.ets.bw_pct[6] = 10; /* no share is wanted for a strict class */
+	h.ets.bw_pct[3] = 40;
+	h.ets.bw_pct[0] = 60;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ETS);
+	assert_int_equal(c.n, 3);
+	assert_string_equal(c.v[0].field, "ets[0].bw_pct");
+	assert_string_equal(c.v[1].field, "ets[3].bw_pct");
+	assert_string_equal(c.v[2].field, "ets[6].tsa");
+	assert_set(&c, "ets[0].bw_pct", "60", "50");
+	assert_set(&c, "ets[3].bw_pct", "40", "50");
+	assert_set(&c, "ets[6].tsa", "dwrr", "strict");
+	rc_changes_free(&c);
+}
+
+static void test_watchdog(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.watchdog = (struct rc_watchdog){true, 100, 400, RC_WD_FORWARD};
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_WATCHDOG);
+	assert_int_equal(c.n, 2);
+	assert_set(&c, "watchdog.detection_ms", "100", "200");
+	assert_set(&c, "watchdog.action", "forward", "drop");
+	rc_changes_free(&c);
+
+	h.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP};
+	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
+	assert_set(&c, "watchdog.enabled", "false", "true");
+	assert_set(&c, "watchdog.restoration_ms", "0", "400");
+	rc_changes_free(&c);
+
+	/* off wanted: timers do not matter */
+	w.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP};
+	h.watchdog = (struct rc_watchdog){false, 999, 999, RC_WD_FORWARD};
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+}
+
+static void test_host_groups(void **state)
+{
+	struct port_qos w = host_want(), h = host_have();
+	struct rc_changes c = {0};
+	int64_t m;
+
+	(void)state;
+	h.nic_ecn_np = 0x00;		     /* off everywhere */
+	h.nic_ecn_rp = (uint8_t) ~(1u << 3); /* on everywhere but 3 */
+	h.cnp_dscp = 46;
+	h.cnp_prio = 5;
+	h.roce_tos = 0;
+	h.dcbx_host = false;
+	m = rc_diff_port("enp12s0np0", &w, &h, 8.0, 0, &c);
+	assert_int_equal(m, RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX);
+	assert_int_equal(c.n, 6);
+	/* only the described priority is compared and shown */
+	assert_set(&c, "nic_ecn.np", "none", "3");
+	assert_set(&c, "nic_ecn.rp", "none", "3");
+	assert_set(&c, "cnp.dscp", "46", "48");
+	assert_set(&c, "cnp.prio", "5", "6");
+	assert_set(&c, "roce_tos", "0", "106");
+	assert_set(&c, "dcbx", "firmware", "host");
+	assert_string_equal(c.v[0].field, "nic_ecn.np");
+	assert_string_equal(c.v[5].field, "dcbx");
+	rc_changes_free(&c);
+
+	/* ECN off on the host: NP/RP must be off on the RoCE priority, others left alone */
+	w.nic_ecn_np = w.nic_ecn_rp = 0;
+	h = host_have();
+	assert_int_equal(rc_diff_port("enp12s0np0", &w, &h, 8.0, 0, &c), RC_F_NIC_ECN);
+	assert_set(&c, "nic_ecn.np", "3", "none");
+	rc_changes_free(&c);
+
+	/* the driver did not read priority 3's enables */
+	w = host_want();
+	h = host_have();
+	h.nic_ecn_prio_mask = (uint8_t) ~(1u << 3);
+	assert_int_equal(rc_diff_port("enp12s0np0", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 2);
+	rc_changes_free(&c);
+}
+
+/* A group the driver could not read is never taken as equal, and is not written. */
+static void test_unknown_group(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_want();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.known &= ~RC_F_ECN; /* the values happen to match: still unknown */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 4);
+	for (size_t i = 0; i < c.n; i++) {
+		assert_int_equal(c.v[i].kind, RC_CHANGE_UNKNOWN);
+		assert_int_equal(c.v[i].group, RC_F_ECN);
+		assert_string_equal(c.v[i].old_value, "");
+	}
+	assert_string_equal(c.v[0].field, "ecn[3].enabled");
+	assert_string_equal(c.v[0].new_value, "true");
+	assert_string_equal(c.v[1].field, "ecn[3].kmin_bytes");
+	assert_string_equal(c.v[1].new_value, "150000");
+	assert_string_equal(c.v[3].field, "ecn[3].pmax_pct");
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 4);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
+	rc_changes_free(&c);
+
+	h = switch_have();
+	h.known = 0; /* nothing readable */
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
+	assert_true(rc_changes_count(&c, RC_CHANGE_UNKNOWN) >= 9);
+	assert_non_null(find(&c, "trust"));
+	assert_string_equal(find(&c, "headroom[3].bytes")->new_value, ">= 214316");
+	rc_changes_free(&c);
+}
+
+/* Not controllable here: reported, not drift, not written, even when it differs. */
+static void test_unsupported_group(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.unsupported = RC_F_HEADROOM | RC_F_WATCHDOG;
+	h.known &= ~RC_F_HEADROOM;   /* cannot read it either */
+	h.watchdog.detection_ms = 5; /* differs, but cannot be controlled */
+	assert_int_equal(rc_diff_port("Ethernet1/1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNSUPPORTED), c.n);
+	assert_int_equal(c.v[0].group, RC_F_HEADROOM);
+	assert_string_equal(c.v[0].field, "headroom[3].bytes");
+	assert_non_null(find(&c, "watchdog.enabled"));
+	assert_non_null(find(&c, "watchdog.detection_ms"));
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 0);
+	rc_changes_free(&c);
+}
+
+static void test_disruptive_and_append(void **state)
+{
+	struct port_qos w = host_want(), h = host_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	h.pfc_enabled = 0;
+	h.roce_tos = 104;
+	/* mlx5: a PFC change flaps the link */
+	assert_int_equal(rc_diff_port("enp1", &w, &h, 8.0, RC_F_PFC, &c), RC_F_PFC | RC_F_ROCE_TOS);
+	assert_int_equal(rc_diff_port("enp2", &w, &h, 8.0, RC_F_PFC, &c), RC_F_PFC | RC_F_ROCE_TOS);
+	assert_int_equal(c.n, 4);
+	assert_string_equal(c.v[0].port, "enp1");
+	assert_string_equal(c.v[0].field, "pfc_enabled");
+	assert_true(c.v[0].disruptive);
+	assert_string_equal(c.v[1].field, "roce_tos");
+	assert_false(c.v[1].disruptive);
+	assert_string_equal(c.v[2].port, "enp2");
+	assert_true(c.v[2].disruptive);
+	rc_changes_free(&c);
+}
+
+/* The same inputs give the same list, in the same order. */
+static void test_deterministic(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes a = {0}, b = {0};
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.known = RC_F_ALL;
+	h.dscp_mask = ~0ull; /* every table read, every value 0 */
+	h.prio_mask = h.ecn_tc_mask = h.headroom_mask = h.ets.tc_mask = 0xff;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &a), w.known);
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &b), w.known);
+	assert_int_equal(a.n, b.n);
+	for (size_t i = 0; i < a.n; i++)
+		assert_memory_equal(&a.v[i], &b.v[i], sizeof(a.v[i]));
+	assert_string_equal(a.v[0].field, "trust");
+	assert_string_equal(a.v[1].field, "dscp2prio[26]");
+	assert_string_equal(a.v[2].field, "dscp2prio[48]");
+	assert_string_equal(a.v[3].field, "prio2tc[3]");
+	assert_string_equal(a.v[4].field, "prio2tc[6]");
+	assert_string_equal(a.v[5].field, "pfc_enabled");
+	assert_string_equal(a.v[6].field, "cable_length_m");
+	assert_string_equal(a.v[7].field, "headroom[3].bytes");
+	assert_string_equal(a.v[8].field, "ecn[3].enabled");
+	rc_changes_free(&a);
+	rc_changes_free(&b);
+}
+
+static void test_within_tolerance(void **state)
+{
+	(void)state;
+	assert_true(rc_within_tolerance(100, 108, 8.0));
+	assert_true(rc_within_tolerance(100, 92, 8.0));
+	assert_false(rc_within_tolerance(100, 109, 8.0));
+	assert_false(rc_within_tolerance(100, 91, 8.0));
+	assert_true(rc_within_tolerance(0, 0, 8.0));
+	assert_false(rc_within_tolerance(0, 1, 8.0));
+	assert_true(rc_within_tolerance(5, 5, 0.0));
+	assert_false(rc_within_tolerance(5, 6, 0.0));
+	assert_false(rc_within_tolerance(5, 6, NAN));
+	assert_false(rc_within_tolerance(5, 6, -10.0));
+	assert_true(rc_within_tolerance(UINT64_C(1) << 40, (UINT64_C(1) << 40) + 1, 1.0));
+	assert_true(rc_within_tolerance(1, UINT64_MAX, INFINITY));
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct port_qos w = switch_want();
+	struct rc_changes c = {0};
+
+	(void)state;
+	assert_int_equal(rc_diff_port("swp1", &w, NULL, 8.0, 0, &c), -EINVAL);
+	assert_int_equal(rc_diff_port("swp1", NULL, &w, 8.0, 0, &c), -EINVAL);
+	assert_int_equal(rc_diff_port("swp1", &w, &w, 8.0, 0, NULL), -EINVAL);
+	assert_int_equal(rc_changes_count(NULL, RC_CHANGE_SET), 0);
+	rc_changes_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_equal_no_changes),
+	    cmocka_unit_test(test_unpinned_groups_ignored),
+	    cmocka_unit_test(test_trust_dscp_prio2tc),
+	    cmocka_unit_test(test_dscp_entry_not_read),
+	    cmocka_unit_test(test_pfc_rendering),
+	    cmocka_unit_test(test_cable),
+	    cmocka_unit_test(test_ecn_tolerance_edges),
+	    cmocka_unit_test(test_ecn_enable_and_probability),
+	    cmocka_unit_test(test_ecn_disabled_ignores_thresholds),
+	    cmocka_unit_test(test_headroom_floor_and_exact),
+	    cmocka_unit_test(test_ets),
+	    cmocka_unit_test(test_watchdog),
+	    cmocka_unit_test(test_host_groups),
+	    cmocka_unit_test(test_unknown_group),
+	    cmocka_unit_test(test_unsupported_group),
+	    cmocka_unit_test(test_disruptive_and_append),
+	    cmocka_unit_test(test_deterministic),
+	    cmocka_unit_test(test_within_tolerance),
+	    cmocka_unit_test(test_bad_arguments),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
