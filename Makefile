@@ -6,6 +6,7 @@
 # and DEB_PACKAGES so that this file does not need to know their insides.
 
 VERSION := 0.1.0
+.DEFAULT_GOAL := all
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DESTDIR ?=
@@ -73,7 +74,7 @@ $(BUILD)/config.mk: Makefile
 	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs)"; \
 	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread"; \
 	   echo "CMOCKA_CFLAGS := $$(pkg-config --cflags cmocka)"; \
-	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.tmp && mv $@.tmp $@
+	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.$$$$ && mv $@.$$$$ $@
 
 rocectl: $(REL_OBJS)
 	@echo "  LD      $@"
