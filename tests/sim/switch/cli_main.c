@@ -1,0 +1,324 @@
+/* switchsim-cli: the login "shell" of the simulated switches, run by a real OpenSSH sshd
+ * as ForceCommand.  The switch is the one at the server address of SSH_CONNECTION; the
+ * command is SSH_ORIGINAL_COMMAND (a POSIX-sh-like line: ';', '&&', '||', quotes), or, when
+ * there is none, lines read from stdin with a prompt on a terminal (an interactive login).
+ *
+ *   switchsim-cli --run-dir RUN [--switch NAME] [-c LINE]
+ *
+ * Every command locks the switch's state file, runs, and saves it if it changed. */
+#include <errno.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+struct cli {
+	const char *run_dir;
+	char name[SIM_NAME_MAX];
+	char user[64];
+	bool interactive;
+	bool quit;
+};
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static bool proc_comm(pid_t pid, char *comm, size_t len, pid_t *ppid, uid_t *uid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return false;
+	snprintf(comm, len, "%.*s", (int)(close - open - 1), open + 1);
+	long pp = 0;
+	char state;
+	if (sscanf(close + 1, " %c %ld", &state, &pp) != 2)
+		return false;
+	*ppid = (pid_t)pp;
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	*uid = (uid_t)-1;
+	while (fgets(buf, sizeof(buf), f))
+		if (strncmp(buf, "Uid:", 4) == 0)
+			*uid = (uid_t)strtoul(buf + 4, NULL, 10);
+	fclose(f);
+	return true;
+}
+
+/* Our own (unprivileged) sshd session process, or 0 when not run by sshd. */
+static pid_t sshd_session(void)
+{
+	pid_t pid = getppid();
+	for (int depth = 0; depth < 6 && pid > 1; depth++) {
+		char comm[64];
+		pid_t ppid;
+		uid_t uid;
+		if (!proc_comm(pid, comm, sizeof(comm), &ppid, &uid))
+			break;
+		if (strncmp(comm, "sshd", 4) == 0 && uid == getuid())
+			return pid;
+		pid = ppid;
+	}
+	return 0;
+}
+
+/* "hang": never answer; go away once the client is gone (our output has no reader any
+ * more, or the SSH session ended), so that a hung command does not outlive its client. */
+static void hang(void)
+{
+	pid_t session = sshd_session(), parent = getppid();
+	fflush(stdout);
+	fflush(stderr);
+	for (;;) {
+		struct pollfd pfd = {.fd = STDOUT_FILENO, .events = 0};
+		if (poll(&pfd, 1, 200) > 0 && (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			_exit(255);
+		if ((session && kill(session, 0) < 0 && errno == ESRCH) || getppid() != parent)
+			_exit(255);
+	}
+}
+
+/* "drop-after": close the SSH connection under the client's feet, by ending our own
+ * sshd session process: the client sees the connection drop without an exit status, as
+ * when a switch reboots or a firewall cuts the session. */
+static void drop_connection(void)
+{
+	pid_t session = sshd_session();
+	fflush(stdout);
+	fflush(stderr);
+	if (session)
+		kill(session, SIGKILL);
+	_exit(255);
+}
+
+struct held {
+	struct cli *cli;
+	struct sim_switch *sw;
+};
+
+static bool run_unlocked(struct sim_ctx *ctx, bool (*fn)(void *arg), void *arg)
+{
+	struct held *h = ctx->core;
+	char err[SIM_ERR_MAX];
+	if (ctx->dirty && sim_switch_save(h->sw, err, sizeof(err)) < 0)
+		fprintf(stderr, "switchsim: %s\n", err);
+	sim_switch_close(h->sw);
+	bool r = fn(arg);
+	ctx->dirty = false;
+	if (sim_switch_open(h->cli->run_dir, h->cli->name, h->sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim: %s\n", err);
+		ctx->st = NULL;
+		return false;
+	}
+	ctx->st = h->sw->st;
+	return r;
+}
+
+/* Run one command against the switch; returns its exit status. */
+static int run_command(struct cli *cli, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX];
+	struct sim_switch sw;
+	long slow_ms = 0;
+
+	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
+		cli->quit = true;
+		return argc > 1 ? atoi(argv[1]) : 0;
+	}
+	if (!strcmp(argv[0], "true"))
+		return 0;
+	if (!strcmp(argv[0], "false"))
+		return 1;
+	if (!strcmp(argv[0], "echo")) {
+		for (int i = 1; i < argc; i++)
+			printf("%s%s", i > 1 ? " " : "", argv[i]);
+		printf("\n");
+		return 0;
+	}
+	if (!strcmp(argv[0], "sudo") && argc > 1) {
+		argv++;
+		argc--;
+	}
+
+	if (sim_switch_open(cli->run_dir, cli->name, &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim: %s\n", err);
+		return 255;
+	}
+	struct sim_ctx ctx = {.st = sw.st, .user = cli->user, .in = stdin};
+	enum sim_fault_action act = sim_fault_before(&ctx, &slow_ms);
+	if (act != FAULT_NONE || slow_ms > 0) {
+		/* wait outside the lock: a hung or slow command must not block the switch */
+		if (ctx.dirty && sim_switch_save(&sw, err, sizeof(err)) < 0)
+			fprintf(stderr, "switchsim: %s\n", err);
+		sim_switch_close(&sw);
+		if (act == FAULT_HANG)
+			hang();
+		if (act == FAULT_DROP)
+			drop_connection();
+		sleep_ms(slow_ms);
+		if (sim_switch_open(cli->run_dir, cli->name, &sw, err, sizeof(err)) < 0) {
+			fprintf(stderr, "switchsim: %s\n", err);
+			return 255;
+		}
+	}
+	const struct sim_dialect *d = sim_dialect_of(sw.st);
+	int rc;
+	if (!d) {
+		fprintf(stderr, "switchsim: '%s' has an unknown platform\n", cli->name);
+		rc = 255;
+	} else {
+		/* keep "dirty" from a consumed fault when the command ran under the same lock */
+		bool consumed = ctx.dirty && act == FAULT_NONE && slow_ms == 0;
+		struct held h = {.cli = cli, .sw = &sw};
+		ctx = (struct sim_ctx){.st = sw.st,
+				       .user = cli->user,
+				       .in = stdin,
+				       .interactive = cli->interactive,
+				       .dirty = consumed,
+				       .unlocked = run_unlocked,
+				       .core = &h};
+		rc = d->cli(&ctx, argc, argv, stdout, stderr);
+		fflush(stdout);
+		if (ctx.st && ctx.dirty && sim_switch_save(&sw, err, sizeof(err)) < 0) {
+			fprintf(stderr, "switchsim: %s\n", err);
+			rc = 255;
+		}
+	}
+	sim_switch_close(&sw);
+	return rc;
+}
+
+static int run_line(struct cli *cli, const char *line)
+{
+	struct sh_cmd *cmds;
+	char err[SIM_ERR_MAX];
+	int n = sh_split(line, &cmds, err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "-sh: 1: %s\n", err);
+		return 2;
+	}
+	int rc = 0;
+	enum sh_link prev = SH_SEQ;
+	for (int i = 0; i < n && !cli->quit; i++) {
+		/* && and || are left-associative with equal precedence; a skipped command
+		 * keeps the previous status, as in sh */
+		if (prev == SH_SEQ || prev == SH_END || (prev == SH_AND && rc == 0) ||
+		    (prev == SH_OR && rc != 0))
+			rc = run_command(cli, cmds[i].argc, cmds[i].argv);
+		prev = cmds[i].link;
+		fflush(stdout);
+		fflush(stderr);
+	}
+	sh_free(cmds, n);
+	return rc;
+}
+
+static int repl(struct cli *cli)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	for (;;) {
+		if (cli->interactive) {
+			struct sim_switch sw;
+			char err[SIM_ERR_MAX];
+			struct sbuf p;
+			sb_init(&p);
+			if (sim_switch_open(cli->run_dir, cli->name, &sw, err, sizeof(err)) == 0) {
+				const struct sim_dialect *d = sim_dialect_of(sw.st);
+				struct sim_ctx ctx = {.st = sw.st, .user = cli->user};
+				if (d && d->prompt)
+					d->prompt(&ctx, &p);
+				sim_switch_close(&sw);
+			}
+			fputs(p.len ? sb_str(&p) : "$ ", stdout);
+			sb_free(&p);
+			fflush(stdout);
+		}
+		ssize_t r = getline(&line, &cap, stdin);
+		if (r < 0)
+			break;
+		if (r > 0 && line[r - 1] == '\n')
+			line[r - 1] = '\0';
+		rc = run_line(cli, line);
+		if (cli->quit)
+			break;
+	}
+	if (cli->interactive)
+		fputc('\n', stdout);
+	free(line);
+	return rc;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: switchsim-cli --run-dir RUN [--switch NAME] [-c LINE]\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli cli = {0};
+	const char *line = getenv("SSH_ORIGINAL_COMMAND");
+	const char *name = NULL;
+	char err[SIM_ERR_MAX];
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--run-dir") && i + 1 < argc)
+			cli.run_dir = argv[++i];
+		else if (!strcmp(argv[i], "--switch") && i + 1 < argc)
+			name = argv[++i];
+		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
+			line = argv[++i];
+		else
+			return usage();
+	}
+	if (!cli.run_dir)
+		return usage();
+
+	if (name) {
+		snprintf(cli.name, sizeof(cli.name), "%s", name);
+	} else {
+		/* SSH_CONNECTION = "client-ip client-port server-ip server-port" */
+		const char *conn = getenv("SSH_CONNECTION");
+		char cip[64], sip[64];
+		long cport, sport;
+		if (!conn || sscanf(conn, "%63s %ld %63s %ld", cip, &cport, sip, &sport) != 4) {
+			fprintf(stderr,
+				"switchsim: SSH_CONNECTION is not set; use --switch NAME\n");
+			return 255;
+		}
+		if (sim_name_by_addr(cli.run_dir, sip, cli.name, sizeof(cli.name), err,
+				     sizeof(err)) < 0) {
+			fprintf(stderr, "switchsim: %s\n", err);
+			return 255;
+		}
+	}
+	struct passwd *pw = getpwuid(getuid());
+	snprintf(cli.user, sizeof(cli.user), "%s", pw ? pw->pw_name : "admin");
+
+	/* a client that goes away must not kill us half way through a state write */
+	signal(SIGPIPE, SIG_IGN);
+	if (line && *line)
+		return run_line(&cli, line);
+	cli.interactive = isatty(STDIN_FILENO);
+	return repl(&cli);
+}

@@ -1,0 +1,223 @@
+/* switchsim-ctl: what simctl does to the switches' state files.
+ *
+ *   switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]
+ *   switchsim-ctl --run-dir RUN add-batch     (lines "NAME ADDR PLATFORM [MODEL]" on stdin)
+ *   switchsim-ctl --run-dir RUN fault NAME reject-next [N] | hang [always] | drop-after N |
+ *                                       slow MS | clear | drift [ROOT:]PATH=VALUE...
+ *   switchsim-ctl --run-dir RUN dump NAME
+ *
+ * drift paths are dotted (qos.roce.mode=lossy); ROOT is config (default), oper or counters;
+ * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]\n"
+			"       switchsim-ctl --run-dir RUN add-batch < lines\n"
+			"       switchsim-ctl --run-dir RUN fault NAME FAULT [ARGS]\n"
+			"       switchsim-ctl --run-dir RUN dump NAME\n");
+	return 2;
+}
+
+static int write_small(const char *path, const char *text)
+{
+	char tmp[SIM_PATH_MAX + 16];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		unlink(tmp);
+		return -EIO;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0)
+		return -errno;
+	return 0;
+}
+
+static int cmd_add(const char *run, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX], path[SIM_PATH_MAX];
+	if (argc < 3 || argc > 4)
+		return usage();
+	const char *name = argv[0], *addr = argv[1], *platform = argv[2];
+	const struct sim_dialect *d = sim_dialect_find(platform);
+	if (!is_safe_name(name) || strchr(name, ':')) {
+		fprintf(stderr, "switchsim-ctl: invalid switch name '%s'\n", name);
+		return 1;
+	}
+	if (!is_safe_name(addr)) {
+		fprintf(stderr, "switchsim-ctl: invalid address '%s'\n", addr);
+		return 1;
+	}
+	if (!d) {
+		fprintf(stderr, "switchsim-ctl: unknown platform '%s' (nvue)\n", platform);
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/by-addr/%s", run, addr);
+	if (access(path, F_OK) == 0) {
+		fprintf(stderr, "switchsim-ctl: address '%s' is already used\n", addr);
+		return 1;
+	}
+	cJSON *st = cJSON_CreateObject();
+	jput(st, "name", cJSON_CreateString(name));
+	jput(st, "hostname", cJSON_CreateString(name));
+	jput(st, "address", cJSON_CreateString(addr));
+	jput(st, "platform", cJSON_CreateString(platform));
+	jput(st, "faults", cJSON_CreateObject());
+	jput(st, "counters", cJSON_CreateObject());
+	if (d->factory(st, argc == 4 ? argv[3] : d->default_model, err, sizeof(err)) < 0 ||
+	    sim_switch_create(run, name, st, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		cJSON_Delete(st);
+		return 1;
+	}
+	cJSON_Delete(st);
+	char line[SIM_NAME_MAX + 2];
+	snprintf(line, sizeof(line), "%s\n", name);
+	int rc = write_small(path, line);
+	if (rc < 0) {
+		fprintf(stderr, "switchsim-ctl: cannot write '%s': %s\n", path, strerror(-rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_add_batch(const char *run)
+{
+	char line[512];
+	int lineno = 0;
+	while (fgets(line, sizeof(line), stdin)) {
+		char *words[5];
+		int n = 0;
+		char *save = NULL;
+		lineno++;
+		for (char *w = strtok_r(line, " \t\n", &save); w && n < 5;
+		     w = strtok_r(NULL, " \t\n", &save))
+			words[n++] = w;
+		if (n == 0)
+			continue;
+		if (n < 3 || n > 4) {
+			fprintf(stderr,
+				"switchsim-ctl: line %d: expected NAME ADDR PLATFORM [MODEL]\n",
+				lineno);
+			return 1;
+		}
+		if (cmd_add(run, n, words) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int drift(struct sim_ctx *ctx, const struct sim_dialect *d, char *spec, char *err,
+		 size_t errlen)
+{
+	char *eq = strchr(spec, '=');
+	char *parts[32];
+	const char *root = "config";
+	if (!eq) {
+		snprintf(err, errlen, "drift: expected PATH=VALUE, got '%s'", spec);
+		return -1;
+	}
+	*eq = '\0';
+	char *colon = strchr(spec, ':');
+	if (colon) {
+		*colon = '\0';
+		root = spec;
+		spec = colon + 1;
+		if (strcmp(root, "config") && strcmp(root, "oper") && strcmp(root, "counters")) {
+			snprintf(err, errlen, "drift: unknown root '%s' (config, oper, counters)",
+				 root);
+			return -1;
+		}
+	}
+	int n = split_path(spec, '.', parts, 32);
+	if (n <= 0) {
+		snprintf(err, errlen, "drift: bad path");
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (!*parts[i]) {
+			snprintf(err, errlen, "drift: empty element in path");
+			return -1;
+		}
+	return d->drift(ctx, root, parts, n, jparse_loose(eq + 1), err, errlen);
+}
+
+static int cmd_fault(const char *run, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX];
+	struct sim_switch sw;
+	if (argc < 2)
+		return usage();
+	if (sim_switch_open(run, argv[0], &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	int rc = 0;
+	if (!strcmp(argv[1], "drift")) {
+		const struct sim_dialect *d = sim_dialect_of(sw.st);
+		struct sim_ctx ctx = {.st = sw.st, .user = "drift"};
+		if (argc < 3) {
+			snprintf(err, sizeof(err), "drift: expected PATH=VALUE");
+			rc = -1;
+		}
+		for (int i = 2; i < argc && rc == 0; i++)
+			rc = drift(&ctx, d, argv[i], err, sizeof(err));
+	} else {
+		rc = sim_fault_set(sw.st, argc - 1, argv + 1, err, sizeof(err));
+	}
+	if (rc == 0)
+		rc = sim_switch_save(&sw, err, sizeof(err));
+	sim_switch_close(&sw);
+	if (rc < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+static int cmd_dump(const char *run, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX];
+	struct sim_switch sw;
+	if (argc != 1)
+		return usage();
+	if (sim_switch_open(run, argv[0], &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	struct sbuf sb;
+	sb_init(&sb);
+	jprint(&sb, sw.st);
+	sim_switch_close(&sw);
+	fputs(sb_str(&sb), stdout);
+	sb_free(&sb);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4 || strcmp(argv[1], "--run-dir") != 0)
+		return usage();
+	const char *run = argv[2], *cmd = argv[3];
+	umask(022);
+	if (!strcmp(cmd, "add"))
+		return cmd_add(run, argc - 4, argv + 4);
+	if (!strcmp(cmd, "add-batch") && argc == 4)
+		return cmd_add_batch(run);
+	if (!strcmp(cmd, "fault"))
+		return cmd_fault(run, argc - 4, argv + 4);
+	if (!strcmp(cmd, "dump"))
+		return cmd_dump(run, argc - 4, argv + 4);
+	return usage();
+}
