@@ -21,7 +21,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 # Everything the build, the tests and the simulators need on a fresh Debian 12.
 DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
-	libcmocka-dev iproute2 openssh-client openssh-server
+	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -59,7 +59,7 @@ ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: all deps test check demo install clean format format-check sims help unit
+.PHONY: all deps test check demo install clean format format-check sims help unit fuzz
 all: rocectl
 
 $(BUILD)/config.mk: Makefile
@@ -100,6 +100,26 @@ $(BUILD)/san/tests/unit/%: tests/unit/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
 	$(Q)$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
 		-Itests/unit -o $@ $< $(SAN_LIB_OBJS) $(SAN_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
+# libFuzzer targets (tests/fuzz/fuzz_*.c) against every parser of untrusted input, built
+# with clang; tests/fuzz/t0900-fuzz-smoke.sh runs each for a fixed number of inputs.
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	@echo "  CC [fuzz] $<"
+	$(Q)$(FUZZ_CC) $(filter-out -Wno-format-truncation,$(BASE_CFLAGS)) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
+	@echo "  LD [fuzz] $@"
+	$(Q)$(FUZZ_CC) $(filter-out -Wno-format-truncation,$(BASE_CFLAGS)) -Wno-missing-prototypes \
+		-fsanitize=fuzzer,address,undefined -g $(PKG_CFLAGS) -o $@ $< $(FUZZ_LIB_OBJS) $(PKG_LIBS)
+
+fuzz: $(FUZZ_BINS)
+
 sims: $(SIM_TARGETS)
 
 unit: $(UNIT_BINS)
@@ -109,7 +129,7 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check
 
-check: rocectl $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS)
+check: rocectl $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS) $(FUZZ_BINS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS)
 

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Every libFuzzer target (tests/fuzz/fuzz_*.c) gets a fixed number of generated inputs on
+# top of its seed corpus.  Long campaigns are run by hand:
+#   make fuzz && build/fuzz/fuzz_policy -max_total_time=600 tests/data
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+for bin in "$BUILD_DIR"/fuzz/fuzz_*; do
+	[ -x "$bin" ] || continue
+	name=$(basename "$bin")
+	seeds="$SRC_DIR/tests/fuzz/seeds/${name#fuzz_}"
+	test_expect_success "$name survives 20000 generated inputs" '
+		mkdir -p "$TMP/$name" &&
+		if [ -d "$seeds" ]; then cp -r "$seeds"/. "$TMP/$name"/; fi &&
+		ASAN_OPTIONS=detect_leaks=1 "$bin" -runs=20000 -max_len=4096 -seed=1 \
+			-rss_limit_mb=1024 -timeout=10 "$TMP/$name" >"$TMP/$name.log" 2>&1 ||
+		{ tail -n 30 "$TMP/$name.log"; exit 1; }
+	'
+done
+test_expect_success 'there is at least one fuzz target' '
+	ls "$BUILD_DIR"/fuzz/fuzz_* >/dev/null
+'
+test_done
