@@ -53,7 +53,8 @@ struct rc_rest_opts {
 	bool insecure; /* explicit only; warned on every run */
 };
 
-/* Secrets are references only: a file to read or an environment variable to look up. */
+/* Secrets are references only: a file to read or an environment variable to look up.
+ * Empty strings are "not given" (user "" = ssh.user). */
 struct rc_credentials {
 	char user[RC_NAME_MAX];
 	char password_file[PATH_MAX];
@@ -73,6 +74,9 @@ struct rc_overrides {
 	uint32_t mtu;
 	bool has_tolerance;
 	double tolerance_pct;
+	/* Positions in the inventory: of `overrides:` and of each value given. */
+	struct rc_pos pos, ecn_kmin_pos, ecn_kmax_pos, ecn_pmax_pos, ecn_enabled_pos,
+	    cable_length_pos, headroom_size_pos, mtu_pos, tolerance_pos;
 };
 
 struct rc_device {
@@ -93,16 +97,19 @@ struct rc_device {
 };
 
 struct rc_link_end {
-	size_t dev;  /* index into devices */
+	size_t dev; /* index into devices */
 	char port[RC_NAME_MAX];
 };
 
 struct rc_link {
 	struct rc_link_end a, b;
-	uint32_t speed_gbps;      /* 0 = not given */
-	uint32_t cable_length_m;  /* 0 = policy default */
+	uint32_t speed_gbps;	 /* 0 = not given */
+	uint32_t cable_length_m; /* 0 = policy default */
 	struct rc_pos pos;
+	struct rc_pos a_pos, b_pos; /* of the "a" and "b" values */
 };
+
+struct rc_inv_index;
 
 struct rc_inventory {
 	char file[256];
@@ -110,12 +117,29 @@ struct rc_inventory {
 	struct rc_device *devices;
 	size_t n_links;
 	struct rc_link *links;
+	/* Private: sorted lookups built by the loader (NULL = linear search, e.g. for an
+	 * inventory built by hand in a test).  Freed by rc_inventory_free. */
+	struct rc_inv_index *index;
 };
+
+/* Caps that keep a hostile inventory from allocating without bound (a struct rc_device is
+ * about 21 KB).  Each is reported with its value when exceeded. */
+#define RC_INV_MAX_DEVICES     4096
+#define RC_INV_MAX_LINKS       65536
+#define RC_INV_MAX_PORTS       1024   /* per device */
+#define RC_INV_MAX_TOTAL_PORTS 262144 /* all devices together */
+
+/* Built-in defaults, before `defaults:` (user "" = the transport's default, the local user). */
+#define RC_SSH_PORT_DEFAULT		  22
+#define RC_SSH_CONNECT_TIMEOUT_MS_DEFAULT 10000
+#define RC_SSH_COMMAND_TIMEOUT_MS_DEFAULT 60000
+#define RC_REST_TIMEOUT_MS_DEFAULT	  30000
 
 int rc_inventory_load(const char *path, struct rc_inventory *out, struct rc_warnings *warn,
 		      struct rc_err *err);
 int rc_inventory_load_buffer(const char *name, const char *buf, size_t len,
-			     struct rc_inventory *out, struct rc_warnings *warn, struct rc_err *err);
+			     struct rc_inventory *out, struct rc_warnings *warn,
+			     struct rc_err *err);
 void rc_inventory_free(struct rc_inventory *inv);
 
 /* Lookups; NULL / -1 when absent. */
@@ -125,9 +149,15 @@ ptrdiff_t rc_inventory_device_index(const struct rc_inventory *inv, const char *
 const struct rc_link *rc_inventory_link_of(const struct rc_inventory *inv, size_t dev,
 					   const char *port);
 
-/* The policy a device gets: base with the device's overrides applied and re-validated. */
+/* The policy a device gets: base with the device's overrides applied and re-validated.
+ * An error names the device ("device 'spine01': ecn.min_threshold (10MB) must be below
+ * ecn.max_threshold (1.5MB)") and carries the line:column of the override but no file name
+ * (rc_device does not know it): prefer rc_inventory_policy when you have the inventory. */
 int rc_policy_for_device(const struct rc_policy *base, const struct rc_device *dev,
 			 struct rc_policy *out, struct rc_err *err);
+/* The same for inv->devices[dev]; errors are "inventory.yaml:line:col: device '...': ...". */
+int rc_inventory_policy(const struct rc_inventory *inv, size_t dev, const struct rc_policy *base,
+			struct rc_policy *out, struct rc_err *err);
 
 const char *rc_platform_name(enum rc_platform p);
 const char *rc_transport_name(enum rc_transport t);
@@ -136,5 +166,11 @@ const char *rc_role_name(enum rc_role r);
 /* Names used inside CLI commands and URLs: [A-Za-z0-9._/-], 1..63 chars, first an
  * alphanumeric.  No spaces, quotes, shell metacharacters or ":" (the link separator). */
 bool rc_name_is_safe(const char *name);
+/* Addresses: IPv4, IPv6 or a DNS name: [A-Za-z0-9.:_-], 1..63, first alphanumeric or ':'. */
+bool rc_address_is_safe(const char *addr);
+/* Login names: [A-Za-z0-9._-], 1..32, first alphanumeric or '_'. */
+bool rc_user_is_safe(const char *user);
+/* Environment variable names: [A-Za-z0-9_], not starting with a digit. */
+bool rc_env_name_is_safe(const char *name);
 
 #endif

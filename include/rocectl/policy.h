@@ -14,9 +14,17 @@ struct rc_pos {
 	int column;
 };
 
+/* Where each value of a policy came from, for cross-field errors and warnings
+ * (line 0 = not given in the file, a default). */
+struct rc_policy_pos {
+	struct rc_pos root, roce_dscp, roce_priority, cnp_dscp, cnp_priority, pfc, pfc_priorities,
+	    ecn, ecn_enabled, ecn_tc, kmin, kmax, pmax, cable_length, mtu, size, ets, roce_tos,
+	    tolerance;
+};
+
 struct rc_policy_ets_entry {
 	uint8_t traffic_class;
-	enum rc_tsa mode;    /* RC_TSA_STRICT or RC_TSA_DWRR */
+	enum rc_tsa mode;     /* RC_TSA_STRICT or RC_TSA_DWRR */
 	double bandwidth_pct; /* DWRR only */
 };
 
@@ -58,6 +66,13 @@ struct rc_policy {
 	int roce_tos; /* resolved: dscp << 2 | ECT(0) when auto */
 
 	double tolerance_pct;
+
+	/* Priority -> traffic class: identity unless the policy has `priority_to_tc`.
+	 * ecn.traffic_class is always prio2tc[roce_priority]. */
+	uint8_t prio2tc[RC_NPRIO];
+	bool prio2tc_given;
+
+	struct rc_policy_pos pos;
 };
 
 struct rc_warnings;
@@ -74,10 +89,26 @@ int rc_policy_load_buffer(const char *name, const char *buf, size_t len, struct 
 /* Warnings carry a position and a message, printed as "file:line:col: warning: msg". */
 #define RC_WARN_MAX 32
 struct rc_warnings {
-	int n;
+	int n; /* never above RC_WARN_MAX */
 	struct rc_err w[RC_WARN_MAX];
+	int dropped; /* warnings beyond RC_WARN_MAX, counted only */
 };
 
 void rc_warnings_print(const struct rc_warnings *w, FILE *out);
+/* Append a warning (file may be NULL or "" for none); w may be NULL. */
+void rc_warn_add(struct rc_warnings *w, const char *file, int line, int column, const char *fmt,
+		 ...) __attribute__((format(printf, 5, 6)));
+
+/* The cross-field rules of POLICY.md (roce.priority in pfc.priorities, thresholds ordered,
+ * ETS sums to 100%, ToS carries roce.dscp, ...) and the warnings, on a filled policy.
+ * rc_policy_load runs it; callers that build or change a policy in memory can too. */
+int rc_policy_check(const struct rc_policy *p, struct rc_warnings *warn, struct rc_err *err);
+
+/* Limits of POLICY.md "Validation beyond types". */
+#define RC_CABLE_MIN_M	     1
+#define RC_CABLE_MAX_M	     100000
+#define RC_MTU_MIN	     1500
+#define RC_MTU_MAX	     9216
+#define RC_TOLERANCE_MAX_PCT 50.0
 
 #endif
