@@ -116,7 +116,9 @@ static int want_switch(const struct rc_policy *p, uint32_t speed, uint32_t cable
 /* Host (mlx5): DCQCN on the RoCE priority, CNPs marked as the policy says, rdma_cm ToS,
  * and DCBX in host control so that what we write is not overwritten by the switch's
  * DCBX (host-dcb.md §2.2).  Headroom only when the policy fixes it: otherwise the driver
- * sizes its buffers from the cable length (host-dcb.md §2.6, §4 "practical rule"). */
+ * sizes its buffers from the cable length (host-dcb.md §2.6, §4 "practical rule").
+ * ETS and the priority -> TC map only when the policy has an ets section: the NIC's
+ * scheduler then has to agree with the switches' (strict CNP class, DWRR shares). */
 static int want_host(const struct rc_policy *p, const char *port, struct port_qos *q,
 		     struct rc_err *err)
 {
@@ -130,6 +132,10 @@ static int want_host(const struct rc_policy *p, const char *port, struct port_qo
 	q->roce_tos = p->roce_tos;
 	q->dcbx_host = true;
 	q->known |= RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
+	if (p->n_ets > 0) {
+		want_prio2tc(p, q);
+		want_ets(p, q);
+	}
 	return want_headroom(p, true, 0, 0, port, q, err);
 }
 

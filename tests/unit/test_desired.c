@@ -302,8 +302,14 @@ static void test_host_port(void **state)
 	memset(&q, 0xa5, sizeof(q));
 	assert_int_equal(
 	    rc_desired_port(&p, &f->inv, GPU001, "enp12s0np0", RC_DEV_HOST, 0, &q, &err), 0);
+	/* the reference policy has an ets section: the NIC's scheduler must agree */
 	assert_int_equal(q.known, RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_CABLE |
-				      RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX);
+				      RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX |
+				      RC_F_ETS | RC_F_PRIO2TC);
+	assert_int_equal(q.ets.tc_mask, (1u << 0) | (1u << 3) | (1u << 6));
+	assert_int_equal(q.ets.tsa[6], RC_TSA_STRICT);
+	assert_int_equal(q.ets.bw_pct[3], 50);
+	assert_int_equal(q.prio2tc[3], 3);
 	assert_int_equal(q.trust, RC_TRUST_DSCP);
 	assert_true(q.dscp_mask == ((1ull << 26) | (1ull << 48)));
 	assert_int_equal(q.dscp2prio[26], 3);
@@ -318,7 +324,13 @@ static void test_host_port(void **state)
 	assert_true(q.dcbx_host);
 	assert_int_equal(q.headroom_mask, 0);
 	assert_int_equal(q.ecn_tc_mask, 0);
-	assert_int_equal(q.ets.tc_mask, 0);
+
+	/* without an ets section scheduling is left alone */
+	p.n_ets = 0;
+	assert_int_equal(
+	    rc_desired_port(&p, &f->inv, GPU001, "enp12s0np0", RC_DEV_HOST, 0, &q, &err), 0);
+	assert_false(q.known & (RC_F_ETS | RC_F_PRIO2TC));
+	p = ref_policy();
 
 	/* explicit headroom: the host gets it too, exact */
 	p.headroom.size_bytes = 204800;
