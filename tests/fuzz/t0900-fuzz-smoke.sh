@@ -7,10 +7,17 @@
 for bin in "$BUILD_DIR"/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")
-	seeds="$SRC_DIR/tests/fuzz/seeds/${name#fuzz_}"
+	# seed corpora: the shipped and recorded inputs of each parser
+	case "$name" in
+	fuzz_policy) seeds="policies examples tests/data/bad" ;;
+	fuzz_nvue) seeds="tests/data/nvue" ;;
+	*) seeds= ;;
+	esac
 	test_expect_success "$name survives 20000 generated inputs" '
 		mkdir -p "$TMP/$name" &&
-		if [ -d "$seeds" ]; then cp -r "$seeds"/. "$TMP/$name"/; fi &&
+		for d in $seeds; do
+			find "$SRC_DIR/$d" -type f -size -64k -exec cp {} "$TMP/$name"/ \; ;
+		done &&
 		ASAN_OPTIONS=detect_leaks=1 "$bin" -runs=20000 -max_len=4096 -seed=1 \
 			-rss_limit_mb=1024 -timeout=10 "$TMP/$name" >"$TMP/$name.log" 2>&1 ||
 		{ tail -n 30 "$TMP/$name.log"; exit 1; }
