@@ -72,7 +72,7 @@ $(BUILD)/config.mk: Makefile
 		echo "rocectl: or run 'make deps'" >&2; exit 1; \
 	fi
 	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs)"; \
-	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread"; \
+	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread -lm"; \
 	   echo "CMOCKA_CFLAGS := $$(pkg-config --cflags cmocka)"; \
 	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.$$$$ && mv $@.$$$$ $@
 

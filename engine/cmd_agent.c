@@ -844,6 +844,12 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl agent: out of memory\n");
 		return RC_EXIT_ERROR;
 	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "state") || !strcmp(argv[i], "write")) {
+			free(a);
+			return cmd_agent_remote(argc, argv, g);
+		}
+	}
 	a->o.journal = getenv("ROCECTL_JOURNAL");
 	a->o.sections = RC_HOST_SEC_ALL;
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &a->o, &npos);

@@ -1,0 +1,267 @@
+/* The "agent-ssh" driver: a host reached from the controller.  It runs `rocectl agent
+ * state|write|counters` on the host over one SSH session (engine/cmd_agent_remote.c), so
+ * the host's NICs are read and written by the same mlx5 driver as a local agent, while
+ * the run, the journal and any rollback stay with the controller.
+ *
+ * The host's answers are untrusted input like any device output: size-capped by the
+ * transport, parsed strictly, and every interface we asked about must be in the reply. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/journal.h"
+#include "rocectl/transport.h"
+
+/* The agent on the host; the lab and real hosts put rocectl on PATH. */
+#define REMOTE_ROCECTL "rocectl"
+#define CMD_MAX 8192
+
+struct rc_session {
+	const struct rc_device *dev;
+	struct rc_ssh *ssh;
+};
+
+static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+		      struct rc_session **out, struct rc_err *err)
+{
+	struct rc_session *s = calloc(1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return rc_errf(err, ENOMEM, "out of memory");
+	s->dev = dev;
+	rc = rc_ssh_open(dev, opts, &s->ssh, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static void agent_close(struct rc_session *s)
+{
+	if (!s)
+		return;
+	rc_ssh_close(s->ssh);
+	free(s);
+}
+
+/* "rocectl agent SUB --interface a --interface b": names were checked by the inventory
+ * (rc_name_is_safe), and are checked again here because they go into a command line. */
+static int build_cmd(char *buf, size_t len, const char *sub, const struct rc_port_state *ports,
+		     size_t n, struct rc_err *err)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s agent %s", REMOTE_ROCECTL, sub);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!rc_name_is_safe(ports[i].name))
+			return rc_errf(err, EINVAL, "refusing unsafe interface name '%s'",
+				       ports[i].name);
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, " --interface %s",
+					ports[i].name);
+	}
+	if (off >= len)
+		return rc_errf(err, E2BIG, "too many interfaces for one command");
+	return 0;
+}
+
+/* Run the command, parse its stdout as one JSON object. */
+static int run_json(struct rc_session *s, const char *cmd, const char *in, cJSON **json,
+		    struct rc_err *err)
+{
+	struct rc_ssh_result res = {0};
+	int rc = rc_ssh_run(s->ssh, cmd, in, in ? strlen(in) : 0, &res, err);
+
+	*json = NULL;
+	if (rc)
+		return rc;
+	*json = res.out_len == strlen(res.out) ? cJSON_Parse(res.out) : NULL;
+	if (!*json || !cJSON_IsObject(*json)) {
+		cJSON_Delete(*json);
+		*json = NULL;
+		rc = rc_errf(err, EPROTO,
+			     "'%s': the agent's answer to '%s' is not JSON (exit %d%s%.200s)",
+			     s->dev->name, cmd, res.exit_status, res.err_len ? ": " : "",
+			     res.err_len ? res.err : "");
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t *n,
+		       struct rc_err *err)
+{
+	char cmd[CMD_MAX];
+	cJSON *j;
+	const cJSON *arr, *e;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "%s agent state", REMOTE_ROCECTL);
+	rc = run_json(s, cmd, NULL, &j, err);
+	if (rc)
+		return rc;
+	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
+	*n = 0;
+	*names = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(**names));
+	if (!*names) {
+		cJSON_Delete(j);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	cJSON_ArrayForEach(e, arr)
+	{
+		const char *name =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+
+		if (name && rc_name_is_safe(name))
+			snprintf((*names)[(*n)++], RC_NAME_MAX, "%s", name);
+	}
+	if (!*n && !cJSON_IsArray(arr)) {
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
+
+		rc = rc_errf(err, ENODEV, "'%s': %s", s->dev->name,
+			     msg ? msg : "the agent found no RDMA interface");
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+static const cJSON *find_interface(const cJSON *arr, const char *name)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, arr)
+	{
+		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+
+		if (n && !strcmp(n, name))
+			return e;
+	}
+	return NULL;
+}
+
+static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
+		      struct rc_err *err)
+{
+	char cmd[CMD_MAX];
+	const cJSON *arr;
+	cJSON *j;
+	int rc = build_cmd(cmd, sizeof(cmd), "state", ports, n, err);
+
+	if (!rc)
+		rc = run_json(s, cmd, NULL, &j, err);
+	if (rc)
+		return rc;
+	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
+	for (size_t i = 0; !rc && i < n; i++) {
+		const cJSON *e = find_interface(arr, ports[i].name);
+		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "error"));
+
+		if (!e)
+			rc = rc_errf(err, EPROTO, "'%s': the agent did not report '%s'",
+				     s->dev->name, ports[i].name);
+		else if (msg)
+			rc = rc_errf(err, EIO, "'%s': %s", s->dev->name, msg);
+		else if ((rc = rc_port_qos_from_cjson(cJSON_GetObjectItemCaseSensitive(e, "qos"),
+						      &ports[i].qos, err)))
+			rc_err_prefix(err, "'%s' %s", s->dev->name, ports[i].name);
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+static int agent_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		       struct rc_err *err)
+{
+	cJSON *req = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(req, "writes"), *j;
+	char cmd[CMD_MAX], *body;
+	const char *status, *msg;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		if (!rc_name_is_safe(w[i].port)) {
+			cJSON_Delete(e);
+			cJSON_Delete(req);
+			return rc_errf(err, EINVAL, "refusing unsafe interface name '%s'",
+				       w[i].port);
+		}
+		cJSON_AddStringToObject(e, "interface", w[i].port);
+		cJSON_AddNumberToObject(e, "fields", w[i].fields);
+		cJSON_AddItemToObject(e, "want", rc_port_qos_to_cjson(w[i].want));
+		cJSON_AddItemToArray(arr, e);
+	}
+	body = cJSON_PrintUnformatted(req);
+	cJSON_Delete(req);
+	if (!body)
+		return rc_errf(err, ENOMEM, "out of memory");
+	snprintf(cmd, sizeof(cmd), "%s agent write", REMOTE_ROCECTL);
+	rc = run_json(s, cmd, body, &j, err);
+	free(body);
+	if (rc)
+		return rc;
+	status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "status"));
+	msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
+	if (!status || strcmp(status, "ok"))
+		rc = rc_errf(err, EIO, "'%s': %s", s->dev->name,
+			     msg ? msg : "the agent did not confirm the write");
+	cJSON_Delete(j);
+	return rc;
+}
+
+static int agent_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			  struct rc_counters *out, struct rc_err *err)
+{
+	char cmd[CMD_MAX];
+	const cJSON *arr, *e;
+	cJSON *j;
+	int rc = build_cmd(cmd, sizeof(cmd), "counters --json", ports, n, err);
+
+	if (!rc)
+		rc = run_json(s, cmd, NULL, &j, err);
+	if (rc)
+		return rc;
+	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
+	cJSON_ArrayForEach(e, arr)
+	{
+		const char *ifname =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		const cJSON *c;
+
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "counters"))
+		{
+			const char *name =
+				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+			const char *src =
+				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
+
+			if (!ifname || !name || !src || !cJSON_IsNumber(v) || v->valuedouble < 0)
+				continue;
+			rc = rc_counters_add(out, ifname, name, src, (uint64_t)v->valuedouble,
+					     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop")));
+			if (rc)
+				break;
+		}
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+static const struct rc_driver agent_ssh = {
+	.name = "agent-ssh",
+	.disruptive = RC_F_PFC | RC_F_TRUST,
+	.open = agent_open,
+	.ports = agent_ports,
+	.read = agent_read,
+	.apply = agent_apply,
+	.counters = agent_counters,
+	.close = agent_close,
+};
+
+RC_DRIVER_REGISTER(agent_ssh)
