@@ -1,13 +1,7 @@
-#include <stdio.h>
+#include "fleet_cmd.h"
 
-#include "cli.h"
-
-/* Placeholder until its issue lands; listed as such in --help. */
+/* rocectl plan -p POLICY -i INVENTORY: see engine/fleet_cmd.c. */
 int cmd_plan(int argc, char **argv, const struct rc_global *g)
 {
-	(void)argc;
-	(void)argv;
-	(void)g;
-	fprintf(stderr, "rocectl: 'plan' is not implemented yet\n");
-	return RC_EXIT_ERROR;
+	return rc_fleet_command(RC_FLEET_CMD_PLAN, argc, argv, g);
 }

@@ -1,0 +1,504 @@
+/* The nvue-ssh and nvue-rest drivers: NVUE's dialect (nvue_parse.c, nvue_ops.c) over the
+ * SSH or HTTPS transport.  One session per device for read -> apply -> verify.
+ *
+ * Apply is one NVUE revision for all ports: staged `nv set` lines then one
+ * `nv config apply -y` (SSH), or one revision, one PATCH, apply and poll (REST).  NVUE
+ * switches to the new revision only when all of it is valid, so a failed apply leaves the
+ * applied revision as it was; the staged one is then discarded (switch-dialects.md §1.8,
+ * §1.10). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cJSON.h>
+
+#include "nvue.h"
+#include "rocectl/transport.h"
+
+#define NVUE_REST_BASE	 "/nvue_v1"
+#define NVUE_REST_PORT	 8765
+#define POLL_MS		 200
+#define DEFAULT_APPLY_MS 60000u
+
+struct rc_session {
+	const struct rc_device *dev;
+	struct rc_run_opts opts;
+	bool rest;
+	struct rc_ssh *ssh;
+	struct rc_rest *api;
+	/* the last read, so that apply can check ports sharing a profile */
+	size_t n_read;
+	char (*read_port)[RC_NAME_MAX];
+	struct nvue_port_info *read_info;
+};
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* ---- SSH ------------------------------------------------------------------------------ */
+
+/* Run a command; a connection abandoned after a timeout is replaced once, so that a
+ * rollback can still reach a switch that hung on one command. */
+static int ssh_run(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
+		   struct rc_err *err)
+{
+	int rc = rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
+
+	if (rc != -EPIPE)
+		return rc;
+	rc_ssh_close(s->ssh);
+	s->ssh = NULL;
+	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
+	if (rc)
+		return rc;
+	return rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
+}
+
+/* Drop whatever is staged in this user's pending revision (ours after a failure, or a
+ * stale one before we start, which must not be applied along with our changes). */
+static void ssh_discard(struct rc_session *s)
+{
+	struct rc_ssh_result res;
+	struct rc_err ignored;
+
+	if (!ssh_run(s, "nv config detach", &res, &ignored))
+		rc_ssh_result_free(&res);
+}
+
+static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char *lines = nvue_render_cli(ops), *cmd, *save = NULL, why[300];
+	size_t len, o = 0;
+	int rc;
+
+	if (!lines)
+		return rc_errf(err, ENOMEM, "out of memory");
+	/* one command line: stage every change or none (&& stops at the first refusal) */
+	len = strlen(lines) * 2 + 64;
+	cmd = malloc(len);
+	if (!cmd) {
+		free(lines);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	for (char *line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		o += (size_t)snprintf(cmd + o, len - o, "%s%s", o ? " && " : "", line);
+	free(lines);
+
+	ssh_discard(s);
+	rc = ssh_run(s, cmd, &res, err);
+	free(cmd);
+	if (rc)
+		goto fail;
+	if (res.exit_status != 0) {
+		nvue_clean_text(res.err_len ? res.err : res.out,
+				res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc = rc_errf(err, EIO,
+			     "a staged change was refused (exit status %d)%s%s; "
+			     "nothing was applied",
+			     res.exit_status, why[0] ? ": " : "", why);
+		rc_ssh_result_free(&res);
+		goto fail;
+	}
+	rc_ssh_result_free(&res);
+
+	rc = ssh_run(s, "nv config apply -y", &res, err);
+	if (rc)
+		goto fail;
+	rc = nvue_check_apply_output(res.out, res.out_len, res.err, res.err_len, res.exit_status,
+				     why, sizeof(why));
+	rc_ssh_result_free(&res);
+	if (rc) {
+		rc = rc_errf(err, EIO, "the revision was not applied: %s", why);
+		goto fail;
+	}
+	return 0;
+fail:
+	ssh_discard(s);
+	return rc;
+}
+
+/* ---- REST ----------------------------------------------------------------------------- */
+
+static int rest_get(struct rc_session *s, const char *path, cJSON **out, struct rc_err *err)
+{
+	return rc_rest_json(s->api, "GET", path, NULL, NULL, NULL, out, err);
+}
+
+static void rest_discard(struct rc_session *s, const char *rev_path)
+{
+	static const long any[] = {400, 403, 404, 405, 409, 500, 0};
+	struct rc_err ignored;
+
+	rc_rest_json(s->api, "DELETE", rev_path, NULL, any, NULL, NULL, &ignored);
+}
+
+static int rest_wait(struct rc_session *s, const char *rev_path, const char *id, struct rc_err *err)
+{
+	uint32_t limit = s->dev->rest.timeout_ms ? s->dev->rest.timeout_ms : DEFAULT_APPLY_MS;
+	uint64_t deadline = now_ms() + limit;
+	char state[64] = "", issue[300];
+	bool ok;
+
+	for (;;) {
+		cJSON *j = NULL;
+		int rc = rest_get(s, rev_path, &j, err);
+
+		if (!rc)
+			rc =
+			    nvue_revision_state(j, state, sizeof(state), issue, sizeof(issue), err);
+		cJSON_Delete(j);
+		if (rc) {
+			rc_err_prefix(err, "revision %s", id);
+			return rc;
+		}
+		if (nvue_revision_final(state, &ok)) {
+			if (ok)
+				return 0;
+			return rc_errf(err, EIO, "revision %s was not applied (%s)%s%s", id, state,
+				       issue[0] ? ": " : "", issue);
+		}
+		if (now_ms() >= deadline)
+			return rc_errf(err, ETIMEDOUT,
+				       "revision %s was not applied within %us (state '%s')", id,
+				       (limit + 999) / 1000, state);
+		sleep_ms(POLL_MS);
+	}
+}
+
+static int rest_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+{
+	char id[64], eid[200], path[300], rev_path[300];
+	cJSON *patch = NULL, *j = NULL, *body = NULL;
+	int rc;
+
+	rc = rc_rest_json(s->api, "POST", "/revision", NULL, NULL, NULL, &j, err);
+	if (!rc)
+		rc = nvue_revision_id(j, id, sizeof(id), err);
+	cJSON_Delete(j);
+	j = NULL;
+	if (rc) {
+		rc_err_prefix(err, "cannot create a revision");
+		return rc;
+	}
+	if (rc_rest_escape(id, eid, sizeof(eid)))
+		return rc_errf(err, EPROTO, "revision id too long");
+	snprintf(rev_path, sizeof(rev_path), "/revision/%s", eid);
+	snprintf(path, sizeof(path), "/?rev=%s", eid);
+
+	patch = nvue_render_patch(ops);
+	body = cJSON_CreateObject();
+	if (!patch || !body || !cJSON_AddStringToObject(body, "state", "apply") ||
+	    !cJSON_AddStringToObject(cJSON_AddObjectToObject(body, "auto-prompt"), "ays",
+				     "ays_yes")) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = rc_rest_json(s->api, "PATCH", path, patch, NULL, NULL, NULL, err);
+	if (rc) {
+		rc_err_prefix(err, "staging revision %s failed, nothing was applied", id);
+		goto fail;
+	}
+	rc = rc_rest_json(s->api, "PATCH", rev_path, body, NULL, NULL, NULL, err);
+	if (rc) {
+		rc_err_prefix(err, "applying revision %s failed", id);
+		goto fail;
+	}
+	rc = rest_wait(s, rev_path, id, err);
+	if (rc)
+		goto fail;
+	cJSON_Delete(patch);
+	cJSON_Delete(body);
+	return 0;
+fail:
+	rest_discard(s, rev_path);
+	cJSON_Delete(patch);
+	cJSON_Delete(body);
+	return rc;
+}
+
+/* ---- the driver ---------------------------------------------------------------------- */
+
+static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool rest,
+		     struct rc_session **out, struct rc_err *err)
+{
+	struct rc_session *s;
+	int rc;
+
+	*out = NULL;
+	for (size_t i = 0; i < dev->n_ports; i++)
+		if (!nvue_port_name_ok(dev->ports[i]))
+			return rc_errf(err, EINVAL,
+				       "'%s': port name '%s' is not a valid NVUE interface name; "
+				       "nothing was sent",
+				       dev->name, dev->ports[i]);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return rc_errf(err, ENOMEM, "out of memory");
+	s->dev = dev;
+	if (opts)
+		s->opts = *opts;
+	s->rest = rest;
+	if (rest)
+		rc = rc_rest_open(dev, opts, NVUE_REST_BASE, NVUE_REST_PORT, &s->api, err);
+	else
+		rc = rc_ssh_open(dev, opts, &s->ssh, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static int nvue_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+			 struct rc_session **out, struct rc_err *err)
+{
+	return nvue_open(dev, opts, false, out, err);
+}
+
+static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+			  struct rc_session **out, struct rc_err *err)
+{
+	return nvue_open(dev, opts, true, out, err);
+}
+
+/* SSH: the show commands of a read in as few command lines as possible (each SSH command
+ * is a round trip and a process on the switch), `&&`-chained so that the first failure
+ * stops the line and says why on stderr. */
+#define SHOW_BATCH 64
+
+static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_port_state *ports,
+			  size_t k, cJSON **docs, struct rc_err *err)
+{
+	size_t len = (k + 1) * (RC_NAME_MAX + 48), o = 0, ndocs = k + (with_qos ? 1 : 0);
+	char *cmd = malloc(len), what[RC_NAME_MAX + 48], why[300];
+	struct rc_ssh_result res;
+	int rc;
+
+	if (!cmd)
+		return rc_errf(err, ENOMEM, "out of memory");
+	cmd[0] = '\0';
+	if (with_qos)
+		o += (size_t)snprintf(cmd + o, len - o, "nv show qos -o json");
+	for (size_t i = 0; i < k; i++) {
+		/* checked at open; checked again because these bytes go into a command line */
+		if (!nvue_port_name_ok(ports[i].name)) {
+			free(cmd);
+			return rc_errf(err, EINVAL,
+				       "'%s': port name '%s' is not a valid NVUE interface name",
+				       s->dev->name, ports[i].name);
+		}
+		o += (size_t)snprintf(cmd + o, len - o, "%snv show interface %s qos -o json",
+				      o ? " && " : "", ports[i].name);
+	}
+	rc = ssh_run(s, cmd, &res, err);
+	free(cmd);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'nv show' on '%s'", s->dev->name);
+	if (res.exit_status != 0) {
+		nvue_clean_text(res.err_len ? res.err : res.out,
+				res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
+			     why[0] ? ": " : "", why);
+	} else {
+		rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, ndocs, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+static int ssh_fetch(struct rc_session *s, const struct rc_port_state *ports, size_t n, cJSON **qos,
+		     cJSON **ifq, struct rc_err *err)
+{
+	cJSON *docs[SHOW_BATCH + 1];
+	size_t done = 0;
+	bool first = true;
+
+	while (first || done < n) {
+		size_t k = n - done < SHOW_BATCH ? n - done : SHOW_BATCH;
+		size_t d = 0;
+		int rc = ssh_show_batch(s, first, ports + done, k, docs, err);
+
+		if (rc)
+			return rc;
+		if (first)
+			*qos = docs[d++];
+		for (size_t i = 0; i < k; i++)
+			ifq[done + i] = docs[d++];
+		done += k;
+		first = false;
+	}
+	return 0;
+}
+
+static int rest_fetch(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+		      cJSON **qos, cJSON **ifq, struct rc_err *err)
+{
+	char path[RC_NAME_MAX * 3 + 32], esc[RC_NAME_MAX * 3];
+	int rc = rest_get(s, "/qos", qos, err);
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		/* checked at open; checked again because these bytes go into a URL */
+		if (!nvue_port_name_ok(ports[i].name) ||
+		    rc_rest_escape(ports[i].name, esc, sizeof(esc)))
+			return rc_errf(err, EINVAL,
+				       "'%s': port name '%s' is not a valid NVUE interface name",
+				       s->dev->name, ports[i].name);
+		snprintf(path, sizeof(path), "/interface/%s/qos", esc);
+		rc = rest_get(s, path, &ifq[i], err);
+	}
+	return rc;
+}
+
+static int remember(struct rc_session *s, const struct rc_port_state *ports,
+		    const struct nvue_port_info *info, size_t n)
+{
+	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
+	struct nvue_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
+
+	if (!names || !copy) {
+		free(names);
+		free(copy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
+		copy[i] = info[i];
+	}
+	free(s->read_port);
+	free(s->read_info);
+	s->read_port = names;
+	s->read_info = copy;
+	s->n_read = n;
+	return 0;
+}
+
+static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
+		     struct rc_err *err)
+{
+	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	cJSON **ifq = calloc(n ? n : 1, sizeof(*ifq));
+	cJSON *qos = NULL;
+	int rc;
+
+	if (!info || !ifq) {
+		free(info);
+		free(ifq);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	rc = s->rest ? rest_fetch(s, ports, n, &qos, ifq, err)
+		     : ssh_fetch(s, ports, n, &qos, ifq, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = nvue_parse_port(qos, ifq[i], &ports[i].qos, &info[i], err);
+		if (rc)
+			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
+	}
+	if (!rc && remember(s, ports, info, n))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(ifq[i]);
+	cJSON_Delete(qos);
+	free(ifq);
+	free(info);
+	return rc;
+}
+
+static const struct nvue_port_info *info_of(const struct rc_session *s, const char *port)
+{
+	for (size_t i = 0; i < s->n_read; i++)
+		if (!strcmp(s->read_port[i], port))
+			return &s->read_info[i];
+	return NULL;
+}
+
+static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		      struct rc_err *err)
+{
+	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	struct nvue_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	struct nvue_ops ops = {0};
+	int rc = 0;
+
+	if (!info || !peers) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (s->opts.dry_run) {
+		rc = rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct nvue_port_info *in = info_of(s, w[i].port);
+
+		if (!in) {
+			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
+			goto out;
+		}
+		info[i] = *in;
+	}
+	for (size_t i = 0; i < s->n_read; i++)
+		peers[i] = (struct nvue_peer){s->read_port[i], &s->read_info[i]};
+	rc = nvue_build_ops(w, info, n, peers, s->n_read, &ops, err);
+	if (rc) {
+		rc_err_prefix(err, "nothing was sent");
+		goto out;
+	}
+	if (ops.n)
+		rc = s->rest ? rest_apply(s, &ops, err) : ssh_apply(s, &ops, err);
+out:
+	nvue_ops_free(&ops);
+	free(info);
+	free(peers);
+	return rc;
+}
+
+static void nvue_close(struct rc_session *s)
+{
+	if (!s)
+		return;
+	rc_ssh_close(s->ssh);
+	rc_rest_close(s->api);
+	free(s->read_port);
+	free(s->read_info);
+	free(s);
+}
+
+/* Nothing written here restarts switchd (RoCE mode and traffic pools do; we leave them
+ * alone), but PFC and cable length resize the port's lossless buffers, which drops what
+ * is queued on the port at that moment. */
+static const struct rc_driver nvue_ssh_driver = {
+    .name = "nvue-ssh",
+    .disruptive = RC_F_PFC | RC_F_CABLE,
+    .open = nvue_ssh_open,
+    .read = nvue_read,
+    .apply = nvue_apply,
+    .close = nvue_close,
+};
+
+static const struct rc_driver nvue_rest_driver = {
+    .name = "nvue-rest",
+    .disruptive = RC_F_PFC | RC_F_CABLE,
+    .open = nvue_rest_open,
+    .read = nvue_read,
+    .apply = nvue_apply,
+    .close = nvue_close,
+};
+
+RC_DRIVER_REGISTER(nvue_ssh_driver)
+RC_DRIVER_REGISTER(nvue_rest_driver)

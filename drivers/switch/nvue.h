@@ -1,0 +1,121 @@
+/* NVIDIA Cumulus Linux NVUE dialect, shared by the nvue-ssh and nvue-rest drivers:
+ * parse the qos configuration tree into the vendor-neutral model, and turn writes into
+ * NVUE operations rendered as `nv set/unset` lines or one JSON patch
+ * (switch-dialects.md §1).  Nothing here does I/O; tests feed it recorded outputs. */
+#ifndef ROCECTL_NVUE_H
+#define ROCECTL_NVUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+
+struct cJSON;
+
+/* Profile kinds a port can bind (`nv set interface <if> qos <kind> profile <p>`). */
+enum nvue_prof {
+	NVUE_PROF_MAPPING = 0,
+	NVUE_PROF_PFC,
+	NVUE_PROF_CC,	 /* congestion-control */
+	NVUE_PROF_SCHED, /* egress-scheduler */
+	NVUE_PROF_N,
+};
+
+/* What one port of the switch is bound to, plus the raw PFC priority set of its profile
+ * (pfc_enabled reports PFC as effective, i.e. also needing rx and tx on). */
+struct nvue_port_info {
+	char prof[NVUE_PROF_N][RC_NAME_MAX];
+	bool pfc_profile_exists;
+	uint8_t pfc_prio_set;
+	bool pfc_rx, pfc_tx;
+	bool roce_mode; /* `nv set qos roce` macro is on: its defaults underlie the rest */
+	uint32_t wd_polling_ms, wd_robustness;
+};
+
+/* NVUE interface names: swp1, swp1s0, bond0, eth0, lo, vlan10 ... A stricter set than
+ * rc_name_is_safe: no '/' (it would change a URL path) and no ':'. */
+bool nvue_port_name_ok(const char *name);
+
+/* One port's actual QoS from the qos tree (`nv show qos -o json`, GET /nvue_v1/qos) and the
+ * port's interface qos tree (`nv show interface <if> qos -o json`, may be NULL).  Errors
+ * name the JSON path that was not what NVUE sends. */
+int nvue_parse_port(const struct cJSON *qos, const struct cJSON *ifqos, struct port_qos *out,
+		    struct nvue_port_info *info, struct rc_err *err);
+
+/* Parse a whole JSON document from device output (bounded, explicit length). */
+int nvue_parse_json(const char *buf, size_t len, const char *what, struct cJSON **out,
+		    struct rc_err *err);
+
+/* Exactly `n` JSON documents one after the other (the output of several show commands in
+ * one SSH command line), nothing else.  On error every docs[i] is NULL. */
+int nvue_parse_json_seq(const char *buf, size_t len, const char *what, struct cJSON **docs,
+			size_t n, struct rc_err *err);
+
+/* ---- writes -------------------------------------------------------------------------- */
+
+#define NVUE_PATH_MAX 8
+
+enum nvue_val {
+	NVUE_V_NONE = 0, /* membership / bare object: `... switch-priority 3`, {"3": {}} */
+	NVUE_V_INT,
+	NVUE_V_STR,
+};
+
+struct nvue_op {
+	bool unset;
+	int n;
+	char tok[NVUE_PATH_MAX][RC_NAME_MAX];
+	enum nvue_val vt;
+	long long ival;
+	char sval[RC_NAME_MAX];
+	const char *port; /* the port the op was made for (messages) */
+};
+
+struct nvue_ops {
+	size_t n, cap;
+	struct nvue_op *v;
+};
+
+void nvue_ops_free(struct nvue_ops *ops);
+
+/* A port that was read, with what it is bound to: shared profiles are checked against it. */
+struct nvue_peer {
+	const char *port;
+	const struct nvue_port_info *info;
+};
+
+/* The operations that make each port's `fields` equal to `want`, given what was read
+ * (`have`, and `info[i]` for w[i]).  Only what differs is written.  An op on a profile
+ * that a peer (any port read, written or not) shares must be wanted by that peer too;
+ * a conflict is an error and no op is produced.  Port names are checked here, before
+ * they can reach a command or URL. */
+int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *info, size_t n,
+		   const struct nvue_peer *peers, size_t n_peers, struct nvue_ops *ops,
+		   struct rc_err *err);
+
+/* `nv set ...` / `nv unset ...` lines, one per op, each ending in '\n'.  malloc'd. */
+char *nvue_render_cli(const struct nvue_ops *ops);
+/* The ops as one patch of the root tree (null = unset). */
+struct cJSON *nvue_render_patch(const struct nvue_ops *ops);
+
+/* Judge the output of `nv config apply -y`: 0 when applied, else -EIO with the first
+ * reason NVUE gave (e.g. "Config invalid at qos.pfc...: ..."), made printable. */
+int nvue_check_apply_output(const char *out, size_t out_len, const char *errout, size_t err_len,
+			    int exit_status, char *why, size_t why_len);
+
+/* REST revision objects. */
+/* {"<id>": {"state": ...}} from POST /revision -> the id. */
+int nvue_revision_id(const struct cJSON *j, char *id, size_t len, struct rc_err *err);
+/* A revision's state: "applied", "invalid", ... and the first issue's message. */
+int nvue_revision_state(const struct cJSON *j, char *state, size_t slen, char *issue, size_t ilen,
+			struct rc_err *err);
+/* Is this revision state final? *ok says whether it is success. */
+bool nvue_revision_final(const char *state, bool *ok);
+
+/* Device text made printable and short, for messages. */
+void nvue_clean_text(const char *in, size_t in_len, char *out, size_t len);
+
+#endif

@@ -1,0 +1,492 @@
+/* SSH transport (libssh): one authenticated session per device, one channel per command.
+ *
+ * Host keys follow OpenSSH's StrictHostKeyChecking=yes, or =accept-new when the user asked
+ * for it: a known key must match, an unknown one is refused (or recorded), a changed one
+ * is always refused before anything is sent. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libssh/libssh.h>
+
+#include "rocectl/transport.h"
+
+#define DEFAULT_CONNECT_MS 10000u
+#define DEFAULT_COMMAND_MS 60000u
+#define READ_SLICE_MS	   100
+
+struct rc_ssh {
+	pthread_mutex_t lock; /* one command at a time on this session */
+	ssh_session s;
+	char dev[RC_NAME_MAX];
+	char where[RC_NAME_MAX + 8]; /* "address:port", for messages */
+	uint32_t command_ms;
+	bool broken; /* abandoned after a timeout: the channel state is unknown */
+};
+
+/* known_hosts is shared by every session of the process; OpenSSH appends whole lines, and
+ * so do we, one session at a time. */
+static pthread_mutex_t known_hosts_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t ssh_once = PTHREAD_ONCE_INIT;
+
+static void ssh_global_init(void)
+{
+	ssh_init();
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Host names and addresses only: libssh reads "user@host" out of the host option. */
+static bool address_is_safe(const char *a)
+{
+	if (!*a || strlen(a) >= RC_NAME_MAX)
+		return false;
+	for (const char *p = a; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == ':' || *p == '_'))
+			return false;
+	return *a != '-';
+}
+
+static void fingerprint(ssh_session s, char *type, size_t tlen, char *fp, size_t flen)
+{
+	ssh_key key = NULL;
+	unsigned char *hash = NULL;
+	size_t hlen = 0;
+	char *hex;
+
+	snprintf(type, tlen, "?");
+	snprintf(fp, flen, "?");
+	if (ssh_get_server_publickey(s, &key) != SSH_OK)
+		return;
+	snprintf(type, tlen, "%s", ssh_key_type_to_char(ssh_key_type(key)));
+	if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &hlen) == 0) {
+		hex = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, hlen);
+		if (hex)
+			snprintf(fp, flen, "%s", hex);
+		ssh_string_free_char(hex);
+		ssh_clean_pubkey_hash(&hash);
+	}
+	ssh_key_free(key);
+}
+
+static int check_host_key(struct rc_ssh *c, const char *kh_file, bool accept_new,
+			  struct rc_err *err)
+{
+	char type[32], fp[128];
+	enum ssh_known_hosts_e st;
+	int rc = 0;
+
+	fingerprint(c->s, type, sizeof(type), fp, sizeof(fp));
+	pthread_mutex_lock(&known_hosts_lock);
+	st = ssh_session_is_known_server(c->s);
+	switch (st) {
+	case SSH_KNOWN_HOSTS_OK:
+		break;
+	case SSH_KNOWN_HOSTS_CHANGED:
+	case SSH_KNOWN_HOSTS_OTHER:
+		rc = rc_errf(err, EPERM,
+			     "host key of '%s' (%s) HAS CHANGED: it now presents %s %s, which "
+			     "does not match %s; someone may be intercepting the connection, or "
+			     "the switch was reinstalled; refusing to connect (remove the old "
+			     "key from that file once you have checked the new one)",
+			     c->dev, c->where, type, fp, kh_file);
+		break;
+	case SSH_KNOWN_HOSTS_UNKNOWN:
+	case SSH_KNOWN_HOSTS_NOT_FOUND:
+		if (!accept_new) {
+			rc = rc_errf(err, EPERM,
+				     "host key of '%s' (%s) is not known: %s %s is not in %s; "
+				     "check it and add it, or run with --accept-new-host-keys",
+				     c->dev, c->where, type, fp, kh_file);
+			break;
+		}
+		if (ssh_session_update_known_hosts(c->s) != SSH_OK) {
+			rc = rc_errf(err, EIO, "cannot record the host key of '%s' in %s: %s",
+				     c->dev, kh_file, ssh_get_error(c->s));
+			break;
+		}
+		fprintf(stderr, "rocectl: warning: '%s': added host key %s %s of %s to %s\n",
+			c->dev, type, fp, c->where, kh_file);
+		break;
+	default:
+		rc = rc_errf(err, EIO, "cannot check the host key of '%s' against %s: %s", c->dev,
+			     kh_file, ssh_get_error(c->s));
+		break;
+	}
+	pthread_mutex_unlock(&known_hosts_lock);
+	return rc;
+}
+
+static void tried_add(char *tried, size_t len, const char *what)
+{
+	size_t n = strlen(tried);
+
+	snprintf(tried + n, len - n, "%s%s", n ? ", " : "", what);
+}
+
+static int auth_pubkey_file(struct rc_ssh *c, const char *file, char *tried, size_t tlen)
+{
+	ssh_key key = NULL;
+	char note[PATH_MAX + 96];
+	int rc;
+
+	if (access(file, F_OK) != 0) {
+		snprintf(note, sizeof(note), "identity file %s (missing)", file);
+		tried_add(tried, tlen, note);
+		return SSH_AUTH_DENIED;
+	}
+	/* no passphrase prompt: encrypted keys belong in ssh-agent */
+	if (ssh_pki_import_privkey_file(file, NULL, NULL, NULL, &key) != SSH_OK) {
+		snprintf(note, sizeof(note),
+			 "identity file %s (unreadable or encrypted; use ssh-agent)", file);
+		tried_add(tried, tlen, note);
+		return SSH_AUTH_DENIED;
+	}
+	rc = ssh_userauth_publickey(c->s, NULL, key);
+	ssh_key_free(key);
+	snprintf(note, sizeof(note), "public key %s", file);
+	tried_add(tried, tlen, note);
+	return rc;
+}
+
+/* keyboard-interactive with every prompt answered by the password (sshd with PAM). */
+static int auth_kbdint(ssh_session s, const char *pw)
+{
+	int rc = ssh_userauth_kbdint(s, NULL, NULL);
+
+	for (int round = 0; rc == SSH_AUTH_INFO && round < 4; round++) {
+		int n = ssh_userauth_kbdint_getnprompts(s);
+
+		for (int i = 0; i < n; i++)
+			if (ssh_userauth_kbdint_setanswer(s, (unsigned)i, pw) < 0)
+				return SSH_AUTH_ERROR;
+		rc = ssh_userauth_kbdint(s, NULL, NULL);
+	}
+	return rc == SSH_AUTH_INFO ? SSH_AUTH_DENIED : rc;
+}
+
+static int auth_password(struct rc_ssh *c, const struct rc_device *dev, int methods, char *tried,
+			 size_t tlen, struct rc_err *err)
+{
+	char pw[RC_SECRET_MAX];
+	int rc = rc_secret_password(dev, pw, sizeof(pw), err);
+
+	if (rc == 1)
+		return SSH_AUTH_DENIED; /* no password configured */
+	if (rc)
+		return rc;
+	rc = SSH_AUTH_DENIED;
+	if (methods & SSH_AUTH_METHOD_PASSWORD) {
+		tried_add(tried, tlen, "password");
+		rc = ssh_userauth_password(c->s, NULL, pw);
+	} else if (methods & SSH_AUTH_METHOD_INTERACTIVE) {
+		tried_add(tried, tlen, "password (keyboard-interactive)");
+		rc = auth_kbdint(c->s, pw);
+	} else {
+		tried_add(tried, tlen, "password (not offered by the server)");
+	}
+	rc_secret_wipe(pw, sizeof(pw));
+	return rc;
+}
+
+static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const char *user,
+			struct rc_err *err)
+{
+	char tried[3 * PATH_MAX], id[PATH_MAX];
+	const char *idf =
+	    dev->cred.identity_file[0] ? dev->cred.identity_file : dev->ssh.identity_file;
+	int methods, rc;
+
+	tried[0] = '\0';
+	rc = ssh_userauth_none(c->s, NULL);
+	if (rc == SSH_AUTH_SUCCESS)
+		return 0;
+	if (rc == SSH_AUTH_ERROR)
+		goto proto_err;
+	methods = ssh_userauth_list(c->s, NULL);
+	if (idf[0] && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
+		if (rc_expand_home(idf, id, sizeof(id)))
+			return rc_errf(err, ENAMETOOLONG, "'%s': identity file path is too long",
+				       c->dev);
+		rc = auth_pubkey_file(c, id, tried, sizeof(tried));
+		if (rc == SSH_AUTH_SUCCESS)
+			return 0;
+		if (rc == SSH_AUTH_ERROR)
+			goto proto_err;
+	}
+	if (getenv("SSH_AUTH_SOCK") && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
+		tried_add(tried, sizeof(tried), "ssh-agent");
+		rc = ssh_userauth_agent(c->s, NULL);
+		if (rc == SSH_AUTH_SUCCESS)
+			return 0;
+		if (rc == SSH_AUTH_ERROR)
+			goto proto_err;
+	}
+	rc = auth_password(c, dev, methods, tried, sizeof(tried), err);
+	if (rc == SSH_AUTH_SUCCESS)
+		return 0;
+	if (rc < 0 && rc != SSH_AUTH_ERROR)
+		return rc; /* the password source itself failed; err says which */
+	if (rc == SSH_AUTH_ERROR)
+		goto proto_err;
+	return rc_errf(err, EACCES, "authentication to '%s' (%s) as '%s' failed (tried: %s)",
+		       c->dev, c->where, user, tried[0] ? tried : "nothing usable was configured");
+proto_err:
+	return rc_errf(err, EIO, "authentication to '%s' (%s) failed: %s", c->dev, c->where,
+		       ssh_get_error(c->s));
+}
+
+static int set_options(struct rc_ssh *c, const struct rc_device *dev, const char *user,
+		       const char *kh_file, uint32_t connect_ms, struct rc_err *err)
+{
+	unsigned int port = dev->ssh.port ? dev->ssh.port : 22;
+	long secs = (long)(connect_ms / 1000), usecs = (long)(connect_ms % 1000) * 1000;
+	int no = 0;
+
+	/* the inventory is the whole truth: ~/.ssh/config must not reroute a switch */
+	if (ssh_options_set(c->s, SSH_OPTIONS_PROCESS_CONFIG, &no) ||
+	    ssh_options_set(c->s, SSH_OPTIONS_HOST, dev->address) ||
+	    ssh_options_set(c->s, SSH_OPTIONS_PORT, &port) ||
+	    ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, kh_file) ||
+	    ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &secs) ||
+	    ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT_USEC, &usecs) ||
+	    (user[0] && ssh_options_set(c->s, SSH_OPTIONS_USER, user)))
+		return rc_errf(err, EINVAL, "'%s': cannot set SSH options: %s", c->dev,
+			       ssh_get_error(c->s));
+	return 0;
+}
+
+int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, struct rc_ssh **out,
+		struct rc_err *err)
+{
+	const char *user = dev->cred.user[0] ? dev->cred.user : dev->ssh.user;
+	uint32_t connect_ms = dev->ssh.connect_timeout_ms;
+	char kh_file[PATH_MAX];
+	struct rc_ssh *c;
+	int rc;
+
+	*out = NULL;
+	if (!address_is_safe(dev->address))
+		return rc_errf(err, EINVAL, "'%s': address '%s' is not a host name or IP address",
+			       dev->name, dev->address);
+	if (rc_expand_home(dev->ssh.known_hosts[0] ? dev->ssh.known_hosts : "~/.ssh/known_hosts",
+			   kh_file, sizeof(kh_file)))
+		return rc_errf(err, ENAMETOOLONG, "'%s': known_hosts path is too long", dev->name);
+	if (!connect_ms)
+		connect_ms = opts && opts->default_timeout_ms ? opts->default_timeout_ms
+							      : DEFAULT_CONNECT_MS;
+	pthread_once(&ssh_once, ssh_global_init);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return rc_errf(err, ENOMEM, "out of memory");
+	pthread_mutex_init(&c->lock, NULL);
+	snprintf(c->dev, sizeof(c->dev), "%s", dev->name);
+	snprintf(c->where, sizeof(c->where), "%s:%u", dev->address,
+		 dev->ssh.port ? dev->ssh.port : 22);
+	c->command_ms =
+	    dev->ssh.command_timeout_ms ? dev->ssh.command_timeout_ms : DEFAULT_COMMAND_MS;
+	c->s = ssh_new();
+	if (!c->s) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = set_options(c, dev, user, kh_file, connect_ms, err);
+	if (rc)
+		goto fail;
+	if (ssh_connect(c->s) != SSH_OK) {
+		rc = rc_errf(err, EHOSTUNREACH, "cannot connect to '%s' (%s): %s", c->dev, c->where,
+			     ssh_get_error(c->s));
+		goto fail;
+	}
+	rc = check_host_key(c, kh_file, opts && opts->accept_new_host_keys, err);
+	if (!rc)
+		rc = authenticate(c, dev, user[0] ? user : "(local user)", err);
+	if (rc)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	rc_ssh_close(c);
+	return rc;
+}
+
+static int append(char **buf, size_t *len, size_t *cap, const char *data, size_t n, size_t max)
+{
+	if (*len + n > max)
+		return -EFBIG;
+	if (*len + n + 1 > *cap) {
+		size_t ncap = *cap ? *cap : 4096;
+		char *nb;
+
+		while (ncap < *len + n + 1)
+			ncap *= 2;
+		nb = realloc(*buf, ncap);
+		if (!nb)
+			return -ENOMEM;
+		*buf = nb;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+/* A command, shortened for messages. */
+static void short_cmd(const char *cmd, char *buf, size_t len)
+{
+	size_t n = strcspn(cmd, "\n");
+
+	if (n > 60)
+		snprintf(buf, len, "%.57s...", cmd);
+	else
+		snprintf(buf, len, "%.*s%s", (int)n, cmd, cmd[n] ? " ..." : "");
+}
+
+struct collect {
+	size_t out_cap, err_cap;
+};
+
+static int drain_stderr(ssh_channel ch, struct rc_ssh_result *res, struct collect *col)
+{
+	char buf[4096];
+	int n;
+
+	while ((n = ssh_channel_read_nonblocking(ch, buf, sizeof(buf), 1)) > 0) {
+		/* stderr beyond the cap is dropped: it only feeds messages */
+		if (res->err_len + (size_t)n <= RC_SSH_ERR_MAX &&
+		    append(&res->err, &res->err_len, &col->err_cap, buf, (size_t)n, RC_SSH_ERR_MAX))
+			return -ENOMEM;
+	}
+	return n == SSH_ERROR ? -EIO : 0;
+}
+
+static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
+			  struct rc_ssh_result *res, struct rc_err *err)
+{
+	uint64_t deadline = now_ms() + c->command_ms;
+	struct collect col = {0, 0};
+	char buf[16384];
+	int n, rc;
+
+	for (;;) {
+		uint64_t now = now_ms();
+		int slice;
+
+		if (now >= deadline) {
+			c->broken = true;
+			return rc_errf(err, ETIMEDOUT, "'%s' on '%s' timed out after %us", what,
+				       c->dev, (c->command_ms + 999) / 1000);
+		}
+		slice = deadline - now < READ_SLICE_MS ? (int)(deadline - now) : READ_SLICE_MS;
+		n = ssh_channel_read_timeout(ch, buf, sizeof(buf), 0, slice);
+		if (n == SSH_ERROR)
+			return rc_errf(err, EIO, "'%s' on '%s' failed: %s", what, c->dev,
+				       ssh_get_error(c->s));
+		if (n > 0) {
+			rc = append(&res->out, &res->out_len, &col.out_cap, buf, (size_t)n,
+				    RC_SSH_OUT_MAX);
+			if (rc == -EFBIG)
+				return rc_errf(err, EFBIG,
+					       "output of '%s' on '%s' exceeds %u bytes", what,
+					       c->dev, RC_SSH_OUT_MAX);
+			if (rc)
+				return rc_errf(err, ENOMEM, "out of memory");
+		}
+		if (drain_stderr(ch, res, &col))
+			return rc_errf(err, EIO, "'%s' on '%s' failed: %s", what, c->dev,
+				       ssh_get_error(c->s));
+		if (n == 0 && ssh_channel_is_eof(ch))
+			break;
+	}
+	res->exit_status = ssh_channel_get_exit_status(ch);
+	return 0;
+}
+
+int rc_ssh_run(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
+	       struct rc_ssh_result *res, struct rc_err *err)
+{
+	ssh_channel ch = NULL;
+	char what[80];
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_status = -1;
+	short_cmd(cmd, what, sizeof(what));
+	pthread_mutex_lock(&c->lock);
+	if (c->broken || !ssh_is_connected(c->s)) {
+		c->broken = true;
+		rc = rc_errf(err, EPIPE, "the connection to '%s' (%s) was lost", c->dev, c->where);
+		goto out;
+	}
+	ch = ssh_channel_new(c->s);
+	if (!ch || ssh_channel_open_session(ch) != SSH_OK ||
+	    ssh_channel_request_exec(ch, cmd) != SSH_OK) {
+		rc = rc_errf(err, EIO, "cannot run '%s' on '%s': %s", what, c->dev,
+			     ssh_get_error(c->s));
+		goto out;
+	}
+	for (size_t off = 0; off < in_len;) {
+		int n = ssh_channel_write(ch, in + off,
+					  (uint32_t)(in_len - off > 65536 ? 65536 : in_len - off));
+
+		if (n == SSH_ERROR) {
+			rc = rc_errf(err, EIO, "cannot send input of '%s' to '%s': %s", what,
+				     c->dev, ssh_get_error(c->s));
+			goto out;
+		}
+		off += (size_t)n;
+	}
+	if (ssh_channel_send_eof(ch) != SSH_OK) {
+		rc = rc_errf(err, EIO, "cannot send input of '%s' to '%s': %s", what, c->dev,
+			     ssh_get_error(c->s));
+		goto out;
+	}
+	rc = collect_output(c, ch, what, res, err);
+out:
+	/* After a transport failure the session's state is unknown (a dropped connection is
+	 * not always noticed as "disconnected" at once): the next call says -EPIPE so that
+	 * the caller may connect again.  This command is not repeated: it may have run. */
+	if (rc && rc != -EFBIG)
+		c->broken = true;
+	if (ch) {
+		if (ssh_channel_is_open(ch))
+			ssh_channel_close(ch);
+		ssh_channel_free(ch);
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (rc)
+		rc_ssh_result_free(res);
+	return rc;
+}
+
+void rc_ssh_result_free(struct rc_ssh_result *res)
+{
+	free(res->out);
+	free(res->err);
+	res->out = res->err = NULL;
+	res->out_len = res->err_len = 0;
+}
+
+void rc_ssh_close(struct rc_ssh *c)
+{
+	if (!c)
+		return;
+	if (c->s) {
+		if (ssh_is_connected(c->s))
+			ssh_disconnect(c->s);
+		ssh_free(c->s);
+	}
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}

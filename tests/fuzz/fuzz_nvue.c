@@ -1,0 +1,80 @@
+/* libFuzzer target for the NVUE parsers (drivers/switch/nvue_parse.c, nvue_ops.c): the
+ * input is device output, as any of `nv show qos -o json`, `nv show interface <if> qos -o
+ * json`, `nv config apply` output or a REST revision object.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -I/usr/include/cjson \
+ *     tests/fuzz/fuzz_nvue.c drivers/switch/nvue_parse.c drivers/switch/nvue_ops.c \
+ *     engine/err.c -lcjson -o fuzz_nvue
+ *   ./fuzz_nvue tests/data/nvue/
+ *
+ * Built with -DRC_FUZZ_MAIN instead of -fsanitize=fuzzer, it replays the files given as
+ * arguments (a corpus check without libFuzzer). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "../../drivers/switch/nvue.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct rc_err err = {0};
+	struct port_qos q;
+	struct nvue_port_info info;
+	char why[256], id[64], st[64], issue[256];
+	cJSON *j = NULL;
+	bool ok;
+
+	nvue_check_apply_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
+	if (nvue_parse_json(text, size, "fuzz", &j, &err) == 0) {
+		/* the same document as the system tree, the interface tree, and both */
+		nvue_parse_port(j, NULL, &q, &info, &err);
+		nvue_parse_port(j, j, &q, &info, &err);
+		if (cJSON_IsObject(j)) {
+			cJSON *empty = cJSON_CreateObject();
+
+			nvue_parse_port(empty, j, &q, &info, &err);
+			cJSON_Delete(empty);
+		}
+		nvue_revision_id(j, id, sizeof(id), &err);
+		if (nvue_revision_state(j, st, sizeof(st), issue, sizeof(issue), &err) == 0)
+			nvue_revision_final(st, &ok);
+		cJSON_Delete(j);
+	}
+	return 0;
+}
+
+#ifdef RC_FUZZ_MAIN
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		char *buf;
+		long n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		buf = malloc(n > 0 ? (size_t)n : 1);
+		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			fclose(f);
+			free(buf);
+			return 1;
+		}
+		fclose(f);
+		LLVMFuzzerTestOneInput((const uint8_t *)buf, (size_t)n);
+		free(buf);
+	}
+	return 0;
+}
+#endif

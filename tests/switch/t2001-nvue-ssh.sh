@@ -1,0 +1,275 @@
+#!/bin/sh
+# rocectl plan / apply / verify against a simulated NVUE switch over a real OpenSSH sshd in
+# a network namespace (tests/sim/switch).  The switch's own CLI (`simctl cli`, no SSH) is
+# the independent witness of what was applied.
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
+LAB="$TMP/lab"
+P="$TMP/policy.yaml"
+J="$TMP/journal"
+
+sim() {
+	sh "$SIMCTL" "$@"
+}
+
+# rocectl inside the lab's namespace (no ssh-agent of the caller's: each test says how it
+# authenticates)
+rc() {
+	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
+}
+
+# the switch's CLI without SSH (the witness)
+nv() {
+	sim cli "$LAB" leaf01 "$1"
+}
+
+# the lines of a plan/verify report about ports, blanks squeezed: "swp1 trust pcp -> dscp"
+changes() {
+	awk '/^  swp/ { $1 = $1; print }' "$1"
+}
+
+accepted_logins() {
+	grep -c 'Accepted ' "$RUN/sshd.log" || true
+}
+
+# an inventory derived from the lab's: sed expression applied to it
+inventory() {
+	sed "$2" "$LAB/inventory.yaml" >"$TMP/$1.yaml"
+}
+
+cat >"$P" <<'EOP'
+apiVersion: rocectl/v1
+kind: Policy
+name: roce-lossless
+trust: dscp
+roce: {dscp: 26, priority: 3}
+cnp: {dscp: 48, priority: 6}
+pfc:
+  priorities: [3]
+  watchdog: {detection: 300ms, restoration: 300ms, action: drop}
+ecn:
+  enabled: true
+  traffic_class: 3
+  min_threshold: 150KB
+  max_threshold: 1500KB
+  probability: 100%
+headroom: {cable_length: 100m, mtu: 9216}
+tolerance: {threshold: 8%}
+EOP
+
+mkdir -p "$LAB"
+test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
+test_expect_success 'the simulated switch comes up' '
+	sim up "$LAB" --switch leaf01=127.0.1.1:nvue --ports swp1-2 >"$TMP/up.log" 2>&1 &&
+	test -s "$LAB/inventory.yaml"
+'
+RUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env" 2>/dev/null)
+
+test_expect_success 'plan against a factory-default switch shows exactly the needed changes' '
+	{ rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/plan" >"$TMP/got" &&
+	for p in swp1 swp2; do
+		printf "%s\n" \
+			"$p trust pcp -> dscp" \
+			"$p pfc_enabled none -> 3 (disruptive)" \
+			"$p cable_length_m 10 -> 100 (disruptive)" \
+			"$p ecn[3].enabled false -> true" \
+			"$p ecn[3].kmin_bytes 0 -> 150000" \
+			"$p ecn[3].kmax_bytes 0 -> 1500000" \
+			"$p ecn[3].pmax_pct 0 -> 100" \
+			"$p watchdog.enabled false -> true"
+	done >"$TMP/want" &&
+	diff "$TMP/want" "$TMP/got" &&
+	test_must_contain "$TMP/plan" "^leaf01 \(nvue-ssh\)"
+'
+
+test_expect_success 'plan wrote nothing: the switch has only its factory revision' '
+	nv "nv config history" >"$TMP/hist" &&
+	test "$(grep -c applied "$TMP/hist")" = 1
+'
+
+test_expect_success 'apply stages everything as one revision and exits 0' '
+	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/apply" 2>"$TMP/apply.err" &&
+	test_must_contain "$TMP/apply" "applied and verified" &&
+	nv "nv config history" >"$TMP/hist" &&
+	test "$(grep -c applied "$TMP/hist")" = 2 &&
+	nv "nv show qos pfc default-global -o json" >"$TMP/pfc.json" &&
+	tr -d " \n" <"$TMP/pfc.json" >"$TMP/pfc.flat" &&
+	test_must_contain "$TMP/pfc.flat" "\"cable-length\":100" &&
+	test_must_contain "$TMP/pfc.flat" "\"switch-priority\":\{\"3\":\{\}\}" &&
+	nv "nv show qos mapping default-global trust -o json" >"$TMP/trust" &&
+	test_must_contain "$TMP/trust" "l3" &&
+	nv "nv show interface swp2 qos pfc-watchdog -o json" >"$TMP/wd" &&
+	test_must_contain "$TMP/wd" "enable"
+'
+
+test_expect_success 'the journal of a verified apply is gone' '
+	test -z "$(find "$J" -name "*.json" 2>/dev/null)"
+'
+
+test_expect_success 'a second plan is empty (exit 0)' '
+	rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/plan2" 2>/dev/null &&
+	test_must_contain "$TMP/plan2" "no changes" &&
+	test -z "$(changes "$TMP/plan2")"
+'
+
+test_expect_success 'verify is in sync although the ASIC quantized the thresholds' '
+	nv "nv show interface swp1 qos congestion-control -o json" >"$TMP/cc" &&
+	test_must_contain "$TMP/cc" "\"min-threshold\": [0-9]+" &&
+	test_must_not_contain "$TMP/cc" "\"min-threshold\": 150000," &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/verify" 2>/dev/null &&
+	test_must_contain "$TMP/verify" "in sync"
+'
+
+test_expect_success 'drift behind our back is reported field by field (exit 2)' '
+	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=30 \
+		config:qos.congestion-control.default-global.traffic-class.3.min-threshold=600000 &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/drift" >"$TMP/got" &&
+	grep -qx "swp1 cable_length_m want 100, have 30" "$TMP/got" &&
+	grep -qx "swp2 cable_length_m want 100, have 30" "$TMP/got" &&
+	grep -Eqx "swp1 ecn\[3\]\.kmin_bytes want 150000, have 6[0-9]{5}" "$TMP/got" &&
+	test "$(wc -l <"$TMP/got")" = 4
+'
+
+test_expect_success 'the ASIC disagreeing with the config is drift too (per-port view)' '
+	sim fault "$LAB" leaf01 drift "oper:interface.swp2.qos.pfc.switch-priority={\"4\":{}}" &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/oper" 2>/dev/null; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/oper" >"$TMP/got" &&
+	grep -qx "swp2 pfc_enabled want 3, have 4" "$TMP/got" &&
+	! grep -q "^swp1 pfc_enabled" "$TMP/got"
+'
+
+# what the ASIC "says" is untrusted too; a config drift re-programs it afterwards
+test_expect_success 'hostile switch output is refused with a clear error, not trusted' '
+	sim fault "$LAB" leaf01 drift "oper:interface.swp1.qos.pfc.profile=x;reboot" &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/hostile" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/hostile" "unexpected NVUE output at interface qos.pfc: expected a profile name" &&
+	sim fault "$LAB" leaf01 drift "oper:interface.swp1.qos.pfc.profile=default-global" \
+		"oper:interface.swp1.qos.congestion-control.traffic-class.3.min-threshold=-5" &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/hostile2" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/hostile2" "traffic-class.3.min-threshold: expected an integer" &&
+	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=30 &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/hostile3" 2>&1; st=$?; } ;
+	test "$st" = 2
+'
+
+test_expect_success 'reject-next mid-apply: exit 1, the switch keeps its previous revision' '
+	nv "nv config history" | sed -n 3p >"$TMP/head.before" &&
+	sim fault "$LAB" leaf01 reject-next &&
+	{ rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/rej" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/rej" "reject-next" &&
+	test_must_contain "$TMP/rej" "restored the pre-change state" &&
+	nv "nv config history" | sed -n 3p >"$TMP/head.after" &&
+	cmp "$TMP/head.before" "$TMP/head.after" &&
+	nv "nv show qos pfc default-global -o json" | tr -d " \n" >"$TMP/pfc.flat" &&
+	test_must_contain "$TMP/pfc.flat" "\"cable-length\":30"
+'
+
+# The simulator counts each `nv` command of a command line.  A read is 3 (qos, swp1,
+# swp2); apply is `nv config detach`, 3 staged `nv set` (cable length, and the ECN group
+# with both thresholds: the switch shows quantized values), then `nv config apply -y`:
+# the 8th command, which is dropped.
+test_expect_success 'a dropped connection mid-apply: exit 1, rolled back over a new session' '
+	sim fault "$LAB" leaf01 drop-after 7 &&
+	{ rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/drop" "nv config apply -y. on .leaf01. failed" &&
+	test_must_contain "$TMP/drop" "restored the pre-change state" &&
+	sim fault "$LAB" leaf01 clear
+'
+
+test_expect_success 'apply then repairs the drift' '
+	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/fix" 2>/dev/null &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/verify" 2>/dev/null &&
+	test_must_contain "$TMP/verify" "in sync"
+'
+
+test_expect_success 'a hung switch gives a timeout error within the configured bound' '
+	inventory short "s|known_hosts: \"\([^\"]*\)\"}|known_hosts: \"\1\", command_timeout: 2s}|" &&
+	test_must_contain "$TMP/short.yaml" "command_timeout: 2s" &&
+	sim fault "$LAB" leaf01 hang &&
+	{ timeout 60 sh "$SIMCTL" exec "$LAB" -- "$ROCECTL" plan -p "$P" -i "$TMP/short.yaml" \
+		>"$TMP/hang" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/hang" "timed out after 2s"
+'
+
+test_expect_success 'an inventory port like swp1;reboot or swp1$(id) is refused, nothing sent' '
+	n0=$(accepted_logins) &&
+	for bad in "swp1;reboot" "swp1\$(id)" "swp1 swp2" "swp1/../swp2"; do
+		inventory bad "s|ports: \[swp1-2\]|ports: [\"$bad\"]|" &&
+		{ rc plan -p "$P" -i "$TMP/bad.yaml" >"$TMP/bad.out" 2>&1; st=$?; } ;
+		test "$st" = 1 || { echo "$bad: exit $st"; cat "$TMP/bad.out"; exit 1; }
+	done &&
+	test "$(accepted_logins)" = "$n0"
+'
+
+test_expect_success 'wrong password: a clear error and a single attempt' '
+	echo not-the-password >"$TMP/wrongpw" &&
+	inventory pw "s|identity_file: \"[^\"]*\"|password_file: \"$TMP/wrongpw\"|" &&
+	f0=$(grep -c "Failed password" "$RUN/sshd.log" || true) &&
+	{ rc plan -p "$P" -i "$TMP/pw.yaml" >"$TMP/pw.out" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/pw.out" "authentication to .leaf01. .* failed \(tried: password\)" &&
+	test "$(grep -c "Failed password" "$RUN/sshd.log")" = $((f0 + 1))
+'
+
+test_expect_success 'password authentication works, and the password appears nowhere' '
+	inventory pwok "s|identity_file: \"[^\"]*\"|password_file: \"$LAB/secrets/leaf01\"|" &&
+	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=50 &&
+	{ rc plan -p "$P" -i "$TMP/pwok.yaml" >"$TMP/s1" 2>&1; st=$?; } ; test "$st" = 2 &&
+	rc apply -p "$P" -i "$TMP/pwok.yaml" -J "$J" >"$TMP/s2" 2>&1 &&
+	rc verify -p "$P" -i "$TMP/pwok.yaml" --format json >"$TMP/s3" 2>&1 &&
+	sim fault "$LAB" leaf01 reject-next &&
+	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=50 &&
+	{ rc apply -p "$P" -i "$TMP/pwok.yaml" -J "$J" >"$TMP/s4" 2>&1; st=$?; } ; test "$st" = 1 &&
+	pw=$(cat "$LAB/secrets/leaf01") && test -n "$pw" &&
+	! grep -rF "$pw" "$TMP"/s1 "$TMP"/s2 "$TMP"/s3 "$TMP"/s4 "$J" "$TMP/plan" "$TMP/apply" \
+		"$TMP/pw.out"
+'
+
+test_expect_success 'host key changed: refused loudly, nothing sent, even with --accept-new-host-keys' '
+	cp "$LAB/known_hosts" "$TMP/known_hosts.old" &&
+	sim rekey "$LAB" &&
+	n0=$(accepted_logins) &&
+	{ rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/hk" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/hk" "HAS CHANGED" &&
+	{ rc --accept-new-host-keys plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/hk2" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/hk2" "HAS CHANGED" &&
+	test "$(accepted_logins)" = "$n0" &&
+	cmp "$LAB/known_hosts" "$TMP/known_hosts.old"
+'
+
+test_expect_success 'unknown host key: refused without --accept-new-host-keys, recorded with it' '
+	: >"$LAB/known_hosts" &&
+	n0=$(accepted_logins) &&
+	{ rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/uk" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/uk" "is not known" &&
+	test_must_contain "$TMP/uk" "--accept-new-host-keys" &&
+	test "$(accepted_logins)" = "$n0" &&
+	test ! -s "$LAB/known_hosts" &&
+	{ rc --accept-new-host-keys plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/uk2" \
+		2>"$TMP/uk2.err"; st=$?; } ;
+	test "$st" != 1 &&
+	test_must_contain "$TMP/uk2.err" "added host key" &&
+	test_must_contain "$LAB/known_hosts" "^127\.0\.1\.1 ssh-ed25519 " &&
+	{ rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/uk3" 2>&1; st=$?; } ;
+	test "$st" != 1 &&
+	test_must_not_contain "$TMP/uk3" "not known|added host key"
+'
+
+test_expect_success 'the simulated switch goes down cleanly' '
+	sim down "$LAB"
+'
+test_done
