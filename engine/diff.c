@@ -304,6 +304,26 @@ static const char *wd_action_name(enum rc_wd_action a)
 	return a == RC_WD_FORWARD ? "forward" : "drop";
 }
 
+/* A field the platform fixes: a difference is reported as not controllable, not drift. */
+static void emit_unsupported(struct differ *d, const char *field, const char *want)
+{
+	enum rc_change_kind k = d->group_kind;
+
+	d->group_kind = RC_CHANGE_UNSUPPORTED;
+	emit(d, field, "", want, false);
+	d->group_kind = k;
+}
+
+static void fixed(struct differ *d, const char *field, bool differs, uint64_t want)
+{
+	char n[32];
+
+	if (!differs)
+		return;
+	fmt_u64(n, sizeof(n), want);
+	emit_unsupported(d, field, n);
+}
+
 static void diff_watchdog(struct differ *d)
 {
 	const struct rc_watchdog *w = &d->want->watchdog, *h = &d->have->watchdog;
@@ -314,8 +334,18 @@ static void diff_watchdog(struct differ *d)
 	if (!w->enabled)
 		return;
 	cmp_u64(d, "watchdog.detection_ms", w->detection_ms, h->detection_ms, false);
-	cmp_u64(d, "watchdog.restoration_ms", w->restoration_ms, h->restoration_ms, false);
-	cmp_str(d, "watchdog.action", wd_action_name(w->action), wd_action_name(h->action));
+	if (readable(d) && (h->fixed & RC_WD_FIXED_RESTORATION))
+		fixed(d, "watchdog.restoration_ms", w->restoration_ms != h->restoration_ms,
+		      w->restoration_ms);
+	else
+		cmp_u64(d, "watchdog.restoration_ms", w->restoration_ms, h->restoration_ms, false);
+	if (readable(d) && (h->fixed & RC_WD_FIXED_ACTION)) {
+		if (w->action != h->action)
+			emit_unsupported(d, "watchdog.action", wd_action_name(w->action));
+	} else {
+		cmp_str(d, "watchdog.action", wd_action_name(w->action),
+			wd_action_name(h->action));
+	}
 }
 
 static void diff_mtu(struct differ *d)

@@ -109,6 +109,8 @@ cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 		cJSON_AddNumberToObject(w, "restoration_ms", q->watchdog.restoration_ms);
 		cJSON_AddStringToObject(w, "action",
 					q->watchdog.action == RC_WD_FORWARD ? "forward" : "drop");
+		if (q->watchdog.fixed)
+			cJSON_AddNumberToObject(w, "fixed", q->watchdog.fixed);
 	}
 	if (k & RC_F_MTU)
 		cJSON_AddNumberToObject(o, "mtu", q->mtu);
@@ -300,6 +302,8 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 		q->watchdog.restoration_ms = (uint32_t)num(r, v, "restoration_ms", 0, 1e9);
 		a = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(v, "action"));
 		q->watchdog.action = a && !strcmp(a, "forward") ? RC_WD_FORWARD : RC_WD_DROP;
+		if (cJSON_GetObjectItemCaseSensitive(v, "fixed"))
+			q->watchdog.fixed = (uint8_t)num(r, v, "fixed", 0, 3);
 	}
 	if (q->known & RC_F_MTU)
 		q->mtu = (uint32_t)num(r, o, "mtu", 0, 1e6);

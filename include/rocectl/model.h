@@ -67,11 +67,20 @@ struct rc_ets {
 	uint8_t bw_pct[RC_NTC];
 };
 
+/* Watchdog fields a platform fixes itself (actual side only): reported as "not
+ * controllable here" instead of drift.  NVUE restores after its detection time and
+ * always drops. */
+enum rc_wd_fixed {
+	RC_WD_FIXED_RESTORATION = 1u << 0,
+	RC_WD_FIXED_ACTION = 1u << 1,
+};
+
 struct rc_watchdog {
 	bool enabled;
 	uint32_t detection_ms;
 	uint32_t restoration_ms;
 	enum rc_wd_action action;
+	uint8_t fixed; /* enum rc_wd_fixed bits */
 };
 
 struct port_qos {

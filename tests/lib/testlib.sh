@@ -7,7 +7,9 @@
 #   test_done
 #
 # Output is TAP ("ok N - ...", "not ok N - ..." followed by the body's output as "# "
-# comments).  Bodies run in a subshell with `set -e`; TMP is a fresh directory per script.
+# comments).  As in git's tests, a body is one &&-chain: its exit status decides (`set -e`
+# is not in force inside an `if`, so a broken chain would silently pass).  Use
+# test_expect_code for expected non-zero exits.  TMP is a fresh directory per script.
 : "${ROCECTL:?run through make test}" "${SRC_DIR:?}" "${BUILD_DIR:?}"
 test_n=0
 test_failed=0
@@ -23,7 +25,7 @@ test_at_exit() {
 
 test_expect_success() {
 	test_n=$((test_n + 1))
-	if (set -e; eval "$2") >"$TMP/.out" 2>&1; then
+	if (eval "$2") >"$TMP/.out" 2>&1; then
 		echo "ok $test_n - $1"
 	else
 		echo "not ok $test_n - $1"

@@ -26,7 +26,7 @@ static struct rc_policy ref_policy(void)
 	p.cnp_priority = 6;
 	p.pfc_priorities = 1u << 3;
 	p.watchdog_present = true;
-	p.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_DROP};
+	p.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_DROP, 0};
 	p.ecn.enabled = true;
 	p.ecn.traffic_class = 3;
 	p.ecn.kmin_bytes = 150000;

@@ -41,7 +41,7 @@ static struct port_qos switch_want(void)
 	q.ets.tsa[3] = RC_TSA_DWRR;
 	q.ets.bw_pct[3] = 50;
 	q.ets.tsa[6] = RC_TSA_STRICT;
-	q.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_DROP};
+	q.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_DROP, 0};
 	return q;
 }
 
@@ -374,22 +374,60 @@ static void test_watchdog(void **state)
 	struct rc_changes c = {0};
 
 	(void)state;
-	h.watchdog = (struct rc_watchdog){true, 100, 400, RC_WD_FORWARD};
+	h.watchdog = (struct rc_watchdog){true, 100, 400, RC_WD_FORWARD, 0};
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_WATCHDOG);
 	assert_int_equal(c.n, 2);
 	assert_set(&c, "watchdog.detection_ms", "100", "200");
 	assert_set(&c, "watchdog.action", "forward", "drop");
 	rc_changes_free(&c);
 
-	h.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP};
+	h.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP, 0};
 	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
 	assert_set(&c, "watchdog.enabled", "false", "true");
 	assert_set(&c, "watchdog.restoration_ms", "0", "400");
 	rc_changes_free(&c);
 
 	/* off wanted: timers do not matter */
-	w.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP};
-	h.watchdog = (struct rc_watchdog){false, 999, 999, RC_WD_FORWARD};
+	w.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP, 0};
+	h.watchdog = (struct rc_watchdog){false, 999, 999, RC_WD_FORWARD, 0};
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+}
+
+/* NVUE restores after its detection time and always drops: those fields are reported as
+ * not controllable, never as drift, and only what can be written makes the group dirty. */
+static void test_watchdog_fixed_fields(void **state)
+{
+	struct port_qos w = switch_want(), h = switch_have();
+	struct rc_changes c = {0};
+	const struct rc_change *ch;
+
+	(void)state;
+	w.watchdog.action = RC_WD_FORWARD;
+	h.watchdog = (struct rc_watchdog){true, 200, 200, RC_WD_DROP,
+					  RC_WD_FIXED_RESTORATION | RC_WD_FIXED_ACTION};
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
+	ch = find(&c, "watchdog.restoration_ms");
+	assert_non_null(ch);
+	assert_int_equal(ch->kind, RC_CHANGE_UNSUPPORTED);
+	assert_string_equal(ch->new_value, "400");
+	ch = find(&c, "watchdog.action");
+	assert_non_null(ch);
+	assert_int_equal(ch->kind, RC_CHANGE_UNSUPPORTED);
+	rc_changes_free(&c);
+
+	/* the detection time is still compared and written */
+	h.watchdog.detection_ms = 100;
+	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_WATCHDOG);
+	assert_set(&c, "watchdog.detection_ms", "100", "200");
+	rc_changes_free(&c);
+
+	/* equal values of fixed fields say nothing */
+	w.watchdog = (struct rc_watchdog){true, 200, 200, RC_WD_DROP, 0};
+	h.watchdog = (struct rc_watchdog){true, 200, 200, RC_WD_DROP,
+					  RC_WD_FIXED_RESTORATION | RC_WD_FIXED_ACTION};
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
 	assert_int_equal(c.n, 0);
 }
@@ -591,6 +629,7 @@ int main(void)
 	    cmocka_unit_test(test_host_groups),
 	    cmocka_unit_test(test_unknown_group),
 	    cmocka_unit_test(test_unsupported_group),
+	    cmocka_unit_test(test_watchdog_fixed_fields),
 	    cmocka_unit_test(test_disruptive_and_append),
 	    cmocka_unit_test(test_deterministic),
 	    cmocka_unit_test(test_within_tolerance),

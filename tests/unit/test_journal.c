@@ -37,7 +37,7 @@ static struct port_qos full_state(void)
 	q.ets.tsa[6] = RC_TSA_STRICT;
 	q.ets.tsa[3] = RC_TSA_DWRR;
 	q.ets.bw_pct[3] = 50;
-	q.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_FORWARD};
+	q.watchdog = (struct rc_watchdog){true, 200, 400, RC_WD_FORWARD, RC_WD_FIXED_ACTION};
 	q.mtu = 9216;
 	q.speed_gbps = 400;
 	q.nic_ecn_prio_mask = 0xff;
