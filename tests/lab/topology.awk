@@ -1,0 +1,193 @@
+# topology.awk: the fabric `lab up` builds, written as the files that describe it.
+# POSIX awk (Debian's mawk); run with no input (BEGIN only).  Variables (-v):
+#   hosts, leaves, spines, nics, uplinks   the shape (checked by the caller)
+#   platforms   comma-separated, round-robin over leaves then spines
+#   model       switch model given to simctl (SN5400 = 400G ports)
+#   mtu         host NIC MTU
+#   maxports    ports per simulated switch (swp1..maxports)
+#   dir         the lab directory (absolute, safe characters only)
+#   user        the SSH login of every lab device
+#   hostport    the hosts' sshd port; restport the switches' REST port
+#   plan        directory for the files `lab up` reads back
+# Writes: dir/topology, dir/inventory.yaml, dir/inventory-rest.yaml, dir/ssh_config,
+# plan/switches (simctl --switch specs), plan/hosts (NAME ADDR), plan/nicsim (nicsimctl init
+# arguments per host, the host directory relative to the run directory).
+# Exits 1 with a message on stderr when a switch would need more ports than it has.
+
+function pad(n, w,   s) {
+	s = n ""
+	while (length(s) < w)
+		s = "0" s
+	return s
+}
+
+function width(n, min,   w) {
+	w = length(n "")
+	return w < min ? min : w
+}
+
+# 250 addresses per /24 so that no address ends in .0 or .255
+function addr(prefix, i) {
+	return prefix "." int(i / 250) "." (i % 250 + 1)
+}
+
+function cred(name, transport) {
+	if (transport == "ssh")
+		return "    credentials: {user: " user ", identity_file: \"" dir "/id_ed25519\"}\n" \
+		       "    ssh: {port: 22, known_hosts: \"" dir "/known_hosts\"}"
+	return "    credentials: {user: " user ", password_file: \"" dir "/switchsim/secrets/" name "\"}\n" \
+	       "    rest: {port: " restport ", ca_file: \"" dir "/ca.pem\"}"
+}
+
+function inventory(file, transport,   h, i, s, list) {
+	print "# Written by tests/lab/lab up: " hosts " hosts (" nics " NICs each), " leaves \
+	      " leaves, " spines " spines; switches over " transport "." >file
+	print "apiVersion: rocectl/v1" >file
+	print "kind: Inventory" >file
+	print "hosts:" >file
+	for (h = 0; h < hosts; h++) {
+		list = ""
+		for (i = 0; i < nics; i++)
+			list = list (i ? ", " : "") nic[i]
+		print "  - name: " hname[h] >file
+		print "    address: " haddr[h] >file
+		print "    transport: ssh" >file
+		print "    interfaces: [" list "]" >file
+		print "    credentials: {user: " user ", identity_file: \"" dir "/id_ed25519\"}" >file
+		print "    ssh: {port: " hostport ", known_hosts: \"" dir "/known_hosts\"}" >file
+	}
+	if (hosts == 0)
+		print "  []" >file
+	print "switches:" >file
+	for (s = 0; s < nsw; s++) {
+		print "  - name: " sname[s] >file
+		print "    address: " saddr[s] >file
+		print "    platform: " splat[s] >file
+		print "    role: " srole[s] >file
+		print "    transport: " transport >file
+		print "    ports: [swp1-" nports[s] "]" >file
+		print cred(sname[s], transport) >file
+	}
+	print "links:" >file
+	for (i = 0; i < nlinks; i++)
+		print "  - {a: \"" la[i] "\", b: \"" lb[i] "\", speed: 400G, cable_length: " \
+		      lcable[i] "}" >file
+	close(file)
+}
+
+function link(a, b, cable) {
+	la[nlinks] = a
+	lb[nlinks] = b
+	lcable[nlinks] = cable
+	nlinks++
+}
+
+BEGIN {
+	np = split(platforms, plat, ",")
+	nsw = leaves + spines
+	nlinks = 0
+	for (i = 0; i < nics; i++)
+		nic[i] = "enp" (12 + i) "s0np0"
+	for (h = 0; h < hosts; h++) {
+		hname[h] = "gpu" pad(h + 1, width(hosts, 3))
+		haddr[h] = addr("127.2", h)
+	}
+	for (s = 0; s < nsw; s++) {
+		if (s < leaves) {
+			sname[s] = "leaf" pad(s + 1, width(leaves, 2))
+			saddr[s] = addr("127.1", s)
+			srole[s] = "leaf"
+		} else {
+			sname[s] = "spine" pad(s - leaves + 1, width(spines, 2))
+			saddr[s] = addr("127.1", 25000 + s - leaves)
+			srole[s] = "spine"
+		}
+		splat[s] = plat[s % np + 1]
+		nports[s] = 0
+	}
+	# host-facing ports first, in host order: NIC i of host h -> leaf (h + i) mod L
+	for (h = 0; h < hosts; h++)
+		for (i = 0; i < nics; i++) {
+			s = (h + i) % leaves
+			link(hname[h] ":" nic[i], sname[s] ":swp" ++nports[s], "3m")
+		}
+	# then uplinks: leaf j -> spines (j*U + u) mod S, u < U (every spine when U = S)
+	for (j = 0; j < leaves && spines > 0; j++)
+		for (u = 0; u < uplinks; u++) {
+			k = leaves + (j * uplinks + u) % spines
+			link(sname[j] ":swp" ++nports[j], sname[k] ":swp" ++nports[k], "30m")
+		}
+	bad = 0
+	for (s = 0; s < nsw; s++) {
+		if (nports[s] > maxports)
+			msg = sprintf("%s needs %d ports, a simulated switch has %d (use more leaves, or fewer spines or --uplinks)",
+			    sname[s], nports[s], maxports)
+		else if (nports[s] == 0)
+			msg = sprintf("%s would have no links (use fewer switches, or more hosts or --uplinks)",
+			    sname[s])
+		else
+			continue
+		if (++bad <= 3)
+			print "lab: " msg >"/dev/stderr"
+	}
+	if (bad > 3)
+		printf "lab: ... and %d more switches like that\n", bad - 3 >"/dev/stderr"
+	if (bad)
+		exit 1
+
+	for (s = 0; s < nsw; s++)
+		print sname[s] "=" saddr[s] ":" splat[s] ":" model >(plan "/switches")
+	for (h = 0; h < hosts; h++) {
+		print hname[h], haddr[h] >(plan "/hosts")
+		line = "hosts/" hname[h]
+		for (i = 0; i < nics; i++)
+			line = line " --nic " nic[i] ",rdma=mlx5_" i ",speed=400G,mtu=" mtu ",ip=" \
+			       addr("10." (10 + i), h)
+		print line >(plan "/nicsim")
+	}
+
+	t = dir "/topology"
+	for (h = 0; h < hosts; h++) {
+		line = "host " hname[h] " " haddr[h]
+		for (i = 0; i < nics; i++)
+			line = line " " nic[i]
+		print line >t
+	}
+	for (s = 0; s < nsw; s++) {
+		line = "switch " sname[s] " " saddr[s] " " srole[s] " " splat[s] " " model
+		for (p = 1; p <= nports[s]; p++)
+			line = line " swp" p
+		print line >t
+	}
+	for (i = 0; i < nlinks; i++)
+		print "link " la[i] " " lb[i] " 400G " lcable[i] >t
+	close(t)
+
+	inventory(dir "/inventory.yaml", "ssh")
+	inventory(dir "/inventory-rest.yaml", "rest")
+
+	c = dir "/ssh_config"
+	print "# Written by tests/lab/lab up.  Log in to any lab device with the real OpenSSH client:" >c
+	print "#   lab exec " dir " -- ssh -F " dir "/ssh_config gpu001 'dcb pfc show dev enp12s0np0'" >c
+	for (s = 0; s < nsw; s++)
+		print "Host " sname[s] "\n    HostName " saddr[s] >c
+	for (h = 0; h < hosts; h++)
+		print "Host " hname[h] "\n    HostName " haddr[h] "\n    Port " hostport >c
+	print "Host 127.2.*\n    Port " hostport >c
+	print "Host *" >c
+	print "    User " user >c
+	print "    Port 22" >c
+	print "    IdentityFile " dir "/id_ed25519" >c
+	print "    IdentitiesOnly yes" >c
+	print "    UserKnownHostsFile " dir "/known_hosts" >c
+	print "    GlobalKnownHostsFile /dev/null" >c
+	print "    StrictHostKeyChecking yes" >c
+	print "    CheckHostIP no" >c
+	print "    HostKeyAlgorithms ssh-ed25519" >c
+	print "    KexAlgorithms curve25519-sha256" >c
+	print "    PreferredAuthentications publickey" >c
+	print "    BatchMode yes" >c
+	print "    ConnectTimeout 10" >c
+	print "    LogLevel ERROR" >c
+	close(c)
+}
