@@ -21,12 +21,16 @@ static void want_dscp_map(const struct rc_policy *p, struct port_qos *q)
 }
 
 /* The classes the policy's two priorities go to (policy.h: identity unless the policy
- * has priority_to_tc; ecn.traffic_class is always prio2tc[roce.priority]). */
+ * has priority_to_tc; ecn.traffic_class is always prio2tc[roce.priority]).  With an ets
+ * section every priority is pinned: the policy then describes the whole scheduler. */
 static void want_prio2tc(const struct rc_policy *p, struct port_qos *q)
 {
 	q->prio_mask = (uint8_t)((1u << p->roce_priority) | (1u << p->cnp_priority));
-	q->prio2tc[p->roce_priority] = p->prio2tc[p->roce_priority];
-	q->prio2tc[p->cnp_priority] = p->prio2tc[p->cnp_priority];
+	if (p->n_ets > 0)
+		q->prio_mask = 0xff;
+	for (int prio = 0; prio < RC_NPRIO; prio++)
+		if (q->prio_mask & (1u << prio))
+			q->prio2tc[prio] = p->prio2tc[prio];
 	q->known |= RC_F_PRIO2TC;
 }
 
@@ -60,6 +64,7 @@ static void want_ets(const struct rc_policy *p, struct port_qos *q)
 		if (e->mode == RC_TSA_DWRR && e->bandwidth_pct > 0 && e->bandwidth_pct <= 100)
 			q->ets.bw_pct[e->traffic_class] = (uint8_t)(e->bandwidth_pct + 0.5);
 	}
+	q->ets.no_share_mask = (uint8_t)~q->ets.tc_mask;
 	q->known |= RC_F_ETS;
 }
 

@@ -297,6 +297,18 @@ static void diff_ets(struct differ *d)
 		snprintf(f, sizeof(f), "ets[%d].bw_pct", t);
 		cmp_u64(d, f, w->bw_pct[t], h->bw_pct[t], unk);
 	}
+	/* Classes the policy leaves out keep no DWRR share: otherwise the shares the switch
+	 * already has would add to the policy's 100%. */
+	for (int t = 0; readable(d) && t < RC_NTC; t++) {
+		char old[8];
+
+		if (!(w->no_share_mask & h->tc_mask & (1u << t)) || h->tsa[t] != RC_TSA_DWRR ||
+		    !h->bw_pct[t])
+			continue;
+		snprintf(f, sizeof(f), "ets[%d].bw_pct", t);
+		snprintf(old, sizeof(old), "%u", h->bw_pct[t]);
+		emit(d, f, old, "0 (no share)", false);
+	}
 }
 
 static const char *wd_action_name(enum rc_wd_action a)

@@ -3,8 +3,11 @@
  *   plan    0 no changes, 2 changes, 1 error
  *   apply   0 done (or nothing to do), 1 error (the failed device was rolled back)
  *   verify  0 in sync, 2 drift, 1 error
- * Until the fabric engine covers hosts, links and paths here, the default selection is
- * the inventory's switches. */
+ * Every device of the inventory is selected unless --limit says otherwise; verify also
+ * checks every link (both ends agree) and every dual-homed host (its NICs land on
+ * switches with the same QoS).  `plan -o FILE` saves a plan with a fingerprint of each
+ * device's state; `apply FILE` applies it only if nothing changed since.  Runs that write
+ * hold the journal directory's lock. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,45 +15,66 @@
 #include <string.h>
 
 #include "fleet_cmd.h"
+#include "lock.h"
+#include "plan_file.h"
 #include "rocectl/fleet.h"
 #include "rocectl/journal.h"
 #include "rocectl/report.h"
+#include "rocectl/result.h"
 
 enum {
 	OPT_LIMIT = 256,
 	OPT_FORMAT,
 	OPT_PARALLEL,
 	OPT_JOURNAL = 'J',
+	OPT_OUTPUT = 'o',
+};
+
+enum report_format {
+	FMT_TEXT = 0,
+	FMT_JSON,
+	FMT_PROMETHEUS,
+	FMT_DOT,
 };
 
 struct cmd_opts {
+	enum rc_fleet_cmd cmd;
 	const char *policy;
 	const char *inventory;
 	const char *limit;
 	const char *journal;
-	enum rc_out_mode format;
+	const char *output;
+	enum report_format format;
 	unsigned parallel;
 };
 
 static const char *const names[] = {"plan", "apply", "verify"};
 
-static const struct rc_option read_options[] = {
-    {"policy", 'p', "FILE", "the policy (YAML)", 'p'},
-    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated; default: switch)",
-     OPT_LIMIT},
+#define COMMON_OPTIONS                                                                             \
+	{"policy", 'p', "FILE", "the policy (YAML)", 'p'},                                         \
+	    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},                               \
+	    {"limit", 0, "NAMES",                                                                  \
+	     "only these devices or roles: names, spine, leaf, switch, host (comma-separated)",    \
+	     OPT_LIMIT},                                                                           \
+	    {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL}
+
+static const struct rc_option plan_options[] = {
+    COMMON_OPTIONS,
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
-    {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL},
+    {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
+     OPT_OUTPUT},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static const struct rc_option verify_options[] = {
+    COMMON_OPTIONS,
+    {"format", 0, "FMT", "text (default), json, prometheus or dot", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 static const struct rc_option apply_options[] = {
-    {"policy", 'p', "FILE", "the policy (YAML)", 'p'},
-    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated; default: switch)",
-     OPT_LIMIT},
+    COMMON_OPTIONS,
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
-    {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {NULL, 0, NULL, NULL, 0},
@@ -75,13 +99,22 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_JOURNAL:
 		o->journal = arg;
 		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
-			o->format = RC_OUT_TEXT;
+			o->format = FMT_TEXT;
 		else if (!strcmp(arg, "json"))
-			o->format = RC_OUT_JSON;
+			o->format = FMT_JSON;
+		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "prometheus"))
+			o->format = FMT_PROMETHEUS;
+		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "dot"))
+			o->format = FMT_DOT;
 		else {
-			fprintf(stderr, "rocectl: --format: '%s' is not text or json\n", arg);
+			fprintf(stderr, "rocectl: --format: '%s' is not one of %s\n", arg,
+				o->cmd == RC_FLEET_CMD_VERIFY ? "text, json, prometheus, dot"
+							      : "text, json");
 			return -EINVAL;
 		}
 		break;
@@ -207,62 +240,182 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 	return bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 }
 
+/* verify's cross-hop checks, after the per-device report; returns the exit code. */
+static int verify_checks(struct rc_out *out, const struct rc_fleet *f, const struct tally *t,
+			 enum report_format fmt)
+{
+	struct rc_result r;
+	struct rc_err err = {0};
+	size_t bad_links = 0, bad_hosts = 0;
+	int code;
+
+	if (rc_result_build(&r, f, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	if (fmt == FMT_PROMETHEUS)
+		rc_report_prometheus(stdout, &r);
+	else if (fmt == FMT_DOT)
+		rc_report_dot(stdout, &r);
+	if (fmt == FMT_PROMETHEUS || fmt == FMT_DOT) {
+		for (size_t i = 0; i < r.n_links; i++)
+			bad_links += r.links[i].status != RC_CHECK_OK;
+		for (size_t i = 0; i < r.n_hosts; i++)
+			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+	} else {
+		rc_report_checks(out, &r, &bad_links, &bad_hosts);
+	}
+	code = t->failed		       ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
+						      : RC_EXIT_OK;
+	rc_result_free(&r);
+	return code;
+}
+
+/* `apply FILE`: the plan's files and every device's state must be what was reviewed. */
+static int check_saved_plan(const struct rc_plan_file *plan, const struct rc_fleet *f)
+{
+	struct rc_err err = {0};
+	uint64_t fp;
+	int bad = 0;
+
+	if (rc_plan_file_hash(plan->policy, &fp, &err) || fp != plan->policy_fp) {
+		fprintf(stderr, "rocectl apply: the policy '%s' changed since the plan was made\n",
+			plan->policy);
+		return -1;
+	}
+	if (rc_plan_file_hash(plan->inventory, &fp, &err) || fp != plan->inventory_fp) {
+		fprintf(stderr,
+			"rocectl apply: the inventory '%s' changed since the plan was made\n",
+			plan->inventory);
+		return -1;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+		const char *name = f->inv->devices[d->index].name;
+
+		for (size_t j = 0; j < plan->n; j++) {
+			if (strcmp(plan->devs[j].name, name))
+				continue;
+			if (d->rc) {
+				fprintf(stderr, "rocectl apply: cannot re-read '%s': %s\n", name,
+					d->err.msg);
+				bad = -1;
+			} else if (rc_plan_fingerprint(d) != plan->devs[j].fingerprint) {
+				fprintf(stderr,
+					"rocectl apply: '%s' changed since the plan was made; "
+					"nothing was applied (make a new plan)\n",
+					name);
+				bad = -1;
+			}
+		}
+	}
+	return bad;
+}
+
+/* The plan's devices as a --limit list. */
+static char *plan_limit(const struct rc_plan_file *plan)
+{
+	char *s = calloc(plan->n ? plan->n : 1, RC_NAME_MAX + 1);
+	size_t off = 0;
+
+	for (size_t i = 0; s && i < plan->n; i++)
+		off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", plan->devs[i].name);
+	return s;
+}
+
+static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_opts *o,
+		      const char **plan_path)
+{
+	const struct rc_option *opts = cmd == RC_FLEET_CMD_APPLY  ? apply_options
+				       : cmd == RC_FLEET_CMD_PLAN ? plan_options
+								  : verify_options;
+	char usage[128];
+	int npos, rc;
+
+	snprintf(usage, sizeof(usage), "rocectl %s -p POLICY -i INVENTORY [options]%s", names[cmd],
+		 cmd == RC_FLEET_CMD_APPLY ? "\n       rocectl apply PLANFILE [options]" : "");
+	rc = rc_parse_options(argc, argv, usage, opts, on_option, o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	*plan_path = NULL;
+	if (npos == 1 && cmd == RC_FLEET_CMD_APPLY && !o->policy && !o->inventory && !o->limit) {
+		*plan_path = argv[0];
+		return -1;
+	}
+	if (npos) {
+		fprintf(stderr, "rocectl %s: unexpected argument '%s'\n", names[cmd], argv[0]);
+		return RC_EXIT_ERROR;
+	}
+	if (!o->policy || !o->inventory) {
+		fprintf(stderr, "rocectl %s: both -p POLICY and -i INVENTORY are needed\n",
+			names[cmd]);
+		rc_print_usage(stderr, usage, opts);
+		return RC_EXIT_ERROR;
+	}
+	return -1; /* go on */
+}
+
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g)
 {
-	struct cmd_opts o = {.journal = getenv("ROCECTL_JOURNAL")};
+	struct cmd_opts o = {.cmd = cmd, .journal = getenv("ROCECTL_JOURNAL")};
 	struct rc_run_opts ropts = {
 	    .root = g->root,
 	    .accept_new_host_keys = g->accept_new_host_keys,
 	    .dry_run = cmd != RC_FLEET_CMD_APPLY,
 	};
+	struct rc_plan_file plan = {0};
+	const char *plan_path;
+	char *limit = NULL;
 	struct rc_policy pol;
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};
 	struct rc_err err = {0};
 	struct rc_out out;
 	struct tally t = {0};
-	char usage[96];
-	int npos, rc, exit_code;
+	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
 
-	snprintf(usage, sizeof(usage), "rocectl %s -p POLICY -i INVENTORY [options]", names[cmd]);
-	rc = rc_parse_options(argc, argv, usage,
-			      cmd == RC_FLEET_CMD_APPLY ? apply_options : read_options, on_option,
-			      &o, &npos);
-	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
-	if (npos) {
-		fprintf(stderr, "rocectl %s: unexpected argument '%s'%s\n", names[cmd], argv[0],
-			cmd == RC_FLEET_CMD_APPLY ? " (applying a saved plan is not supported yet)"
-						  : "");
-		return RC_EXIT_ERROR;
-	}
-	if (!o.policy || !o.inventory) {
-		fprintf(stderr, "rocectl %s: both -p POLICY and -i INVENTORY are needed\n",
-			names[cmd]);
-		rc_print_usage(stderr, usage,
-			       cmd == RC_FLEET_CMD_APPLY ? apply_options : read_options);
-		return RC_EXIT_ERROR;
+	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
+	if (exit_code >= 0)
+		return exit_code;
+	exit_code = RC_EXIT_ERROR;
+	if (plan_path) {
+		if (rc_plan_load(plan_path, &plan, &err)) {
+			fprintf(stderr, "rocectl apply: %s\n", err.msg);
+			return RC_EXIT_ERROR;
+		}
+		o.policy = plan.policy;
+		o.inventory = plan.inventory;
+		o.limit = limit = plan_limit(&plan);
 	}
 	if (!o.journal || !*o.journal)
 		o.journal = RC_JOURNAL_DEFAULT_DIR;
 	memset(&pol, 0, sizeof(pol));
-	if (load(&o, &pol, &inv)) {
-		rc_inventory_free(&inv);
-		return RC_EXIT_ERROR;
+	if (load(&o, &pol, &inv))
+		goto out;
+	if (cmd == RC_FLEET_CMD_APPLY && rc_lock_take(o.journal, &lock_fd, &err)) {
+		fprintf(stderr, "rocectl apply: %s\n", err.msg);
+		goto out;
 	}
-	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit ? o.limit : "switch", o.parallel, &err)) {
+	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
-		rc_fleet_free(&f);
-		rc_inventory_free(&inv);
-		return RC_EXIT_ERROR;
+		goto out;
 	}
 	f.journal_dir = o.journal;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	rc_fleet_read(&f);
+	if (plan_path && check_saved_plan(&plan, &f))
+		goto out;
 
-	rc_out_init(&out, stdout, o.format);
+	rc_out_init(&out, o.format == FMT_TEXT || o.format == FMT_JSON ? stdout
+									 : fopen("/dev/null", "we"),
+		    o.format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	if (!out.f)
+		goto out;
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "command", NULL, names[cmd]);
-	rc_fleet_read(&f);
+	if (cmd == RC_FLEET_CMD_APPLY)
+		rc_out_str(&out, "run_id", "run %s\n", f.run_id);
 	rc_out_open_array(&out, "devices");
 	if (cmd == RC_FLEET_CMD_APPLY) {
 		exit_code = run_apply(&out, &f, &t);
@@ -271,12 +424,28 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
 	}
 	rc_out_close_array(&out);
+	if (cmd == RC_FLEET_CMD_VERIFY)
+		exit_code = verify_checks(&out, &f, &t, o.format);
 	summary(&out, cmd, &t);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
+	if (out.f != stdout)
+		fclose(out.f);
 	fflush(stdout);
-
+	if (cmd == RC_FLEET_CMD_PLAN && o.output && exit_code != RC_EXIT_ERROR) {
+		if (rc_plan_save(o.output, o.policy, o.inventory, &f, &err)) {
+			fprintf(stderr, "rocectl plan: %s\n", err.msg);
+			exit_code = RC_EXIT_ERROR;
+		} else {
+			fprintf(stderr, "plan saved to '%s'; apply it with 'rocectl apply %s'\n",
+				o.output, o.output);
+		}
+	}
+out:
+	rc_lock_release(lock_fd);
 	rc_fleet_free(&f);
 	rc_inventory_free(&inv);
+	rc_plan_free(&plan);
+	free(limit);
 	return exit_code;
 }

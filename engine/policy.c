@@ -481,6 +481,28 @@ static int read_prio2tc(struct yw *w, const struct yw_map *root, struct rc_polic
 	return 0;
 }
 
+/* With an ets section and no priority_to_tc, the other priorities go to the default
+ * class, as NVUE's RoCE mode does ("every other SP -> TC 0"): the listed classes are then
+ * the whole scheduler, and classes the policy leaves out carry no traffic. */
+static void default_prio2tc(struct rc_policy *p)
+{
+	int def = -1;
+
+	if (p->prio2tc_given || p->n_ets <= 0)
+		return;
+	for (int i = 0; i < p->n_ets; i++)
+		if (p->ets[i].traffic_class == 0)
+			def = 0;
+	for (int i = 0; def < 0 && i < p->n_ets; i++)
+		if (p->ets[i].mode == RC_TSA_DWRR)
+			def = p->ets[i].traffic_class;
+	if (def < 0)
+		def = p->ets[0].traffic_class;
+	for (int prio = 0; prio < RC_NPRIO; prio++)
+		if (prio != p->roce_priority && prio != p->cnp_priority)
+			p->prio2tc[prio] = (uint8_t)def;
+}
+
 static int read_host(struct yw *w, const struct yw_map *root, struct rc_policy *p)
 {
 	struct yw_map m;
@@ -562,7 +584,7 @@ static int read_policy(struct yw *w, const struct yd_node *top, struct rc_policy
 			   &p->pos.cnp_priority) < 0 ||
 	    read_pfc(w, &root, p) < 0 || read_prio2tc(w, &root, p) < 0 ||
 	    read_ecn(w, &root, p) < 0 || read_headroom(w, &root, p) < 0 ||
-	    read_ets(w, &root, p) < 0 || read_host(w, &root, p) < 0 ||
+	    read_ets(w, &root, p) < 0 || (default_prio2tc(p), 0) || read_host(w, &root, p) < 0 ||
 	    read_tolerance(w, &root, p) < 0)
 		return -EINVAL;
 	return 0;

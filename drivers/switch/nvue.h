@@ -33,6 +33,7 @@ struct nvue_port_info {
 	bool pfc_rx, pfc_tx;
 	bool roce_mode; /* `nv set qos roce` macro is on: its defaults underlie the rest */
 	uint32_t wd_polling_ms, wd_robustness;
+	uint32_t cable_length_m; /* of the port's PFC profile */
 };
 
 /* NVUE interface names: swp1, swp1s0, bond0, eth0, lo, vlan10 ... A stricter set than

@@ -147,6 +147,7 @@ struct wctx {
 	const struct nvue_port_info *info;
 	struct nvue_ops *ops;
 	struct rc_err *err;
+	bool new_pfc_profile; /* the port moves to a PFC profile of its own cable length */
 };
 
 static int w_trust(struct wctx *x)
@@ -241,7 +242,7 @@ static int w_cable(struct wctx *x)
 	struct nvue_ops *ops = x->ops;
 	struct rc_err *err = x->err;
 
-	if (want->cable_length_m == have->cable_length_m)
+	if (want->cable_length_m == have->cable_length_m && !x->new_pfc_profile)
 		return 0;
 	if (want->cable_length_m < 1 || want->cable_length_m > 100000)
 		return rc_errf(err, ERANGE, "'%s': cable length %um is outside NVUE's 1..100000",
@@ -330,6 +331,17 @@ static int w_ets(struct wctx *x)
 			rc = SET_INT(port, want->bw_pct[t], "qos", "egress-scheduler", prof,
 				     "traffic-class", id, "bw-percent");
 	}
+	/* A class the policy leaves out carries no traffic (every priority is mapped to a
+	 * listed class) and must hold no DWRR share: NVUE's shares are 1..100 and unset means
+	 * the factory share, so such a class is made strict, which has no share. */
+	for (int t = 0; t < RC_NTC && !rc; t++) {
+		if (!(want->no_share_mask & have->tc_mask & (1u << t)) ||
+		    have->tsa[t] != RC_TSA_DWRR || !have->bw_pct[t])
+			continue;
+		num(id, sizeof(id), t);
+		rc = SET_STR(port, "strict", "qos", "egress-scheduler", prof, "traffic-class", id,
+			     "mode");
+	}
 	return rc;
 }
 
@@ -414,26 +426,96 @@ static uint32_t group_of(const struct nvue_op *o)
 	return RC_F_WATCHDOG;
 }
 
-int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *info, size_t n,
-		   const struct nvue_peer *peers, size_t n_peers, struct nvue_ops *ops,
-		   struct rc_err *err)
+/* The cable length a port sharing `prof` will have: what it is asked for if it is written
+ * with RC_F_CABLE, else what it has. */
+static bool pfc_profile_conflict(const struct rc_port_write *w, const struct nvue_port_info *info,
+				 size_t n, const struct nvue_peer *peers, size_t n_peers, size_t i)
+{
+	const char *prof = info[i].prof[NVUE_PROF_PFC];
+	uint32_t mine = w[i].want->cable_length_m;
+
+	for (size_t j = 0; j < n; j++)
+		if (j != i && !strcmp(info[j].prof[NVUE_PROF_PFC], prof) &&
+		    (w[j].fields & RC_F_CABLE) && w[j].want->cable_length_m != mine)
+			return true;
+	for (size_t p = 0; p < n_peers; p++) {
+		bool written = false;
+
+		for (size_t j = 0; j < n; j++)
+			written |= !strcmp(w[j].port, peers[p].port);
+		if (!written && !strcmp(peers[p].info->prof[NVUE_PROF_PFC], prof) &&
+		    peers[p].info->cable_length_m != mine)
+			return true;
+	}
+	return false;
+}
+
+/* Ports that share a PFC profile but need different cable lengths (host links of 3 m and
+ * uplinks of 30 m on one leaf) each move to a profile of their own length, created here
+ * with the PFC settings they want: one NVUE profile carries one cable length. */
+static int split_pfc_profiles(const struct rc_port_write *w, struct nvue_port_info *info,
+			      size_t n, const struct nvue_peer *peers, size_t n_peers,
+			      bool *moved, struct nvue_ops *ops, struct rc_err *err)
 {
 	int rc = 0;
 
-	memset(ops, 0, sizeof(*ops));
+	/* judge every port against the profiles as read, then move: the result does not
+	 * depend on the order of the ports */
+	for (size_t i = 0; i < n; i++)
+		moved[i] = (w[i].fields & RC_F_CABLE) &&
+			   pfc_profile_conflict(w, info, n, peers, n_peers, i);
 	for (size_t i = 0; i < n && !rc; i++) {
-		struct wctx x = {&w[i], &info[i], ops, err};
+		char name[RC_NAME_MAX];
 
-		if (!nvue_port_name_ok(w[i].port)) {
-			rc =
-			    rc_errf(err, EINVAL,
-				    "port name '%s' is not a valid NVUE interface name", w[i].port);
-			break;
+		if (!moved[i])
+			continue;
+		snprintf(name, sizeof(name), "rocectl-cable-%um", w[i].want->cable_length_m);
+		if (!strcmp(info[i].prof[NVUE_PROF_PFC], name)) {
+			moved[i] = false;
+			continue;
 		}
+		snprintf(info[i].prof[NVUE_PROF_PFC], sizeof(info[i].prof[NVUE_PROF_PFC]), "%s",
+			 name);
+		info[i].pfc_prio_set = 0;
+		info[i].pfc_rx = info[i].pfc_tx = false;
+		rc = SET_STR(w[i].port, name, "interface", w[i].port, "qos", "pfc", "profile");
+	}
+	return rc;
+}
+
+int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *info_in, size_t n,
+		   const struct nvue_peer *peers, size_t n_peers, struct nvue_ops *ops,
+		   struct rc_err *err)
+{
+	struct nvue_port_info *info = malloc((n ? n : 1) * sizeof(*info));
+	bool *moved = calloc(n ? n : 1, sizeof(*moved));
+	int rc = 0;
+
+	memset(ops, 0, sizeof(*ops));
+	if (!info || !moved) {
+		free(info);
+		free(moved);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	memcpy(info, info_in, n * sizeof(*info));
+	for (size_t i = 0; i < n && !rc; i++)
+		if (!nvue_port_name_ok(w[i].port))
+			rc = rc_errf(err, EINVAL,
+				     "port name '%s' is not a valid NVUE interface name", w[i].port);
+	if (!rc)
+		rc = split_pfc_profiles(w, info, n, peers, n_peers, moved, ops, err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct wctx x = {&w[i], &info[i], ops, err, moved[i]};
+		uint32_t fields = w[i].fields;
+
+		/* a new profile needs the port's whole PFC setting, not only what changed */
+		if (moved[i])
+			fields |= RC_F_PFC | RC_F_CABLE;
 		for (size_t g = 0; g < sizeof(writers) / sizeof(writers[0]) && !rc; g++)
-			if (w[i].fields & writers[g].group)
+			if (fields & writers[g].group)
 				rc = writers[g].fn(&x);
 	}
+	free(moved);
 	/* A shared profile may only change when every port using it wants that change. */
 	for (size_t k = 0; k < ops->n && !rc; k++) {
 		const struct nvue_op *o = &ops->v[k];
@@ -459,6 +541,7 @@ int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *i
 			}
 		}
 	}
+	free(info);
 	if (rc)
 		nvue_ops_free(ops);
 	return rc;

@@ -800,6 +800,7 @@ int nvue_parse_port(const cJSON *qos, const cJSON *ifqos, struct port_qos *out,
 		return rc;
 
 	out->pfc_enabled = info->pfc_rx && info->pfc_tx ? info->pfc_prio_set : 0;
+	info->cable_length_m = out->cable_length_m;
 	out->dscp_mask = ~0ull;
 	out->prio_mask = 0xff;
 	out->ecn_tc_mask = 0xff;

@@ -65,6 +65,9 @@ struct rc_ets {
 	uint8_t tc_mask; /* traffic classes described below */
 	uint8_t tsa[RC_NTC];
 	uint8_t bw_pct[RC_NTC];
+	/* Desired side: classes the policy does not list, which must hold no DWRR share (the
+	 * policy's DWRR shares sum to 100% and are the whole scheduler). */
+	uint8_t no_share_mask;
 };
 
 /* Watchdog fields a platform fixes itself (actual side only): reported as "not

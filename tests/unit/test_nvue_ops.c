@@ -194,7 +194,8 @@ static void test_in_sync_no_ops(void **state)
 	nvue_ops_free(&ops);
 }
 
-/* Two ports on default-global wanting different cable lengths: refused, nothing built. */
+/* Two ports on default-global wanting different cable lengths: each moves to a PFC
+ * profile of its own length, created with the port's whole PFC setting. */
 static void test_shared_profile_conflict(void **state)
 {
 	struct port_qos want1, want2, have;
@@ -211,11 +212,25 @@ static void test_shared_profile_conflict(void **state)
 	struct rc_port_write w[2] = {{"swp1", &want1, &have, RC_F_CABLE},
 				     {"swp31", &want2, &have, RC_F_CABLE}};
 
-	assert_int_equal(build(w, info, 2, &ops, &err), -EINVAL);
-	assert_int_equal(ops.n, 0);
-	assert_non_null(strstr(err.msg, "swp1"));
-	assert_non_null(strstr(err.msg, "swp31"));
-	assert_non_null(strstr(err.msg, "cable-length"));
+	assert_int_equal(build(w, info, 2, &ops, &err), 0);
+	{
+		char *cli = nvue_render_cli(&ops);
+
+		assert_non_null(strstr(cli, "nv set interface swp1 qos pfc profile "
+					    "rocectl-cable-100m\n"));
+		assert_non_null(strstr(cli, "nv set interface swp31 qos pfc profile "
+					    "rocectl-cable-30m\n"));
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m cable-length 30\n"));
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-100m cable-length 100\n"));
+		/* the new profiles carry the PFC priority, both directions on */
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m switch-priority 3"));
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m rx enable\n"));
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m tx enable\n"));
+		/* default-global itself is left alone */
+		assert_null(strstr(cli, "qos pfc default-global cable-length"));
+		free(cli);
+		nvue_ops_free(&ops);
+	}
 
 	/* with the uplink on its own profile there is no conflict */
 	{
@@ -240,7 +255,7 @@ static void test_shared_profile_conflict(void **state)
 }
 
 /* A port that is already as wanted must not be changed behind its back by a write for
- * another port sharing its profile. */
+ * another port sharing its profile: the written port moves to a profile of its own. */
 static void test_shared_profile_peer(void **state)
 {
 	struct port_qos want, have;
@@ -258,9 +273,17 @@ static void test_shared_profile_peer(void **state)
 	peers[1] = (struct nvue_peer){"swp2", &info[1]};
 	struct rc_port_write w = {"swp2", &want, &have, RC_F_CABLE};
 
-	assert_int_equal(nvue_build_ops(&w, &info[1], 1, peers, 2, &ops, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "'swp1'"));
-	assert_int_equal(ops.n, 0);
+	assert_int_equal(nvue_build_ops(&w, &info[1], 1, peers, 2, &ops, &err), 0);
+	{
+		char *cli = nvue_render_cli(&ops);
+
+		assert_non_null(
+		    strstr(cli, "nv set interface swp2 qos pfc profile rocectl-cable-30m\n"));
+		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m cable-length 30\n"));
+		assert_null(strstr(cli, "default-global cable-length"));
+		free(cli);
+		nvue_ops_free(&ops);
+	}
 }
 
 static void test_bad_names_refused(void **state)

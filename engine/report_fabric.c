@@ -1,0 +1,92 @@
+/* Link and host checks of a fabric result, in text or JSON with the one printer:
+ *
+ *   link gpu001:enp12s0np0 -- leaf01:swp1: mismatch
+ *     pfc_enabled            3 | none
+ *   host gpu002: NICs land on switches that differ
+ *     ecn.kmin_bytes         leaf01:swp2 159744 | leaf02:swp2 1048576
+ *
+ * JSON: "links": [{"a","b","status":"ok|mismatch|unknown","mismatches":[{"field","a","b"}]}],
+ *       "hosts": [{"host","status",
+ *                  "mismatches":[{"field","a_port","a","b_port","b"}]}] */
+#include "rocectl/result.h"
+
+static const char *status_name(enum rc_check_status s)
+{
+	return s == RC_CHECK_OK ? "ok" : s == RC_CHECK_MISMATCH ? "mismatch" : "unknown";
+}
+
+static void print_links(struct rc_out *o, const struct rc_result *r, bool all)
+{
+	rc_out_open_array(o, "links");
+	for (size_t i = 0; i < r->n_links; i++) {
+		const struct rc_link_check *c = &r->links[i];
+		const struct rc_link *l = &r->inv->links[c->link];
+		char a[2 * RC_NAME_MAX], b[2 * RC_NAME_MAX];
+
+		if (!rc_out_json(o) && c->status == RC_CHECK_OK && !all)
+			continue;
+		snprintf(a, sizeof(a), "%s:%s", r->inv->devices[l->a.dev].name, l->a.port);
+		snprintf(b, sizeof(b), "%s:%s", r->inv->devices[l->b.dev].name, l->b.port);
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "a", "link %s", a);
+		rc_out_str(o, "b", " -- %s: ", b);
+		rc_out_str(o, "status", "%s\n", status_name(c->status));
+		rc_out_open_array(o, "mismatches");
+		for (size_t m = 0; m < c->n; m++) {
+			rc_out_open_object(o, NULL);
+			rc_out_str(o, "field", "  %-24s", c->v[m].field);
+			rc_out_str(o, "a", " %s |", c->v[m].a_value);
+			rc_out_str(o, "b", " %s\n", c->v[m].b_value);
+			rc_out_close_object(o);
+		}
+		rc_out_close_array(o);
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+}
+
+static void print_hosts(struct rc_out *o, const struct rc_result *r, bool all)
+{
+	rc_out_open_array(o, "hosts");
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		const struct rc_host_check *c = &r->hosts[i];
+
+		if (!rc_out_json(o) && c->status == RC_CHECK_OK && !all)
+			continue;
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "host", "host %s: ", r->inv->devices[c->dev].name);
+		rc_out_str(o, "status", NULL, status_name(c->status));
+		rc_out_text(o, "%s\n",
+			    c->status == RC_CHECK_OK	   ? "every NIC lands on the same QoS"
+			    : c->status == RC_CHECK_MISMATCH ? "NICs land on switches that differ"
+							     : "a switch side could not be read");
+		rc_out_open_array(o, "mismatches");
+		for (size_t m = 0; m < c->n; m++) {
+			rc_out_open_object(o, NULL);
+			rc_out_str(o, "field", "  %-24s", c->v[m].field);
+			rc_out_str(o, "a_port", " %s", c->v[m].a_where);
+			rc_out_str(o, "a", " %s |", c->v[m].a_value);
+			rc_out_str(o, "b_port", " %s", c->v[m].b_where);
+			rc_out_str(o, "b", " %s\n", c->v[m].b_value);
+			rc_out_close_object(o);
+		}
+		rc_out_close_array(o);
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+}
+
+void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_links,
+		      size_t *bad_hosts)
+{
+	*bad_links = *bad_hosts = 0;
+	for (size_t i = 0; i < r->n_links; i++)
+		*bad_links += r->links[i].status != RC_CHECK_OK;
+	for (size_t i = 0; i < r->n_hosts; i++)
+		*bad_hosts += r->hosts[i].status != RC_CHECK_OK;
+	print_links(o, r, false);
+	print_hosts(o, r, false);
+	rc_out_text(o, "links: %zu checked, %zu not consistent; dual-homed hosts: %zu checked, "
+		       "%zu asymmetric\n",
+		    r->n_links, *bad_links, r->n_hosts, *bad_hosts);
+}

@@ -1,0 +1,75 @@
+/* The result of reading a fabric: per device and port (the fleet's diffs), per link (both
+ * ends agree) and per host (every NIC lands on switches with the same QoS).  One model,
+ * several printers: text and JSON (engine/report_fabric.c), Prometheus text exposition
+ * (engine/report_prom.c), Graphviz DOT (engine/report_dot.c). */
+#ifndef ROCECTL_RESULT_H
+#define ROCECTL_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "rocectl/fleet.h"
+#include "rocectl/print.h"
+
+enum rc_check_status {
+	RC_CHECK_OK = 0,
+	RC_CHECK_MISMATCH, /* the two sides disagree */
+	RC_CHECK_UNKNOWN,  /* a side could not be read */
+};
+
+#define RC_CHECK_MAX_MISMATCHES 16
+
+struct rc_mismatch {
+	char field[48];   /* "dscp2prio[26]", "pfc_enabled", "mtu", "ecn[3].kmin_bytes" ... */
+	char a_value[48]; /* the A side (link: a end; host: first switch port) */
+	char b_value[48];
+	char a_where[2 * RC_NAME_MAX]; /* host checks: "leaf01:swp1"; links: the a endpoint */
+	char b_where[2 * RC_NAME_MAX];
+};
+
+struct rc_link_check {
+	size_t link; /* index into inv->links */
+	enum rc_check_status status;
+	size_t n;
+	struct rc_mismatch v[RC_CHECK_MAX_MISMATCHES];
+};
+
+struct rc_host_check {
+	size_t dev; /* index into inv->devices: a host with links to two or more switch ports */
+	enum rc_check_status status;
+	size_t n;
+	struct rc_mismatch v[RC_CHECK_MAX_MISMATCHES];
+};
+
+struct rc_result {
+	const struct rc_fleet *fleet; /* devices: fleet->devs[i].run.{have,want,changes}, rc */
+	const struct rc_inventory *inv;
+	time_t when;                  /* when the read finished */
+	size_t n_links;
+	struct rc_link_check *links;  /* only links whose two ends were both selected */
+	size_t n_hosts;
+	struct rc_host_check *hosts;
+};
+
+/* Build the link and host checks from a fleet that has been read. */
+int rc_result_build(struct rc_result *r, const struct rc_fleet *f, struct rc_err *err);
+void rc_result_free(struct rc_result *r);
+
+/* The fleet device of inventory device `dev`, or NULL when it was not selected. */
+const struct rc_fleet_dev *rc_result_device(const struct rc_result *r, size_t dev);
+/* A port's state inside a fleet device, or NULL. */
+const struct rc_port_state *rc_result_port(const struct rc_fleet_dev *d, const char *port,
+					   bool want);
+/* Drift of one port: SET+UNKNOWN changes of that port in the device's diff. */
+size_t rc_result_port_drift(const struct rc_fleet_dev *d, const char *port);
+
+/* Printers.  rc_report_checks prints the link and host checks (text: only the bad ones)
+ * and counts the checks that are not ok. */
+void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_links,
+		      size_t *bad_hosts);
+void rc_report_prometheus(FILE *f, const struct rc_result *r);
+void rc_report_dot(FILE *f, const struct rc_result *r);
+
+#endif
