@@ -45,6 +45,7 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 {
 	size_t n_set = changes ? rc_changes_count(changes, RC_CHANGE_SET) : 0;
 	size_t n_unknown = changes ? rc_changes_count(changes, RC_CHANGE_UNKNOWN) : 0;
+	size_t n_unsup = changes ? rc_changes_count(changes, RC_CHANGE_UNSUPPORTED) : 0;
 	const char *status = status_of(mode, changes, err_msg);
 
 	rc_out_open_object(o, NULL);
@@ -54,7 +55,11 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 	if (err_msg) {
 		rc_out_str(o, "error", "error: %s\n", err_msg);
 	} else if (!n_set && !n_unknown) {
-		rc_out_text(o, "%s\n", mode == RC_REPORT_PLAN ? "no changes" : "in sync");
+		rc_out_text(o, "%s", mode == RC_REPORT_PLAN ? "no changes" : "in sync");
+		if (mode == RC_REPORT_VERIFY && n_unsup)
+			rc_out_text(o, " (%zu field%s not controllable here)", n_unsup,
+				    n_unsup == 1 ? "" : "s");
+		rc_out_text(o, "\n");
 	} else {
 		rc_out_text(o, "%zu %s%s", n_set + n_unknown,
 			    mode == RC_REPORT_PLAN ? "change" : "drifted field",
@@ -67,6 +72,11 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 	for (size_t i = 0; changes && i < changes->n; i++) {
 		const struct rc_change *c = &changes->v[i];
 
+		/* verify's text says only what drifted; what cannot be controlled was
+		 * shown by plan and is counted in the header */
+		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY &&
+		    c->kind == RC_CHANGE_UNSUPPORTED)
+			continue;
 		if (rc_out_json(o)) {
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "port", NULL, c->port);
