@@ -21,7 +21,8 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 # Everything the build, the tests and the simulators need on a fresh Debian 12.
 DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
-	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev
+	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
+	python3-jsonschema
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -37,8 +38,8 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
 	-Wstrict-prototypes -Wmissing-prototypes -Wvla
 # gcc's format-truncation heuristics flag every bounded snprintf; clang has no such option.
 WARN += $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-Wno-format-truncation)
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) -MMD -MP \
-	-DROCECTL_VERSION='"$(VERSION)"'
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) -MMD -MP -fPIC \
+	-DROCECTL_VERSION='"$(VERSION)"' -DROCECTL_PLUGIN_DIR='"$(PLUGIN_DIR)"'
 REL_CFLAGS := -O2 -g
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
@@ -48,8 +49,18 @@ SRCS := $(sort $(wildcard engine/*.c drivers/*/*.c))
 LIB_SRCS := $(filter-out engine/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
-REL_OBJS := $(SRCS:%.c=$(BUILD)/rel/%.o)
-SAN_OBJS := $(SRCS:%.c=$(BUILD)/san/%.o)
+# The network drivers (libssh, libcurl) live in rocectl-net.so, loaded the first time a
+# switch or remote host is opened: the agent that runs on every GPU node from a timer
+# then never maps libcurl's and libssh's dependency trees (a third of its run time).
+NET_SRCS := $(sort $(wildcard drivers/transport/*.c drivers/switch/*.c)) drivers/host/agent_ssh.c
+CORE_SRCS := $(filter-out $(NET_SRCS),$(SRCS))
+LIBDIR ?= $(PREFIX)/lib
+PLUGIN_DIR := $(LIBDIR)/rocectl
+
+REL_OBJS := $(CORE_SRCS:%.c=$(BUILD)/rel/%.o)
+REL_NET_OBJS := $(NET_SRCS:%.c=$(BUILD)/rel/%.o)
+SAN_OBJS := $(CORE_SRCS:%.c=$(BUILD)/san/%.o)
+SAN_NET_OBJS := $(NET_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/unit/%)
 
@@ -60,7 +71,6 @@ include $(BUILD)/config.mk
 endif
 
 .PHONY: all deps test check demo install clean format format-check sims help unit fuzz
-all: rocectl
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -73,12 +83,21 @@ $(BUILD)/config.mk: Makefile
 	fi
 	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs)"; \
 	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread -lm"; \
+	   echo "CORE_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libcjson libibverbs) -ldl -lpthread -lm"; \
+	   echo "NET_LIBS := $$(pkg-config --libs libssh libcurl libcjson) -lpthread"; \
 	   echo "CMOCKA_CFLAGS := $$(pkg-config --cflags cmocka)"; \
 	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.$$$$ && mv $@.$$$$ $@
 
+all: rocectl rocectl-net.so
+
+# -rdynamic: the plugin's drivers call back into the engine (errors, model, registry).
 rocectl: $(REL_OBJS)
 	@echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(CORE_LIBS)
+
+rocectl-net.so: $(REL_NET_OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(NET_LIBS)
 
 $(BUILD)/rel/%.o: %.c $(BUILD)/config.mk
 	@mkdir -p $(@D)
@@ -90,9 +109,13 @@ $(BUILD)/san/%.o: %.c $(BUILD)/config.mk
 	@echo "  CC [san] $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/san/rocectl: $(SAN_OBJS)
+$(BUILD)/san/rocectl: $(SAN_OBJS) $(BUILD)/san/rocectl-net.so
 	@echo "  LD [san] $@"
-	$(Q)$(CC) $(SAN_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(SAN_LDFLAGS) -rdynamic -o $@ $(SAN_OBJS) $(CORE_LIBS)
+
+$(BUILD)/san/rocectl-net.so: $(SAN_NET_OBJS)
+	@echo "  LD [san] $@"
+	$(Q)$(CC) $(SAN_LDFLAGS) -shared -o $@ $^ $(NET_LIBS)
 
 $(BUILD)/san/tests/unit/%: tests/unit/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
 	@mkdir -p $(@D)
@@ -129,13 +152,13 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check
 
-check: rocectl $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS) $(FUZZ_BINS)
+check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS) $(FUZZ_BINS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS)
 
 demo:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory rocectl $(SIM_TARGETS)
+	@$(MAKE) --no-print-directory all $(SIM_TARGETS)
 	@ROCECTL="$(CURDIR)/rocectl" BUILD_DIR="$(abspath $(BUILD))" sh examples/demo.sh
 
 # Idempotent: quiet and offline when everything is already installed.
@@ -151,9 +174,11 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-install: rocectl
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PREFIX)/share/rocectl/policies"
+install: rocectl rocectl-net.so
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PLUGIN_DIR)" \
+		"$(DESTDIR)$(PREFIX)/share/rocectl/policies"
 	install -m 0755 rocectl "$(DESTDIR)$(BINDIR)/rocectl"
+	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
 
 FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/sim tests/fuzz -name '*.[ch]' 2>/dev/null)
@@ -164,9 +189,9 @@ format-check:
 	@clang-format --dry-run --Werror $(FORMAT_SRCS) && echo "format-check: clean"
 
 clean:
-	rm -rf $(BUILD) rocectl
+	rm -rf $(BUILD) rocectl rocectl-net.so
 
 help:
 	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims"
 
--include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d)
+-include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d)

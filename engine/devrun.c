@@ -13,6 +13,10 @@
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
 
+#ifndef ROCECTL_PLUGIN_DIR
+#define ROCECTL_PLUGIN_DIR "/usr/local/lib/rocectl"
+#endif
+
 /* Switches apply asynchronously (NVUE reloads switchd); the read-back polls until the
  * state converges or this many attempts have passed. */
 #define SETTLE_ATTEMPTS 4
@@ -87,7 +91,10 @@ int rc_devrun_open(struct rc_devrun *r, const struct rc_device *dev, size_t dev_
 	r->dev_index = dev_index;
 	r->drv = rc_driver_find(dname);
 	if (!r->drv)
-		return rc_errf(err, ENOTSUP, "'%s': no driver '%s' in this build", dev->name, dname);
+		return rc_errf(err, ENOTSUP,
+			       "'%s': no driver '%s' (network drivers live in rocectl-net.so, "
+			       "next to rocectl or in " ROCECTL_PLUGIN_DIR ", or $ROCECTL_PLUGIN)",
+			       dev->name, dname);
 	rc = r->drv->open(dev, opts, &r->sess, err);
 	if (rc) {
 		r->sess = NULL;

@@ -1,16 +1,30 @@
-/* The driver registry: the one piece of global mutable state, filled by constructors
- * before main() runs and read-only afterwards. */
+/* The driver registry: the one piece of global mutable state.  Drivers register from
+ * constructors: the host driver's before main() runs, the network drivers' when
+ * rocectl-net.so is loaded, the first time a driver is not found.  The registry is
+ * filled once under a lock and only read afterwards (the fleet's threads look up). */
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rocectl/driver.h"
 
 #define RC_MAX_DRIVERS 32
+#define PLUGIN_NAME "rocectl-net.so"
+
+#ifndef ROCECTL_PLUGIN_DIR
+#define ROCECTL_PLUGIN_DIR "/usr/local/lib/rocectl"
+#endif
 
 static const struct rc_driver *drivers[RC_MAX_DRIVERS];
 static size_t n_drivers;
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool plugin_tried;
 
 void rc_driver_register(const struct rc_driver *d)
 {
@@ -18,12 +32,54 @@ void rc_driver_register(const struct rc_driver *d)
 		drivers[n_drivers++] = d;
 }
 
-const struct rc_driver *rc_driver_find(const char *name)
+static const struct rc_driver *lookup(const char *name)
 {
 	for (size_t i = 0; i < n_drivers; i++)
 		if (!strcmp(drivers[i]->name, name))
 			return drivers[i];
 	return NULL;
+}
+
+/* $ROCECTL_PLUGIN, else next to the executable (the build tree), else the install dir. */
+static void load_plugin(void)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32];
+	const char *env = getenv("ROCECTL_PLUGIN");
+	ssize_t n;
+
+	if (env && *env && dlopen(env, RTLD_NOW | RTLD_GLOBAL))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/%s", exe, PLUGIN_NAME);
+			if (dlopen(path, RTLD_NOW | RTLD_GLOBAL))
+				return;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/%s", ROCECTL_PLUGIN_DIR, PLUGIN_NAME);
+	dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+}
+
+/* Under the lock: the plugin's constructors register while fleet threads look up. */
+const struct rc_driver *rc_driver_find(const char *name)
+{
+	const struct rc_driver *d;
+
+	pthread_mutex_lock(&registry_lock);
+	d = lookup(name);
+	if (!d && !plugin_tried) {
+		plugin_tried = true;
+		load_plugin();
+		d = lookup(name);
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return d;
 }
 
 const char *rc_driver_name_for(const struct rc_device *dev)

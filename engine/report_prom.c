@@ -1,0 +1,294 @@
+/* Prometheus text exposition format 0.0.4 of a fabric result (include/rocectl/result.h),
+ * for node_exporter's textfile collector: gauges only and no sample timestamps (the
+ * collector rejects them), every family's HELP and TYPE before its samples and each family
+ * in one group.  Port names come from the devices (discovery), so label values are treated
+ * as hostile: escaped as the format says and kept valid UTF-8, because a parser that meets
+ * invalid UTF-8 drops the whole file, not just one series. */
+#include <stdint.h>
+#include <string.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/result.h"
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes), 0 when it is not one:
+ * overlong forms, surrogates and code points above U+10FFFF are invalid too. */
+static size_t utf8_seq(const unsigned char *s, size_t len)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	cp = s[0] & (0x7fu >> n);
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Label values escape backslash, double quote and newline; HELP text only the first and
+ * the last.  Bytes that are not UTF-8 become U+FFFD. */
+static void escape(FILE *f, const char *str, size_t max, bool label)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strnlen(str, max);
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(s + i, len - i);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			i++;
+			continue;
+		}
+		if (s[i] == '\\')
+			fputs("\\\\", f);
+		else if (s[i] == '\n')
+			fputs("\\n", f);
+		else if (s[i] == '"' && label)
+			fputs("\\\"", f);
+		else
+			fwrite(s + i, 1, n, f);
+		i += n;
+	}
+}
+
+static void family(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s ", name);
+	escape(f, help, SIZE_MAX, false);
+	fprintf(f, "\n# TYPE %s gauge\n", name);
+}
+
+/* One label; `first` opens the label set. */
+static void label(FILE *f, bool first, const char *key, const char *value, size_t max)
+{
+	fprintf(f, "%s%s=\"", first ? "{" : ",", key);
+	escape(f, value, max, true);
+	fputc('"', f);
+}
+
+/* "device:port", the way links are named everywhere else. */
+static void label_end(FILE *f, bool first, const char *key, const struct rc_inventory *inv,
+		      const struct rc_link_end *e)
+{
+	fprintf(f, "%s%s=\"", first ? "{" : ",", key);
+	escape(f, inv->devices[e->dev].name, RC_NAME_MAX, true);
+	fputc(':', f);
+	escape(f, e->port, RC_NAME_MAX, true);
+	fputc('"', f);
+}
+
+static bool dev_ok(const struct rc_fleet_dev *d)
+{
+	return d->rc == 0 && d->run.read_ok && (d->run.have || !d->run.n_ports);
+}
+
+static const struct rc_device *inv_dev(const struct rc_result *r, const struct rc_fleet_dev *d)
+{
+	return &r->inv->devices[d->index];
+}
+
+/* A port name as it appears in a label value: invalid bytes as U+FFFD. */
+static void as_written(const char *str, char out[3 * RC_NAME_MAX + 1])
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strnlen(str, RC_NAME_MAX), o = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(s + i, len - i);
+
+		if (n) {
+			memcpy(out + o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+}
+
+/* A port listed twice (a device's discovery is not trusted), or two names that differ only
+ * in invalid bytes, would be a duplicate series, which makes the whole scrape fail: only
+ * the first is reported. */
+static bool port_repeated(const struct rc_fleet_dev *d, size_t i)
+{
+	const char *name = d->run.have[i].name;
+	char a[3 * RC_NAME_MAX + 1], b[3 * RC_NAME_MAX + 1];
+	bool plain = true;
+
+	for (size_t k = 0; k < RC_NAME_MAX && name[k]; k++)
+		plain = plain && (unsigned char)name[k] < 0x80;
+	if (!plain)
+		as_written(name, a);
+	for (size_t j = 0; j < i; j++) {
+		if (!strncmp(d->run.have[j].name, name, RC_NAME_MAX))
+			return true;
+		if (plain)
+			continue;
+		as_written(d->run.have[j].name, b);
+		if (!strcmp(a, b))
+			return true;
+	}
+	return false;
+}
+
+static void port_counts(const struct rc_fleet_dev *d, const char *port, size_t *drift,
+			size_t *unsupported)
+{
+	*drift = *unsupported = 0;
+	for (size_t i = 0; i < d->run.changes.n; i++) {
+		const struct rc_change *c = &d->run.changes.v[i];
+
+		if (strncmp(c->port, port, RC_NAME_MAX))
+			continue;
+		if (c->kind == RC_CHANGE_UNSUPPORTED)
+			(*unsupported)++;
+		else
+			(*drift)++;
+	}
+}
+
+enum port_metric { PM_COMPLIANT, PM_DRIFT, PM_UNSUPPORTED };
+
+static void port_family(FILE *f, const struct rc_result *r, enum port_metric m)
+{
+	static const char *const name[] = {"rocectl_port_compliant", "rocectl_drift_fields",
+					   "rocectl_port_uncontrollable_fields"};
+	static const char *const help[] = {
+	    "1 when the port matches the policy, 0 when it has drifted or unreadable fields",
+	    "Fields of the port that differ from the policy or could not be read",
+	    "Policy fields this platform cannot control on the port (reported, not drift)"};
+
+	family(f, name[m], help[m]);
+	for (size_t i = 0; i < r->fleet->n; i++) {
+		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+		const struct rc_device *dev = inv_dev(r, d);
+
+		if (!dev_ok(d))
+			continue;
+		for (size_t p = 0; p < d->run.n_ports; p++) {
+			const char *port = d->run.have[p].name;
+			size_t drift, unsupported, v;
+
+			if (port_repeated(d, p))
+				continue;
+			port_counts(d, port, &drift, &unsupported);
+			v = m == PM_COMPLIANT ? drift == 0 : m == PM_DRIFT ? drift : unsupported;
+			fputs(name[m], f);
+			label(f, true, "device", dev->name, RC_NAME_MAX);
+			label(f, false, "port", port, RC_NAME_MAX);
+			if (m != PM_UNSUPPORTED)
+				label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+			fprintf(f, "} %zu\n", v);
+		}
+	}
+}
+
+static void device_families(FILE *f, const struct rc_result *r)
+{
+	size_t ok = 0, drift = 0;
+
+	for (size_t i = 0; i < r->fleet->n; i++) {
+		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+
+		if (!dev_ok(d))
+			continue;
+		ok++;
+		drift +=
+		    d->run.changes.n - rc_changes_count(&d->run.changes, RC_CHANGE_UNSUPPORTED);
+	}
+	family(f, "rocectl_devices", "Selected devices by the outcome of reading them");
+	fprintf(f, "rocectl_devices{state=\"ok\"} %zu\n", ok);
+	fprintf(f, "rocectl_devices{state=\"failed\"} %zu\n", r->fleet->n - ok);
+	/* not "_total": that suffix is the counters' (OpenMetrics, promtool check metrics) */
+	family(f, "rocectl_fabric_drift_fields",
+	       "Drifted or unreadable fields over every port of the devices that were read");
+	fprintf(f, "rocectl_fabric_drift_fields %zu\n", drift);
+
+	family(f, "rocectl_device_up", "1 when the device was read, 0 when reading it failed");
+	for (size_t i = 0; i < r->fleet->n; i++) {
+		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+		const struct rc_device *dev = inv_dev(r, d);
+
+		fputs("rocectl_device_up", f);
+		label(f, true, "device", dev->name, RC_NAME_MAX);
+		label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+		label(f, false, "driver", rc_driver_name_for(dev), SIZE_MAX);
+		fprintf(f, "} %d\n", dev_ok(d) ? 1 : 0);
+	}
+}
+
+static void link_families(FILE *f, const struct rc_result *r)
+{
+	family(f, "rocectl_link_consistent",
+	       "1 when both ends of the link agree, 0 on a mismatch or when an end could not be "
+	       "read (see rocectl_link_unknown)");
+	for (size_t i = 0; i < r->n_links; i++) {
+		const struct rc_link *l = &r->inv->links[r->links[i].link];
+
+		fputs("rocectl_link_consistent", f);
+		label_end(f, true, "a", r->inv, &l->a);
+		label_end(f, false, "b", r->inv, &l->b);
+		fprintf(f, "} %d\n", r->links[i].status == RC_CHECK_OK);
+	}
+	family(f, "rocectl_link_unknown", "1 when an end of the link could not be read");
+	for (size_t i = 0; i < r->n_links; i++) {
+		const struct rc_link *l = &r->inv->links[r->links[i].link];
+
+		fputs("rocectl_link_unknown", f);
+		label_end(f, true, "a", r->inv, &l->a);
+		label_end(f, false, "b", r->inv, &l->b);
+		fprintf(f, "} %d\n", r->links[i].status == RC_CHECK_UNKNOWN);
+	}
+}
+
+static void host_families(FILE *f, const struct rc_result *r)
+{
+	family(f, "rocectl_host_symmetric",
+	       "1 when every NIC of a multi-homed host lands on switch ports with the same QoS, "
+	       "0 when they differ or one could not be read (see rocectl_host_unknown)");
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		fputs("rocectl_host_symmetric", f);
+		label(f, true, "host", r->inv->devices[r->hosts[i].dev].name, RC_NAME_MAX);
+		fprintf(f, "} %d\n", r->hosts[i].status == RC_CHECK_OK);
+	}
+	family(f, "rocectl_host_unknown",
+	       "1 when a switch port a multi-homed host lands on could not be read");
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		fputs("rocectl_host_unknown", f);
+		label(f, true, "host", r->inv->devices[r->hosts[i].dev].name, RC_NAME_MAX);
+		fprintf(f, "} %d\n", r->hosts[i].status == RC_CHECK_UNKNOWN);
+	}
+}
+
+void rc_report_prometheus(FILE *f, const struct rc_result *r)
+{
+	family(f, "rocectl_last_verify_timestamp_seconds",
+	       "Unix time at which the fabric was last read");
+	fprintf(f, "rocectl_last_verify_timestamp_seconds %lld\n", (long long)r->when);
+	device_families(f, r);
+	port_family(f, r, PM_COMPLIANT);
+	port_family(f, r, PM_DRIFT);
+	port_family(f, r, PM_UNSUPPORTED);
+	link_families(f, r);
+	host_families(f, r);
+}
