@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fleet_cmd.h"
 #include "lock.h"
@@ -69,6 +70,10 @@ static const struct rc_option plan_options[] = {
 static const struct rc_option verify_options[] = {
     COMMON_OPTIONS,
     {"format", 0, "FMT", "text (default), json, prometheus or dot", OPT_FORMAT},
+    {"output", 'o', "FILE",
+     "write the report to FILE atomically (temporary file, then rename: for the "
+     "node_exporter textfile collector)",
+     OPT_OUTPUT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -241,8 +246,8 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 }
 
 /* verify's cross-hop checks, after the per-device report; returns the exit code. */
-static int verify_checks(struct rc_out *out, const struct rc_fleet *f, const struct tally *t,
-			 enum report_format fmt)
+static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f,
+			 const struct tally *t, enum report_format fmt)
 {
 	struct rc_result r;
 	struct rc_err err = {0};
@@ -254,9 +259,9 @@ static int verify_checks(struct rc_out *out, const struct rc_fleet *f, const str
 		return RC_EXIT_ERROR;
 	}
 	if (fmt == FMT_PROMETHEUS)
-		rc_report_prometheus(stdout, &r);
+		rc_report_prometheus(dst, &r);
 	else if (fmt == FMT_DOT)
-		rc_report_dot(stdout, &r);
+		rc_report_dot(dst, &r);
 	if (fmt == FMT_PROMETHEUS || fmt == FMT_DOT) {
 		for (size_t i = 0; i < r.n_links; i++)
 			bad_links += r.links[i].status != RC_CHECK_OK;
@@ -374,6 +379,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_out out;
 	struct tally t = {0};
 	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
+	char tmp_path[4200] = "";
+	FILE *dst = stdout;
 
 	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
 	if (exit_code >= 0)
@@ -407,7 +414,16 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (plan_path && check_saved_plan(&plan, &f))
 		goto out;
 
-	rc_out_init(&out, o.format == FMT_TEXT || o.format == FMT_JSON ? stdout
+	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
+		snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.%d", o.output, (int)getpid());
+		dst = fopen(tmp_path, "we");
+		if (!dst) {
+			fprintf(stderr, "rocectl verify: cannot write '%s': %s\n", tmp_path,
+				strerror(errno));
+			goto out;
+		}
+	}
+	rc_out_init(&out, o.format == FMT_TEXT || o.format == FMT_JSON ? dst
 									 : fopen("/dev/null", "we"),
 		    o.format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	if (!out.f)
@@ -425,12 +441,21 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	rc_out_close_array(&out);
 	if (cmd == RC_FLEET_CMD_VERIFY)
-		exit_code = verify_checks(&out, &f, &t, o.format);
+		exit_code = verify_checks(&out, dst, &f, &t, o.format);
 	summary(&out, cmd, &t);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
-	if (out.f != stdout)
+	if (out.f != dst)
 		fclose(out.f);
+	if (dst != stdout) {
+		if (fflush(dst) || fsync(fileno(dst)) || fclose(dst) || rename(tmp_path, o.output)) {
+			fprintf(stderr, "rocectl verify: cannot write '%s': %s\n", o.output,
+				strerror(errno));
+			unlink(tmp_path);
+			exit_code = RC_EXIT_ERROR;
+		}
+		dst = stdout;
+	}
 	fflush(stdout);
 	if (cmd == RC_FLEET_CMD_PLAN && o.output && exit_code != RC_EXIT_ERROR) {
 		if (rc_plan_save(o.output, o.policy, o.inventory, &f, &err)) {
@@ -442,6 +467,10 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		}
 	}
 out:
+	if (dst != stdout) {
+		fclose(dst);
+		unlink(tmp_path);
+	}
 	rc_lock_release(lock_fd);
 	rc_fleet_free(&f);
 	rc_inventory_free(&inv);
