@@ -26,9 +26,15 @@
  *                 "old": "0" | null,                (null unless kind is "set")
  *                 "new": "3",
  *                 "disruptive": true | false}]}     (flaps the link / restarts channels)
+ *    "unsupported_sections": ["dcb", "rdma"],    (apply only, when the pre-flight refused)
  *   plan lists what apply would change; verify lists the drift; apply lists what it
  *   changed.  "unsupported" = not controllable here (e.g. ECN enables on upstream mlx5):
  *   reported, neither drift nor success.
+ *   apply first pre-flights every selected section on every interface (DCB ops present,
+ *   RDMA device and rdma_cm configfs usable) and writes nothing to an interface that
+ *   fails it: status "error", the sections in "unsupported_sections", exit 1.  --only
+ *   leaves the unsupported sections out (a site whose DCBX is firmware-managed, a
+ *   soft-RoCE NIC without DCB).
  *
  * show, per INTERFACE:
  *   {"interface": "eth0", "mtu": 9000 | null, "speed_mbps": 100000 | null,
@@ -410,13 +416,96 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 	rc_devrun_close(&r);
 }
 
+/* The pre-flight of apply: every interface, every selected section, before anything is
+ * written anywhere.  pf[i].rc is 0 (go), -EOPNOTSUPP (refused: pf[i].missing says which
+ * sections) or the error of an interface that cannot be used at all. */
+struct preflight {
+	int rc;
+	unsigned missing;
+	char msg[RC_ERR_MSG_MAX + 160];
+};
+
+static const char *const section_names[] = {"dcb", "ecn", "rdma"};
+
+static void sections_text(unsigned mask, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3 && off < len; i++)
+		if (mask & (1u << i))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+						section_names[i]);
+}
+
+static void preflight_all(struct agent *a, struct preflight *pf)
+{
+	struct rc_session *s = NULL;
+	struct rc_err err = {0};
+
+	if (rc_host_driver.open(&a->dev, &a->ropts, &s, &err)) {
+		for (size_t i = 0; i < a->o.n_if; i++) {
+			pf[i].rc = -EIO;
+			snprintf(pf[i].msg, sizeof(pf[i].msg), "%s", err.msg);
+		}
+		return;
+	}
+	for (size_t i = 0; i < a->o.n_if; i++) {
+		char rest[32];
+
+		memset(&err, 0, sizeof(err));
+		pf[i].rc = rc_host_preflight(s, a->o.ifs[i], a->o.sections, &pf[i].missing, &err);
+		if (pf[i].rc != -EOPNOTSUPP) {
+			snprintf(pf[i].msg, sizeof(pf[i].msg), "%s", err.msg);
+			continue;
+		}
+		sections_text(a->o.sections & ~pf[i].missing, rest, sizeof(rest));
+		snprintf(pf[i].msg, sizeof(pf[i].msg), "%s; nothing was written to '%s'%s%s%s",
+			 err.msg, a->o.ifs[i], rest[0] ? " (--only " : "", rest,
+			 rest[0] ? " manages the rest)" : "");
+	}
+	rc_host_driver.close(s);
+}
+
+static void out_refused(struct agent *a, const char *ifname, const struct preflight *pf)
+{
+	out_iface_error(a, ifname, pf->msg);
+	rc_out_bool(&a->out, "restored", NULL, false);
+	if (pf->missing) {
+		rc_out_open_array(&a->out, "unsupported_sections");
+		for (int i = 0; i < 3; i++)
+			if (pf->missing & (1u << i))
+				rc_out_str(&a->out, NULL, NULL, section_names[i]);
+		rc_out_close_array(&a->out);
+	}
+	rc_out_open_array(&a->out, "changes");
+	rc_out_close_array(&a->out);
+	rc_out_close_object(&a->out);
+	note_error(a);
+}
+
 static void run_policy_cmd(struct agent *a)
 {
+	struct preflight *pf = NULL;
 	char base_run[64];
 
 	rc_journal_new_run_id(base_run, sizeof(base_run));
-	for (size_t i = 0; i < a->o.n_if; i++)
-		run_interface(a, a->o.ifs[i], base_run);
+	if (a->cmd == A_APPLY) {
+		pf = calloc(a->o.n_if ? a->o.n_if : 1, sizeof(*pf));
+		if (!pf) {
+			fprintf(stderr, "rocectl agent: out of memory\n");
+			note_error(a);
+			return;
+		}
+		preflight_all(a, pf);
+	}
+	for (size_t i = 0; i < a->o.n_if; i++) {
+		if (pf && pf[i].rc)
+			out_refused(a, a->o.ifs[i], &pf[i]);
+		else
+			run_interface(a, a->o.ifs[i], base_run);
+	}
+	free(pf);
 }
 
 /* ---- show ------------------------------------------------------------------------------ */

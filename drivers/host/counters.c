@@ -71,6 +71,25 @@ static const struct meaning hw_names[] = {
     {"roce_slow_restart_trans", "roce_slow_restart_transitions", false},
     {"roce_adp_retrans", "roce_adaptive_retransmissions", false},
     {"roce_adp_retrans_to", "roce_adaptive_retransmission_timeouts", false},
+    {"req_rnr_retries_exceeded", "rdma_rnr_retries_exceeded", false},
+    {"rdma_tx_packets", "rdma_tx_packets", false},
+    {"rdma_rx_packets", "rdma_rx_packets", false},
+    /* Soft-RoCE (rdma_rxe): its own names for the same events, and a few of its own.  A
+     * retry of the completer follows an ACK timeout or a sequence NAK: a loss. */
+    {"sent_pkts", "rdma_tx_packets", false},
+    {"rcvd_pkts", "rdma_rx_packets", false},
+    {"out_of_seq_request", "rdma_out_of_sequence", true},
+    {"rcvd_seq_err", "rdma_packet_seq_errors", true},
+    {"completer_retry_err", "rdma_completer_retries", true},
+    {"retry_exceeded_err", "rdma_transport_retries_exceeded", true},
+    {"retry_rnr_exceeded_err", "rdma_rnr_retries_exceeded", false},
+    {"rcvd_rnr_err", "rdma_rnr_nak_retry_errors", false},
+    {"send_rnr_err", "rdma_rnr_naks_sent", false},
+    {"ack_deferred", "rdma_acks_deferred", false},
+    {"send_err", "rdma_send_errors", false},
+    {"link_downed", "rdma_link_downed", false},
+    {"rdma_sends", "rdma_send_operations", false},
+    {"rdma_recvs", "rdma_receive_operations", false},
 };
 
 /* Does `name` match `pattern` ("%u" = one priority digit 0..7)?  *prio gets the digit. */

@@ -133,6 +133,48 @@ int rc_host_collect(struct rc_session *s, const char *ifname, struct rc_host_por
 	return collect(s, ifname, true, hp, err);
 }
 
+int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned sections,
+		      unsigned *missing, struct rc_err *err)
+{
+	unsigned saved = s->sections;
+	struct rc_host_port *hp = malloc(sizeof(*hp));
+	char why[2 * RC_ERR_MSG_MAX] = "";
+	size_t off = 0;
+	int rc;
+
+	*missing = 0;
+	if (!hp)
+		return rc_errf(err, ENOMEM, "out of memory");
+	s->sections = sections & RC_HOST_SEC_ALL;
+	rc = collect(s, ifname, false, hp, err);
+	s->sections = saved;
+	if (rc) {
+		free(hp);
+		return rc;
+	}
+	/* Only a driver without DCB ops refuses; any other failure is just an error. */
+	if ((sections & RC_HOST_SEC_DCB) && hp->dcb_rc && hp->dcb_rc != -EOPNOTSUPP) {
+		rc = rc_errf(err, -hp->dcb_rc, "%s", hp->dcb_err);
+		free(hp);
+		return rc;
+	}
+	if ((sections & RC_HOST_SEC_DCB) && hp->dcb_rc) {
+		*missing |= RC_HOST_SEC_DCB;
+		off += (size_t)snprintf(why + off, sizeof(why) - off,
+					"%s: section 'dcb' cannot be managed here", hp->dcb_err);
+	}
+	if ((sections & RC_HOST_SEC_RDMA) && !hp->nic.has_tos && off < sizeof(why)) {
+		*missing |= RC_HOST_SEC_RDMA;
+		off += (size_t)snprintf(why + off, sizeof(why) - off,
+					"%s'%s': %s: section 'rdma' cannot be managed here",
+					off ? "; " : "", ifname, hp->nic.tos_why);
+	}
+	free(hp);
+	if (!*missing)
+		return 0;
+	return rc_errf(err, EOPNOTSUPP, "%s", why);
+}
+
 static enum rc_tsa tsa_from_ieee(uint8_t t)
 {
 	switch (t) {

@@ -255,6 +255,15 @@ int rc_host_collect(struct rc_session *s, const char *ifname, struct rc_host_por
 		    struct rc_err *err);
 /* The vendor-neutral view of a collected interface. */
 void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct port_qos *q);
+/* Before apply writes anything to `ifname`: can each of `sections` be managed there?  The
+ * sections that cannot get their bit in *missing, and the error names the interface, each
+ * such section and why ("'eth0': no DCB support (...): section 'dcb' cannot be managed
+ * here").  DCB is missing without dcbnl ops; rdma without an RDMA device or a usable
+ * rdma_cm configfs.  ECN never is: upstream mlx5 has no ECN knobs by design, and those
+ * fields are reported as not controllable instead.  Returns 0, -EOPNOTSUPP (refuse), or
+ * the error of an unusable interface. */
+int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned sections,
+		      unsigned *missing, struct rc_err *err);
 /* Restrict the session to these sections (default: all). */
 void rc_host_set_sections(struct rc_session *s, unsigned sections);
 const char *rc_host_root(const struct rc_session *s);

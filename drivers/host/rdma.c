@@ -260,7 +260,8 @@ static bool verbs_gids(struct rc_rdma_port *p)
 			snprintf(g->ndev, sizeof(g->ndev), "%s", ifn);
 		p->n_gids++;
 	}
-	if (!ibv_query_port(ctx, (uint8_t)p->port, &pa))
+	/* sysfs says "4: ACTIVE" (the documented form); verbs only when sysfs did not answer. */
+	if (!p->state[0] && !ibv_query_port(ctx, (uint8_t)p->port, &pa))
 		snprintf(p->state, sizeof(p->state), "%d: %s", (int)pa.state,
 			 ibv_port_state_str(pa.state));
 	ibv_close_device(ctx);
