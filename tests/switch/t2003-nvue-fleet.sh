@@ -126,31 +126,31 @@ test_expect_success 'one failing switch does not stop the others' '
 	test_must_contain "$TMP/v2" "^leaf01 \(nvue-ssh\): 2 drifted"
 '
 
-test_expect_success 'ports sharing a PFC profile but needing different cable lengths: refused, nothing sent' '
+test_expect_success 'ports sharing a PFC profile but needing different cable lengths move to profiles of their own length' '
 	{ rc plan -p "$P" -i "$TMP/links.yaml" --limit leaf01 >"$TMP/lp" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/lp" "swp1 +cable_length_m +7 -> 3" &&
 	test_must_contain "$TMP/lp" "swp2 +cable_length_m +7 -> 100" &&
-	sim cli "$LAB" leaf01 "nv config history" >"$TMP/h0" &&
-	{ rc apply -p "$P" -i "$TMP/links.yaml" --limit leaf01 -J "$J" >"$TMP/la" 2>&1; st=$?; } ;
-	test "$st" = 1 &&
-	test_must_contain "$TMP/la" "nothing was sent" &&
-	test_must_contain "$TMP/la" "separate NVUE profiles" &&
-	sim cli "$LAB" leaf01 "nv config history" >"$TMP/h1" &&
-	cmp "$TMP/h0" "$TMP/h1"
-'
-
-test_expect_success 'with swp1 on its own PFC profile, each port gets its cable length' '
-	sim cli "$LAB" leaf01 "nv set qos pfc uplink switch-priority 3" &&
-	sim cli "$LAB" leaf01 "nv set interface swp1 qos pfc profile uplink" &&
-	sim cli "$LAB" leaf01 "nv config apply -y" >/dev/null &&
-	rc apply -p "$P" -i "$TMP/links.yaml" --limit leaf01 -J "$J" >"$TMP/lb" 2>&1 &&
-	sim cli "$LAB" leaf01 "nv show qos pfc uplink -o json" | tr -d " \n" >"$TMP/up.json" &&
-	test_must_contain "$TMP/up.json" "\"cable-length\":3" &&
+	rc apply -p "$P" -i "$TMP/links.yaml" --limit leaf01 -J "$J" >"$TMP/la" 2>&1 &&
+	sim cli "$LAB" leaf01 "nv show interface swp1 qos -o json" | tr -d " \n" >"$TMP/if1.json" &&
+	test_must_contain "$TMP/if1.json" "\"profile\":\"rocectl-cable-3m\"" &&
+	sim cli "$LAB" leaf01 "nv show interface swp2 qos -o json" | tr -d " \n" >"$TMP/if2.json" &&
+	test_must_contain "$TMP/if2.json" "\"profile\":\"rocectl-cable-100m\"" &&
+	sim cli "$LAB" leaf01 "nv show qos pfc rocectl-cable-3m -o json" | tr -d " \n" >"$TMP/p3.json" &&
+	test_must_contain "$TMP/p3.json" "\"cable-length\":3" &&
+	test_must_contain "$TMP/p3.json" "\"switch-priority\":\\{\"3\"" &&
+	test_must_contain "$TMP/p3.json" "\"rx\":\"enable\"" &&
 	sim cli "$LAB" leaf01 "nv show qos pfc default-global -o json" | tr -d " \n" >"$TMP/dg.json" &&
-	test_must_contain "$TMP/dg.json" "\"cable-length\":100" &&
+	test_must_contain "$TMP/dg.json" "\"cable-length\":7" &&
 	rc verify -p "$P" -i "$TMP/links.yaml" --limit leaf01 >"$TMP/lv" 2>&1 &&
 	test_must_contain "$TMP/lv" "^leaf01 \(nvue-ssh\): in sync"
+'
+
+test_expect_success 'a second apply reuses those profiles and changes nothing' '
+	sim cli "$LAB" leaf01 "nv config history" >"$TMP/h0" &&
+	rc apply -p "$P" -i "$TMP/links.yaml" --limit leaf01 -J "$J" >"$TMP/lb" 2>&1 &&
+	sim cli "$LAB" leaf01 "nv config history" >"$TMP/h1" &&
+	cmp "$TMP/h0" "$TMP/h1"
 '
 
 test_expect_success 'the simulated switches go down cleanly' '
