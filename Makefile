@@ -143,6 +143,9 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_OBJS)
 
 fuzz: $(FUZZ_BINS)
 
+# keep the objects: they are intermediate to make, but rebuilding them is slow
+.SECONDARY: $(FUZZ_LIB_OBJS)
+
 sims: $(SIM_TARGETS)
 
 unit: $(UNIT_BINS)
