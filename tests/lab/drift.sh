@@ -5,8 +5,10 @@
 # K distinct targets (device, port, field) are drawn from DIR/topology with a generator
 # seeded by SEED, so the same SEED on the same lab picks the same targets.  Each is changed
 # behind rocectl's back the way an operator would: `dcb` on the host (as the lab user, under
-# the host's simulated NICs), `nv set` + `nv config apply` on the switch (simctl's drift
-# fault, committed as user "drift").  The new value is always one the roce-lossless policy
+# the host's simulated NICs), and on a switch through simctl's drift fault: `nv set` + `nv
+# config apply` on NVUE (committed as user "drift"), a CONFIG_DB write on SONiC (as
+# `sonic-db-cli HSET` would; buffermgrd follows), a running-config change on EOS (as typed
+# in `configure`).  The new value is always one the roce-lossless policy
 # does not want, and differs from the current one.  Each change is read back before it is
 # recorded in DIR/drift.json.
 
@@ -23,11 +25,24 @@ drift_pick() {
 			t[n++] = "host " $2 " " $i " dscp2prio[26]"
 		}
 	}
-	$1 == "switch" {
+	# NVUE settings are profiles (switch-wide); SONiC binds PFC per port and maps/WRED
+	# profiles switch-wide; EOS configures per interface except the global DSCP map
+	$1 == "switch" && $5 == "nvue" {
 		t[n++] = "switch " $2 " * pfc_enabled"
 		t[n++] = "switch " $2 " * trust"
 		t[n++] = "switch " $2 " * dscp2prio[26]"
 		t[n++] = "switch " $2 " * ecn[3].kmin_bytes"
+	}
+	$1 == "switch" && $5 == "sonic" {
+		t[n++] = "switch " $2 " " $7 " pfc_enabled"
+		t[n++] = "switch " $2 " * dscp2prio[26]"
+		t[n++] = "switch " $2 " * ecn[3].kmin_bytes"
+	}
+	$1 == "switch" && $5 == "eos" {
+		t[n++] = "switch " $2 " " $7 " pfc_enabled"
+		t[n++] = "switch " $2 " " $7 " trust"
+		t[n++] = "switch " $2 " * dscp2prio[26]"
+		t[n++] = "switch " $2 " " $7 " ecn[3].kmin_bytes"
 	}
 	END {
 		if (k > n) {
@@ -163,10 +178,21 @@ sw_q() {
 
 drift_switch() {
 	sw=$1 field=$2 r=$3
+	platform=$(awk -v n="$sw" '$1 == "switch" && $2 == n { print $5 }' "$dir/topology")
 	ports=$(awk -v n="$sw" '$1 == "switch" && $2 == n { for (i = 7; i <= NF; i++) print $i }' \
 		"$dir/topology")
 	p0=$(echo "$ports" | head -n 1)
 	"$SIMCTL" state "$SWDIR" "$sw" >"$RUN/drift.state" || die "drift: cannot read '$sw'"
+	case $platform in
+	sonic)
+		drift_sonic "$sw" "$field" "$r"
+		return
+		;;
+	eos)
+		drift_eos "$sw" "$field" "$r"
+		return
+		;;
+	esac
 	case $field in
 	pfc_enabled) cat=pfc ;;
 	'ecn[3].kmin_bytes') cat=congestion-control ;;
@@ -227,6 +253,139 @@ drift_switch() {
 	[ "$now" = "$expect" ] || die "drift: $sw: '$path' left $field at '$now' on $bound"
 	record "$sw" switch "\"*\", \"ports\": $bound" "$field" "$value" "$was" \
 		"simctl fault DIR $sw drift $path"
+}
+
+# sw_drift SWITCH PATH...: simctl's drift, then the switch's state again in drift.state
+sw_drift() {
+	d_sw=$1
+	shift
+	"$SIMCTL" fault "$SWDIR" "$d_sw" drift "$@" >/dev/null 2>"$RUN/drift.err" ||
+		die "drift: $d_sw: drift $* failed: $(cat "$RUN/drift.err")"
+	"$SIMCTL" state "$SWDIR" "$d_sw" >"$RUN/drift.state" || die "drift: cannot read '$d_sw'"
+}
+
+# bound_ports JQ: the managed ports (of $ports) for which JQ (with $p the port) is true
+bound_ports() {
+	# shellcheck disable=SC2086
+	jq -c --argjson ports "$(json_list $ports)" "[\$ports[] as \$p | if $1 then \$p else empty end]" \
+		"$RUN/drift.state"
+}
+
+# SONiC: CONFIG_DB written directly (sonic-db-cli HSET); buffermgrd re-derives the PGs.
+# pfc_enabled is the first managed port's PORT_QOS_MAP pfc_enable; the DSCP map and the
+# WRED profile are shared by every port bound to them.
+drift_sonic() {
+	sw=$1 field=$2 r=$3
+	db=.sonic.config_db
+	case $field in
+	pfc_enabled)
+		cur=$(jq -r --arg p "$p0" "$db.PORT_QOS_MAP[\$p].pfc_enable // \"\"" "$RUN/drift.state")
+		was=${cur:-none}
+		value=$(pick_other "$r" "$cur" 4 2 5 1)
+		path="PORT_QOS_MAP.$p0.pfc_enable=$value"
+		check="$db.PORT_QOS_MAP[\$p].pfc_enable"
+		bound=$(json_list "$p0")
+		port=$p0
+		;;
+	'dscp2prio[26]')
+		map=$(jq -r --arg p "$p0" "$db.PORT_QOS_MAP[\$p].dscp_to_tc_map // \"\"" "$RUN/drift.state")
+		case $map in '' | *[!A-Za-z0-9_-]*) die "drift: $sw $p0: no DSCP_TO_TC_MAP bound" ;; esac
+		cur=$(jq -r --arg m "$map" "$db.DSCP_TO_TC_MAP[\$m][\"26\"] // \"0\"" "$RUN/drift.state")
+		was=$cur
+		value=$(pick_other "$r" "$cur" 5 4 2 1)
+		path="DSCP_TO_TC_MAP.$map.26=$value"
+		check="$db.DSCP_TO_TC_MAP[$db.PORT_QOS_MAP[\$p].dscp_to_tc_map][\"26\"]"
+		bound=$(bound_ports "$db.PORT_QOS_MAP[\$p].dscp_to_tc_map == \"$map\"")
+		port='*'
+		;;
+	'ecn[3].kmin_bytes')
+		prof=$(jq -r --arg q "$p0|3" "$db.QUEUE[\$q].wred_profile // \"\"" "$RUN/drift.state")
+		case $prof in '' | *[!A-Za-z0-9_-]*) die "drift: $sw $p0: no WRED profile on queue 3" ;; esac
+		cur=$(jq -r --arg w "$prof" "$db.WRED_PROFILE[\$w].green_min_threshold // \"0\"" \
+			"$RUN/drift.state")
+		was=$cur
+		value=$(pick_other "$r" "$cur" 331776 73728 737280)
+		path="WRED_PROFILE.$prof.green_min_threshold=$value"
+		check="$db.WRED_PROFILE[$db.QUEUE[\$p + \"|3\"].wred_profile].green_min_threshold"
+		bound=$(bound_ports "$db.QUEUE[\$p + \"|3\"].wred_profile == \"$prof\"")
+		port='*'
+		;;
+	*) die "drift: $sw: no SONiC drift for '$field'" ;;
+	esac
+	sw_drift "$sw" "$path"
+	drift_verify "$sw" "$check" "$value" "$bound" "$path"
+	[ "$port" = '*' ] || port=$p0
+	record "$sw" switch "\"$port\", \"ports\": $bound" "$field" "$value" "$was" \
+		"simctl fault DIR $sw drift $path"
+}
+
+# EOS: the running-config changed as if typed in "configure" (drift paths over simctl's
+# JSON form of it).  PFC, trust and ECN are the first managed interface's; the DSCP map is
+# global.
+drift_eos() {
+	sw=$1 field=$2 r=$3
+	ifc=".eos.running.interface[\$p]"
+	case $field in
+	pfc_enabled)
+		cur=$(jq -r --arg p "$p0" "$ifc | if .pfc then [(.\"pfc-priority\" // {}) | to_entries[] |
+			select(.value == \"no-drop\") | .key] | join(\",\") else \"\" end" "$RUN/drift.state")
+		was=${cur:-none}
+		value=$(pick_other "$r" "$cur" 4 2 5 1)
+		set -- "interface.$p0.pfc=true" "interface.$p0.pfc-priority={\"$value\":\"no-drop\"}"
+		check="$ifc | [(.\"pfc-priority\" // {}) | to_entries[] | select(.value == \"no-drop\") |
+			.key] | join(\",\")"
+		bound=$(json_list "$p0")
+		;;
+	trust)
+		cur=$(jq -r --arg p "$p0" "$ifc.\"qos-trust\" // \"cos\"" "$RUN/drift.state")
+		case $cur in dscp) was=dscp ;; cos) was=pcp ;; *) was=unset ;; esac
+		case $cur in cos) new=untrusted value=unset ;; *) new=cos value=pcp ;; esac
+		set -- "interface.$p0.qos-trust=$new"
+		check="$ifc.\"qos-trust\" // \"cos\" | {dscp: \"dscp\", cos: \"pcp\", untrusted: \"unset\"}[.]"
+		bound=$(json_list "$p0")
+		;;
+	'dscp2prio[26]')
+		# the default map puts DSCP 24-31 on CoS 3 and so on traffic class 3
+		cur=$(jq -r '.eos.running."qos-map-dscp"."26" // 3' "$RUN/drift.state")
+		was=$cur
+		value=$(pick_other "$r" "$cur" 5 4 2 1)
+		set -- "qos-map-dscp.26=$value"
+		check='.eos.running."qos-map-dscp"."26" // 3'
+		# shellcheck disable=SC2086
+		bound=$(json_list $ports)
+		;;
+	'ecn[3].kmin_bytes')
+		units='{"bytes": 1, "kbytes": 1000, "mbytes": 1000000, "segments": 208}'
+		ecn="$ifc.\"tx-queue\".\"3\".ecn"
+		cur=$(jq -r --arg p "$p0" --argjson u "$units" "$ecn |
+			if . then .min * \$u[.\"min-unit\"] else 0 end" "$RUN/drift.state")
+		was=$cur
+		value=$(pick_other "$r" "$cur" 331776 73728 737280)
+		# keep the maximum when it still lies above the new minimum
+		new=$(jq -c --arg p "$p0" --argjson u "$units" --argjson v "$value" "$ecn |
+			if . and .max * \$u[.\"max-unit\"] >= \$v then . + {min: \$v, \"min-unit\": \"bytes\"}
+			else {min: \$v, \"min-unit\": \"bytes\", max: 2000000, \"max-unit\": \"bytes\",
+			      probability: 100} end" "$RUN/drift.state")
+		set -- "interface.$p0.tx-queue.3.ecn=$new"
+		check="$ecn | if . then .min * $units[.\"min-unit\"] else 0 end"
+		bound=$(json_list "$p0")
+		;;
+	*) die "drift: $sw: no EOS drift for '$field'" ;;
+	esac
+	path=$*
+	sw_drift "$sw" "$@"
+	drift_verify "$sw" "$check" "$value" "$bound" "$path"
+	port=$p0
+	[ "$field" != 'dscp2prio[26]' ] || port='*'
+	record "$sw" switch "\"$port\", \"ports\": $bound" "$field" "$value" "$was" \
+		"simctl fault DIR $sw drift $path"
+}
+
+# drift_verify SWITCH CHECK VALUE BOUND PATH: every bound port shows VALUE (jq CHECK, $p)
+drift_verify() {
+	now=$(jq -r --argjson ports "$4" "[\$ports[] as \$p | $2 | tostring] | unique | join(\" \")" \
+		"$RUN/drift.state")
+	[ "$now" = "$3" ] || die "drift: $1: '$5' left the field at '$now' on $4"
 }
 
 # record DEVICE KIND PORT_JSON FIELD VALUE WAS COMMAND: one element of drift.json

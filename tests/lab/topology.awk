@@ -1,10 +1,10 @@
 # topology.awk: the fabric `lab up` builds, written as the files that describe it.
 # POSIX awk (Debian's mawk); run with no input (BEGIN only).  Variables (-v):
 #   hosts, leaves, spines, nics, uplinks   the shape (checked by the caller)
-#   platforms   comma-separated, round-robin over leaves then spines
-#   model       switch model given to simctl (SN5400 = 400G ports)
+#   platforms   comma-separated (nvue, sonic, eos), round-robin over leaves then spines
+#   nvue_model, sonic_model, eos_model   simctl model per platform (400G ports)
 #   mtu         host NIC MTU
-#   maxports    ports per simulated switch (swp1..maxports)
+#   maxports    ports per simulated switch (swp1.., Ethernet0,4.. on SONiC, Ethernet1.. on EOS)
 #   dir         the lab directory (absolute, safe characters only)
 #   user        the SSH login of every lab device
 #   hostport    the hosts' sshd port; restport the switches' REST port
@@ -29,6 +29,30 @@ function width(n, min,   w) {
 # 250 addresses per /24 so that no address ends in .0 or .255
 function addr(prefix, i) {
 	return prefix "." int(i / 250) "." (i % 250 + 1)
+}
+
+# Port p (1-based) of switch s in its platform's naming: SONiC numbers ports by their first
+# lane (Ethernet0, Ethernet4, ...), EOS from Ethernet1, NVUE from swp1.
+function pname(s, p) {
+	if (splat[s] == "sonic")
+		return "Ethernet" (p - 1) * 4
+	if (splat[s] == "eos")
+		return "Ethernet" p
+	return "swp" p
+}
+
+function portlist(s,   p, list) {
+	if (splat[s] == "eos")
+		return "Ethernet1-" nports[s]
+	if (splat[s] == "nvue")
+		return "swp1-" nports[s]
+	for (p = 1; p <= nports[s]; p++)
+		list = list (p > 1 ? ", " : "") pname(s, p)
+	return list
+}
+
+function smodel(s) {
+	return splat[s] == "sonic" ? sonic_model : splat[s] == "eos" ? eos_model : nvue_model
 }
 
 function cred(name, transport) {
@@ -60,13 +84,15 @@ function inventory(file, transport,   h, i, s, list) {
 		print "  []" >file
 	print "switches:" >file
 	for (s = 0; s < nsw; s++) {
+		# SONiC has no REST API here: it stays on SSH in both inventories
+		t = splat[s] == "sonic" ? "ssh" : transport
 		print "  - name: " sname[s] >file
 		print "    address: " saddr[s] >file
 		print "    platform: " splat[s] >file
 		print "    role: " srole[s] >file
-		print "    transport: " transport >file
-		print "    ports: [swp1-" nports[s] "]" >file
-		print cred(sname[s], transport) >file
+		print "    transport: " t >file
+		print "    ports: [" portlist(s) "]" >file
+		print cred(sname[s], t) >file
 	}
 	print "links:" >file
 	for (i = 0; i < nlinks; i++)
@@ -109,13 +135,14 @@ BEGIN {
 	for (h = 0; h < hosts; h++)
 		for (i = 0; i < nics; i++) {
 			s = (h + i) % leaves
-			link(hname[h] ":" nic[i], sname[s] ":swp" ++nports[s], "3m")
+			link(hname[h] ":" nic[i], sname[s] ":" pname(s, ++nports[s]), "3m")
 		}
 	# then uplinks: leaf j -> spines (j*U + u) mod S, u < U (every spine when U = S)
 	for (j = 0; j < leaves && spines > 0; j++)
 		for (u = 0; u < uplinks; u++) {
 			k = leaves + (j * uplinks + u) % spines
-			link(sname[j] ":swp" ++nports[j], sname[k] ":swp" ++nports[k], "30m")
+			a = sname[j] ":" pname(j, ++nports[j])
+			link(a, sname[k] ":" pname(k, ++nports[k]), "30m")
 		}
 	bad = 0
 	for (s = 0; s < nsw; s++) {
@@ -136,7 +163,7 @@ BEGIN {
 		exit 1
 
 	for (s = 0; s < nsw; s++)
-		print sname[s] "=" saddr[s] ":" splat[s] ":" model >(plan "/switches")
+		print sname[s] "=" saddr[s] ":" splat[s] ":" smodel(s) >(plan "/switches")
 	for (h = 0; h < hosts; h++) {
 		print hname[h], haddr[h] >(plan "/hosts")
 		line = "hosts/" hname[h]
@@ -154,9 +181,9 @@ BEGIN {
 		print line >t
 	}
 	for (s = 0; s < nsw; s++) {
-		line = "switch " sname[s] " " saddr[s] " " srole[s] " " splat[s] " " model
+		line = "switch " sname[s] " " saddr[s] " " srole[s] " " splat[s] " " smodel(s)
 		for (p = 1; p <= nports[s]; p++)
-			line = line " swp" p
+			line = line " " pname(s, p)
 		print line >t
 	}
 	for (i = 0; i < nlinks; i++)

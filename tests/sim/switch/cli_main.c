@@ -23,6 +23,8 @@ struct cli {
 	char user[64];
 	bool interactive;
 	bool quit;
+	bool line_mode; /* the dialect reads CLI lines, not sh (EOS) */
+	cJSON *login;	/* the dialect's per-login state */
 };
 
 static void sleep_ms(long ms)
@@ -132,31 +134,13 @@ static bool run_unlocked(struct sim_ctx *ctx, bool (*fn)(void *arg), void *arg)
 	return r;
 }
 
-/* Run one command against the switch; returns its exit status. */
-static int run_command(struct cli *cli, int argc, char **argv)
+/* Lock the switch, take the faults, and run one command on it: argv through the dialect's
+ * cli(), or (line != NULL) a whole line through its line().  Returns the exit status. */
+static int run_locked(struct cli *cli, int argc, char **argv, const char *line, bool sudo)
 {
 	char err[SIM_ERR_MAX];
 	struct sim_switch sw;
 	long slow_ms = 0;
-
-	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
-		cli->quit = true;
-		return argc > 1 ? atoi(argv[1]) : 0;
-	}
-	if (!strcmp(argv[0], "true"))
-		return 0;
-	if (!strcmp(argv[0], "false"))
-		return 1;
-	if (!strcmp(argv[0], "echo")) {
-		for (int i = 1; i < argc; i++)
-			printf("%s%s", i > 1 ? " " : "", argv[i]);
-		printf("\n");
-		return 0;
-	}
-	if (!strcmp(argv[0], "sudo") && argc > 1) {
-		argv++;
-		argc--;
-	}
 
 	if (sim_switch_open(cli->run_dir, cli->name, &sw, err, sizeof(err)) < 0) {
 		fprintf(stderr, "switchsim: %s\n", err);
@@ -181,7 +165,7 @@ static int run_command(struct cli *cli, int argc, char **argv)
 	}
 	const struct sim_dialect *d = sim_dialect_of(sw.st);
 	int rc;
-	if (!d) {
+	if (!d || (line && !d->line)) {
 		fprintf(stderr, "switchsim: '%s' has an unknown platform\n", cli->name);
 		rc = 255;
 	} else {
@@ -192,10 +176,17 @@ static int run_command(struct cli *cli, int argc, char **argv)
 				       .user = cli->user,
 				       .in = stdin,
 				       .interactive = cli->interactive,
+				       .sudo = sudo,
+				       .login = cli->login,
 				       .dirty = consumed,
 				       .unlocked = run_unlocked,
 				       .core = &h};
-		rc = d->cli(&ctx, argc, argv, stdout, stderr);
+		if (line)
+			rc = d->line(&ctx, line, stdout, stderr);
+		else
+			rc = d->cli(&ctx, argc, argv, stdout, stderr);
+		if (ctx.quit)
+			cli->quit = true;
 		fflush(stdout);
 		if (ctx.st && ctx.dirty && sim_switch_save(&sw, err, sizeof(err)) < 0) {
 			fprintf(stderr, "switchsim: %s\n", err);
@@ -206,10 +197,66 @@ static int run_command(struct cli *cli, int argc, char **argv)
 	return rc;
 }
 
+/* One sh command: the shell's built-ins, else the switch. */
+static int run_command(struct cli *cli, int argc, char **argv)
+{
+	bool sudo = false;
+
+	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
+		cli->quit = true;
+		return argc > 1 ? atoi(argv[1]) : 0;
+	}
+	if (!strcmp(argv[0], "true"))
+		return 0;
+	if (!strcmp(argv[0], "false"))
+		return 1;
+	if (!strcmp(argv[0], "echo")) {
+		for (int i = 1; i < argc; i++)
+			printf("%s%s", i > 1 ? " " : "", argv[i]);
+		printf("\n");
+		return 0;
+	}
+	if (!strcmp(argv[0], "sudo") && argc > 1) {
+		argv++;
+		argc--;
+		sudo = true;
+	}
+	return run_locked(cli, argc, argv, NULL, sudo);
+}
+
+/* A line dialect (EOS): the text is one or more CLI lines; each runs on its own (lock,
+ * faults), in the login's mode.  The status is 1 if any line failed. */
+static int run_cli_lines(struct cli *cli, const char *text)
+{
+	int rc = 0;
+	const char *p = text;
+	while (*p && !cli->quit) {
+		size_t n = strcspn(p, "\n");
+		char *one = strndup(p, n);
+		if (!one)
+			abort();
+		size_t l = strlen(one);
+		while (l && (one[l - 1] == '\r' || one[l - 1] == ' ' || one[l - 1] == '\t'))
+			one[--l] = '\0';
+		int r = run_locked(cli, 0, NULL, one, false);
+		free(one);
+		if (r != 0)
+			rc = r;
+		fflush(stdout);
+		fflush(stderr);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+	return rc;
+}
+
 static int run_line(struct cli *cli, const char *line)
 {
 	struct sh_cmd *cmds;
 	char err[SIM_ERR_MAX];
+	if (cli->line_mode)
+		return run_cli_lines(cli, line);
 	int n = sh_split(line, &cmds, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "-sh: 1: %s\n", err);
@@ -244,7 +291,8 @@ static int repl(struct cli *cli)
 			sb_init(&p);
 			if (sim_switch_open(cli->run_dir, cli->name, &sw, err, sizeof(err)) == 0) {
 				const struct sim_dialect *d = sim_dialect_of(sw.st);
-				struct sim_ctx ctx = {.st = sw.st, .user = cli->user};
+				struct sim_ctx ctx = {
+				    .st = sw.st, .user = cli->user, .login = cli->login};
 				if (d && d->prompt)
 					d->prompt(&ctx, &p);
 				sim_switch_close(&sw);
@@ -258,7 +306,10 @@ static int repl(struct cli *cli)
 			break;
 		if (r > 0 && line[r - 1] == '\n')
 			line[r - 1] = '\0';
-		rc = run_line(cli, line);
+		int lrc = run_line(cli, line);
+		/* a CLI fed a script fails if any line failed; a shell keeps the last status */
+		if (!cli->line_mode || lrc != 0)
+			rc = lrc;
 		if (cli->quit)
 			break;
 	}
@@ -317,8 +368,26 @@ int main(int argc, char **argv)
 
 	/* a client that goes away must not kill us half way through a state write */
 	signal(SIGPIPE, SIG_IGN);
-	if (line && *line)
-		return run_line(&cli, line);
-	cli.interactive = isatty(STDIN_FILENO);
-	return repl(&cli);
+
+	/* the platform decides how lines are read: sh for NVUE and SONiC, the CLI's own
+	 * language for EOS */
+	struct sim_switch sw;
+	if (sim_switch_open(cli.run_dir, cli.name, &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim: %s\n", err);
+		return 255;
+	}
+	const struct sim_dialect *d = sim_dialect_of(sw.st);
+	cli.line_mode = d && d->line;
+	sim_switch_close(&sw);
+	cli.login = cJSON_CreateObject();
+
+	int rc;
+	if (line && *line) {
+		rc = run_line(&cli, line);
+	} else {
+		cli.interactive = isatty(STDIN_FILENO);
+		rc = repl(&cli);
+	}
+	cJSON_Delete(cli.login);
+	return rc;
 }

@@ -60,7 +60,8 @@ static int cmd_add(const char *run, int argc, char **argv)
 		return 1;
 	}
 	if (!d) {
-		fprintf(stderr, "switchsim-ctl: unknown platform '%s' (nvue)\n", platform);
+		fprintf(stderr, "switchsim-ctl: unknown platform '%s' (nvue, sonic, eos)\n",
+			platform);
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/by-addr/%s", run, addr);

@@ -5,9 +5,13 @@
 #include "sim.h"
 
 extern const struct sim_dialect nvue_dialect;
+extern const struct sim_dialect sonic_dialect;
+extern const struct sim_dialect eos_dialect;
 
 static const struct sim_dialect *const dialects[] = {
     &nvue_dialect,
+    &sonic_dialect,
+    &eos_dialect,
 };
 
 const struct sim_dialect *sim_dialect_find(const char *name)

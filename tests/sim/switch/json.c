@@ -203,10 +203,16 @@ static void jstring(struct sbuf *out, const char *s)
 
 static void jnumber(struct sbuf *out, double d)
 {
-	if (d == floor(d) && fabs(d) < 9e15)
+	char buf[40];
+	if (d == floor(d) && fabs(d) < 9e15) {
 		sb_addf(out, "%lld", (long long)d);
-	else
-		sb_addf(out, "%.17g", d);
+		return;
+	}
+	/* the shortest form that reads back as the same double (0.1, not 0.100...01) */
+	snprintf(buf, sizeof(buf), "%.15g", d);
+	if (strtod(buf, NULL) != d)
+		snprintf(buf, sizeof(buf), "%.17g", d);
+	sb_adds(out, buf);
 }
 
 static void jprint_at(struct sbuf *out, const cJSON *j, int ind)

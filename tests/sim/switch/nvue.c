@@ -138,4 +138,6 @@ const struct sim_dialect nvue_dialect = {
     .prompt = nv_prompt,
     .rest = nv_rest,
     .drift = nv_drift,
+    .auth_realm = "nvue",
+    .default_password = "cumulus",
 };

@@ -148,8 +148,9 @@ static int local_addr(struct MHD_Connection *conn, char *buf, size_t len)
 	return -1;
 }
 
-/* 0 ok, 401 bad credentials, 403 the factory-default password is still set. */
-static int check_auth(const struct server *srv, struct MHD_Connection *conn, const char *name)
+/* 0 ok, 401 bad credentials, 403 the factory-default password (dflt_pw) is still set. */
+static int check_auth(const struct server *srv, struct MHD_Connection *conn, const char *name,
+		      const char *dflt_pw)
 {
 	const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
 	char dec[512], want[256], path[SIM_PATH_MAX];
@@ -174,7 +175,7 @@ static int check_auth(const struct server *srv, struct MHD_Connection *conn, con
 	if (!ok)
 		return 401;
 	/* CL 5.6+: the API answers 403 until the default password is changed (§1.10) */
-	if (strcmp(want, "cumulus") == 0)
+	if (dflt_pw && strcmp(want, dflt_pw) == 0)
 		return 403;
 	return 0;
 }
@@ -194,6 +195,18 @@ static void log_line(const char *name, const char *method, const char *url, int 
 	fprintf(stderr, "%s %s %s %s %d\n", ts, name, method, url, status);
 }
 
+/* The switch's dialect, read before authentication (realm, default password). */
+static const struct sim_dialect *switch_dialect(const char *run_dir, const char *name)
+{
+	struct sim_switch sw;
+	char err[SIM_ERR_MAX];
+	if (sim_switch_open(run_dir, name, &sw, err, sizeof(err)) < 0)
+		return NULL;
+	const struct sim_dialect *d = sim_dialect_of(sw.st);
+	sim_switch_close(&sw);
+	return d;
+}
+
 static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, const char *url,
 			     const char *method, struct request *rq)
 {
@@ -207,8 +220,12 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 		return send_problem(conn, 404, "Not Found", "no simulated switch at this address",
 				    NULL, NULL);
 	}
-	int auth = check_auth(srv, conn, name);
+	const struct sim_dialect *pd = switch_dialect(srv->run_dir, name);
+	int auth = check_auth(srv, conn, name, pd ? pd->default_password : NULL);
 	if (auth) {
+		char realm[96];
+		const char *rn = pd ? (pd->auth_realm ? pd->auth_realm : pd->name) : "switch";
+		snprintf(realm, sizeof(realm), "Basic realm=\"%s\"", rn);
 		log_line(name, method, url, auth);
 		if (auth == 403)
 			return send_problem(conn, 403, "Forbidden",
@@ -218,7 +235,7 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 		return send_problem(conn, 401, "Unauthorized",
 				    "The server could not verify that you are authorized to access "
 				    "the URL requested.",
-				    "WWW-Authenticate", "Basic realm=\"nvue\"");
+				    "WWW-Authenticate", realm);
 	}
 	if (rq->too_big)
 		return send_problem(conn, 413, "Payload Too Large", "request body too large", NULL,
@@ -269,8 +286,10 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 	/* keep "dirty" from a consumed fault when the request runs under the same lock */
 	ctx = (struct sim_ctx){.st = sw.st,
 			       .user = srv->user,
+			       .login = cJSON_CreateObject(),
 			       .dirty = ctx.dirty && act == FAULT_NONE && slow_ms == 0};
 	d->rest(&ctx, &req, &resp);
+	cJSON_Delete(ctx.login);
 	if (ctx.dirty && sim_switch_save(&sw, err, sizeof(err)) < 0) {
 		sb_reset(&resp.body);
 		resp.status = 500;

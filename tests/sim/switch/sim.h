@@ -128,8 +128,12 @@ struct sim_ctx {
 	cJSON *st;	  /* whole switch state; a dialect owns st["<dialect>"] and "operational" */
 	bool dirty;	  /* set when st must be saved */
 	const char *user; /* login name (SSH user or REST Basic-auth user) */
-	FILE *in;	  /* for confirmation prompts; NULL = no terminal */
+	FILE *in;	  /* stdin of the command (confirmation prompts, uploaded files) */
 	bool interactive;
+	bool sudo;    /* the command line started with "sudo" (SONiC's config needs root) */
+	cJSON *login; /* per-login state of a modal CLI (EOS modes): lives as long as the SSH
+		       * login or the REST request; never saved */
+	bool quit;    /* set by a line dialect: end the login ("exit" in exec mode) */
 	/* Run fn with the switch unlocked (a prompt waiting for a person must not block the
 	 * switch); afterwards st is the state re-read under the lock, or NULL if that failed.
 	 * NULL when the front end cannot do it: then call fn with the lock held. */
@@ -168,6 +172,14 @@ struct sim_dialect {
 	 * val NULL removes the path. */
 	int (*drift)(struct sim_ctx *ctx, const char *root, char **path, int n, cJSON *val,
 		     char *err, size_t errlen);
+	/* Optional: a CLI whose lines are its own language, not sh (EOS).  Every line of the
+	 * SSH command and of stdin goes here whole (no sh splitting, no built-ins), with
+	 * ctx->login kept across the lines of one login.  Returns the line's status. */
+	int (*line)(struct sim_ctx *ctx, const char *line, FILE *out, FILE *err);
+	/* HTTP Basic realm on 401 (default: the dialect name), and the factory password the
+	 * API refuses with 403 until it is changed (NVUE's "cumulus"; NULL = none). */
+	const char *auth_realm;
+	const char *default_password;
 };
 
 const struct sim_dialect *sim_dialect_find(const char *name);

@@ -33,7 +33,7 @@ $(SWSIM_OUT)/switchsim-rest: $(SWSIM_OUT)/rest_main.o $(SWSIM_LIB_OBJS)
 
 SIM_TARGETS += $(addprefix $(BUILD)/sim/switch/,$(SWSIM_PROGS))
 DEB_PACKAGES += libmicrohttpd-dev libgnutls28-dev libcjson-dev openssh-server openssh-client \
-	openssl curl iproute2 util-linux passwd
+	openssl curl iproute2 util-linux passwd jq
 
 .PHONY: swsim-san
 swsim-san:

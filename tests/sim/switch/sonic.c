@@ -1,0 +1,223 @@
+/* The SONiC dialect's entry points (struct sim_dialect): factory state, the bash-like
+ * command dispatch (sonic-db-cli, show, config, sonic-cfggen), drift. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sonic.h"
+
+/* model is "SN5400" or "SN5400@202311" (the release branch to imitate, YYYYMM; GCU's gate
+ * allows some edits only from a release on). */
+static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errlen)
+{
+	char name[32];
+	long release = SN_RELEASE;
+	const char *at = strchr(model, '@');
+	size_t n = at ? (size_t)(at - model) : strlen(model);
+	const struct sn_model *m = NULL;
+	if (n < sizeof(name)) {
+		memcpy(name, model, n);
+		name[n] = '\0';
+		m = sn_model_find(name);
+	}
+	if (!m) {
+		snprintf(err, errlen, "unknown SONiC model '%.*s' (SN5400, SN4600C, 7060DX5, TL10)",
+			 (int)n, model);
+		return -1;
+	}
+	if (at) {
+		if (strlen(at + 1) != 6 || !is_uint(at + 1) || atol(at + 1) < 201811 ||
+		    atol(at + 1) % 100 < 1 || atol(at + 1) % 100 > 12) {
+			snprintf(err, errlen, "bad SONiC release '%s' (YYYYMM, e.g. 202311)",
+				 at + 1);
+			return -1;
+		}
+		release = atol(at + 1);
+	}
+	/* a stable, locally administered MAC from the name */
+	unsigned h = 5381;
+	for (const char *s = jstr(st, "name", "sonic"); *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	char mac[32];
+	snprintf(mac, sizeof(mac), "02:5c:%02x:%02x:%02x:%02x", (h >> 24) & 0xff, (h >> 16) & 0xff,
+		 (h >> 8) & 0xff, h & 0xff);
+	char version[48];
+	snprintf(version, sizeof(version), "SONiC.%ld.1-switchsim", release);
+	jput(st, "model", cJSON_CreateString(m->name));
+	jput(st, "version", cJSON_CreateString(version));
+	cJSON *sn = cJSON_CreateObject();
+	jput(sn, "release", cJSON_CreateNumber((double)release));
+	jput(sn, "config_db", sn_factory_db(m, jstr(st, "hostname", "sonic"), mac));
+	jput(sn, "checkpoints", cJSON_CreateObject());
+	jput(st, "sonic", sn);
+	return 0;
+}
+
+static void sn_prompt(const struct sim_ctx *ctx, struct sbuf *out)
+{
+	sb_addf(out, "%s@%s:~$ ", ctx->user, jstr(ctx->st, "hostname", "sonic"));
+}
+
+int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err)
+{
+	struct sn_cli c = {.ctx = ctx, .out = out, .err = err};
+	char e[SIM_ERR_MAX];
+	if (sn_sw_init(&c.sw, ctx->st, e, sizeof(e)) < 0) {
+		fprintf(err, "switchsim: %s\n", e);
+		return 255;
+	}
+	const char *prog = argv[0];
+	if (!strcmp(prog, "sonic-db-cli"))
+		return sn_db_cli(&c, argc, argv);
+	if (!strcmp(prog, "show"))
+		return sn_show(&c, argc, argv);
+	if (!strcmp(prog, "config"))
+		return sn_config(&c, argc, argv);
+	if (!strcmp(prog, "sonic-cfggen") && argc == 3 && !strcmp(argv[1], "-d") &&
+	    !strcmp(argv[2], "--print-data")) {
+		struct sbuf sb;
+		sb_init(&sb);
+		sn_print_json(&sb, c.sw.db);
+		fputs(sb_str(&sb), out);
+		sb_free(&sb);
+		return 0;
+	}
+	fprintf(err, "-bash: %s: command not found\n", prog);
+	return 127;
+}
+
+/* Drift: config:TABLE.KEY.FIELD=VALUE writes CONFIG_DB directly (as sonic-db-cli HSET
+ * would: no GCU, no gate, no YANG), and buffermgrd follows.  TABLE.KEY=JSON-object sets a
+ * whole entry, an empty VALUE removes the field/entry/table.  A key holding dots
+ * (scheduler.0) is found by taking the path's middle elements joined with '.'. */
+static int sn_drift(struct sim_ctx *ctx, const char *root, char **path, int n, cJSON *val,
+		    char *err, size_t errlen)
+{
+	struct sn_sw sw;
+	if (sn_sw_init(&sw, ctx->st, err, errlen) < 0) {
+		cJSON_Delete(val);
+		return -1;
+	}
+	if (!strcmp(root, "counters")) {
+		cJSON *base = jget1(ctx->st, "counters");
+		if (!cJSON_IsObject(base)) {
+			base = cJSON_CreateObject();
+			jput(ctx->st, "counters", base);
+		}
+		if (val)
+			jset(base, (const char *const *)path, n, val);
+		else
+			jdel(base, (const char *const *)path, n);
+		ctx->dirty = true;
+		return 0;
+	}
+	if (strcmp(root, "config") != 0) {
+		snprintf(err, errlen,
+			 "a SONiC switch's state is its CONFIG_DB: drift config:TABLE.KEY.FIELD "
+			 "or counters:PORT.pfc.rx.N (no '%s:')",
+			 root);
+		cJSON_Delete(val);
+		return -1;
+	}
+	if (val && !cJSON_IsObject(val) && !cJSON_IsString(val)) {
+		/* CONFIG_DB holds strings: 300000 and true are written as "300000", "true" */
+		char *txt = cJSON_PrintUnformatted(val);
+		cJSON_Delete(val);
+		val = cJSON_CreateString(txt ? txt : "");
+		free(txt);
+	}
+	if (cJSON_IsObject(val)) {
+		cJSON *f;
+		cJSON_ArrayForEach(f, val)
+		{
+			if (!cJSON_IsString(f)) {
+				char *txt = cJSON_PrintUnformatted(f);
+				cJSON_ReplaceItemViaPointer(val, f,
+							    cJSON_CreateString(txt ? txt : ""));
+				free(txt);
+			}
+		}
+	}
+	struct sbuf key;
+	sb_init(&key);
+	sb_addn(&key, "", 0);
+	cJSON *db = cJSON_Duplicate(sw.db, true);
+	const char *field = NULL;
+	if (n >= 2) {
+		for (int i = 1; i < n; i++)
+			sb_addf(&key, "%s%s", i > 1 ? "." : "", path[i]);
+		const char *kp[] = {path[0], sb_str(&key)};
+		bool whole = n == 2 || (jget(db, kp, 2) && (!val || cJSON_IsObject(val)));
+		if (!whole) {
+			sb_reset(&key);
+			for (int i = 1; i < n - 1; i++)
+				sb_addf(&key, "%s%s", i > 1 ? "." : "", path[i]);
+			field = path[n - 1];
+		}
+	}
+	int rc = 0;
+	if (n == 1) {
+		if (val && !cJSON_IsObject(val)) {
+			snprintf(err, errlen, "drift: a table's value is a JSON object");
+			rc = -1;
+		} else if (val) {
+			jput(db, path[0], val);
+			val = NULL;
+		} else {
+			jdel(db, (const char *const *)path, 1);
+		}
+	} else if (!field) {
+		const char *kp[] = {path[0], sb_str(&key)};
+		if (val && !cJSON_IsObject(val)) {
+			snprintf(err, errlen,
+				 "drift: an entry's value is a JSON object of strings");
+			rc = -1;
+		} else if (val) {
+			jset(db, kp, 2, val);
+			val = NULL;
+		} else {
+			jdel(db, kp, 2);
+		}
+	} else {
+		const char *fp[] = {path[0], sb_str(&key), field};
+		if (cJSON_IsObject(val)) {
+			snprintf(err, errlen, "drift: a field's value is a string");
+			rc = -1;
+		} else if (val) {
+			jset(db, fp, 3, val);
+			val = NULL;
+		} else {
+			jdel(db, fp, 3);
+		}
+	}
+	/* redis holds no empty hash or table */
+	if (rc == 0 && n >= 2) {
+		const char *kp[] = {path[0], sb_str(&key)};
+		cJSON *h = jget(db, kp, 2);
+		if (cJSON_IsObject(h) && !h->child)
+			jdel(db, kp, 2);
+		cJSON *t = jget1(db, path[0]);
+		if (cJSON_IsObject(t) && !t->child)
+			jdel(db, (const char *const *)path, 1);
+	}
+	sb_free(&key);
+	cJSON_Delete(val);
+	if (rc < 0) {
+		cJSON_Delete(db);
+		return -1;
+	}
+	sn_commit_direct(&sw, db);
+	ctx->dirty = true;
+	return 0;
+}
+
+const struct sim_dialect sonic_dialect = {
+    .name = "sonic",
+    .rest_base = NULL, /* SONiC is managed over SSH here */
+    .default_model = "SN5400",
+    .models = sn_model_names,
+    .factory = sn_factory_state,
+    .cli = sonic_cli,
+    .prompt = sn_prompt,
+    .rest = NULL,
+    .drift = sn_drift,
+};

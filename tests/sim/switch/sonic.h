@@ -1,0 +1,89 @@
+/* SONiC dialect: shared declarations of sonic*.c.
+ *
+ * The switch is its CONFIG_DB (st["sonic"]["config_db"], the JSON shape `config
+ * apply-patch` and `show runningconfiguration all` use: TABLE -> key -> field -> string),
+ * GCU checkpoints (st["sonic"]["checkpoints"]) and the release.  buffermgrd's derived
+ * tables (lossless BUFFER_PG and pg_lossless_* BUFFER_PROFILE entries) follow PORT speed,
+ * CABLE_LENGTH and PORT_QOS_MAP pfc_enable as the daemon does. */
+#ifndef SWITCHSIM_SONIC_H
+#define SWITCHSIM_SONIC_H
+
+#include "sim.h"
+
+#define SN_PORTS    64
+#define SN_FILE_MAX (1024 * 1024) /* a patch or config file read from stdin */
+#define SN_RELEASE  202405	  /* default release (YYYYMM of the branch) */
+#define SN_SCOPE    "localhost"	  /* GCU log scope on a single-ASIC switch */
+
+struct sn_model {
+	const char *name;      /* simctl model: SN5400 */
+	const char *hwsku;     /* DEVICE_METADATA hwsku */
+	const char *platform;  /* DEVICE_METADATA platform */
+	const char *asic_type; /* show version "ASIC:" */
+	const char *asic;      /* GCU's ASIC family name: spc4, spc3, th4, tl10 */
+	long speed_mbps;       /* every port */
+	int cell_bytes;	       /* Mellanox headroom formula; 0 = lookup table (5m/40m/300m) */
+	bool lossless_gate;    /* GCU refuses BUFFER_PG, CABLE_LENGTH, PORT_QOS_MAP pfc_enable */
+};
+
+struct sn_sw {
+	cJSON *st;
+	cJSON *sn; /* st["sonic"] */
+	cJSON *db; /* st["sonic"]["config_db"] */
+	const struct sn_model *model;
+	long release; /* 202405 */
+};
+
+/* ---- switch and CONFIG_DB (sonic_db.c) ---- */
+const struct sn_model *sn_model_find(const char *name);
+extern const char *const sn_model_names[];
+int sn_sw_init(struct sn_sw *sw, cJSON *st, char *err, size_t errlen);
+/* The factory CONFIG_DB of a model (AZURE QoS templates, buffers, PFC watchdog). */
+cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char *mac);
+/* The QoS and buffer tables `config qos reload` regenerates. */
+extern const char *const sn_qos_tables[];
+/* buffermgrd: recompute the lossless PGs of every port whose speed, cable length or
+ * pfc_enable differs between before and db (before NULL = every port). */
+void sn_buffermgrd(const struct sn_model *m, const cJSON *before, cJSON *db);
+bool sn_port_exists(const cJSON *db, const char *port);
+/* Lossless headroom of a (speed, cable) pair; false when the model has no such row. */
+bool sn_headroom(const struct sn_model *m, long speed_mbps, long cable_m, long *xon, long *xoff,
+		 long *size);
+/* YANG-style validation of a whole CONFIG_DB; 0, or -1 with the reason. */
+int sn_validate(const struct sn_sw *sw, const cJSON *db, struct sbuf *err);
+
+/* ---- printing (sonic_db.c) ---- */
+int sn_natcmp(const char *a, const char *b);
+/* json.dumps(indent=4) with natural key order (sonic-cfggen --print-data). */
+void sn_print_json(struct sbuf *out, const cJSON *j);
+/* json.dumps() on one line, keys in their order (GCU log lines). */
+void sn_print_compact(struct sbuf *out, const cJSON *j);
+/* Python repr of a str -> str dict: {'a': 'b'} (sonic-db-cli HGETALL). */
+void sn_pyrepr_hash(struct sbuf *out, const cJSON *hash);
+void sn_pyrepr_str(struct sbuf *out, const char *s);
+
+/* ---- commands ---- */
+struct sn_cli {
+	struct sim_ctx *ctx;
+	struct sn_sw sw;
+	FILE *out;
+	FILE *err;
+};
+int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err);
+int sn_db_cli(struct sn_cli *c, int argc, char **argv); /* sonic_db.c */
+int sn_config(struct sn_cli *c, int argc, char **argv); /* sonic_gcu.c */
+int sn_show(struct sn_cli *c, int argc, char **argv);	/* sonic_show.c */
+/* A write behind GCU's back (sonic-db-cli, drift): the new CONFIG_DB replaces the old one
+ * and buffermgrd follows. */
+void sn_commit_direct(struct sn_sw *sw, cJSON *db);
+
+/* ---- JSON Patch (sonic_patch.c) ---- */
+/* Apply an RFC 6902 patch to doc in place; 0, or -1 with python-jsonpatch's message. */
+int jpatch_apply(cJSON **doc, const cJSON *patch, struct sbuf *err);
+/* The RFC 6902 patch from a to b, table/key/field granular (GCU's changes), appended to
+ * ops. */
+void jpatch_diff(const cJSON *a, const cJSON *b, cJSON *ops);
+/* RFC 6901 escaping of one path element. */
+void jpointer_add(struct sbuf *out, const char *token);
+
+#endif

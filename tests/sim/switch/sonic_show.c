@@ -1,0 +1,205 @@
+/* SONiC's "show" commands that concern lossless QoS (reference §2.4): runningconfiguration,
+ * version, pfc priority|counters, pfcwd config, ecn. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sonic.h"
+
+static int click_no_such(struct sn_cli *c, const char *group, const char *what)
+{
+	fprintf(c->err,
+		"Usage: show %s[OPTIONS] COMMAND [ARGS]...\nTry \"show %s-h\" for help.\n\nError: "
+		"No such command \"%s\".\n",
+		group, group, what);
+	return 2;
+}
+
+static void print_table(struct sn_cli *c, struct table *t)
+{
+	struct sbuf sb;
+	sb_init(&sb);
+	table_print(&sb, t, 0);
+	fputs(sb_str(&sb), c->out);
+	sb_free(&sb);
+	table_free(t);
+}
+
+/* Ports of the switch in natural order. */
+static int ports(const cJSON *db, const char ***out)
+{
+	const cJSON *p;
+	int n = 0;
+	const cJSON *tab = jget1(db, "PORT");
+	*out = calloc((size_t)cJSON_GetArraySize(tab) + 1, sizeof(char *));
+	if (!*out)
+		abort();
+	cJSON_ArrayForEach(p, tab)(*out)[n++] = p->string;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sn_natcmp((*out)[j - 1], (*out)[j]) > 0; j--) {
+			const char *t = (*out)[j];
+			(*out)[j] = (*out)[j - 1];
+			(*out)[j - 1] = t;
+		}
+	return n;
+}
+
+static int show_version(struct sn_cli *c)
+{
+	const struct sn_model *m = c->sw.model;
+	fprintf(c->out,
+		"\nSONiC Software Version: SONiC.%ld.1-switchsim\n"
+		"SONiC OS Version: 12\n"
+		"Distribution: Debian 12.5\n"
+		"Kernel: 6.1.0-22-2-amd64\n"
+		"Build commit: 0000000\n"
+		"Build date: Mon Jan  1 00:00:00 UTC 2024\n"
+		"Built by: switchsim\n\n"
+		"Platform: %s\n"
+		"HwSKU: %s\n"
+		"ASIC: %s\n"
+		"ASIC Count: 1\n"
+		"Serial Number: SIM%s\n"
+		"Model Number: %s\n"
+		"Hardware Revision: A1\n"
+		"Uptime: 00:00:00 up 1 day,  0:00,  0 user,  load average: 0.00, 0.00, 0.00\n",
+		c->sw.release, m->platform, m->hwsku, m->asic_type, m->name, m->name);
+	return 0;
+}
+
+static int show_pfc(struct sn_cli *c, int argc, char **argv)
+{
+	if (argc < 3)
+		return click_no_such(c, "pfc ", "");
+	const char **pv;
+	int n = ports(c->sw.db, &pv);
+	if (!strcmp(argv[2], "priority") || !strcmp(argv[2], "asymmetric")) {
+		bool prio = argv[2][0] == 'p';
+		struct table t;
+		table_init(&t, 2, "Interface", prio ? "Lossless priorities" : "Asymmetric");
+		for (int i = 0; i < n; i++) {
+			if (argc > 3 && strcmp(argv[3], pv[i]) != 0)
+				continue;
+			const char *path[] = {"PORT_QOS_MAP", pv[i]};
+			const char *v = jstr(jget(c->sw.db, path, 2), "pfc_enable", NULL);
+			table_row(&t, pv[i], prio ? (v && *v ? v : "N/A") : "off");
+		}
+		print_table(c, &t);
+		free(pv);
+		return 0;
+	}
+	if (!strcmp(argv[2], "counters")) {
+		for (int dir = 0; dir < 2; dir++) {
+			struct table t;
+			table_init(&t, 9, dir ? "Port Tx" : "Port Rx", "PFC0", "PFC1", "PFC2",
+				   "PFC3", "PFC4", "PFC5", "PFC6", "PFC7");
+			for (int i = 0; i < n; i++) {
+				char v[8][24];
+				const char *cells[9] = {pv[i]};
+				const char *path[] = {pv[i], "pfc", dir ? "tx" : "rx"};
+				const cJSON *cnt = jget(jget1(c->ctx->st, "counters"), path, 3);
+				for (int p = 0; p < 8; p++) {
+					char k[16];
+					snprintf(k, sizeof(k), "%d", p);
+					snprintf(v[p], sizeof(v[p]), "%ld", jint(cnt, k, 0));
+					cells[p + 1] = v[p];
+				}
+				table_rowv(&t, cells);
+			}
+			if (dir)
+				fputc('\n', c->out);
+			print_table(c, &t);
+		}
+		free(pv);
+		return 0;
+	}
+	free(pv);
+	return click_no_such(c, "pfc ", argv[2]);
+}
+
+static int show_pfcwd(struct sn_cli *c, int argc, char **argv)
+{
+	if (argc < 3 || strcmp(argv[2], "config") != 0)
+		return click_no_such(c, "pfcwd ", argc < 3 ? "" : argv[2]);
+	const char *g[] = {"PFC_WD", "GLOBAL"};
+	const cJSON *glob = jget(c->sw.db, g, 2);
+	if (jstr(glob, "POLL_INTERVAL", NULL))
+		fprintf(c->out, "Changed polling interval to %sms\n",
+			jstr(glob, "POLL_INTERVAL", ""));
+	const char **pv;
+	int n = ports(c->sw.db, &pv);
+	struct table t;
+	table_init(&t, 5, "PORT", "ACTION", "DETECTION TIME", "RESTORATION TIME", "HISTORY");
+	for (int i = 0; i < n; i++) {
+		const char *path[] = {"PFC_WD", pv[i]};
+		const cJSON *w = jget(c->sw.db, path, 2);
+		if (!w)
+			continue;
+		table_row(&t, pv[i], jstr(w, "action", "drop"), jstr(w, "detection_time", "N/A"),
+			  jstr(w, "restoration_time", "infinite"),
+			  jstr(w, "pfc_stat_history", "disable"));
+	}
+	print_table(c, &t);
+	free(pv);
+	return 0;
+}
+
+static int show_ecn(struct sn_cli *c)
+{
+	const cJSON *p;
+	cJSON_ArrayForEach(p, jget1(c->sw.db, "WRED_PROFILE"))
+	{
+		fprintf(c->out, "Profile: %s\n", p->string);
+		size_t w0 = 0, w1 = 0;
+		const cJSON *f;
+		cJSON_ArrayForEach(f, p)
+		{
+			size_t a = strlen(f->string), b = strlen(jstr(p, f->string, ""));
+			w0 = a > w0 ? a : w0;
+			w1 = b + (strstr(f->string, "probability") ? 1 : 0) > w1
+				 ? b + (strstr(f->string, "probability") ? 1 : 0)
+				 : w1;
+		}
+		struct sbuf sb;
+		sb_init(&sb);
+		for (size_t i = 0; i < w0; i++)
+			sb_addc(&sb, '-');
+		sb_adds(&sb, "  ");
+		for (size_t i = 0; i < w1; i++)
+			sb_addc(&sb, '-');
+		fprintf(c->out, "%s\n", sb_str(&sb));
+		cJSON_ArrayForEach(f, p)
+		{
+			fprintf(c->out, "%-*s  %s%s\n", (int)w0, f->string, jstr(p, f->string, ""),
+				strstr(f->string, "probability") ? "%" : "");
+		}
+		fprintf(c->out, "%s\n\n", sb_str(&sb));
+		sb_free(&sb);
+	}
+	return 0;
+}
+
+int sn_show(struct sn_cli *c, int argc, char **argv)
+{
+	if (argc < 2)
+		return click_no_such(c, "", "");
+	const char *w = argv[1];
+	if (!strcmp(w, "runningconfiguration")) {
+		if (argc < 3 || strcmp(argv[2], "all") != 0)
+			return click_no_such(c, "runningconfiguration ", argc < 3 ? "" : argv[2]);
+		struct sbuf sb;
+		sb_init(&sb);
+		sn_print_json(&sb, c->sw.db);
+		fputs(sb_str(&sb), c->out);
+		sb_free(&sb);
+		return 0;
+	}
+	if (!strcmp(w, "version"))
+		return show_version(c);
+	if (!strcmp(w, "pfc"))
+		return show_pfc(c, argc, argv);
+	if (!strcmp(w, "pfcwd"))
+		return show_pfcwd(c, argc, argv);
+	if (!strcmp(w, "ecn"))
+		return show_ecn(c);
+	return click_no_such(c, "", w);
+}
