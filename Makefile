@@ -9,6 +9,8 @@ VERSION := 0.1.0
 .DEFAULT_GOAL := all
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+PLUGIN_DIR := $(LIBDIR)/rocectl
 DESTDIR ?=
 BUILD ?= build
 CC ?= cc
@@ -39,7 +41,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
 # gcc's format-truncation heuristics flag every bounded snprintf; clang has no such option.
 WARN += $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-Wno-format-truncation)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(WARN) -MMD -MP -fPIC \
-	-DROCECTL_VERSION='"$(VERSION)"' -DROCECTL_PLUGIN_DIR='"$(PLUGIN_DIR)"'
+	-I$(BUILD)/gen -DROCECTL_VERSION='"$(VERSION)"'
 REL_CFLAGS := -O2 -g
 SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
@@ -54,8 +56,6 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 # then never maps libcurl's and libssh's dependency trees (a third of its run time).
 NET_SRCS := $(sort $(wildcard drivers/transport/*.c drivers/switch/*.c)) drivers/host/agent_ssh.c
 CORE_SRCS := $(filter-out $(NET_SRCS),$(SRCS))
-LIBDIR ?= $(PREFIX)/lib
-PLUGIN_DIR := $(LIBDIR)/rocectl
 
 REL_OBJS := $(CORE_SRCS:%.c=$(BUILD)/rel/%.o)
 REL_NET_OBJS := $(NET_SRCS:%.c=$(BUILD)/rel/%.o)
@@ -70,7 +70,7 @@ ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: all deps test check demo install clean format format-check sims help unit fuzz
+.PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -99,12 +99,21 @@ rocectl-net.so: $(REL_NET_OBJS)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(LDFLAGS) -shared -o $@ $^ $(NET_LIBS)
 
-$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk
+# Where the plugin is installed, as a generated header rewritten only when it changes, so
+# that `make install PREFIX=/usr` rebuilds exactly what depends on it.
+GEN_PLUGIN_DIR := $(BUILD)/gen/plugin_dir.h
+$(GEN_PLUGIN_DIR): FORCE
+	@mkdir -p $(@D)
+	@echo '#define ROCECTL_PLUGIN_DIR "$(PLUGIN_DIR)"' > $@.new
+	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
+FORCE:
+
+$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/san/%.o: %.c $(BUILD)/config.mk
+$(BUILD)/san/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
 	@mkdir -p $(@D)
 	@echo "  CC [san] $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -131,7 +140,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
 
-$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk
+$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
 	@mkdir -p $(@D)
 	@echo "  CC [fuzz] $<"
 	$(Q)$(FUZZ_CC) $(filter-out -Wno-format-truncation,$(BASE_CFLAGS)) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<

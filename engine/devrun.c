@@ -13,9 +13,7 @@
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
 
-#ifndef ROCECTL_PLUGIN_DIR
-#define ROCECTL_PLUGIN_DIR "/usr/local/lib/rocectl"
-#endif
+#include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 
 /* Switches apply asynchronously (NVUE reloads switchd); the read-back polls until the
  * state converges or this many attempts have passed. */
@@ -90,6 +88,9 @@ int rc_devrun_open(struct rc_devrun *r, const struct rc_device *dev, size_t dev_
 	r->dev = dev;
 	r->dev_index = dev_index;
 	r->drv = rc_driver_find(dname);
+	if (!r->drv && rc_driver_load_error())
+		return rc_errf(err, ENOTSUP, "'%s': no driver '%s': cannot load rocectl-net.so: %s",
+			       dev->name, dname, rc_driver_load_error());
 	if (!r->drv)
 		return rc_errf(err, ENOTSUP,
 			       "'%s': no driver '%s' (network drivers live in rocectl-net.so, "

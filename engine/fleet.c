@@ -257,7 +257,8 @@ static void block_dependents(struct rc_fleet *f, int tier, bool reverse)
 	for (size_t i = 0; i < f->n; i++) {
 		struct rc_fleet_dev *d = &f->devs[i];
 
-		if (tier_of(&inv->devices[d->index], reverse) != tier || d->rc)
+		/* a device with nothing to change is neither applied nor at risk */
+		if (tier_of(&inv->devices[d->index], reverse) != tier || d->rc || d->n_changes <= 0)
 			continue;
 		for (size_t l = 0; l < inv->n_links; l++) {
 			const struct rc_link *k = &inv->links[l];

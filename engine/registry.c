@@ -17,14 +17,13 @@
 #define RC_MAX_DRIVERS 32
 #define PLUGIN_NAME "rocectl-net.so"
 
-#ifndef ROCECTL_PLUGIN_DIR
-#define ROCECTL_PLUGIN_DIR "/usr/local/lib/rocectl"
-#endif
+#include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 
 static const struct rc_driver *drivers[RC_MAX_DRIVERS];
 static size_t n_drivers;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool plugin_tried;
+static char plugin_error[512]; /* why rocectl-net.so could not be loaded */
 
 void rc_driver_register(const struct rc_driver *d)
 {
@@ -47,8 +46,12 @@ static void load_plugin(void)
 	const char *env = getenv("ROCECTL_PLUGIN");
 	ssize_t n;
 
-	if (env && *env && dlopen(env, RTLD_NOW | RTLD_GLOBAL))
+	if (env && *env) {
+		if (dlopen(env, RTLD_NOW | RTLD_GLOBAL))
+			return;
+		snprintf(plugin_error, sizeof(plugin_error), "%s", dlerror());
 		return;
+	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		char *slash;
@@ -60,10 +63,26 @@ static void load_plugin(void)
 			snprintf(path, sizeof(path), "%s/%s", exe, PLUGIN_NAME);
 			if (dlopen(path, RTLD_NOW | RTLD_GLOBAL))
 				return;
+			/* a plugin that is there but does not load is the error to show */
+			if (access(path, F_OK) == 0) {
+				snprintf(plugin_error, sizeof(plugin_error), "%s", dlerror());
+				return;
+			}
 		}
 	}
 	snprintf(path, sizeof(path), "%s/%s", ROCECTL_PLUGIN_DIR, PLUGIN_NAME);
-	dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL))
+		snprintf(plugin_error, sizeof(plugin_error), "%s", dlerror());
+}
+
+const char *rc_driver_load_error(void)
+{
+	const char *e;
+
+	pthread_mutex_lock(&registry_lock);
+	e = plugin_error[0] ? plugin_error : NULL;
+	pthread_mutex_unlock(&registry_lock);
+	return e;
 }
 
 /* Under the lock: the plugin's constructors register while fleet threads look up. */

@@ -46,6 +46,19 @@ int rc_counters_add(struct rc_counters *c, const char *port, const char *name, c
 		    uint64_t value, bool is_drop);
 void rc_counters_free(struct rc_counters *c);
 
+/* What a driver says about a plan without changing anything (struct rc_driver.check):
+ * one line per note, e.g. "GCU dry run: the patch would apply (12 operations)" or
+ * "Ethernet0 pfc_enabled 3,4 -> 3: not live-changeable on this platform (...)".  Fixed
+ * size so that filling it needs no allocation; what does not fit is counted. */
+#define RC_NOTES_MAX 64
+#define RC_NOTE_LEN  240
+
+struct rc_notes {
+	size_t n;       /* notes in v */
+	size_t dropped; /* notes that did not fit */
+	char v[RC_NOTES_MAX][RC_NOTE_LEN];
+};
+
 struct rc_session; /* driver-private */
 
 struct rc_driver {
@@ -68,11 +81,19 @@ struct rc_driver {
 	int (*counters)(struct rc_session *s, const struct rc_port_state *ports, size_t n,
 			struct rc_counters *out, struct rc_err *err);
 	void (*close)(struct rc_session *s);
+	/* Optional, run by `plan` only: the platform's own verdict on the writes, without
+	 * writing (SONiC: GCU's --dry-run), as notes printed under the device's changes.
+	 * Every port read is passed, `fields` 0 included (a note may concern a group the
+	 * diff reports as not controllable). */
+	int (*check)(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		     struct rc_notes *notes, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */
 void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
+/* Why the network drivers' plugin (rocectl-net.so) could not be loaded, or NULL. */
+const char *rc_driver_load_error(void);
 /* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
 const char *rc_driver_name_for(const struct rc_device *dev);
 
