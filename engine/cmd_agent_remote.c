@@ -25,7 +25,7 @@
 #include "rocectl/journal.h"
 
 #define WRITE_INPUT_MAX (1u << 20)
-#define MAX_IFS 64
+#define MAX_IFS		64
 
 struct remote_opts {
 	size_t n_if;
@@ -37,10 +37,10 @@ struct remote_opts {
 enum { OPT_ONLY = 256, OPT_ROOT };
 
 static const struct rc_option options[] = {
-	{"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
-	{"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
-	{"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
-	{NULL, 0, NULL, NULL, 0},
+    {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
+    {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
+    {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
+    {NULL, 0, NULL, NULL, 0},
 };
 
 static int on_option(int id, const char *arg, void *ctx)
@@ -192,7 +192,7 @@ static int parse_writes(const char *text, struct rc_port_state *have, struct rc_
 	cJSON_ArrayForEach(w, arr)
 	{
 		const char *ifname =
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "interface"));
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "interface"));
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(w, "fields");
 
 		if (*n == MAX_IFS || !ifname || !rc_host_ifname_ok(ifname) || !cJSON_IsNumber(f) ||

@@ -16,9 +16,10 @@ struct rollback_opts {
 };
 
 static const struct rc_option options[] = {
-	{"inventory", 'i', "FILE", "inventory giving how to reach journaled switches", 'i'},
-	{"journal", 'J', "DIR", "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
-	{NULL, 0, NULL, NULL, 0},
+    {"inventory", 'i', "FILE", "inventory giving how to reach journaled switches", 'i'},
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    {NULL, 0, NULL, NULL, 0},
 };
 
 static int on_option(int id, const char *arg, void *ctx)
@@ -53,8 +54,8 @@ static int find_device(const struct rc_journal_entry *e, const struct rc_invento
 		*idx = 0;
 		return 0;
 	}
-	return rc_errf(err, ENOENT, "'%s' (%s) is not in the inventory; pass it with -i",
-		       e->device, e->driver);
+	return rc_errf(err, ENOENT, "'%s' (%s) is not in the inventory; pass it with -i", e->device,
+		       e->driver);
 }
 
 static int restore_one(const struct rc_journal_entry *e, const struct rc_inventory *inv,
@@ -63,7 +64,7 @@ static int restore_one(const struct rc_journal_entry *e, const struct rc_invento
 	struct rc_device local;
 	const struct rc_device *dev = NULL;
 	struct rc_devrun r;
-	char (*names)[RC_NAME_MAX];
+	char(*names)[RC_NAME_MAX];
 	size_t idx = 0;
 	int rc = find_device(e, inv, &local, &dev, &idx, err);
 
@@ -89,16 +90,16 @@ static int restore_one(const struct rc_journal_entry *e, const struct rc_invento
 int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 {
 	struct rollback_opts o = {.journal = getenv("ROCECTL_JOURNAL")};
-	struct rc_run_opts ropts = {.root = g->root, .accept_new_host_keys = g->accept_new_host_keys};
+	struct rc_run_opts ropts = {.root = g->root,
+				    .accept_new_host_keys = g->accept_new_host_keys};
 	struct rc_inventory inv = {0};
 	struct rc_journal_entry *e = NULL;
 	struct rc_err err = {0};
 	size_t n = 0, failed = 0;
 	int npos, rc;
 
-	rc = rc_parse_options(argc, argv,
-			      "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR]", options,
-			      on_option, &o, &npos);
+	rc = rc_parse_options(argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR]",
+			      options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
 	if (npos > 1) {

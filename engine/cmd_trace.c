@@ -16,8 +16,8 @@
 #include "cli.h"
 #include "rocectl/result.h"
 
-#define MAX_HOPS 5
-#define MAX_PATHS 256
+#define MAX_HOPS     5
+#define MAX_PATHS    256
 #define MAX_PROBLEMS 8
 
 struct hop {
@@ -43,10 +43,10 @@ struct trace_opts {
 };
 
 static const struct rc_option options[] = {
-	{"policy", 'p', "FILE", "the policy (YAML)", 'p'},
-	{"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
-	{"format", 0, "FMT", "text (default) or json", 256},
-	{NULL, 0, NULL, NULL, 0},
+    {"policy", 'p', "FILE", "the policy (YAML)", 'p'},
+    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
+    {"format", 0, "FMT", "text (default) or json", 256},
+    {NULL, 0, NULL, NULL, 0},
 };
 
 static int on_option(int id, const char *arg, void *ctx)
@@ -165,7 +165,8 @@ static char *path_devices(const struct trace *t)
 			on[t->p[i].h[k].dev] = true;
 	for (size_t d = 0; d < inv->n_devices; d++)
 		if (on[d])
-			off += (size_t)sprintf(s + off, "%s%s", off ? "," : "", inv->devices[d].name);
+			off +=
+			    (size_t)sprintf(s + off, "%s%s", off ? "," : "", inv->devices[d].name);
 	free(on);
 	return s;
 }
@@ -223,7 +224,8 @@ static bool print_path(struct rc_out *o, const struct rc_result *r, const struct
 	rc_out_open_array(o, "hops");
 	for (size_t k = 0; k < p->n; k++) {
 		const struct hop *h = &p->h[k];
-		const struct rc_link_check *in = h->link_in == SIZE_MAX ? NULL : check_of[h->link_in];
+		const struct rc_link_check *in =
+		    h->link_in == SIZE_MAX ? NULL : check_of[h->link_in];
 		size_t np;
 		const char *st = judge_hop(r, h, in, problems, &np);
 		char ports[2 * RC_NAME_MAX + 8];
@@ -281,8 +283,8 @@ static ptrdiff_t host_index(const struct rc_inventory *inv, const char *name)
 static int run_trace(const struct trace_opts *o, const struct rc_global *g, const char *from,
 		     const char *to, struct trace *t)
 {
-	struct rc_run_opts ropts = {.root = g->root, .accept_new_host_keys = g->accept_new_host_keys,
-				    .dry_run = true};
+	struct rc_run_opts ropts = {
+	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
 	struct rc_policy pol;
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};
@@ -331,7 +333,10 @@ static int run_trace(const struct trace_opts *o, const struct rc_global *g, cons
 		misaligned += print_path(&out, &r, &t->p[i], check_of, i);
 	rc_out_close_array(&out);
 	code = failed ? RC_EXIT_ERROR : misaligned ? RC_EXIT_CHANGES : RC_EXIT_OK;
-	rc_out_str(&out, "status", "%s", code == RC_EXIT_OK ? "ok" : failed ? "error" : "misaligned");
+	rc_out_str(&out, "status", "%s",
+		   code == RC_EXIT_OK ? "ok"
+		   : failed	      ? "error"
+				      : "misaligned");
 	rc_out_text(&out, ": %zu of %zu paths misaligned\n", misaligned, t->n);
 	rc_out_close_object(&out);
 	rc_out_end(&out);

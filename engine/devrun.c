@@ -48,12 +48,12 @@ static void set_port_name(struct rc_devrun *r, size_t i, const char *name)
 static int choose_ports(struct rc_devrun *r, char (*only)[RC_NAME_MAX], size_t n_only,
 			struct rc_err *err)
 {
-	char (*found)[RC_NAME_MAX] = NULL;
+	char(*found)[RC_NAME_MAX] = NULL;
 	size_t n = 0;
 	int rc;
 
 	if (n_only || r->dev->n_ports) {
-		char (*src)[RC_NAME_MAX] = n_only ? only : r->dev->ports;
+		char(*src)[RC_NAME_MAX] = n_only ? only : r->dev->ports;
 
 		n = n_only ? n_only : r->dev->n_ports;
 		rc = alloc_ports(r, n, err);
@@ -154,8 +154,8 @@ static int diff_all(struct rc_devrun *r, double tolerance)
 	return n_set;
 }
 
-int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol,
-		   const struct rc_inventory *inv, struct rc_err *err)
+int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol, const struct rc_inventory *inv,
+		   struct rc_err *err)
 {
 	double tolerance;
 	int rc;
@@ -327,8 +327,8 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 	if (!before)
 		return rc_errf(err, ENOMEM, "out of memory");
 	if (journal_dir) {
-		rc = rc_journal_save(journal_dir, run_id, r->dev, r->drv->name, before,
-				     r->n_ports, err);
+		rc = rc_journal_save(journal_dir, run_id, r->dev, r->drv->name, before, r->n_ports,
+				     err);
 		if (rc) {
 			rc_err_prefix(err, "'%s': nothing written", r->dev->name);
 			free(before);

@@ -355,8 +355,7 @@ static void diff_watchdog(struct differ *d)
 		if (w->action != h->action)
 			emit_unsupported(d, "watchdog.action", wd_action_name(w->action));
 	} else {
-		cmp_str(d, "watchdog.action", wd_action_name(w->action),
-			wd_action_name(h->action));
+		cmp_str(d, "watchdog.action", wd_action_name(w->action), wd_action_name(h->action));
 	}
 }
 

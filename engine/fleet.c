@@ -125,7 +125,8 @@ static int check_limit(const struct rc_inventory *inv, const char *limit, struct
 		char name[RC_NAME_MAX];
 		bool known = false;
 
-		snprintf(name, sizeof(name), "%.*s", (int)(len < RC_NAME_MAX ? len : RC_NAME_MAX - 1), p);
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(len < RC_NAME_MAX ? len : RC_NAME_MAX - 1), p);
 		known = !strcmp(name, "spine") || !strcmp(name, "leaf") || !strcmp(name, "host") ||
 			!strcmp(name, "switch") || rc_inventory_device(inv, name);
 		if (!known)

@@ -23,9 +23,8 @@ void rc_journal_new_run_id(char *buf, size_t len)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(buf, len, "%04d%02d%02dT%02d%02d%02d.%03ldZ-%d", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 ts.tv_nsec / 1000000, (int)getpid());
+	snprintf(buf, len, "%04d%02d%02dT%02d%02d%02d.%03ldZ-%d", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, (int)getpid());
 }
 
 static int mkdir_p(const char *path, struct rc_err *err)
@@ -63,8 +62,7 @@ static int fsync_dir(const char *dir)
 }
 
 /* Write `data` to dir/name atomically and durably: tmp file, fsync, rename, fsync dir. */
-static int write_durable(const char *dir, const char *name, const char *data,
-			 struct rc_err *err)
+static int write_durable(const char *dir, const char *name, const char *data, struct rc_err *err)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	size_t len = strlen(data), off = 0;
@@ -289,8 +287,8 @@ static void free_names(char **v, size_t n)
 	free(v);
 }
 
-int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out,
-		    size_t *n, struct rc_err *err)
+int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out, size_t *n,
+		    struct rc_err *err)
 {
 	char **runs = NULL, **files;
 	size_t nruns = 0, nfiles, cap = 0;
@@ -320,7 +318,7 @@ int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry
 			}
 			if (*n == cap) {
 				struct rc_journal_entry *nv =
-					realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out));
+				    realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out));
 
 				if (!nv) {
 					free(text);

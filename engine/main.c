@@ -7,17 +7,16 @@
 #include "cli.h"
 
 static const struct rc_command commands[] = {
-	{"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},
-	{"plan", "read every device and print the changes the policy needs", cmd_plan},
-	{"apply", "apply the policy (or a saved plan) in a safe order, journaled", cmd_apply},
-	{"verify", "re-read everything and check ports, links and paths", cmd_verify},
-	{"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
-	{"rollback", "restore devices from the journal of an interrupted or failed run",
-	 cmd_rollback},
-	{"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
-	{"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
-	{"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
-	{"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
+    {"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},
+    {"plan", "read every device and print the changes the policy needs", cmd_plan},
+    {"apply", "apply the policy (or a saved plan) in a safe order, journaled", cmd_apply},
+    {"verify", "re-read everything and check ports, links and paths", cmd_verify},
+    {"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
+    {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
+    {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
+    {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
+    {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
+    {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
 };
 
 static void usage(FILE *f)

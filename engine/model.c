@@ -29,9 +29,9 @@ const char *rc_tsa_name(enum rc_tsa t)
 const char *rc_field_name(uint32_t field_bit)
 {
 	static const char *const names[] = {
-		"trust",    "dscp2prio", "pfc_enabled", "cable_length_m", "ecn",
-		"headroom", "ets",       "watchdog",    "mtu",            "speed",
-		"nic_ecn",  "cnp",       "roce_tos",    "dcbx",           "prio2tc",
+	    "trust",	"dscp2prio", "pfc_enabled", "cable_length_m", "ecn",	 "headroom",
+	    "ets",	"watchdog",  "mtu",	    "speed",	      "nic_ecn", "cnp",
+	    "roce_tos", "dcbx",	     "prio2tc",
 	};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -32,8 +32,8 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 	int n = 0, c, rc;
 
 	for (const struct rc_option *o = opts; o && o->name && n < MAX_OPTS; o++, n++) {
-		lo[n] = (struct option){o->name, o->arg ? required_argument : no_argument, NULL,
-					o->id};
+		lo[n] =
+		    (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->id};
 		if (o->short_name) {
 			size_t l = strlen(shorts);
 

@@ -214,14 +214,16 @@ int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
 	cJSON_ArrayForEach(e, devs)
 	{
 		const char *name =
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
 
 		if (rc)
 			break;
 		if (!name || !rc_name_is_safe(name) ||
-		    parse_hex(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")),
-			      &p->devs[i].fingerprint)) {
-			rc = rc_errf(err, EINVAL, "'%s': device entry #%zu is malformed", path, i + 1);
+		    parse_hex(
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")),
+			&p->devs[i].fingerprint)) {
+			rc = rc_errf(err, EINVAL, "'%s': device entry #%zu is malformed", path,
+				     i + 1);
 			break;
 		}
 		snprintf(p->devs[i].name, sizeof(p->devs[i].name), "%s", name);

@@ -289,7 +289,7 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 
 			q->ets.tc_mask |= 1u << t;
 			q->ets.tsa[t] = tsa_of(
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "tsa")));
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "tsa")));
 			q->ets.bw_pct[t] = (uint8_t)num(r, e, "bw_pct", 0, 100);
 		}
 	}
@@ -312,7 +312,7 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 	if (q->known & RC_F_NIC_ECN) {
 		v = cJSON_GetObjectItemCaseSensitive(o, "nic_ecn");
 		q->nic_ecn_prio_mask =
-			prio_mask_of(r, cJSON_GetObjectItemCaseSensitive(v, "priorities"));
+		    prio_mask_of(r, cJSON_GetObjectItemCaseSensitive(v, "priorities"));
 		q->nic_ecn_np = prio_mask_of(r, cJSON_GetObjectItemCaseSensitive(v, "np"));
 		q->nic_ecn_rp = prio_mask_of(r, cJSON_GetObjectItemCaseSensitive(v, "rp"));
 	}
@@ -346,10 +346,10 @@ int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *er
 	if (q->known & RC_F_TRUST) {
 		const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "trust"));
 
-		q->trust = !t ? RC_TRUST_UNSET
-			 : !strcmp(t, "dscp") ? RC_TRUST_DSCP
-			 : !strcmp(t, "pcp")  ? RC_TRUST_PCP
-					      : RC_TRUST_UNSET;
+		q->trust = !t			? RC_TRUST_UNSET
+			   : !strcmp(t, "dscp") ? RC_TRUST_DSCP
+			   : !strcmp(t, "pcp")	? RC_TRUST_PCP
+						: RC_TRUST_UNSET;
 	}
 	if (q->known & RC_F_DSCP2PRIO)
 		q->dscp_mask = read_map(&r, cJSON_GetObjectItemCaseSensitive(o, "dscp2prio"),
@@ -358,7 +358,8 @@ int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *er
 		q->prio_mask = (uint8_t)read_map(&r, cJSON_GetObjectItemCaseSensitive(o, "prio2tc"),
 						 q->prio2tc, RC_NPRIO, RC_NTC - 1);
 	if (q->known & RC_F_PFC)
-		q->pfc_enabled = prio_mask_of(&r, cJSON_GetObjectItemCaseSensitive(o, "pfc_enabled"));
+		q->pfc_enabled =
+		    prio_mask_of(&r, cJSON_GetObjectItemCaseSensitive(o, "pfc_enabled"));
 	if (q->known & RC_F_CABLE)
 		q->cable_length_m = (uint32_t)num(&r, o, "cable_length_m", 0, 1e6);
 	if (q->known & RC_F_ECN) {

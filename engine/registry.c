@@ -15,7 +15,7 @@
 #include "rocectl/driver.h"
 
 #define RC_MAX_DRIVERS 32
-#define PLUGIN_NAME "rocectl-net.so"
+#define PLUGIN_NAME    "rocectl-net.so"
 
 #include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 

@@ -74,8 +74,7 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 
 		/* verify's text says only what drifted; what cannot be controlled was
 		 * shown by plan and is counted in the header */
-		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY &&
-		    c->kind == RC_CHANGE_UNSUPPORTED)
+		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY && c->kind == RC_CHANGE_UNSUPPORTED)
 			continue;
 		if (rc_out_json(o)) {
 			rc_out_open_object(o, NULL);

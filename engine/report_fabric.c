@@ -57,7 +57,7 @@ static void print_hosts(struct rc_out *o, const struct rc_result *r, bool all)
 		rc_out_str(o, "host", "host %s: ", r->inv->devices[c->dev].name);
 		rc_out_str(o, "status", NULL, status_name(c->status));
 		rc_out_text(o, "%s\n",
-			    c->status == RC_CHECK_OK	   ? "every NIC lands on the same QoS"
+			    c->status == RC_CHECK_OK	     ? "every NIC lands on the same QoS"
 			    : c->status == RC_CHECK_MISMATCH ? "NICs land on switches that differ"
 							     : "a switch side could not be read");
 		rc_out_open_array(o, "mismatches");
@@ -86,7 +86,8 @@ void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_l
 		*bad_hosts += r->hosts[i].status != RC_CHECK_OK;
 	print_links(o, r, false);
 	print_hosts(o, r, false);
-	rc_out_text(o, "links: %zu checked, %zu not consistent; dual-homed hosts: %zu checked, "
-		       "%zu asymmetric\n",
+	rc_out_text(o,
+		    "links: %zu checked, %zu not consistent; dual-homed hosts: %zu checked, "
+		    "%zu asymmetric\n",
 		    r->n_links, *bad_links, r->n_hosts, *bad_hosts);
 }

@@ -90,8 +90,7 @@ static void prios(uint8_t mask, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-static bool both(struct cmp *c, const struct port_qos *a, const struct port_qos *b,
-		 uint32_t group)
+static bool both(struct cmp *c, const struct port_qos *a, const struct port_qos *b, uint32_t group)
 {
 	if ((a->known & group) && (b->known & group))
 		return true;
@@ -164,8 +163,10 @@ static void check_link(struct rc_result *r, size_t li, struct rc_link_check *lc)
 	const struct rc_fleet_dev *da = rc_result_device(r, l->a.dev);
 	const struct rc_fleet_dev *db = rc_result_device(r, l->b.dev);
 	const struct rc_device *A = &r->inv->devices[l->a.dev], *B = &r->inv->devices[l->b.dev];
-	const struct rc_port_state *pa = da && !da->rc ? rc_result_port(da, l->a.port, false) : NULL;
-	const struct rc_port_state *pb = db && !db->rc ? rc_result_port(db, l->b.port, false) : NULL;
+	const struct rc_port_state *pa =
+	    da && !da->rc ? rc_result_port(da, l->a.port, false) : NULL;
+	const struct rc_port_state *pb =
+	    db && !db->rc ? rc_result_port(db, l->b.port, false) : NULL;
 	char wa[2 * RC_NAME_MAX], wb[2 * RC_NAME_MAX];
 	struct cmp c = {.v = lc->v, .n = &lc->n, .a_where = wa, .b_where = wb};
 
@@ -212,11 +213,9 @@ static void cmp_switch_sides(struct cmp *c, const struct rc_policy *pol, const s
 	if (a->ecn[tc].enabled != b->ecn[tc].enabled)
 		add(c, "ecn.enabled", a->ecn[tc].enabled ? "true" : "false",
 		    b->ecn[tc].enabled ? "true" : "false");
-	if (!rc_within_tolerance(a->ecn[tc].kmin_bytes, b->ecn[tc].kmin_bytes,
-				 pol->tolerance_pct))
+	if (!rc_within_tolerance(a->ecn[tc].kmin_bytes, b->ecn[tc].kmin_bytes, pol->tolerance_pct))
 		add_u64(c, "ecn.kmin_bytes", a->ecn[tc].kmin_bytes, b->ecn[tc].kmin_bytes);
-	if (!rc_within_tolerance(a->ecn[tc].kmax_bytes, b->ecn[tc].kmax_bytes,
-				 pol->tolerance_pct))
+	if (!rc_within_tolerance(a->ecn[tc].kmax_bytes, b->ecn[tc].kmax_bytes, pol->tolerance_pct))
 		add_u64(c, "ecn.kmax_bytes", a->ecn[tc].kmax_bytes, b->ecn[tc].kmax_bytes);
 }
 

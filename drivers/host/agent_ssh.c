@@ -18,7 +18,7 @@
 
 /* The agent on the host; the lab and real hosts put rocectl on PATH. */
 #define REMOTE_ROCECTL "rocectl"
-#define CMD_MAX 8192
+#define CMD_MAX	       8192
 
 struct rc_session {
 	const struct rc_device *dev;
@@ -115,13 +115,14 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 	cJSON_ArrayForEach(e, arr)
 	{
 		const char *name =
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
 
 		if (name && rc_name_is_safe(name))
 			snprintf((*names)[(*n)++], RC_NAME_MAX, "%s", name);
 	}
 	if (!*n && !cJSON_IsArray(arr)) {
-		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
+		const char *msg =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
 
 		rc = rc_errf(err, ENODEV, "'%s': %s", s->dev->name,
 			     msg ? msg : "the agent found no RDMA interface");
@@ -136,7 +137,8 @@ static const cJSON *find_interface(const cJSON *arr, const char *name)
 
 	cJSON_ArrayForEach(e, arr)
 	{
-		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		const char *n =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
 
 		if (n && !strcmp(n, name))
 			return e;
@@ -159,7 +161,8 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *e = find_interface(arr, ports[i].name);
-		const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "error"));
+		const char *msg =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "error"));
 
 		if (!e)
 			rc = rc_errf(err, EPROTO, "'%s': the agent did not report '%s'",
@@ -230,21 +233,22 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 	cJSON_ArrayForEach(e, arr)
 	{
 		const char *ifname =
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
 		const cJSON *c;
 
 		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "counters"))
 		{
 			const char *name =
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
 			const char *src =
-				cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
 
 			if (!ifname || !name || !src || !cJSON_IsNumber(v) || v->valuedouble < 0)
 				continue;
-			rc = rc_counters_add(out, ifname, name, src, (uint64_t)v->valuedouble,
-					     cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop")));
+			rc = rc_counters_add(
+			    out, ifname, name, src, (uint64_t)v->valuedouble,
+			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop")));
 			if (rc)
 				break;
 		}
@@ -254,14 +258,14 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 }
 
 static const struct rc_driver agent_ssh = {
-	.name = "agent-ssh",
-	.disruptive = RC_F_PFC | RC_F_TRUST,
-	.open = agent_open,
-	.ports = agent_ports,
-	.read = agent_read,
-	.apply = agent_apply,
-	.counters = agent_counters,
-	.close = agent_close,
+    .name = "agent-ssh",
+    .disruptive = RC_F_PFC | RC_F_TRUST,
+    .open = agent_open,
+    .ports = agent_ports,
+    .read = agent_read,
+    .apply = agent_apply,
+    .counters = agent_counters,
+    .close = agent_close,
 };
 
 RC_DRIVER_REGISTER(agent_ssh)

@@ -453,9 +453,9 @@ static bool pfc_profile_conflict(const struct rc_port_write *w, const struct nvu
 /* Ports that share a PFC profile but need different cable lengths (host links of 3 m and
  * uplinks of 30 m on one leaf) each move to a profile of their own length, created here
  * with the PFC settings they want: one NVUE profile carries one cable length. */
-static int split_pfc_profiles(const struct rc_port_write *w, struct nvue_port_info *info,
-			      size_t n, const struct nvue_peer *peers, size_t n_peers,
-			      bool *moved, struct nvue_ops *ops, struct rc_err *err)
+static int split_pfc_profiles(const struct rc_port_write *w, struct nvue_port_info *info, size_t n,
+			      const struct nvue_peer *peers, size_t n_peers, bool *moved,
+			      struct nvue_ops *ops, struct rc_err *err)
 {
 	int rc = 0;
 
@@ -500,8 +500,9 @@ int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *i
 	memcpy(info, info_in, n * sizeof(*info));
 	for (size_t i = 0; i < n && !rc; i++)
 		if (!nvue_port_name_ok(w[i].port))
-			rc = rc_errf(err, EINVAL,
-				     "port name '%s' is not a valid NVUE interface name", w[i].port);
+			rc =
+			    rc_errf(err, EINVAL,
+				    "port name '%s' is not a valid NVUE interface name", w[i].port);
 	if (!rc)
 		rc = split_pfc_profiles(w, info, n, peers, n_peers, moved, ops, err);
 	for (size_t i = 0; i < n && !rc; i++) {

@@ -14,14 +14,14 @@
 
 struct rc_devrun {
 	const struct rc_device *dev;
-	size_t dev_index;                 /* into the inventory, when there is one */
+	size_t dev_index; /* into the inventory, when there is one */
 	const struct rc_driver *drv;
 	struct rc_session *sess;
 	size_t n_ports;
-	struct rc_port_state *want;       /* desired, per port */
-	struct rc_port_state *have;       /* actual, per port (last read) */
-	uint32_t *write_fields;           /* per port: RC_F_* groups that need writing */
-	struct rc_changes changes;        /* every difference of the last diff */
+	struct rc_port_state *want; /* desired, per port */
+	struct rc_port_state *have; /* actual, per port (last read) */
+	uint32_t *write_fields;	    /* per port: RC_F_* groups that need writing */
+	struct rc_changes changes;  /* every difference of the last diff */
 	bool read_ok;
 };
 
@@ -34,8 +34,8 @@ int rc_devrun_open(struct rc_devrun *r, const struct rc_device *dev, size_t dev_
 int rc_devrun_read(struct rc_devrun *r, struct rc_err *err);
 /* Desired state from the policy (device overrides applied) and the diff against the last
  * read.  Returns the number of SET changes, or a negative errno. */
-int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol,
-		   const struct rc_inventory *inv, struct rc_err *err);
+int rc_devrun_diff(struct rc_devrun *r, const struct rc_policy *pol, const struct rc_inventory *inv,
+		   struct rc_err *err);
 /* Journal the pre-change state, apply what the diff says, re-read and re-diff.  On any
  * failure the device is restored from the journal and the error says what failed and
  * what was restored.  journal_dir NULL = no journal (tests only). */

@@ -17,12 +17,12 @@ enum rc_change_kind {
 /* One typed change of one port, e.g. field "ecn[3].kmin_bytes", 1048576 -> 150000. */
 struct rc_change {
 	char port[RC_NAME_MAX];
-	char field[48];   /* operator's name, with index: "dscp2prio[26]", "ecn[3].kmin_bytes" */
-	uint32_t group;   /* the RC_F_* bit the field belongs to */
+	char field[48]; /* operator's name, with index: "dscp2prio[26]", "ecn[3].kmin_bytes" */
+	uint32_t group; /* the RC_F_* bit the field belongs to */
 	enum rc_change_kind kind;
 	char old_value[48]; /* "" when unknown */
 	char new_value[48];
-	bool disruptive;  /* flaps the link / restarts channels on this platform */
+	bool disruptive; /* flaps the link / restarts channels on this platform */
 };
 
 struct rc_changes {

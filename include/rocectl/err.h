@@ -17,7 +17,7 @@ struct rc_err {
 
 /* Set the message (printf-style) and return -errnum (errnum given positive, e.g. EINVAL). */
 int rc_errf(struct rc_err *err, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Same, with a source position. */
 int rc_err_at(struct rc_err *err, int errnum, const char *file, int line, int column,

@@ -34,8 +34,8 @@ int rc_journal_save(const char *dir, const char *run_id, const struct rc_device 
 int rc_journal_done(const char *dir, const char *run_id, const char *device, struct rc_err *err);
 
 /* Every entry left in DIR (or only run `run_id` when non-NULL), oldest run first. */
-int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out,
-		    size_t *n, struct rc_err *err);
+int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out, size_t *n,
+		    struct rc_err *err);
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n);
 
 /* Serialization of the groups in q->known, exposed for tests and for the agent's --json

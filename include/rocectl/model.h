@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define RC_NPRIO 8 /* 802.1p priorities */
-#define RC_NTC 8   /* traffic classes */
-#define RC_NDSCP 64
+#define RC_NPRIO    8 /* 802.1p priorities */
+#define RC_NTC	    8 /* traffic classes */
+#define RC_NDSCP    64
 #define RC_NAME_MAX 64 /* device and port names, NUL included */
 
 enum rc_trust {
@@ -26,18 +26,18 @@ enum rc_trust {
 enum rc_field {
 	RC_F_TRUST = 1u << 0,
 	RC_F_DSCP2PRIO = 1u << 1, /* entries selected by dscp_mask */
-	RC_F_PFC = 1u << 2,       /* pfc_enabled */
-	RC_F_CABLE = 1u << 3,     /* cable_length_m (mlx5 PFC delay, NVUE cable-length) */
-	RC_F_ECN = 1u << 4,       /* switch ECN/WRED per traffic class in ecn_tc_mask */
+	RC_F_PFC = 1u << 2,	  /* pfc_enabled */
+	RC_F_CABLE = 1u << 3,	  /* cable_length_m (mlx5 PFC delay, NVUE cable-length) */
+	RC_F_ECN = 1u << 4,	  /* switch ECN/WRED per traffic class in ecn_tc_mask */
 	RC_F_HEADROOM = 1u << 5,  /* headroom_bytes per priority in headroom_mask */
-	RC_F_ETS = 1u << 6,       /* prio_tc, tsa, bandwidth for ets.tc_mask */
+	RC_F_ETS = 1u << 6,	  /* prio_tc, tsa, bandwidth for ets.tc_mask */
 	RC_F_WATCHDOG = 1u << 7,  /* PFC storm watchdog */
-	RC_F_MTU = 1u << 8,       /* read-only here: checked per link */
-	RC_F_SPEED = 1u << 9,     /* read-only */
+	RC_F_MTU = 1u << 8,	  /* read-only here: checked per link */
+	RC_F_SPEED = 1u << 9,	  /* read-only */
 	RC_F_NIC_ECN = 1u << 10,  /* host DCQCN notification/reaction point per priority */
-	RC_F_CNP = 1u << 11,      /* host CNP DSCP and priority */
+	RC_F_CNP = 1u << 11,	  /* host CNP DSCP and priority */
 	RC_F_ROCE_TOS = 1u << 12, /* rdma_cm default ToS */
-	RC_F_DCBX = 1u << 13,     /* host DCBX: host-controlled IEEE */
+	RC_F_DCBX = 1u << 13,	  /* host DCBX: host-controlled IEEE */
 	RC_F_PRIO2TC = 1u << 14,  /* switch priority -> traffic class for roce/cnp priorities */
 };
 #define RC_F_ALL ((1u << 15) - 1)
@@ -87,7 +87,7 @@ struct rc_watchdog {
 };
 
 struct port_qos {
-	uint32_t known;       /* field groups actually read (actual) or pinned (desired) */
+	uint32_t known;	      /* field groups actually read (actual) or pinned (desired) */
 	uint32_t unsupported; /* field groups this platform/port cannot read or control */
 
 	enum rc_trust trust;
@@ -115,12 +115,12 @@ struct port_qos {
 	uint32_t mtu;
 	uint32_t speed_gbps;
 
-	uint8_t nic_ecn_np; /* bit p: NIC sends CNPs for CE-marked packets on priority p */
-	uint8_t nic_ecn_rp; /* bit p: NIC reacts to CNPs on priority p (DCQCN) */
+	uint8_t nic_ecn_np;	   /* bit p: NIC sends CNPs for CE-marked packets on priority p */
+	uint8_t nic_ecn_rp;	   /* bit p: NIC reacts to CNPs on priority p (DCQCN) */
 	uint8_t nic_ecn_prio_mask; /* priorities the two masks above describe */
 	uint8_t cnp_dscp;
 	uint8_t cnp_prio;
-	int roce_tos; /* full ToS byte, e.g. 106 */
+	int roce_tos;	/* full ToS byte, e.g. 106 */
 	bool dcbx_host; /* DCBX in host (OS) control, IEEE */
 };
 

@@ -22,7 +22,7 @@ enum rc_check_status {
 #define RC_CHECK_MAX_MISMATCHES 16
 
 struct rc_mismatch {
-	char field[48];   /* "dscp2prio[26]", "pfc_enabled", "mtu", "ecn[3].kmin_bytes" ... */
+	char field[48];	  /* "dscp2prio[26]", "pfc_enabled", "mtu", "ecn[3].kmin_bytes" ... */
 	char a_value[48]; /* the A side (link: a end; host: first switch port) */
 	char b_value[48];
 	char a_where[2 * RC_NAME_MAX]; /* host checks: "leaf01:swp1"; links: the a endpoint */
@@ -46,9 +46,9 @@ struct rc_host_check {
 struct rc_result {
 	const struct rc_fleet *fleet; /* devices: fleet->devs[i].run.{have,want,changes}, rc */
 	const struct rc_inventory *inv;
-	time_t when;                  /* when the read finished */
+	time_t when; /* when the read finished */
 	size_t n_links;
-	struct rc_link_check *links;  /* only links whose two ends were both selected */
+	struct rc_link_check *links; /* only links whose two ends were both selected */
 	size_t n_hosts;
 	struct rc_host_check *hosts;
 };

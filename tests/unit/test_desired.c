@@ -155,7 +155,7 @@ static void test_switch_port_reference_policy(void **state)
 	assert_int_equal(q.prio2tc[3], 3);
 	assert_int_equal(q.prio2tc[6], 6);
 	/* classes the policy does not list must hold no DWRR share */
-	assert_int_equal(q.ets.no_share_mask, (uint8_t)~((1u << 0) | (1u << 3) | (1u << 6)));
+	assert_int_equal(q.ets.no_share_mask, (uint8_t) ~((1u << 0) | (1u << 3) | (1u << 6)));
 	assert_int_equal(q.pfc_enabled, 1u << 3);
 	assert_int_equal(q.cable_length_m, 30); /* the link's */
 	assert_int_equal(q.ecn_tc_mask, 1u << 3);

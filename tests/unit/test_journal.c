@@ -84,18 +84,18 @@ static void test_unknown_groups_are_not_written(void **unused)
 static void test_hostile_state_is_refused(void **unused)
 {
 	static const char *const bad[] = {
-		"",
-		"[]",
-		"{\"known\":4,\"unsupported\":0,\"pfc_enabled\":[9]}",
-		"{\"known\":4,\"unsupported\":0,\"pfc_enabled\":\"3\"}",
-		"{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"64\":3}}",
-		"{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"26\":8}}",
-		"{\"known\":16,\"unsupported\":0,\"ecn\":[{\"tc\":99}]}",
-		"{\"known\":4096,\"unsupported\":0,\"roce_tos\":256}",
-		"{\"known\":8192,\"unsupported\":0,\"dcbx\":\"maybe\"}",
-		"{\"known\":-1}",
-		"{\"known\":1e300}",
-		"{\"known\":4,\"unsupported\":0,\"pfc_enabled\":[3",
+	    "",
+	    "[]",
+	    "{\"known\":4,\"unsupported\":0,\"pfc_enabled\":[9]}",
+	    "{\"known\":4,\"unsupported\":0,\"pfc_enabled\":\"3\"}",
+	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"64\":3}}",
+	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"26\":8}}",
+	    "{\"known\":16,\"unsupported\":0,\"ecn\":[{\"tc\":99}]}",
+	    "{\"known\":4096,\"unsupported\":0,\"roce_tos\":256}",
+	    "{\"known\":8192,\"unsupported\":0,\"dcbx\":\"maybe\"}",
+	    "{\"known\":-1}",
+	    "{\"known\":1e300}",
+	    "{\"known\":4,\"unsupported\":0,\"pfc_enabled\":[3",
 	};
 	struct port_qos q;
 
@@ -221,13 +221,13 @@ static void test_run_ids_sort_by_time(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_state_round_trips),
-		cmocka_unit_test(test_unknown_groups_are_not_written),
-		cmocka_unit_test(test_hostile_state_is_refused),
-		cmocka_unit_test(test_save_list_done),
-		cmocka_unit_test(test_missing_dir_is_empty),
-		cmocka_unit_test(test_corrupt_entry_is_an_error),
-		cmocka_unit_test(test_run_ids_sort_by_time),
+	    cmocka_unit_test(test_state_round_trips),
+	    cmocka_unit_test(test_unknown_groups_are_not_written),
+	    cmocka_unit_test(test_hostile_state_is_refused),
+	    cmocka_unit_test(test_save_list_done),
+	    cmocka_unit_test(test_missing_dir_is_empty),
+	    cmocka_unit_test(test_corrupt_entry_is_an_error),
+	    cmocka_unit_test(test_run_ids_sort_by_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

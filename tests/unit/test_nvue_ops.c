@@ -221,7 +221,8 @@ static void test_shared_profile_conflict(void **state)
 		assert_non_null(strstr(cli, "nv set interface swp31 qos pfc profile "
 					    "rocectl-cable-30m\n"));
 		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m cable-length 30\n"));
-		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-100m cable-length 100\n"));
+		assert_non_null(
+		    strstr(cli, "nv set qos pfc rocectl-cable-100m cable-length 100\n"));
 		/* the new profiles carry the PFC priority, both directions on */
 		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m switch-priority 3"));
 		assert_non_null(strstr(cli, "nv set qos pfc rocectl-cable-30m rx enable\n"));
