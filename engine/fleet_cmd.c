@@ -57,7 +57,9 @@ static const char *const names[] = {"plan", "apply", "verify"};
 	    {"limit", 0, "NAMES",                                                                  \
 	     "only these devices or roles: names, spine, leaf, switch, host (comma-separated)",    \
 	     OPT_LIMIT},                                                                           \
-	    {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL}
+	{                                                                                          \
+		"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL         \
+	}
 
 static const struct rc_option plan_options[] = {
     COMMON_OPTIONS,
@@ -171,8 +173,56 @@ struct tally {
 	size_t devices, failed, with_changes, changes;
 };
 
+/* plan: a driver's own verdict on its writes (the optional `check` op, e.g. SONiC's GCU
+ * dry run); NULL when it has nothing to say. */
+static struct rc_notes *check_device(const struct rc_fleet_dev *d)
+{
+	const struct rc_devrun *r = &d->run;
+	struct rc_port_write *w;
+	struct rc_notes *notes;
+	struct rc_err err = {0};
+
+	if (d->rc || !r->drv || !r->drv->check || !r->sess || !r->changes.n)
+		return NULL;
+	w = calloc(r->n_ports ? r->n_ports : 1, sizeof(*w));
+	notes = calloc(1, sizeof(*notes));
+	if (!w || !notes) {
+		free(w);
+		free(notes);
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n_ports; i++)
+		w[i] = (struct rc_port_write){r->have[i].name, &r->want[i].qos, &r->have[i].qos,
+					      r->write_fields[i]};
+	if (r->drv->check(r->sess, w, r->n_ports, notes, &err) && notes->n < RC_NOTES_MAX)
+		snprintf(notes->v[notes->n++], RC_NOTE_LEN, "check failed: %s", err.msg);
+	free(w);
+	if (!notes->n && !notes->dropped) {
+		free(notes);
+		return NULL;
+	}
+	return notes;
+}
+
+/* The notes of every device as "notes": [{"device", "note"}] (JSON; text prints them
+ * under each device). */
+static void notes_json(struct rc_out *out, const struct rc_fleet *f, struct rc_notes **notes)
+{
+	if (!notes || !rc_out_json(out))
+		return;
+	rc_out_open_array(out, "notes");
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t k = 0; notes[i] && k < notes[i]->n; k++) {
+			rc_out_open_object(out, NULL);
+			rc_out_str(out, "device", NULL, f->inv->devices[f->devs[i].index].name);
+			rc_out_str(out, "note", NULL, notes[i]->v[k]);
+			rc_out_close_object(out);
+		}
+	rc_out_close_array(out);
+}
+
 static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fleet *f,
-			struct tally *t)
+			struct tally *t, struct rc_notes **notes)
 {
 	enum rc_report_mode mode = cmd == RC_FLEET_CMD_VERIFY ? RC_REPORT_VERIFY : RC_REPORT_PLAN;
 
@@ -190,6 +240,12 @@ static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fle
 		t->changes += n;
 		rc_report_device(out, mode, dev->name, rc_driver_name_for(dev), c,
 				 d->rc ? d->err.msg : NULL);
+		if (!notes || !(notes[i] = check_device(d)) || rc_out_json(out))
+			continue;
+		for (size_t k = 0; k < notes[i]->n; k++)
+			rc_out_text(out, "  note: %s\n", notes[i]->v[k]);
+		if (notes[i]->dropped)
+			rc_out_text(out, "  note: %zu more not shown\n", notes[i]->dropped);
 	}
 }
 
@@ -270,7 +326,7 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 	} else {
 		rc_report_checks(out, &r, &bad_links, &bad_hosts);
 	}
-	code = t->failed		       ? RC_EXIT_ERROR
+	code = t->failed			      ? RC_EXIT_ERROR
 	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
 						      : RC_EXIT_OK;
 	rc_result_free(&r);
@@ -378,6 +434,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_err err = {0};
 	struct rc_out out;
 	struct tally t = {0};
+	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
 	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
 	char tmp_path[4200] = "";
 	FILE *dst = stdout;
@@ -423,8 +480,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 			goto out;
 		}
 	}
-	rc_out_init(&out, o.format == FMT_TEXT || o.format == FMT_JSON ? dst
-									 : fopen("/dev/null", "we"),
+	rc_out_init(&out,
+		    o.format == FMT_TEXT || o.format == FMT_JSON ? dst : fopen("/dev/null", "we"),
 		    o.format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	if (!out.f)
 		goto out;
@@ -436,10 +493,16 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (cmd == RC_FLEET_CMD_APPLY) {
 		exit_code = run_apply(&out, &f, &t);
 	} else {
-		report_read(&out, cmd, &f, &t);
+		if (cmd == RC_FLEET_CMD_PLAN)
+			notes = calloc(f.n ? f.n : 1, sizeof(*notes));
+		report_read(&out, cmd, &f, &t, notes);
 		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
 	}
 	rc_out_close_array(&out);
+	notes_json(&out, &f, notes);
+	for (size_t i = 0; notes && i < f.n; i++)
+		free(notes[i]);
+	free(notes);
 	if (cmd == RC_FLEET_CMD_VERIFY)
 		exit_code = verify_checks(&out, dst, &f, &t, o.format);
 	summary(&out, cmd, &t);
@@ -448,7 +511,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (out.f != dst)
 		fclose(out.f);
 	if (dst != stdout) {
-		if (fflush(dst) || fsync(fileno(dst)) || fclose(dst) || rename(tmp_path, o.output)) {
+		if (fflush(dst) || fsync(fileno(dst)) || fclose(dst) ||
+		    rename(tmp_path, o.output)) {
 			fprintf(stderr, "rocectl verify: cannot write '%s': %s\n", o.output,
 				strerror(errno));
 			unlink(tmp_path);

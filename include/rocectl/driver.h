@@ -14,10 +14,10 @@
 
 /* Run-wide options a driver may need. */
 struct rc_run_opts {
-	const char *root;             /* sysfs/configfs root prefix, "/" by default */
-	bool accept_new_host_keys;    /* record unknown SSH host keys (never changed ones) */
+	const char *root;	   /* sysfs/configfs root prefix, "/" by default */
+	bool accept_new_host_keys; /* record unknown SSH host keys (never changed ones) */
 	uint32_t default_timeout_ms;
-	bool dry_run;                 /* plan: a driver must not write anything */
+	bool dry_run; /* plan: a driver must not write anything */
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -25,16 +25,16 @@ struct rc_port_write {
 	const char *port;
 	const struct port_qos *want;
 	const struct port_qos *have; /* as read just before */
-	uint32_t fields;             /* RC_F_* groups to write */
+	uint32_t fields;	     /* RC_F_* groups to write */
 };
 
 /* One counter: named by meaning, with the platform's source field kept. */
 struct rc_counter {
 	char port[RC_NAME_MAX];
-	char name[48];    /* "pfc_pause_rx[3]", "ecn_marked", "cnp_sent", "out_of_buffer", ... */
-	char source[96];  /* "ethtool:rx_prio3_pause", "hw_counters:np_cnp_sent", ... */
+	char name[48];	 /* "pfc_pause_rx[3]", "ecn_marked", "cnp_sent", "out_of_buffer", ... */
+	char source[96]; /* "ethtool:rx_prio3_pause", "hw_counters:np_cnp_sent", ... */
 	uint64_t value;
-	bool is_drop;     /* a non-zero value means packets were lost */
+	bool is_drop; /* a non-zero value means packets were lost */
 };
 
 struct rc_counters {
@@ -54,7 +54,7 @@ void rc_counters_free(struct rc_counters *c);
 #define RC_NOTE_LEN  240
 
 struct rc_notes {
-	size_t n;       /* notes in v */
+	size_t n;	/* notes in v */
 	size_t dropped; /* notes that did not fit */
 	char v[RC_NOTES_MAX][RC_NOTE_LEN];
 };
@@ -73,7 +73,8 @@ struct rc_driver {
 	int (*ports)(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t *n,
 		     struct rc_err *err);
 	/* Actual state of each port (ports[i].name filled by the caller). */
-	int (*read)(struct rc_session *s, struct rc_port_state *ports, size_t n, struct rc_err *err);
+	int (*read)(struct rc_session *s, struct rc_port_state *ports, size_t n,
+		    struct rc_err *err);
 	/* Push the writes; all-or-nothing where the platform allows. */
 	int (*apply)(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		     struct rc_err *err);
@@ -97,10 +98,10 @@ const char *rc_driver_load_error(void);
 /* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
 const char *rc_driver_name_for(const struct rc_device *dev);
 
-#define RC_DRIVER_REGISTER(drv)                                                                  \
-	__attribute__((constructor)) static void rc_register_##drv(void)                       \
-	{                                                                                        \
-		rc_driver_register(&drv);                                                        \
+#define RC_DRIVER_REGISTER(drv)                                                                    \
+	__attribute__((constructor)) static void rc_register_##drv(void)                           \
+	{                                                                                          \
+		rc_driver_register(&drv);                                                          \
 	}
 
 #endif

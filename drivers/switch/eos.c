@@ -1,0 +1,502 @@
+/* The eos-ssh and eos-eapi drivers: EOS's dialect (eos_parse.c, eos_views.c, eos_ops.c)
+ * over SSH (CLI text) or eAPI (JSON-RPC 2.0 runCmds on HTTPS /command-api).
+ *
+ * Read: the running-config (text, or eAPI's JSON tree of it) for what is configured, and
+ * the operational views for what is in effect: `show priority-flow-control`, `show qos
+ * interfaces trust|ecn`, and over eAPI `show qos maps` (switch-dialects.md §3.2).
+ *
+ * Apply: one configuration session, in two steps so that nothing reaches the running
+ * config unless every line was accepted: stage (`configure session S` ... `end`; any
+ * error -> `abort`), then `commit` (an error -> `abort`).  EOS commits a session as a
+ * whole, so a failed apply leaves the running-config as it was. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "eos.h"
+#include "rocectl/transport.h"
+
+#define EAPI_PATH  "/command-api"
+#define EAPI_PORT  443
+#define EAPI_CTYPE "application/json-rpc"
+#define MSG_MAX	   400
+
+struct rc_session {
+	const struct rc_device *dev;
+	struct rc_run_opts opts;
+	bool eapi;
+	struct rc_ssh *ssh;
+	struct rc_rest *api;
+	struct eos_config cfg; /* the last read */
+	size_t n_read;
+	char (*read_port)[RC_NAME_MAX];
+	struct eos_port_info *read_info;
+	unsigned seq;
+};
+
+/* ---- SSH ---------------------------------------------------------------------------------- */
+
+static int ssh_run(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
+		   struct rc_err *err)
+{
+	int rc = s->ssh ? rc_ssh_run(s->ssh, cmd, NULL, 0, res, err) : -EPIPE;
+
+	if (rc != -EPIPE)
+		return rc;
+	rc_ssh_close(s->ssh);
+	s->ssh = NULL;
+	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
+	if (rc)
+		return rc;
+	return rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
+}
+
+/* One CLI command (or several lines); its output in *out (malloc'd) when it succeeded. */
+static int cli(struct rc_session *s, const char *cmd, const char *shown, char **out,
+	       size_t *out_len, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char why[MSG_MAX];
+	int rc = ssh_run(s, cmd, &res, err);
+
+	if (out)
+		*out = NULL;
+	if (rc)
+		return rc;
+	rc = eos_check_cli_output(res.out, res.out_len, res.err, res.err_len, res.exit_status, why,
+				  sizeof(why));
+	if (rc) {
+		rc = rc_errf(err, EIO, "'%s' on '%s' failed: %s", shown, s->dev->name, why);
+		rc_ssh_result_free(&res);
+		return rc;
+	}
+	if (out) {
+		*out = res.out;
+		*out_len = res.out_len;
+		res.out = NULL;
+	}
+	rc_ssh_result_free(&res);
+	return 0;
+}
+
+/* ---- eAPI --------------------------------------------------------------------------------- */
+
+/* runCmds; *results is owned by *answer (caller deletes *answer). */
+static int eapi(struct rc_session *s, const char *const *cmds, size_t n, const char *format,
+		cJSON **answer, const cJSON **results, struct rc_err *err)
+{
+	struct rc_rest_response resp;
+	char id[32], url[300];
+	cJSON *req, *j;
+	char *body;
+	int rc;
+
+	*answer = NULL;
+	snprintf(id, sizeof(id), "rocectl-%u", ++s->seq);
+	req = eos_eapi_request(id, cmds, n, format);
+	body = req ? cJSON_PrintUnformatted(req) : NULL;
+	cJSON_Delete(req);
+	if (!body)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc = rc_rest_request(s->api, "POST", EAPI_PATH, body, strlen(body), EAPI_CTYPE, &resp, err);
+	free(body);
+	if (rc)
+		return rc;
+	rc_rest_url(s->api, EAPI_PATH, url, sizeof(url));
+	j = resp.len ? cJSON_ParseWithLength(resp.body, resp.len) : NULL;
+	if (resp.status == 401) {
+		rc = rc_errf(err, EACCES, "authentication to '%s' failed (HTTP 401 to POST %s)",
+			     s->dev->name, url);
+	} else if (!cJSON_IsObject(j) || (!cJSON_GetObjectItemCaseSensitive(j, "result") &&
+					  !cJSON_GetObjectItemCaseSensitive(j, "error"))) {
+		char txt[120];
+
+		eos_clean_text(resp.body, resp.len < 100 ? resp.len : 100, txt, sizeof(txt));
+		rc = rc_errf(err, resp.status >= 400 ? EIO : EPROTO,
+			     "'%s' answered HTTP %ld to POST %s without a JSON-RPC answer%s%s",
+			     s->dev->name, resp.status, url, txt[0] ? ": " : "", txt);
+	} else {
+		rc = eos_eapi_result(j, id, cmds, n, results, err);
+		if (rc)
+			rc_err_prefix(err, "'%s'", s->dev->name);
+	}
+	rc_rest_response_free(&resp);
+	if (rc)
+		cJSON_Delete(j);
+	else
+		*answer = j;
+	return rc;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+struct views {
+	cJSON *answer; /* eAPI: owns the JSON below */
+	const cJSON *pfc, *trust, *maps;
+	char *pfc_text, *trust_text, *ecn_text;
+	size_t pfc_len, trust_len, ecn_len;
+};
+
+static void views_free(struct views *v)
+{
+	cJSON_Delete(v->answer);
+	free(v->pfc_text);
+	free(v->trust_text);
+	free(v->ecn_text);
+	memset(v, 0, sizeof(*v));
+}
+
+static int ssh_fetch(struct rc_session *s, struct eos_config *cfg, struct views *v,
+		     struct rc_err *err)
+{
+	char *text = NULL, what[RC_NAME_MAX + 48];
+	size_t len = 0;
+	int rc;
+
+	rc = cli(s, "show running-config", "show running-config", &text, &len, err);
+	snprintf(what, sizeof(what), "'show running-config' on '%s'", s->dev->name);
+	if (!rc)
+		rc = eos_parse_config_text(text, len, what, cfg, err);
+	free(text);
+	if (!rc)
+		rc = cli(s, "show priority-flow-control", "show priority-flow-control",
+			 &v->pfc_text, &v->pfc_len, err);
+	if (!rc)
+		rc = cli(s, "show qos interfaces trust", "show qos interfaces trust",
+			 &v->trust_text, &v->trust_len, err);
+	if (!rc)
+		rc = cli(s, "show qos interfaces ecn", "show qos interfaces ecn", &v->ecn_text,
+			 &v->ecn_len, err);
+	return rc;
+}
+
+static int eapi_fetch(struct rc_session *s, struct eos_config *cfg, struct views *v,
+		      struct rc_err *err)
+{
+	static const char *const json_cmds[] = {"enable", "show running-config",
+						"show priority-flow-control",
+						"show qos interfaces trust", "show qos maps"};
+	static const char *const text_cmds[] = {"enable", "show qos interfaces ecn"};
+	const cJSON *res, *out;
+	cJSON *ans = NULL;
+	char what[RC_NAME_MAX + 48];
+	int rc;
+
+	rc = eapi(s, json_cmds, 5, "json", &v->answer, &res, err);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'show running-config' of '%s' (eAPI)", s->dev->name);
+	rc = eos_parse_config_json(cJSON_GetArrayItem(res, 1), what, cfg, err);
+	if (rc)
+		return rc;
+	v->pfc = cJSON_GetArrayItem(res, 2);
+	v->trust = cJSON_GetArrayItem(res, 3);
+	v->maps = cJSON_GetArrayItem(res, 4);
+	rc = eapi(s, text_cmds, 2, "text", &ans, &res, err);
+	if (rc)
+		return rc;
+	out = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(res, 1), "output");
+	if (!cJSON_IsString(out)) {
+		cJSON_Delete(ans);
+		return rc_errf(err, EPROTO,
+			       "'%s': eAPI text answer to 'show qos interfaces ecn' has no output",
+			       s->dev->name);
+	}
+	v->ecn_len = strlen(out->valuestring);
+	v->ecn_text = strdup(out->valuestring);
+	cJSON_Delete(ans);
+	return v->ecn_text ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
+static int remember(struct rc_session *s, const struct rc_port_state *ports,
+		    const struct eos_port_info *info, size_t n)
+{
+	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
+	struct eos_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
+
+	if (!names || !copy) {
+		free(names);
+		free(copy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
+		copy[i] = info[i];
+	}
+	free(s->read_port);
+	free(s->read_info);
+	s->read_port = names;
+	s->read_info = copy;
+	s->n_read = n;
+	return 0;
+}
+
+static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n, struct rc_err *err)
+{
+	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	struct eos_config cfg = {0};
+	struct views v = {0};
+	int rc;
+
+	if (!info)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc = s->eapi ? eapi_fetch(s, &cfg, &v, err) : ssh_fetch(s, &cfg, &v, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		struct port_qos *q = &ports[i].qos;
+		bool uc = cfg.uc_queues;
+
+		rc = eos_parse_port(&cfg, ports[i].name, q, &info[i], err);
+		if (!rc && (v.pfc || v.pfc_text))
+			rc = eos_view_pfc(v.pfc, v.pfc_text, v.pfc_len, ports[i].name, q, &info[i],
+					  err);
+		if (rc >= 0 && (v.trust || v.trust_text))
+			rc = eos_view_trust(v.trust, v.trust_text, v.trust_len, ports[i].name, q,
+					    err);
+		if (rc >= 0 && v.maps)
+			rc = eos_view_maps(v.maps, q, err);
+		if (rc >= 0 && v.ecn_text)
+			rc = eos_view_ecn(v.ecn_text, v.ecn_len, ports[i].name, q, &info[i], &uc,
+					  err);
+		if (rc > 0)
+			rc = 0; /* a view that does not list the port: the config stands */
+		cfg.uc_queues = uc;
+		if (rc)
+			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
+	}
+	views_free(&v);
+	if (!rc && remember(s, ports, info, n))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc) {
+		eos_config_free(&s->cfg);
+		s->cfg = cfg;
+	} else {
+		eos_config_free(&cfg);
+	}
+	free(info);
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static const struct eos_port_info *info_of(const struct rc_session *s, const char *port)
+{
+	for (size_t i = 0; i < s->n_read; i++)
+		if (!strcmp(s->read_port[i], port))
+			return &s->read_info[i];
+	return NULL;
+}
+
+/* `abort` the session (best effort: the caller reports the original failure). */
+static bool abort_session(struct rc_session *s, const char *name, char *why, size_t len)
+{
+	struct rc_err e = {0};
+	char cmd[RC_NAME_MAX + 48];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "configure session %s", name);
+	if (s->eapi) {
+		const char *const cmds[] = {"enable", cmd, "abort"};
+		const cJSON *res;
+		cJSON *ans = NULL;
+
+		rc = eapi(s, cmds, 3, "json", &ans, &res, &e);
+		cJSON_Delete(ans);
+	} else {
+		char line[RC_NAME_MAX + 64];
+
+		snprintf(line, sizeof(line), "%s\nabort", cmd);
+		rc = cli(s, line, "abort", NULL, NULL, &e);
+	}
+	snprintf(why, len, "%s", e.msg);
+	return rc == 0;
+}
+
+/* Stage (step "stage") or commit (step "commit") the session; SSH sends the lines as one
+ * command of several lines, eAPI as one runCmds. */
+static int session_step(struct rc_session *s, const char *name, char **lines, size_t n, bool commit,
+			struct rc_err *err)
+{
+	char head[RC_NAME_MAX + 32];
+	int rc;
+
+	snprintf(head, sizeof(head), "configure session %s", name);
+	if (s->eapi) {
+		const char **cmds = calloc(n + 4, sizeof(*cmds));
+		const cJSON *res;
+		cJSON *ans = NULL;
+		size_t k = 0;
+
+		if (!cmds)
+			return rc_errf(err, ENOMEM, "out of memory");
+		cmds[k++] = "enable";
+		cmds[k++] = head;
+		for (size_t i = 0; !commit && i < n; i++)
+			cmds[k++] = lines[i];
+		cmds[k++] = commit ? "commit" : "end";
+		rc = eapi(s, cmds, k, "json", &ans, &res, err);
+		cJSON_Delete(ans);
+		free(cmds);
+		return rc;
+	} else {
+		size_t len = strlen(head) + 16;
+		char *text;
+
+		for (size_t i = 0; !commit && i < n; i++)
+			len += strlen(lines[i]) + 1;
+		text = malloc(len);
+		if (!text)
+			return rc_errf(err, ENOMEM, "out of memory");
+		len = (size_t)sprintf(text, "%s\n", head);
+		for (size_t i = 0; !commit && i < n; i++)
+			len += (size_t)sprintf(text + len, "%s\n", lines[i]);
+		sprintf(text + len, "%s", commit ? "commit" : "end");
+		rc = cli(s, text, commit ? "commit" : head, NULL, NULL, err);
+		free(text);
+		return rc;
+	}
+}
+
+static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		     struct rc_err *err)
+{
+	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	struct eos_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	struct eos_cmds cmds = {0};
+	char **lines = NULL, name[64], why[MSG_MAX];
+	size_t nl = 0;
+	int rc = 0;
+
+	if (!info || !peers) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (s->opts.dry_run) {
+		rc = rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct eos_port_info *in = info_of(s, w[i].port);
+
+		if (!in) {
+			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
+			goto out;
+		}
+		info[i] = *in;
+	}
+	for (size_t i = 0; i < s->n_read; i++)
+		peers[i] = (struct eos_peer){s->read_port[i], &s->read_info[i]};
+	rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->n_read, &cmds, err);
+	if (rc) {
+		rc_err_prefix(err, "nothing was sent");
+		goto out;
+	}
+	if (!cmds.n)
+		goto out;
+	lines = eos_render(&cmds, &nl);
+	if (!lines) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	snprintf(name, sizeof(name), "rocectl-%d-%ld-%u", (int)getpid(), (long)time(NULL),
+		 ++s->seq);
+	rc = session_step(s, name, lines, nl, false, err);
+	if (!rc)
+		rc = session_step(s, name, lines, nl, true, err);
+	if (rc) {
+		bool aborted = abort_session(s, name, why, sizeof(why));
+
+		rc_err_prefix(err, "configuration session '%s'%s", name,
+			      aborted ? " aborted, nothing was applied" : "");
+		if (!aborted)
+			rc_err_prefix(err, "aborting session '%s' failed too (%s)", name, why);
+	}
+out:
+	eos_lines_free(lines);
+	eos_cmds_free(&cmds);
+	free(info);
+	free(peers);
+	return rc;
+}
+
+/* ---- the driver ------------------------------------------------------------------------------ */
+
+static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
+		    struct rc_session **out, struct rc_err *err)
+{
+	struct rc_session *s;
+	int rc;
+
+	*out = NULL;
+	for (size_t i = 0; i < dev->n_ports; i++)
+		if (!eos_port_name_ok(dev->ports[i]))
+			return rc_errf(err, EINVAL,
+				       "'%s': port name '%s' is not a valid EOS interface name; "
+				       "nothing was sent",
+				       dev->name, dev->ports[i]);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return rc_errf(err, ENOMEM, "out of memory");
+	s->dev = dev;
+	if (opts)
+		s->opts = *opts;
+	s->eapi = eapi;
+	rc = eapi ? rc_rest_open(dev, opts, "", EAPI_PORT, &s->api, err)
+		  : rc_ssh_open(dev, opts, &s->ssh, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static int eos_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+			struct rc_session **out, struct rc_err *err)
+{
+	return eos_open(dev, opts, false, out, err);
+}
+
+static int eos_eapi_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+			 struct rc_session **out, struct rc_err *err)
+{
+	return eos_open(dev, opts, true, out, err);
+}
+
+static void eos_close(struct rc_session *s)
+{
+	if (!s)
+		return;
+	rc_ssh_close(s->ssh);
+	rc_rest_close(s->api);
+	eos_config_free(&s->cfg);
+	free(s->read_port);
+	free(s->read_info);
+	free(s);
+}
+
+/* Turning PFC on or off re-carves the port's buffers (EOS sizes headroom itself). */
+static const struct rc_driver eos_ssh_driver = {
+    .name = "eos-ssh",
+    .disruptive = RC_F_PFC,
+    .open = eos_ssh_open,
+    .read = eos_read,
+    .apply = eos_apply,
+    .close = eos_close,
+};
+
+static const struct rc_driver eos_eapi_driver = {
+    .name = "eos-eapi",
+    .disruptive = RC_F_PFC,
+    .open = eos_eapi_open,
+    .read = eos_read,
+    .apply = eos_apply,
+    .close = eos_close,
+};
+
+RC_DRIVER_REGISTER(eos_ssh_driver)
+RC_DRIVER_REGISTER(eos_eapi_driver)

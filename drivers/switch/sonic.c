@@ -1,0 +1,830 @@
+/* The sonic-ssh driver: SONiC's dialect (sonic_parse.c, sonic_ops.c) over SSH.
+ *
+ * Read: `show runningconfiguration all` (CONFIG_DB as JSON); on the dynamic buffer model
+ * the computed lossless profiles come from APPL_DB through `sonic-db-cli ... HGETALL`.
+ * Apply: one JSON Patch through the Generic Config Updater, fed on stdin: `config
+ * checkpoint`, `config apply-patch`, and `config rollback` to the checkpoint when the patch
+ * fails (GCU has no transaction: a change applier that fails half way leaves the first
+ * half applied, switch-dialects.md §2.5).  Plan: the same patch with --dry-run.
+ *
+ * GCU refuses live edits of some lossless tables on some platforms (its
+ * rdma_config_update_validator, §2.5).  Which ones is asked once per session with dry runs
+ * of small probe patches; a refused group is reported as not controllable (with a note in
+ * the plan saying it is not live-changeable here) instead of failing at apply time. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "sonic.h"
+#include "rocectl/transport.h"
+
+#define GCU_PATCH_ON_STDIN "/dev/stdin"
+#define REASON_MAX	   160
+
+struct rc_session {
+	const struct rc_device *dev;
+	struct rc_run_opts opts;
+	struct rc_ssh *ssh;
+	cJSON *cfg;  /* CONFIG_DB of the last read */
+	cJSON *appl; /* APPL_DB buffer tables of the last read (dynamic model), or NULL */
+	size_t n_read;
+	char (*read_port)[RC_NAME_MAX];
+	struct sonic_port_info *read_info;
+	bool probed;
+	uint32_t gated;		     /* RC_F_* groups GCU refuses to change live here */
+	char reason[32][REASON_MAX]; /* why, per group bit */
+	unsigned seq;		     /* checkpoint names */
+};
+
+/* The table whose live edit GCU refused, per group (index by bit number). */
+static int bit_of(uint32_t group)
+{
+	for (int b = 0; b < 32; b++)
+		if (group == (1u << b))
+			return b;
+	return 0;
+}
+
+/* ---- SSH -------------------------------------------------------------------------------- */
+
+/* Run a command; a connection abandoned after a timeout or a drop is replaced once, so that
+ * a rollback can still reach a switch that dropped the apply. */
+static int ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t in_len,
+		   struct rc_ssh_result *res, struct rc_err *err)
+{
+	int rc = s->ssh ? rc_ssh_run(s->ssh, cmd, in, in_len, res, err) : -EPIPE;
+
+	if (rc != -EPIPE)
+		return rc;
+	rc_ssh_close(s->ssh);
+	s->ssh = NULL;
+	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
+	if (rc)
+		return rc;
+	return rc_ssh_run(s->ssh, cmd, in, in_len, res, err);
+}
+
+/* A GCU command (stdin: the patch, may be NULL): 0, or -EIO with GCU's reason in `why`
+ * (and in err).  Transport failures are errors too, with `why` saying so.  *changing (may
+ * be NULL) says whether GCU may have changed CONFIG_DB: false only when its log shows it
+ * stopped before applying any change (validation failures). */
+static int gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd,
+		   const char *patch, char *why, size_t why_len, bool *changing, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc = ssh_run(s, cmd, patch, patch ? strlen(patch) : 0, &res, err);
+
+	if (changing)
+		*changing = true;
+	if (rc) {
+		snprintf(why, why_len, "%s", err->msg);
+		return rc;
+	}
+	/* GCU logs "Applying N change(s) in order" once validation is over (§2.5) */
+	if (changing && res.exit_status != -1)
+		*changing = res.out && memmem(res.out, res.out_len, "Applying ", 9) != NULL;
+	rc = sonic_gcu_verdict(kind, res.out, res.out_len, res.err, res.err_len, res.exit_status,
+			       why, why_len);
+	rc_ssh_result_free(&res);
+	if (rc)
+		return rc_errf(err, EIO, "'%s' on '%s' failed: %s", cmd, s->dev->name, why);
+	return 0;
+}
+
+static int gcu(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd, const char *patch,
+	       char *why, size_t why_len, struct rc_err *err)
+{
+	return gcu_run(s, kind, cmd, patch, why, why_len, NULL, err);
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+static int fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
+{
+	static const char cmd[] = "show runningconfiguration all";
+	struct rc_ssh_result res;
+	char what[RC_NAME_MAX + 64], why[300];
+	int rc = ssh_run(s, cmd, NULL, 0, &res, err);
+
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
+	if (res.exit_status != 0) {
+		sonic_clean_text(res.err_len ? res.err : res.out,
+				 res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
+			     why[0] ? ": " : "", why);
+	} else {
+		rc = sonic_parse_configdb(res.out, res.out_len, what, cfg, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* Run `n` HGETALLs of APPL_DB in one command line and parse the n answers. */
+static int appl_hgetall(struct rc_session *s, char (*keys)[SONIC_KEY_MAX + 32], size_t n,
+			cJSON **docs, struct rc_err *err)
+{
+	size_t len = n * (SONIC_KEY_MAX + 96) + 1, o = 0;
+	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
+	struct rc_ssh_result res;
+	int rc;
+
+	if (!cmd)
+		return rc_errf(err, ENOMEM, "out of memory");
+	cmd[0] = '\0';
+	/* keys are built from checked names only: no quote can be inside */
+	for (size_t i = 0; i < n; i++)
+		o += (size_t)snprintf(cmd + o, len - o, "%ssonic-db-cli APPL_DB HGETALL '%s'",
+				      i ? " && " : "", keys[i]);
+	rc = ssh_run(s, cmd, NULL, 0, &res, err);
+	free(cmd);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'sonic-db-cli APPL_DB' on '%s'", s->dev->name);
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "%s failed (exit status %d)", what, res.exit_status);
+	else
+		rc = sonic_parse_pydict_lines(res.out, res.out_len, what, docs, n, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+static int add_appl(cJSON *appl, const char *table, const char *key, cJSON *hash)
+{
+	cJSON *t = cJSON_GetObjectItemCaseSensitive(appl, table);
+
+	if (!t && !(t = cJSON_AddObjectToObject(appl, table)))
+		return -ENOMEM;
+	if (!hash->child) { /* an empty hash: no such key */
+		cJSON_Delete(hash);
+		return 0;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(t, key);
+	cJSON_AddItemToObject(t, key, hash);
+	return 0;
+}
+
+/* The dynamic buffer model keeps the lossless profiles it computes in APPL_DB (CONFIG_DB
+ * says "NULL"): two rounds of HGETALL, the PGs of the managed ports, then their profiles. */
+static int fetch_appl(struct rc_session *s, const cJSON *cfg, const struct rc_port_state *ports,
+		      size_t n, cJSON **appl, struct rc_err *err)
+{
+	const cJSON *pg = cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_PG"), *e;
+	char(*keys)[SONIC_KEY_MAX + 32] = NULL;
+	cJSON **docs = NULL;
+	size_t nk = 0, cap = 0;
+	int rc = 0;
+
+	*appl = NULL;
+	if (!cJSON_IsObject(pg))
+		return 0;
+	cJSON_ArrayForEach(e, pg)
+	{
+		const cJSON *prof = cJSON_GetObjectItemCaseSensitive(e, "profile");
+		const char *bar = e->string ? strchr(e->string, '|') : NULL;
+		bool managed = false;
+
+		if (!bar || !cJSON_IsString(prof) || strcmp(prof->valuestring, "NULL"))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			managed |= strlen(ports[i].name) == (size_t)(bar - e->string) &&
+				   !strncmp(ports[i].name, e->string, (size_t)(bar - e->string));
+		/* the PG part: digits and one '-' (BUFFER_PG keys, §2.2) */
+		if (!managed || strspn(bar + 1, "0123456789-") != strlen(bar + 1) ||
+		    strlen(bar + 1) > 8)
+			continue;
+		if (nk == cap) {
+			size_t c2 = cap ? cap * 2 : 16;
+			void *k2 = realloc(keys, c2 * sizeof(*keys));
+
+			if (!k2) {
+				rc = rc_errf(err, ENOMEM, "out of memory");
+				goto out;
+			}
+			keys = k2;
+			cap = c2;
+		}
+		snprintf(keys[nk++], sizeof(keys[0]), "BUFFER_PG_TABLE:%.*s:%s",
+			 (int)(bar - e->string), e->string, bar + 1);
+	}
+	if (!nk)
+		return 0;
+	*appl = cJSON_CreateObject();
+	docs = calloc(nk, sizeof(*docs));
+	if (!*appl || !docs) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = appl_hgetall(s, keys, nk, docs, err)))
+		goto out;
+	{
+		size_t np = 0;
+		char(*pkeys)[SONIC_KEY_MAX + 32] = calloc(nk, sizeof(*pkeys));
+		cJSON **pdocs = calloc(nk, sizeof(*pdocs));
+
+		for (size_t i = 0; !rc && i < nk; i++) {
+			const cJSON *p = cJSON_GetObjectItemCaseSensitive(docs[i], "profile");
+			char name[RC_NAME_MAX + 32];
+			const char *v = cJSON_IsString(p) ? p->valuestring : "";
+			size_t vl = strlen(v);
+
+			if (!pkeys || !pdocs) {
+				rc = rc_errf(err, ENOMEM, "out of memory");
+				break;
+			}
+			if (!strncmp(v, "[BUFFER_PROFILE_TABLE:", 22) && vl > 23 &&
+			    v[vl - 1] == ']')
+				snprintf(name, sizeof(name), "%.*s", (int)(vl - 23), v + 22);
+			else
+				snprintf(name, sizeof(name), "%s", v);
+			if (sonic_name_ok(name)) {
+				bool dup = false;
+
+				for (size_t k = 0; k < np; k++)
+					dup |= !strcmp(pkeys[k] + 21, name);
+				if (!dup)
+					snprintf(pkeys[np++], sizeof(pkeys[0]),
+						 "BUFFER_PROFILE_TABLE:%s", name);
+			}
+			if (add_appl(*appl, "BUFFER_PG_TABLE", keys[i] + 16, docs[i]))
+				rc = rc_errf(err, ENOMEM, "out of memory");
+			docs[i] = NULL;
+		}
+		if (!rc && np && !(rc = appl_hgetall(s, pkeys, np, pdocs, err)))
+			for (size_t i = 0; i < np && !rc; i++) {
+				if (add_appl(*appl, "BUFFER_PROFILE_TABLE", pkeys[i] + 21,
+					     pdocs[i]))
+					rc = rc_errf(err, ENOMEM, "out of memory");
+				pdocs[i] = NULL;
+			}
+		for (size_t i = 0; pdocs && i < nk; i++)
+			cJSON_Delete(pdocs[i]);
+		free(pdocs);
+		free(pkeys);
+	}
+out:
+	for (size_t i = 0; docs && i < nk; i++)
+		cJSON_Delete(docs[i]);
+	free(docs);
+	free(keys);
+	if (rc) {
+		cJSON_Delete(*appl);
+		*appl = NULL;
+	}
+	return rc;
+}
+
+/* One probe: a change of `group` for `port` that differs from what the switch has, run
+ * with --dry-run.  Sets the group in s->gated when GCU refuses the table live. */
+static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
+		  const struct sonic_port_info *in, uint32_t group, const char *table)
+{
+	struct sonic_ops ops = {0};
+	struct rc_err err = {0};
+	char v[32], why[400], refused[4][RC_NAME_MAX];
+	const cJSON *e;
+	cJSON *patch;
+	char *text;
+	size_t nref;
+	int rc = 0;
+
+	ops.v = calloc(4, sizeof(*ops.v));
+	if (!ops.v)
+		return;
+	ops.cap = 4;
+	e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table), port);
+	if (group == RC_F_PFC) {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "pfc_enable");
+
+		snprintf(v, sizeof(v), "%s",
+			 cJSON_IsString(f) && !strcmp(f->valuestring, "3") ? "3,4" : "3");
+		ops.v[ops.n++] = (struct sonic_op){.table = "PORT_QOS_MAP", .field = "pfc_enable"};
+		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", port);
+		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s", v);
+	} else if (group == RC_F_CABLE) {
+		const char *key = in->cable_key[0] ? in->cable_key : "AZURE";
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table),
+						     key),
+		    port);
+
+		ops.v[ops.n++] = (struct sonic_op){.table = "CABLE_LENGTH"};
+		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", key);
+		snprintf(ops.v[0].field, sizeof(ops.v[0].field), "%s", port);
+		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s",
+			 cJSON_IsString(f) && !strcmp(f->valuestring, "5m") ? "40m" : "5m");
+	} else {
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "detection_time");
+		static const char *const fields[] = {"detection_time", "restoration_time",
+						     "action"};
+
+		for (int i = 0; i < 3; i++) {
+			ops.v[ops.n] = (struct sonic_op){.table = "PFC_WD"};
+			snprintf(ops.v[ops.n].key, sizeof(ops.v[0].key), "%s", port);
+			snprintf(ops.v[ops.n].field, sizeof(ops.v[0].field), "%s", fields[i]);
+			snprintf(ops.v[ops.n].value, sizeof(ops.v[0].value), "%s",
+				 i == 2							? "drop"
+				 : cJSON_IsString(f) && !strcmp(f->valuestring, "1000") ? "2000"
+											: "1000");
+			ops.n++;
+			if (e)
+				break; /* an existing entry: one field is enough */
+		}
+	}
+	patch = sonic_render_patch(&ops, cfg, &err);
+	text = patch ? cJSON_PrintUnformatted(patch) : NULL;
+	if (text)
+		rc = gcu(s, SONIC_GCU_DRY_RUN,
+			 "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, text, why,
+			 sizeof(why), &err);
+	nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
+	for (size_t i = 0; i < nref; i++) {
+		if (strcmp(refused[i], table))
+			continue;
+		s->gated |= group;
+		snprintf(s->reason[bit_of(group)], REASON_MAX, "GCU refuses live edits of %s%s",
+			 table, group == RC_F_PFC ? " pfc_enable" : "");
+	}
+	free(text);
+	cJSON_Delete(patch);
+	sonic_ops_free(&ops);
+}
+
+static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port,
+			const struct sonic_port_info *in)
+{
+	if (s->probed)
+		return;
+	s->probed = true;
+	probe(s, cfg, port, in, RC_F_PFC, "PORT_QOS_MAP");
+	probe(s, cfg, port, in, RC_F_CABLE, "CABLE_LENGTH");
+	probe(s, cfg, port, in, RC_F_WATCHDOG, "PFC_WD");
+	/* the lossless profile follows the cable length: when that cannot change, neither
+	 * can the headroom */
+	if (s->gated & RC_F_CABLE) {
+		s->gated |= RC_F_HEADROOM;
+		snprintf(s->reason[bit_of(RC_F_HEADROOM)], REASON_MAX,
+			 "buffermgrd derives it from the cable length, which %s",
+			 "is not live-changeable here");
+	}
+}
+
+static int remember(struct rc_session *s, const struct rc_port_state *ports,
+		    const struct sonic_port_info *info, size_t n)
+{
+	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
+	struct sonic_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
+
+	if (!names || !copy) {
+		free(names);
+		free(copy);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
+		copy[i] = info[i];
+	}
+	free(s->read_port);
+	free(s->read_info);
+	s->read_port = names;
+	s->read_info = copy;
+	s->n_read = n;
+	return 0;
+}
+
+static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
+		      struct rc_err *err)
+{
+	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	cJSON *cfg = NULL, *appl = NULL;
+	const cJSON *md;
+	int rc;
+
+	if (!info)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc = fetch_config(s, &cfg, err);
+	md = cfg ? cJSON_GetObjectItemCaseSensitive(
+		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
+		 : NULL;
+	if (!rc && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(md, "buffer_model")) &&
+	    !strcmp(cJSON_GetObjectItemCaseSensitive(md, "buffer_model")->valuestring, "dynamic"))
+		rc = fetch_appl(s, cfg, ports, n, &appl, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = sonic_parse_port(cfg, appl, ports[i].name, &ports[i].qos, &info[i], err);
+		if (rc)
+			rc_err_prefix(err, "'%s'", s->dev->name);
+	}
+	if (!rc && n)
+		probe_gates(s, cfg, ports[0].name, &info[0]);
+	for (size_t i = 0; !rc && i < n; i++) {
+		ports[i].qos.known &= ~s->gated;
+		ports[i].qos.unsupported |= s->gated;
+	}
+	if (!rc && remember(s, ports, info, n))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc) {
+		cJSON_Delete(s->cfg);
+		cJSON_Delete(s->appl);
+		s->cfg = cfg;
+		s->appl = appl;
+	} else {
+		cJSON_Delete(cfg);
+		cJSON_Delete(appl);
+	}
+	free(info);
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------------------------------ */
+
+static const struct sonic_port_info *info_of(const struct rc_session *s, const char *port)
+{
+	for (size_t i = 0; i < s->n_read; i++)
+		if (!strcmp(s->read_port[i], port))
+			return &s->read_info[i];
+	return NULL;
+}
+
+/* The ops of the writes, against the last read. */
+static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		 struct sonic_ops *ops, struct rc_err *err)
+{
+	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
+	struct sonic_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	int rc = 0;
+
+	memset(ops, 0, sizeof(*ops));
+	if (!info || !peers) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	if (!s->cfg) {
+		rc = rc_errf(err, EINVAL, "'%s' was not read before apply", s->dev->name);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sonic_port_info *in = info_of(s, w[i].port);
+
+		if (!in) {
+			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
+			goto out;
+		}
+		info[i] = *in;
+		/* traffic must not move onto a priority that cannot be made lossless here */
+		if ((s->gated & RC_F_PFC) && (w[i].want->known & RC_F_PFC) &&
+		    (w[i].want->pfc_enabled & ~w[i].have->pfc_enabled) &&
+		    (w[i].fields & RC_F_DSCP2PRIO)) {
+			rc =
+			    rc_errf(err, EPERM,
+				    "'%s': PFC on priority set %#x is wanted but pfc_enable is not "
+				    "live-changeable on this platform; refusing to move traffic "
+				    "onto a lossy priority",
+				    w[i].port, w[i].want->pfc_enabled);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < s->n_read; i++)
+		peers[i] = (struct sonic_peer){s->read_port[i], &s->read_info[i]};
+	rc = sonic_build_ops(s->cfg, w, info, n, peers, s->n_read, ops, err);
+out:
+	free(info);
+	free(peers);
+	return rc;
+}
+
+static int render(struct rc_session *s, const struct sonic_ops *ops, char **text, int *n_ops,
+		  struct rc_err *err)
+{
+	cJSON *patch = sonic_render_patch(ops, s->cfg, err);
+
+	*text = NULL;
+	if (!patch)
+		return -ENOMEM;
+	*n_ops = cJSON_GetArraySize(patch);
+	*text = cJSON_Print(patch);
+	cJSON_Delete(patch);
+	return *text ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
+static void checkpoint_name(struct rc_session *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "rocectl-%ld-%d-%u", (long)time(NULL), (int)getpid(), ++s->seq);
+}
+
+static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		       struct rc_err *err)
+{
+	struct sonic_ops ops;
+	char *patch = NULL, cp[96], cmd[160], why[400], why2[400];
+	struct rc_err ignored = {0};
+	bool changing;
+	int rc, n_ops = 0;
+
+	if (s->opts.dry_run)
+		return rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
+	rc = build(s, w, n, &ops, err);
+	if (rc) {
+		rc_err_prefix(err, "nothing was sent");
+		return rc;
+	}
+	if (!ops.n)
+		goto out;
+	if ((rc = render(s, &ops, &patch, &n_ops, err)))
+		goto out;
+	checkpoint_name(s, cp, sizeof(cp));
+	snprintf(cmd, sizeof(cmd), "sudo config checkpoint %s", cp);
+	rc = gcu(s, SONIC_GCU_CHECKPOINT, cmd, NULL, why, sizeof(why), err);
+	if (rc) {
+		rc = rc_errf(err, -rc, "cannot take checkpoint '%s': %s; nothing was applied", cp,
+			     why);
+		goto out;
+	}
+	rc = gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch, why,
+		     sizeof(why), &changing, err);
+	if (rc && !changing) {
+		rc = rc_errf(err, EIO,
+			     "GCU refused the patch (%d operation%s) before changing anything: %s",
+			     n_ops, n_ops == 1 ? "" : "s", why);
+	} else if (rc) {
+		int rrc;
+
+		snprintf(cmd, sizeof(cmd), "sudo config rollback %s", cp);
+		rrc = gcu(s, SONIC_GCU_ROLLBACK, cmd, NULL, why2, sizeof(why2), &ignored);
+		if (rrc) {
+			rc = rc_errf(err, EIO,
+				     "the patch (%d operation%s) failed: %s; rolling back to "
+				     "checkpoint '%s' failed too: %s; the checkpoint is kept",
+				     n_ops, n_ops == 1 ? "" : "s", why, cp, why2);
+			goto out;
+		}
+		rc =
+		    rc_errf(err, EIO,
+			    "the patch (%d operation%s) failed: %s; rolled back to checkpoint '%s'",
+			    n_ops, n_ops == 1 ? "" : "s", why, cp);
+	} else {
+		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
+		 * change in effect until a reload; verify will tell) */
+		gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2), &ignored);
+	}
+	snprintf(cmd, sizeof(cmd), "sudo config delete-checkpoint %s", cp);
+	gcu(s, SONIC_GCU_DELETE_CHECKPOINT, cmd, NULL, why2, sizeof(why2), &ignored);
+out:
+	free(patch);
+	sonic_ops_free(&ops);
+	return rc;
+}
+
+/* ---- plan: notes ---------------------------------------------------------------------------- */
+
+static void note(struct rc_notes *notes, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void note(struct rc_notes *notes, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (notes->n == RC_NOTES_MAX) {
+		notes->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(notes->v[notes->n++], RC_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void prios(char *buf, size_t len, uint8_t bits)
+{
+	size_t o = 0;
+
+	snprintf(buf, len, "none");
+	for (int p = 0; p < RC_NPRIO && o + 3 < len; p++)
+		if (bits & (1u << p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+}
+
+/* Per field of a group GCU refuses here: what would have changed. */
+static void gated_notes(const struct rc_session *s, const struct rc_port_write *w,
+			struct rc_notes *notes)
+{
+	const struct port_qos *want = w->want, *have = w->have;
+	const char *tail = "not live-changeable on this platform";
+	char a[24], b[24];
+
+	if ((s->gated & RC_F_PFC) && (want->known & RC_F_PFC) &&
+	    want->pfc_enabled != have->pfc_enabled) {
+		prios(a, sizeof(a), have->pfc_enabled);
+		prios(b, sizeof(b), want->pfc_enabled);
+		note(notes, "%s pfc_enabled %s -> %s: %s (%s)", w->port, a, b, tail,
+		     s->reason[bit_of(RC_F_PFC)]);
+	}
+	if ((s->gated & RC_F_CABLE) && (want->known & RC_F_CABLE) &&
+	    want->cable_length_m != have->cable_length_m)
+		note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port, have->cable_length_m,
+		     want->cable_length_m, tail, s->reason[bit_of(RC_F_CABLE)]);
+	if ((s->gated & RC_F_HEADROOM) && (want->known & RC_F_HEADROOM))
+		for (int p = 0; p < RC_NPRIO; p++) {
+			bool has = have->headroom_mask & (1u << p);
+
+			if (!(want->headroom_mask & (1u << p)) ||
+			    (has && (want->headroom_is_min
+					 ? have->headroom_bytes[p] >= want->headroom_bytes[p]
+					 : have->headroom_bytes[p] == want->headroom_bytes[p])))
+				continue;
+			note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)", w->port, p,
+			     has ? "" : "none",
+			     has ? (unsigned long long)have->headroom_bytes[p] : 0ull,
+			     want->headroom_is_min ? ">= " : "",
+			     (unsigned long long)want->headroom_bytes[p], tail,
+			     s->reason[bit_of(RC_F_HEADROOM)]);
+		}
+	if ((s->gated & RC_F_WATCHDOG) && (want->known & RC_F_WATCHDOG)) {
+		const struct rc_watchdog *ww = &want->watchdog, *hw = &have->watchdog;
+		const char *r = s->reason[bit_of(RC_F_WATCHDOG)];
+
+		if (ww->enabled != hw->enabled)
+			note(notes, "%s watchdog.enabled %s -> %s: %s (%s)", w->port,
+			     hw->enabled ? "true" : "false", ww->enabled ? "true" : "false", tail,
+			     r);
+		if (ww->enabled && ww->detection_ms != hw->detection_ms)
+			note(notes, "%s watchdog.detection_ms %u -> %u: %s (%s)", w->port,
+			     hw->detection_ms, ww->detection_ms, tail, r);
+		if (ww->enabled && ww->restoration_ms != hw->restoration_ms)
+			note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)", w->port,
+			     hw->restoration_ms, ww->restoration_ms, tail, r);
+		if (ww->enabled && ww->action != hw->action)
+			note(notes, "%s watchdog.action %s -> %s: %s (%s)", w->port,
+			     hw->action == RC_WD_FORWARD ? "forward" : "drop",
+			     ww->action == RC_WD_FORWARD ? "forward" : "drop", tail, r);
+	}
+}
+
+static bool managed(const struct rc_session *s, const char *port, size_t len)
+{
+	for (size_t i = 0; i < s->n_read; i++)
+		if (strlen(s->read_port[i]) == len && !strncmp(s->read_port[i], port, len))
+			return true;
+	return false;
+}
+
+/* Ports outside the inventory that bind `key` of `table` (a map or WRED profile the ops
+ * change): they change too.  The first one found goes in `example`. */
+static size_t unmanaged_users(const struct rc_session *s, const char *table, const char *key,
+			      char *example, size_t len)
+{
+	bool wred = !strcmp(table, "WRED_PROFILE");
+	const char *field = !strcmp(table, "DSCP_TO_TC_MAP") ? "dscp_to_tc_map" : "tc_to_queue_map";
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(s->cfg, wred ? "QUEUE" : "PORT_QOS_MAP");
+	const cJSON *e;
+	char last[RC_NAME_MAX] = "";
+	size_t n = 0;
+
+	example[0] = '\0';
+	if (!cJSON_IsObject(t))
+		return 0;
+	cJSON_ArrayForEach(e, t)
+	{
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, wred ? "wred_profile" : field);
+		const char *bar = e->string ? strchr(e->string, '|') : NULL;
+		size_t plen = bar ? (size_t)(bar - e->string) : e->string ? strlen(e->string) : 0;
+
+		if (!cJSON_IsString(f) || strcmp(f->valuestring, key) || !plen ||
+		    plen >= sizeof(last) || !strcmp(e->string, "global") ||
+		    managed(s, e->string, plen))
+			continue;
+		/* QUEUE keys of one port follow each other: count the port once */
+		if (!strncmp(last, e->string, plen) && !last[plen])
+			continue;
+		snprintf(last, sizeof(last), "%.*s", (int)plen, e->string);
+		if (!n++)
+			snprintf(example, len, "%s", last);
+	}
+	return n;
+}
+
+static void shared_notes(const struct rc_session *s, const struct sonic_ops *ops,
+			 struct rc_notes *notes)
+{
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct sonic_op *o = &ops->v[i];
+		char example[RC_NAME_MAX];
+		bool seen = false;
+		size_t k;
+
+		if (strcmp(o->table, "DSCP_TO_TC_MAP") && strcmp(o->table, "TC_TO_QUEUE_MAP") &&
+		    strcmp(o->table, "WRED_PROFILE"))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			seen |=
+			    !strcmp(ops->v[j].table, o->table) && !strcmp(ops->v[j].key, o->key);
+		if (seen || !(k = unmanaged_users(s, o->table, o->key, example, sizeof(example))))
+			continue;
+		note(notes,
+		     "%s|%s is shared with %zu port%s not in the inventory (%s%s): they change too",
+		     o->table, o->key, k, k == 1 ? "" : "s", example, k > 1 ? ", ..." : "");
+	}
+}
+
+static int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		       struct rc_notes *notes, struct rc_err *err)
+{
+	struct rc_port_write *writes = calloc(n ? n : 1, sizeof(*writes));
+	struct sonic_ops ops = {0};
+	struct rc_err berr = {0};
+	char *patch = NULL, why[400];
+	size_t nw = 0;
+	int rc = 0, n_ops = 0;
+
+	if (!writes)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		gated_notes(s, &w[i], notes);
+		if (w[i].fields)
+			writes[nw++] = w[i];
+	}
+	if (!nw)
+		goto out;
+	if (build(s, writes, nw, &ops, &berr)) {
+		note(notes, "apply would write nothing and fail: %s", berr.msg);
+		goto out;
+	}
+	if (!ops.n)
+		goto out;
+	shared_notes(s, &ops, notes);
+	if ((rc = render(s, &ops, &patch, &n_ops, err)))
+		goto out;
+	if (gcu(s, SONIC_GCU_DRY_RUN, "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
+		patch, why, sizeof(why), &berr))
+		note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
+		     n_ops == 1 ? "" : "s", why);
+	else
+		note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
+		     n_ops == 1 ? "" : "s");
+out:
+	free(patch);
+	free(writes);
+	sonic_ops_free(&ops);
+	return rc;
+}
+
+/* ---- the driver ------------------------------------------------------------------------------ */
+
+static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+		      struct rc_session **out, struct rc_err *err)
+{
+	struct rc_session *s;
+	int rc;
+
+	*out = NULL;
+	for (size_t i = 0; i < dev->n_ports; i++)
+		if (!sonic_name_ok(dev->ports[i]))
+			return rc_errf(err, EINVAL,
+				       "'%s': port name '%s' is not a valid SONiC port name; "
+				       "nothing was sent",
+				       dev->name, dev->ports[i]);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return rc_errf(err, ENOMEM, "out of memory");
+	s->dev = dev;
+	if (opts)
+		s->opts = *opts;
+	rc = rc_ssh_open(dev, opts, &s->ssh, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+static void sonic_close(struct rc_session *s)
+{
+	if (!s)
+		return;
+	rc_ssh_close(s->ssh);
+	cJSON_Delete(s->cfg);
+	cJSON_Delete(s->appl);
+	free(s->read_port);
+	free(s->read_info);
+	free(s);
+}
+
+/* PFC and the cable length make buffermgrd re-carve the port's lossless buffers, which
+ * drops what is queued on the port at that moment. */
+static const struct rc_driver sonic_ssh_driver = {
+    .name = "sonic-ssh",
+    .disruptive = RC_F_PFC | RC_F_CABLE,
+    .open = sonic_open,
+    .read = sonic_read,
+    .apply = sonic_apply,
+    .close = sonic_close,
+    .check = sonic_check,
+};
+
+RC_DRIVER_REGISTER(sonic_ssh_driver)

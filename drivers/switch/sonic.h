@@ -1,0 +1,140 @@
+/* SONiC dialect of the sonic-ssh driver: CONFIG_DB (as `show runningconfiguration all`
+ * JSON, or `sonic-db-cli ... HGETALL` Python-dict lines) -> the vendor-neutral model, and
+ * writes -> one RFC 6902 JSON Patch for the Generic Config Updater, whose output is judged
+ * here too (switch-dialects.md §2).  Nothing here does I/O; tests feed it recorded outputs.
+ *
+ * The model's words in SONiC's terms: a "priority" is a SONiC traffic class (DSCP_TO_TC_MAP
+ * values, pfc_enable), a model "traffic class" is an egress queue (TC_TO_QUEUE_MAP values,
+ * QUEUE|<port>|<q> wred_profile), headroom is the lossless PG's BUFFER_PROFILE size. */
+#ifndef ROCECTL_SONIC_H
+#define ROCECTL_SONIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+
+struct cJSON;
+
+#define SONIC_KEY_MAX 160 /* a CONFIG_DB key: "Ethernet0|3-4" */
+
+/* Names that go into commands and JSON pointers (ports, maps, profiles, checkpoints):
+ * [A-Za-z0-9][A-Za-z0-9._-]{0,62}.  SONiC's own (YANG) patterns are narrower. */
+bool sonic_name_ok(const char *name);
+
+/* Device text made printable and short, for messages. */
+void sonic_clean_text(const char *in, size_t in_len, char *out, size_t len);
+
+/* ---- reading ------------------------------------------------------------------------- */
+
+/* One HGETALL answer: a Python dict repr of strings ("{'pfc_enable': '3,4'}", "{}") ->
+ * a JSON object of strings. */
+int sonic_parse_pydict(const char *buf, size_t len, const char *what, struct cJSON **out,
+		       struct rc_err *err);
+
+/* `n` HGETALL answers, one per line (the output of n sonic-db-cli commands run in one
+ * command line).  On error every docs[i] is NULL. */
+int sonic_parse_pydict_lines(const char *buf, size_t len, const char *what, struct cJSON **docs,
+			     size_t n, struct rc_err *err);
+
+/* CONFIG_DB as JSON ({"TABLE": {"key": {"field": "value"}}}, the shape of config_db.json
+ * and of `show runningconfiguration all`).  Only the top level is checked here; the tables
+ * the driver uses are checked where they are read. */
+int sonic_parse_configdb(const char *buf, size_t len, const char *what, struct cJSON **out,
+			 struct rc_err *err);
+
+/* What a port is bound to, for the writer. */
+struct sonic_port_info {
+	bool qos_entry;				/* PORT_QOS_MAP|<port> exists */
+	char dscp_map[RC_NAME_MAX];		/* DSCP_TO_TC_MAP in effect ("" none) */
+	bool dscp_map_global;			/* ... bound by PORT_QOS_MAP|global, not the port */
+	char dot1p_map[RC_NAME_MAX];		/* DOT1P_TO_TC_MAP bound to the port */
+	char queue_map[RC_NAME_MAX];		/* TC_TO_QUEUE_MAP bound to the port */
+	char pg_map[RC_NAME_MAX];		/* TC_TO_PRIORITY_GROUP_MAP bound to the port */
+	char pfc_queue_map[RC_NAME_MAX];	/* pfc_to_queue_map bound to the port */
+	bool pfcwd_sw_field;			/* PORT_QOS_MAP|<port> has pfcwd_sw_enable */
+	char queue_key[RC_NTC][SONIC_KEY_MAX];	/* QUEUE key holding queue q ("" none) */
+	char wred[RC_NTC][RC_NAME_MAX];		/* WRED_PROFILE bound to queue q ("" none) */
+	char cable_key[RC_NAME_MAX];		/* CABLE_LENGTH key that lists the port ("" none) */
+	bool wd_entry;				/* PFC_WD|<port> exists */
+	uint32_t wd_poll_ms;			/* PFC_WD|GLOBAL POLL_INTERVAL (0: not set) */
+	bool buffer_dynamic;			/* DEVICE_METADATA buffer_model dynamic */
+	char pg_profile[RC_NPRIO][RC_NAME_MAX]; /* BUFFER_PROFILE of the PG of priority p */
+};
+
+/* One port's actual QoS.  `cfg` is CONFIG_DB; `appl` (may be NULL) holds APPL_DB's
+ * BUFFER_PG_TABLE and BUFFER_PROFILE_TABLE, where the dynamic buffer model keeps the
+ * profiles it computes (CONFIG_DB then says "NULL").  Errors name the table, key and field
+ * that were not what SONiC writes. */
+int sonic_parse_port(const struct cJSON *cfg, const struct cJSON *appl, const char *port,
+		     struct port_qos *out, struct sonic_port_info *info, struct rc_err *err);
+
+/* ---- writing ------------------------------------------------------------------------- */
+
+/* One change of CONFIG_DB: a field set, a field removed, or a whole entry removed. */
+struct sonic_op {
+	char table[RC_NAME_MAX];
+	char key[SONIC_KEY_MAX];
+	char field[RC_NAME_MAX]; /* "" with remove: the whole entry */
+	bool remove;
+	char value[RC_NAME_MAX];
+	const char *port; /* the port it was made for (messages) */
+	uint32_t group;	  /* the RC_F_* group it serves */
+};
+
+struct sonic_ops {
+	size_t n, cap;
+	struct sonic_op *v;
+};
+
+void sonic_ops_free(struct sonic_ops *ops);
+
+struct sonic_peer {
+	const char *port;
+	const struct sonic_port_info *info;
+};
+
+/* The CONFIG_DB changes that make each port's `fields` equal to `want`, given what was
+ * read (`have`, and info[i] for w[i]).  Only what differs is written.  A change of a map
+ * or profile that a peer (any port read) shares must be wanted by that peer too.  Headroom
+ * is not written: buffermgrd derives the lossless profile from the speed, the cable length
+ * and pfc_enable (§2.6), and GCU refuses direct BUFFER_PROFILE edits (§2.5); the writer
+ * refuses a headroom change that no cable length or PFC change comes with. */
+int sonic_build_ops(const struct cJSON *cfg, const struct rc_port_write *w,
+		    const struct sonic_port_info *info, size_t n, const struct sonic_peer *peers,
+		    size_t n_peers, struct sonic_ops *ops, struct rc_err *err);
+
+/* The ops as one RFC 6902 patch against `cfg`: add/replace/remove per field, a new entry
+ * or table added whole, an entry or table removed whole rather than left empty (GCU
+ * refuses empty tables). */
+struct cJSON *sonic_render_patch(const struct sonic_ops *ops, const struct cJSON *cfg,
+				 struct rc_err *err);
+
+/* "/TABLE/key/field" with RFC 6901 escaping (~ -> ~0, / -> ~1); field may be NULL. */
+int sonic_json_pointer(char *out, size_t len, const char *table, const char *key,
+		       const char *field);
+
+/* ---- GCU output ---------------------------------------------------------------------- */
+
+enum sonic_gcu_cmd {
+	SONIC_GCU_APPLY = 0, /* config apply-patch */
+	SONIC_GCU_DRY_RUN,   /* config apply-patch --dry-run */
+	SONIC_GCU_CHECKPOINT,
+	SONIC_GCU_ROLLBACK,
+	SONIC_GCU_DELETE_CHECKPOINT,
+};
+
+/* Judge a GCU command's output: 0 when it says it succeeded, else -EIO with the reason
+ * GCU gave ("Failed to apply patch due to: ..."), made printable. */
+int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, const char *errout,
+		      size_t err_len, int exit_status, char *why, size_t why_len);
+
+/* The tables GCU refused to modify live ("Modification of BUFFER_PROFILE table is
+ * illegal..."), as found in `text`: up to `max` distinct names; returns how many. */
+size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_NAME_MAX],
+				size_t max);
+
+#endif

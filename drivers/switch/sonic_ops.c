@@ -1,0 +1,790 @@
+/* SONiC write side: writes of the vendor-neutral model -> CONFIG_DB changes -> one RFC 6902
+ * JSON Patch for the Generic Config Updater (switch-dialects.md §2.5), and GCU's output
+ * judged.
+ *
+ * Maps and WRED profiles are shared (every port of a factory switch binds DSCP_TO_TC_MAP
+ * AZURE and WRED_PROFILE AZURE_LOSSLESS): a change to one is checked against every port
+ * that was read, and refused before anything is sent when a port sharing it does not want
+ * that change. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "sonic.h"
+
+#define DEFAULT_MAP	 "AZURE" /* SONiC's templated map names (§2.1) */
+#define DEFAULT_WRED	 "AZURE_LOSSLESS"
+#define WD_DETECT_MIN	 100 /* PFC_WD ranges, ms (§2.2) */
+#define WD_DETECT_MAX	 5000
+#define WD_RESTORE_MIN	 100
+#define WD_RESTORE_MAX	 60000
+#define CABLE_MAX_M	 100000
+#define THRESH_WRITE_MAX (1ull << 40)
+
+void sonic_ops_free(struct sonic_ops *ops)
+{
+	free(ops->v);
+	ops->v = NULL;
+	ops->n = ops->cap = 0;
+}
+
+static const cJSON *db_entry(const cJSON *cfg, const char *table, const char *key)
+{
+	const cJSON *t = cJSON_IsObject(cfg) ? cJSON_GetObjectItemCaseSensitive(cfg, table) : NULL;
+	const cJSON *e = cJSON_IsObject(t) ? cJSON_GetObjectItemCaseSensitive(t, key) : NULL;
+
+	return cJSON_IsObject(e) ? e : NULL;
+}
+
+static const char *db_field(const cJSON *cfg, const char *table, const char *key, const char *field)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(db_entry(cfg, table, key), field);
+
+	return cJSON_IsString(f) ? f->valuestring : NULL;
+}
+
+static int add_op(struct sonic_ops *ops, struct rc_err *err, const char *port, uint32_t group,
+		  const char *table, const char *key, const char *field, bool remove,
+		  const char *value)
+{
+	struct sonic_op o;
+
+	memset(&o, 0, sizeof(o));
+	if (strlen(table) >= sizeof(o.table) || strlen(key) >= sizeof(o.key) ||
+	    strlen(field) >= sizeof(o.field) || (value && strlen(value) >= sizeof(o.value)))
+		return rc_errf(err, ENAMETOOLONG, "CONFIG_DB name too long: %s|%.60s", table, key);
+	snprintf(o.table, sizeof(o.table), "%s", table);
+	snprintf(o.key, sizeof(o.key), "%s", key);
+	snprintf(o.field, sizeof(o.field), "%s", field);
+	o.remove = remove;
+	if (!remove && value)
+		snprintf(o.value, sizeof(o.value), "%s", value);
+	o.port = port;
+	o.group = group;
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct sonic_op *p = &ops->v[i];
+
+		if (strcmp(p->table, o.table) || strcmp(p->key, o.key) || strcmp(p->field, o.field))
+			continue;
+		if (p->remove == o.remove && !strcmp(p->value, o.value))
+			return 0;
+		return rc_errf(err, EINVAL,
+			       "ports '%s' and '%s' share %s|%s%s%s but need different values "
+			       "('%s', '%s'); bind them to separate maps or profiles",
+			       p->port ? p->port : "?", port ? port : "?", table, key,
+			       field[0] ? " " : "", field, p->remove ? "(removed)" : p->value,
+			       o.remove ? "(removed)" : o.value);
+	}
+	if (ops->n == ops->cap) {
+		size_t cap = ops->cap ? ops->cap * 2 : 32;
+		struct sonic_op *v = realloc(ops->v, cap * sizeof(*v));
+
+		if (!v)
+			return rc_errf(err, ENOMEM, "out of memory");
+		ops->v = v;
+		ops->cap = cap;
+	}
+	ops->v[ops->n++] = o;
+	return 0;
+}
+
+static void num(char *buf, size_t len, unsigned long long v)
+{
+	snprintf(buf, len, "%llu", v);
+}
+
+/* "3,4" from bits (pfc_enable is sorted and comma-joined, §2.4). */
+static void prio_list(uint8_t bits, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int p = 0; p < RC_NPRIO && o + 3 < len; p++)
+		if (bits & (1u << p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+}
+
+/* no libm: percentages are small and non-negative */
+static long long round_pct(double v)
+{
+	return v < 0 ? -1 : (long long)(v + 0.5);
+}
+
+/* ---- per group -------------------------------------------------------------------------- */
+
+struct wctx {
+	const cJSON *cfg;
+	const struct rc_port_write *w;
+	const struct sonic_port_info *info;
+	struct sonic_ops *ops;
+	struct rc_err *err;
+};
+
+#define OP_SET(x, g, t, k, f, v) add_op((x)->ops, (x)->err, (x)->w->port, g, t, k, f, false, v)
+#define OP_DEL(x, g, t, k, f)	 add_op((x)->ops, (x)->err, (x)->w->port, g, t, k, f, true, NULL)
+
+/* The DSCP map the port classifies with, or the one it will be bound to. */
+static const char *dscp_map_of(const struct wctx *x)
+{
+	return x->info->dscp_map[0] ? x->info->dscp_map : DEFAULT_MAP;
+}
+
+static int w_trust(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want, *have = x->w->have;
+	const char *port = x->w->port;
+	int rc;
+
+	if (want->trust == have->trust || want->trust == RC_TRUST_UNSET)
+		return 0;
+	if (want->trust == RC_TRUST_DSCP)
+		return OP_SET(x, RC_F_TRUST, "PORT_QOS_MAP", port, "dscp_to_tc_map",
+			      dscp_map_of(x));
+	/* PCP: classify by the 802.1p map instead of the DSCP one */
+	if (x->info->dscp_map_global)
+		return rc_errf(x->err, EINVAL,
+			       "'%s': trust pcp is not possible per port: the switch-wide DSCP "
+			       "map of PORT_QOS_MAP|global applies to it",
+			       port);
+	if (!db_entry(x->cfg, "DOT1P_TO_TC_MAP", DEFAULT_MAP) && !x->info->dot1p_map[0])
+		return rc_errf(x->err, ENOENT,
+			       "'%s': trust pcp needs a DOT1P_TO_TC_MAP, and the switch has none",
+			       port);
+	rc = OP_DEL(x, RC_F_TRUST, "PORT_QOS_MAP", port, "dscp_to_tc_map");
+	if (!rc && !x->info->dot1p_map[0])
+		rc = OP_SET(x, RC_F_TRUST, "PORT_QOS_MAP", port, "dot1p_to_tc_map", DEFAULT_MAP);
+	return rc;
+}
+
+static int w_dscp(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want, *have = x->w->have;
+	char id[8], v[8];
+	int rc = 0;
+
+	for (int d = 0; d < RC_NDSCP && !rc; d++) {
+		if (!(want->dscp_mask & (1ull << d)))
+			continue;
+		if (want->dscp2prio[d] >= RC_NPRIO)
+			return rc_errf(x->err, ERANGE, "'%s': DSCP %d to priority %u: out of range",
+				       x->w->port, d, want->dscp2prio[d]);
+		if ((have->dscp_mask & (1ull << d)) && have->dscp2prio[d] == want->dscp2prio[d] &&
+		    db_entry(x->cfg, "DSCP_TO_TC_MAP", dscp_map_of(x)))
+			continue;
+		num(id, sizeof(id), (unsigned)d);
+		num(v, sizeof(v), want->dscp2prio[d]);
+		rc = OP_SET(x, RC_F_DSCP2PRIO, "DSCP_TO_TC_MAP", dscp_map_of(x), id, v);
+	}
+	return rc;
+}
+
+static int w_prio2tc(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want, *have = x->w->have;
+	const char *map = x->info->queue_map[0] ? x->info->queue_map : DEFAULT_MAP;
+	bool exists = db_entry(x->cfg, "TC_TO_QUEUE_MAP", map) != NULL;
+	char id[8], v[8];
+	int rc = 0;
+
+	if (!x->info->queue_map[0])
+		rc = OP_SET(x, RC_F_PRIO2TC, "PORT_QOS_MAP", x->w->port, "tc_to_queue_map", map);
+	for (int p = 0; p < RC_NPRIO && !rc; p++) {
+		bool wanted = want->prio_mask & (1u << p);
+		uint8_t tc = wanted ? want->prio2tc[p] : (uint8_t)p;
+
+		if (tc >= RC_NTC)
+			return rc_errf(x->err, ERANGE,
+				       "'%s': priority %d to queue %u: out of range", x->w->port, p,
+				       tc);
+		/* a new map is written whole (identity elsewhere), an existing one only where
+		 * it differs */
+		if (exists &&
+		    (!wanted || ((have->prio_mask & (1u << p)) && have->prio2tc[p] == tc)))
+			continue;
+		num(id, sizeof(id), (unsigned)p);
+		num(v, sizeof(v), tc);
+		rc = OP_SET(x, RC_F_PRIO2TC, "TC_TO_QUEUE_MAP", map, id, v);
+	}
+	return rc;
+}
+
+static int w_pfc(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want;
+	const char *port = x->w->port;
+	char list[24];
+	int rc;
+
+	prio_list(want->pfc_enabled, list, sizeof(list));
+	if (want->pfc_enabled)
+		rc = OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_enable", list);
+	else
+		rc = db_field(x->cfg, "PORT_QOS_MAP", port, "pfc_enable")
+			 ? OP_DEL(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_enable")
+			 : 0;
+	/* the template keeps the software watchdog's list equal to pfc_enable (§2.2) */
+	if (!rc && x->info->pfcwd_sw_field)
+		rc = want->pfc_enabled
+			 ? OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfcwd_sw_enable", list)
+			 : OP_DEL(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfcwd_sw_enable");
+	/* lossless needs the PG and PFC-queue maps bound; bind SONiC's own when missing */
+	if (!rc && want->pfc_enabled && !x->info->pg_map[0] &&
+	    db_entry(x->cfg, "TC_TO_PRIORITY_GROUP_MAP", DEFAULT_MAP))
+		rc = OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "tc_to_pg_map", DEFAULT_MAP);
+	if (!rc && want->pfc_enabled && !x->info->pfc_queue_map[0] &&
+	    db_entry(x->cfg, "MAP_PFC_PRIORITY_TO_QUEUE", DEFAULT_MAP))
+		rc = OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_to_queue_map", DEFAULT_MAP);
+	return rc;
+}
+
+static int w_cable(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want;
+	char v[24];
+
+	if (want->cable_length_m < 1 || want->cable_length_m > CABLE_MAX_M)
+		return rc_errf(x->err, ERANGE, "'%s': cable length %um is outside 1..%u",
+			       x->w->port, want->cable_length_m, CABLE_MAX_M);
+	snprintf(v, sizeof(v), "%um", want->cable_length_m);
+	return OP_SET(x, RC_F_CABLE, "CABLE_LENGTH",
+		      x->info->cable_key[0] ? x->info->cable_key : DEFAULT_MAP, x->w->port, v);
+}
+
+/* Set a WRED_PROFILE field when the profile does not already hold that value. */
+static int wred_field(struct wctx *x, const char *prof, const char *field, const char *value)
+{
+	const char *cur = db_field(x->cfg, "WRED_PROFILE", prof, field);
+
+	if (cur && !strcmp(cur, value))
+		return 0;
+	return OP_SET(x, RC_F_ECN, "WRED_PROFILE", prof, field, value);
+}
+
+static int w_ecn(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want;
+	const struct sonic_port_info *in = x->info;
+	const char *port = x->w->port;
+	int rc = 0;
+
+	for (int t = 0; t < RC_NTC && !rc; t++) {
+		const struct rc_ecn_tc *wt = &want->ecn[t];
+		const char *prof = in->wred[t][0] ? in->wred[t] : DEFAULT_WRED, *ecn;
+		char qkey[SONIC_KEY_MAX], v[32];
+		long long p;
+
+		if (!(want->ecn_tc_mask & (1u << t)))
+			continue;
+		if (in->queue_key[t][0])
+			snprintf(qkey, sizeof(qkey), "%s", in->queue_key[t]);
+		else
+			snprintf(qkey, sizeof(qkey), "%s|%d", port, t);
+		if (!wt->enabled) {
+			/* unbind on this port's queue rather than change a shared profile */
+			if (in->wred[t][0])
+				rc = OP_DEL(x, RC_F_ECN, "QUEUE", qkey, "wred_profile");
+			continue;
+		}
+		p = round_pct(wt->pmax_pct);
+		if (wt->kmin_bytes < 1 || wt->kmin_bytes >= wt->kmax_bytes ||
+		    wt->kmax_bytes > THRESH_WRITE_MAX)
+			return rc_errf(x->err, EINVAL,
+				       "'%s': ECN thresholds of queue %d are not 0 < min < max",
+				       port, t);
+		if (p < 1 || p > 100)
+			return rc_errf(x->err, ERANGE,
+				       "'%s': ECN probability %g%% is outside 1..100", port,
+				       wt->pmax_pct);
+		if (!in->wred[t][0])
+			rc = OP_SET(x, RC_F_ECN, "QUEUE", qkey, "wred_profile", prof);
+		ecn = db_field(x->cfg, "WRED_PROFILE", prof, "ecn");
+		if (!rc &&
+		    !(ecn && (!strcmp(ecn, "ecn_all") || !strcmp(ecn, "ecn_green") ||
+			      !strcmp(ecn, "ecn_green_yellow") || !strcmp(ecn, "ecn_green_red"))))
+			rc = wred_field(x, prof, "ecn", "ecn_all");
+		if (!rc)
+			rc = wred_field(x, prof, "wred_green_enable", "true");
+		num(v, sizeof(v), wt->kmin_bytes);
+		if (!rc)
+			rc = wred_field(x, prof, "green_min_threshold", v);
+		num(v, sizeof(v), wt->kmax_bytes);
+		if (!rc)
+			rc = wred_field(x, prof, "green_max_threshold", v);
+		num(v, sizeof(v), (unsigned long long)p);
+		if (!rc)
+			rc = wred_field(x, prof, "green_drop_probability", v);
+	}
+	return rc;
+}
+
+/* Headroom follows the cable length: buffermgrd recomputes the lossless profile when the
+ * cable length (or speed, or pfc_enable) changes (§2.6).  A profile edited by hand is not
+ * live-changeable through GCU on most platforms (§2.5), so a headroom change without a
+ * cable length change cannot be made here. */
+static int w_headroom(struct wctx *x)
+{
+	if (x->w->fields & (RC_F_CABLE | RC_F_PFC))
+		return 0;
+	for (int p = 0; p < RC_NPRIO; p++)
+		if (x->w->want->headroom_mask & (1u << p))
+			return rc_errf(x->err, EPERM,
+				       "'%s' headroom[%d].bytes: not live-changeable on this "
+				       "platform (buffermgrd derives BUFFER_PROFILE from the cable "
+				       "length and speed; GCU refuses size/xon/xoff edits)",
+				       x->w->port, p);
+	return 0;
+}
+
+static int w_watchdog(struct wctx *x)
+{
+	const struct rc_watchdog *want = &x->w->want->watchdog, *have = &x->w->have->watchdog;
+	const char *port = x->w->port;
+	char v[24];
+	int rc = 0;
+
+	if (!want->enabled)
+		return x->info->wd_entry ? OP_DEL(x, RC_F_WATCHDOG, "PFC_WD", port, "") : 0;
+	if (want->detection_ms < WD_DETECT_MIN || want->detection_ms > WD_DETECT_MAX)
+		return rc_errf(x->err, ERANGE,
+			       "'%s': watchdog detection %ums is outside SONiC's %u..%u ms", port,
+			       want->detection_ms, WD_DETECT_MIN, WD_DETECT_MAX);
+	if (want->restoration_ms < WD_RESTORE_MIN || want->restoration_ms > WD_RESTORE_MAX)
+		return rc_errf(x->err, ERANGE,
+			       "'%s': watchdog restoration %ums is outside SONiC's %u..%u ms", port,
+			       want->restoration_ms, WD_RESTORE_MIN, WD_RESTORE_MAX);
+	if (!have->enabled || have->detection_ms != want->detection_ms) {
+		num(v, sizeof(v), want->detection_ms);
+		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", port, "detection_time", v);
+	}
+	if (!rc && (!have->enabled || have->restoration_ms != want->restoration_ms)) {
+		num(v, sizeof(v), want->restoration_ms);
+		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", port, "restoration_time", v);
+	}
+	if (!rc && (!have->enabled || have->action != want->action ||
+		    !db_field(x->cfg, "PFC_WD", port, "action")))
+		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", port, "action",
+			    want->action == RC_WD_FORWARD ? "forward" : "drop");
+	/* detection and restoration must not be shorter than the polling interval (§2.4) */
+	if (!rc && x->info->wd_poll_ms > want->detection_ms &&
+	    want->detection_ms <= want->restoration_ms) {
+		num(v, sizeof(v), want->detection_ms);
+		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", "GLOBAL", "POLL_INTERVAL", v);
+	} else if (!rc && x->info->wd_poll_ms > want->restoration_ms) {
+		num(v, sizeof(v), want->restoration_ms);
+		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", "GLOBAL", "POLL_INTERVAL", v);
+	}
+	return rc;
+}
+
+static const struct {
+	uint32_t group;
+	int (*fn)(struct wctx *x);
+} writers[] = {
+    {RC_F_TRUST, w_trust},	 {RC_F_DSCP2PRIO, w_dscp},    {RC_F_PRIO2TC, w_prio2tc},
+    {RC_F_PFC, w_pfc},		 {RC_F_CABLE, w_cable},	      {RC_F_ECN, w_ecn},
+    {RC_F_HEADROOM, w_headroom}, {RC_F_WATCHDOG, w_watchdog},
+};
+
+/* Does op `o` change an object that the port with `in` also uses? */
+static bool op_touches(const struct sonic_op *o, const struct sonic_port_info *in)
+{
+	if (!strcmp(o->table, "DSCP_TO_TC_MAP"))
+		return !strcmp(o->key, in->dscp_map);
+	if (!strcmp(o->table, "TC_TO_QUEUE_MAP"))
+		return !strcmp(o->key, in->queue_map);
+	if (!strcmp(o->table, "WRED_PROFILE")) {
+		for (int t = 0; t < RC_NTC; t++)
+			if (!strcmp(o->key, in->wred[t]))
+				return true;
+		return false;
+	}
+	if (!strcmp(o->table, "PFC_WD"))
+		return !strcmp(o->key, "GLOBAL");
+	return false; /* PORT_QOS_MAP, QUEUE, CABLE_LENGTH fields, PFC_WD|<port>: one port */
+}
+
+int sonic_build_ops(const cJSON *cfg, const struct rc_port_write *w,
+		    const struct sonic_port_info *info, size_t n, const struct sonic_peer *peers,
+		    size_t n_peers, struct sonic_ops *ops, struct rc_err *err)
+{
+	int rc = 0;
+
+	memset(ops, 0, sizeof(*ops));
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct wctx x = {cfg, &w[i], &info[i], ops, err};
+
+		if (!sonic_name_ok(w[i].port)) {
+			rc = rc_errf(err, EINVAL, "port name '%s' is not a valid SONiC port name",
+				     w[i].port);
+			break;
+		}
+		for (size_t g = 0; g < sizeof(writers) / sizeof(writers[0]) && !rc; g++)
+			if (w[i].fields & writers[g].group)
+				rc = writers[g].fn(&x);
+	}
+	for (size_t k = 0; k < ops->n && !rc; k++) {
+		const struct sonic_op *o = &ops->v[k];
+
+		for (size_t p = 0; p < n_peers && !rc; p++) {
+			bool writes = false;
+
+			if (!op_touches(o, peers[p].info))
+				continue;
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(w[i].port, peers[p].port) && (w[i].fields & o->group))
+					writes = true;
+			if (!writes)
+				rc = rc_errf(
+				    err, EINVAL,
+				    "changing %s|%s %s for port '%s' would also change port "
+				    "'%s', which shares it and is already as wanted; bind "
+				    "them to separate maps or profiles",
+				    o->table, o->key, o->field, o->port ? o->port : "?",
+				    peers[p].port);
+		}
+	}
+	if (rc)
+		sonic_ops_free(ops);
+	return rc;
+}
+
+/* ---- the JSON Patch ------------------------------------------------------------------- */
+
+static size_t escape_token(char *out, size_t len, const char *tok)
+{
+	size_t o = 0;
+
+	for (const char *p = tok; *p; p++) {
+		const char *rep = *p == '~' ? "~0" : *p == '/' ? "~1" : NULL;
+		size_t n = rep ? 2 : 1;
+
+		if (o + n >= len)
+			return len;
+		if (rep)
+			memcpy(out + o, rep, 2);
+		else
+			out[o] = *p;
+		o += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+int sonic_json_pointer(char *out, size_t len, const char *table, const char *key, const char *field)
+{
+	const char *parts[3] = {table, key, field};
+	size_t o = 0;
+
+	if (!len)
+		return -ENAMETOOLONG;
+	out[0] = '\0';
+	for (int i = 0; i < 3 && parts[i]; i++) {
+		size_t w;
+
+		if (o + 2 >= len)
+			return -ENAMETOOLONG;
+		out[o++] = '/';
+		w = escape_token(out + o, len - o, parts[i]);
+		if (w >= len - o)
+			return -ENAMETOOLONG;
+		o += w;
+	}
+	return 0;
+}
+
+static int push_op(cJSON *patch, const char *op, const char *table, const char *key,
+		   const char *field, cJSON *value, struct rc_err *err)
+{
+	char path[3 * 2 * SONIC_KEY_MAX];
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o || sonic_json_pointer(path, sizeof(path), table, key, field) ||
+	    !cJSON_AddStringToObject(o, "op", op) || !cJSON_AddStringToObject(o, "path", path) ||
+	    (value && !cJSON_AddItemToObject(o, "value", value))) {
+		cJSON_Delete(o);
+		if (!o)
+			cJSON_Delete(value);
+		return rc_errf(err, ENOMEM, "cannot build the patch for %s|%s", table, key);
+	}
+	cJSON_AddItemToArray(patch, o);
+	return 0;
+}
+
+/* Fields set on (table, key) by the ops, as an object. */
+static cJSON *fields_object(const struct sonic_ops *ops, const char *table, const char *key)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (size_t i = 0; o && i < ops->n; i++) {
+		const struct sonic_op *p = &ops->v[i];
+
+		if (!p->remove && !strcmp(p->table, table) && !strcmp(p->key, key) &&
+		    !cJSON_AddStringToObject(o, p->field, p->value)) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+	}
+	return o;
+}
+
+static bool seen_before(const struct sonic_ops *ops, size_t i, bool same_key)
+{
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(ops->v[k].table, ops->v[i].table) &&
+		    (!same_key || !strcmp(ops->v[k].key, ops->v[i].key)))
+			return true;
+	return false;
+}
+
+/* Will (table, key) be empty once the ops are done?  `kobj` is the entry as it is. */
+static bool entry_emptied(const struct sonic_ops *ops, const char *table, const char *key,
+			  const cJSON *kobj)
+{
+	const cJSON *f;
+
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct sonic_op *p = &ops->v[i];
+
+		if (strcmp(p->table, table) || strcmp(p->key, key))
+			continue;
+		if (p->remove && !p->field[0])
+			return true;
+		if (!p->remove)
+			return false;
+	}
+	cJSON_ArrayForEach(f, kobj)
+	{
+		bool removed = false;
+
+		for (size_t i = 0; i < ops->n && !removed; i++)
+			removed = ops->v[i].remove && !strcmp(ops->v[i].table, table) &&
+				  !strcmp(ops->v[i].key, key) && f->string &&
+				  !strcmp(ops->v[i].field, f->string);
+		if (!removed)
+			return false;
+	}
+	return true;
+}
+
+static bool table_emptied(const struct sonic_ops *ops, const char *table, const cJSON *tobj)
+{
+	const cJSON *e;
+
+	if (!tobj->child)
+		return false;
+	cJSON_ArrayForEach(e, tobj) if (!e->string ||
+					!entry_emptied(ops, table, e->string, e)) return false;
+	for (size_t i = 0; i < ops->n; i++)
+		if (!ops->v[i].remove && !strcmp(ops->v[i].table, table))
+			return false;
+	return true;
+}
+
+static int render_entry(cJSON *patch, const struct sonic_ops *ops, size_t first, const cJSON *tobj,
+			struct rc_err *err)
+{
+	const struct sonic_op *o = &ops->v[first];
+	const cJSON *kobj = cJSON_GetObjectItemCaseSensitive(tobj, o->key);
+	int rc = 0;
+
+	if (kobj && !cJSON_IsObject(kobj))
+		return rc_errf(err, EPROTO, "%s|%s in CONFIG_DB is not an object", o->table,
+			       o->key);
+	if (!kobj) {
+		cJSON *v = fields_object(ops, o->table, o->key);
+
+		if (!v)
+			return rc_errf(err, ENOMEM, "out of memory");
+		if (!v->child) {
+			cJSON_Delete(v); /* removals of what is not there */
+			return 0;
+		}
+		return push_op(patch, "add", o->table, o->key, NULL, v, err);
+	}
+	if (entry_emptied(ops, o->table, o->key, kobj))
+		return push_op(patch, "remove", o->table, o->key, NULL, NULL, err);
+	for (size_t i = first; i < ops->n && !rc; i++) {
+		const struct sonic_op *p = &ops->v[i];
+		bool exists;
+		cJSON *v;
+
+		if (strcmp(p->table, o->table) || strcmp(p->key, o->key) || !p->field[0])
+			continue;
+		exists = cJSON_GetObjectItemCaseSensitive(kobj, p->field) != NULL;
+		if (p->remove) {
+			if (exists)
+				rc =
+				    push_op(patch, "remove", p->table, p->key, p->field, NULL, err);
+			continue;
+		}
+		v = cJSON_CreateString(p->value);
+		if (!v)
+			return rc_errf(err, ENOMEM, "out of memory");
+		rc = push_op(patch, exists ? "replace" : "add", p->table, p->key, p->field, v, err);
+	}
+	return rc;
+}
+
+cJSON *sonic_render_patch(const struct sonic_ops *ops, const cJSON *cfg, struct rc_err *err)
+{
+	cJSON *patch = cJSON_CreateArray();
+	int rc = 0;
+
+	if (!patch) {
+		rc_errf(err, ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < ops->n && !rc; i++) {
+		const struct sonic_op *o = &ops->v[i];
+		const cJSON *tobj =
+		    cJSON_IsObject(cfg) ? cJSON_GetObjectItemCaseSensitive(cfg, o->table) : NULL;
+
+		if (seen_before(ops, i, false))
+			continue;
+		if (tobj && !cJSON_IsObject(tobj)) {
+			rc = rc_errf(err, EPROTO, "table %s in CONFIG_DB is not an object",
+				     o->table);
+			break;
+		}
+		if (!tobj) {
+			/* a new table: added whole, with every entry the ops set */
+			cJSON *t = cJSON_CreateObject();
+
+			for (size_t k = i; t && k < ops->n; k++) {
+				cJSON *e;
+
+				if (strcmp(ops->v[k].table, o->table) ||
+				    seen_before(ops, k, true) || ops->v[k].remove)
+					continue;
+				e = fields_object(ops, o->table, ops->v[k].key);
+				if (!e || !cJSON_AddItemToObject(t, ops->v[k].key, e)) {
+					cJSON_Delete(e);
+					cJSON_Delete(t);
+					t = NULL;
+				}
+			}
+			if (!t) {
+				rc = rc_errf(err, ENOMEM, "out of memory");
+				break;
+			}
+			if (!t->child)
+				cJSON_Delete(t);
+			else
+				rc = push_op(patch, "add", o->table, NULL, NULL, t, err);
+			continue;
+		}
+		/* GCU refuses a patch that leaves a table empty (§2.5) */
+		if (table_emptied(ops, o->table, tobj)) {
+			rc = push_op(patch, "remove", o->table, NULL, NULL, NULL, err);
+			continue;
+		}
+		for (size_t k = i; k < ops->n && !rc; k++)
+			if (!strcmp(ops->v[k].table, o->table) && !seen_before(ops, k, true))
+				rc = render_entry(patch, ops, k, tobj, err);
+	}
+	if (rc) {
+		cJSON_Delete(patch);
+		return NULL;
+	}
+	return patch;
+}
+
+/* ---- GCU output --------------------------------------------------------------------------- */
+
+/* The first line of `text` that contains `needle`, cleaned (from the needle on when
+ * from_needle). */
+static bool find_line(const char *text, size_t len, const char *needle, bool from_needle, char *out,
+		      size_t olen)
+{
+	const char *at = text ? memmem(text, len, needle, strlen(needle)) : NULL;
+	size_t s, e;
+
+	if (!at)
+		return false;
+	s = e = (size_t)(at - text);
+	while (!from_needle && s > 0 && text[s - 1] != '\n')
+		s--;
+	while (e < len && text[e] != '\n')
+		e++;
+	sonic_clean_text(text + s, e - s, out, olen);
+	return true;
+}
+
+int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, const char *errout,
+		      size_t err_len, int exit_status, char *why, size_t why_len)
+{
+	/* §2.5: "Failed to apply patch due to: <reason>" then click's "Error: <reason>" */
+	static const char *const marks[] = {"Failed to apply patch due to: ",
+					    "Failed to rollback config due to: ",
+					    "Failed to create checkpoint due to: ",
+					    "Failed to ",
+					    "does not exist",
+					    "Error: ",
+					    "Traceback",
+					    "not found"};
+	(void)cmd;
+
+	why[0] = '\0';
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+		bool after = i < 3;
+		char line[400];
+
+		if (find_line(errout, err_len, marks[i], after, line, sizeof(line)) ||
+		    find_line(out, out_len, marks[i], after, line, sizeof(line))) {
+			/* drop the marker itself for the "due to" forms */
+			const char *r = after ? line + strlen(marks[i]) - 1 : line;
+
+			while (*r == ' ')
+				r++;
+			snprintf(why, why_len, "%s", r);
+			return -EIO;
+		}
+	}
+	if (exit_status == 0)
+		return 0;
+	if (err_len)
+		sonic_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
+	else if (out_len)
+		sonic_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
+	if (!why[0])
+		snprintf(why, why_len, "exit status %d", exit_status);
+	return -EIO;
+}
+
+size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_NAME_MAX],
+				size_t max)
+{
+	static const char pre[] = "Modification of ", post[] = " table is illegal";
+	size_t n = 0;
+
+	for (size_t i = 0; text && i + sizeof(pre) - 1 < len && n < max; i++) {
+		const char *at = memmem(text + i, len - i, pre, sizeof(pre) - 1);
+		size_t s, e;
+		char name[RC_NAME_MAX];
+		bool dup = false;
+
+		if (!at)
+			break;
+		i = (size_t)(at - text);
+		s = i + sizeof(pre) - 1;
+		for (e = s; e < len && e - s < RC_NAME_MAX - 1 &&
+			    ((text[e] >= 'A' && text[e] <= 'Z') || text[e] == '_' ||
+			     (text[e] >= '0' && text[e] <= '9'));
+		     e++)
+			;
+		if (e == s || e + sizeof(post) - 1 > len ||
+		    memcmp(text + e, post, sizeof(post) - 1))
+			continue;
+		memcpy(name, text + s, e - s);
+		name[e - s] = '\0';
+		for (size_t k = 0; k < n; k++)
+			dup |= !strcmp(tables[k], name);
+		if (!dup)
+			snprintf(tables[n++], RC_NAME_MAX, "%s", name);
+		i = e;
+	}
+	return n;
+}

@@ -1,0 +1,1027 @@
+/* SONiC read side: CONFIG_DB (and APPL_DB's buffer tables) -> struct port_qos.
+ *
+ * Every CONFIG_DB value is a string (switch-dialects.md §2.1), so every number, list and
+ * name is parsed here with the pattern SONiC's YANG models give it (§2.2); anything else
+ * is refused with the table, key and field where the output stopped making sense.  What a
+ * table does not say is what SAI does without it: no DSCP map sends everything to TC 0, no
+ * TC -> queue map is the identity, no wred_profile means no marking. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "sonic.h"
+
+#define PYDICT_MAX_FIELDS 4096
+#define PYSTR_MAX	  65536
+#define THRESH_MAX	  (1ull << 40) /* bytes: far beyond any switch buffer */
+
+bool sonic_name_ok(const char *name)
+{
+	size_t n = name ? strnlen(name, RC_NAME_MAX) : 0;
+
+	if (n < 1 || n >= RC_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool alnum =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+
+		if (!alnum && (i == 0 || !strchr("._-", c)))
+			return false;
+	}
+	return true;
+}
+
+void sonic_clean_text(const char *in, size_t in_len, char *out, size_t len)
+{
+	size_t o = 0;
+	bool space = false;
+
+	if (!len)
+		return;
+	for (size_t i = 0; in && i < in_len && o + 1 < len; i++) {
+		unsigned char c = (unsigned char)in[i];
+
+		if (c < 0x20 || c >= 0x7f || c == ' ') {
+			space = o > 0;
+			continue;
+		}
+		if (space && o + 2 < len)
+			out[o++] = ' ';
+		space = false;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+}
+
+/* ---- Python dict repr ------------------------------------------------------------------ */
+
+struct py {
+	const char *s;
+	size_t len, i;
+	const char *what;
+	struct rc_err *err;
+};
+
+static int py_bad(struct py *p, const char *expected)
+{
+	return rc_errf(p->err, EPROTO, "%s: not a Python dict of strings (at byte %zu of %zu: %s)",
+		       p->what, p->i, p->len, expected);
+}
+
+static void py_ws(struct py *p)
+{
+	while (p->i < p->len && (p->s[p->i] == ' ' || p->s[p->i] == '\t'))
+		p->i++;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int put_utf8(char *out, size_t *o, size_t cap, unsigned long cp)
+{
+	unsigned char b[4];
+	size_t n;
+
+	if (cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	if (cp < 0x80) {
+		b[0] = (unsigned char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (unsigned char)(0xc0 | (cp >> 6));
+		b[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (unsigned char)(0xe0 | (cp >> 12));
+		b[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (unsigned char)(0xf0 | (cp >> 18));
+		b[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	if (*o + n >= cap)
+		return -1;
+	memcpy(out + *o, b, n);
+	*o += n;
+	return 0;
+}
+
+/* A str repr: '...' or "..." with Python's escapes; NUL is refused (no name or value of
+ * CONFIG_DB holds one, and C strings cannot). */
+static int py_string(struct py *p, char **out)
+{
+	char q, *buf;
+	size_t o = 0, cap;
+
+	*out = NULL;
+	if (p->i >= p->len || (p->s[p->i] != '\'' && p->s[p->i] != '"'))
+		return py_bad(p, "a quoted string");
+	q = p->s[p->i++];
+	cap = p->len - p->i + 1;
+	if (cap > PYSTR_MAX)
+		cap = PYSTR_MAX;
+	buf = malloc(cap);
+	if (!buf)
+		return rc_errf(p->err, ENOMEM, "out of memory");
+	for (;;) {
+		char c;
+
+		if (p->i >= p->len) {
+			free(buf);
+			return py_bad(p, "an unterminated string (truncated?)");
+		}
+		c = p->s[p->i++];
+		if (c == q)
+			break;
+		if (c == '\n' || c == '\r' || c == '\0') {
+			free(buf);
+			return py_bad(p, "a control character inside a string");
+		}
+		if (c != '\\') {
+			if (o + 1 >= cap) {
+				free(buf);
+				return py_bad(p, "a string of reasonable length");
+			}
+			buf[o++] = c;
+			continue;
+		}
+		if (p->i >= p->len) {
+			free(buf);
+			return py_bad(p, "an unterminated escape");
+		}
+		c = p->s[p->i++];
+		{
+			unsigned long cp = 0;
+			int digits = 0;
+			char simple = 0;
+
+			switch (c) {
+			case '\\':
+			case '\'':
+			case '"':
+				simple = c;
+				break;
+			case 'n':
+				simple = '\n';
+				break;
+			case 't':
+				simple = '\t';
+				break;
+			case 'r':
+				simple = '\r';
+				break;
+			case 'x':
+				digits = 2;
+				break;
+			case 'u':
+				digits = 4;
+				break;
+			case 'U':
+				digits = 8;
+				break;
+			default:
+				free(buf);
+				return py_bad(p, "a known escape");
+			}
+			if (simple) {
+				if (o + 1 >= cap) {
+					free(buf);
+					return py_bad(p, "a string of reasonable length");
+				}
+				buf[o++] = simple;
+				continue;
+			}
+			for (int k = 0; k < digits; k++) {
+				int h = p->i < p->len ? hexval(p->s[p->i]) : -1;
+
+				if (h < 0) {
+					free(buf);
+					return py_bad(p, "hex digits in an escape");
+				}
+				cp = cp * 16 + (unsigned long)h;
+				p->i++;
+			}
+			if (put_utf8(buf, &o, cap, cp)) {
+				free(buf);
+				return py_bad(p, "an escape of a valid, non-NUL character");
+			}
+		}
+	}
+	buf[o] = '\0';
+	*out = buf;
+	return 0;
+}
+
+int sonic_parse_pydict(const char *buf, size_t len, const char *what, cJSON **out,
+		       struct rc_err *err)
+{
+	struct py p = {buf, len, 0, what, err};
+	cJSON *obj;
+	size_t n = 0;
+	int rc = 0;
+
+	*out = NULL;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		p.len = --len;
+	py_ws(&p);
+	if (p.i >= p.len || buf[p.i] != '{')
+		return py_bad(&p, len ? "'{'" : "output, found none");
+	p.i++;
+	obj = cJSON_CreateObject();
+	if (!obj)
+		return rc_errf(err, ENOMEM, "out of memory");
+	py_ws(&p);
+	if (p.i < p.len && buf[p.i] == '}') {
+		p.i++;
+		goto end;
+	}
+	for (;;) {
+		char *k = NULL, *v = NULL;
+
+		py_ws(&p);
+		if ((rc = py_string(&p, &k)) < 0)
+			goto fail;
+		py_ws(&p);
+		if (p.i >= p.len || buf[p.i] != ':') {
+			free(k);
+			rc = py_bad(&p, "':'");
+			goto fail;
+		}
+		p.i++;
+		py_ws(&p);
+		if ((rc = py_string(&p, &v)) < 0) {
+			free(k);
+			goto fail;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(obj, k) || ++n > PYDICT_MAX_FIELDS) {
+			rc = rc_errf(err, EPROTO, "%s: %s field '%.60s'", what,
+				     n > PYDICT_MAX_FIELDS ? "too many fields at" : "duplicate", k);
+			free(k);
+			free(v);
+			goto fail;
+		}
+		if (!cJSON_AddStringToObject(obj, k, v)) {
+			free(k);
+			free(v);
+			rc = rc_errf(err, ENOMEM, "out of memory");
+			goto fail;
+		}
+		free(k);
+		free(v);
+		py_ws(&p);
+		if (p.i < p.len && buf[p.i] == ',') {
+			p.i++;
+			continue;
+		}
+		if (p.i < p.len && buf[p.i] == '}') {
+			p.i++;
+			break;
+		}
+		rc = py_bad(&p, p.i >= p.len ? "',' or '}' (truncated?)" : "',' or '}'");
+		goto fail;
+	}
+end:
+	py_ws(&p);
+	if (p.i != p.len) {
+		rc = py_bad(&p, "nothing after the dict");
+		goto fail;
+	}
+	*out = obj;
+	return 0;
+fail:
+	cJSON_Delete(obj);
+	return rc;
+}
+
+int sonic_parse_pydict_lines(const char *buf, size_t len, const char *what, cJSON **docs, size_t n,
+			     struct rc_err *err)
+{
+	size_t off = 0, i = 0;
+	char w[160];
+
+	for (size_t k = 0; k < n; k++)
+		docs[k] = NULL;
+	while (off < len && i <= n) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+		bool blank = true;
+
+		for (size_t k = off; k < end; k++)
+			if (buf[k] != ' ' && buf[k] != '\r' && buf[k] != '\t')
+				blank = false;
+		if (!blank) {
+			if (i == n) {
+				rc_errf(err, EPROTO, "%s: more than the %zu answers expected", what,
+					n);
+				goto fail;
+			}
+			snprintf(w, sizeof(w), "%s (answer %zu)", what, i + 1);
+			if (sonic_parse_pydict(buf + off, end - off, w, &docs[i], err) < 0)
+				goto fail;
+			i++;
+		}
+		off = end + 1;
+	}
+	if (i == n)
+		return 0;
+	rc_errf(err, EPROTO, "%s: %zu answers expected, the output has %zu", what, n, i);
+fail:
+	for (size_t k = 0; k < n; k++) {
+		cJSON_Delete(docs[k]);
+		docs[k] = NULL;
+	}
+	return -EPROTO;
+}
+
+int sonic_parse_configdb(const char *buf, size_t len, const char *what, cJSON **out,
+			 struct rc_err *err)
+{
+	const char *end = NULL;
+	size_t at;
+
+	*out = NULL;
+	if (!buf || !len)
+		return rc_errf(err, EPROTO, "%s: empty output where JSON was expected", what);
+	*out = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!*out) {
+		at = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
+		return rc_errf(err, EPROTO, "%s: output is not JSON (invalid at byte %zu of %zu%s)",
+			       what, at, len, at + 1 >= len ? ", truncated?" : "");
+	}
+	if (!cJSON_IsObject(*out)) {
+		cJSON_Delete(*out);
+		*out = NULL;
+		return rc_errf(err, EPROTO, "%s: expected a JSON object of CONFIG_DB tables", what);
+	}
+	return 0;
+}
+
+/* ---- CONFIG_DB access -------------------------------------------------------------------- */
+
+struct ctx {
+	struct rc_err *err;
+	const char *port;
+};
+
+static int bad_value(struct ctx *c, const char *table, const char *key, const char *field,
+		     const char *value, const char *expected)
+{
+	char v[48];
+
+	sonic_clean_text(value ? value : "", value ? strlen(value) : 0, v, sizeof(v));
+	return rc_errf(c->err, EPROTO, "unexpected SONiC output at %s|%s%s%s: expected %s%s%s%s",
+		       table, key, field ? " " : "", field ? field : "", expected,
+		       value ? ", got '" : "", value ? v : "", value ? "'" : "");
+}
+
+/* A table: an object, or absent (NULL). */
+static int table_of(struct ctx *c, const cJSON *db, const char *name, const cJSON **out)
+{
+	const cJSON *t = cJSON_IsObject(db) ? cJSON_GetObjectItemCaseSensitive(db, name) : NULL;
+
+	*out = NULL;
+	if (!t || cJSON_IsNull(t))
+		return 0;
+	if (!cJSON_IsObject(t))
+		return rc_errf(c->err, EPROTO,
+			       "unexpected SONiC output: table %s is not an object of entries",
+			       name);
+	*out = t;
+	return 0;
+}
+
+/* An entry of a table: an object, or absent (NULL). */
+static int entry_of(struct ctx *c, const cJSON *table, const char *tname, const char *key,
+		    const cJSON **out)
+{
+	const cJSON *e = table ? cJSON_GetObjectItemCaseSensitive(table, key) : NULL;
+
+	*out = NULL;
+	if (!e || cJSON_IsNull(e))
+		return 0;
+	if (!cJSON_IsObject(e))
+		return bad_value(c, tname, key, NULL, NULL, "an object of fields");
+	*out = e;
+	return 0;
+}
+
+static int entry(struct ctx *c, const cJSON *db, const char *tname, const char *key,
+		 const cJSON **out)
+{
+	const cJSON *t;
+	int rc = table_of(c, db, tname, &t);
+
+	*out = NULL;
+	return rc ? rc : entry_of(c, t, tname, key, out);
+}
+
+/* A field: 1 when absent, 0 with *val, or an error when it is not a string. */
+static int field_of(struct ctx *c, const cJSON *e, const char *tname, const char *key,
+		    const char *field, const char **val)
+{
+	const cJSON *f = e ? cJSON_GetObjectItemCaseSensitive(e, field) : NULL;
+
+	*val = NULL;
+	if (!f)
+		return 1;
+	if (!cJSON_IsString(f))
+		return bad_value(c, tname, key, field, NULL, "a string (CONFIG_DB values are)");
+	*val = f->valuestring;
+	return 0;
+}
+
+static bool parse_u64(const char *s, uint64_t hi, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!s || !*s || strlen(s) > 20 || (s[0] == '0' && s[1]))
+		return false;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return false;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int get_u64(struct ctx *c, const cJSON *e, const char *tname, const char *key,
+		   const char *field, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	const char *v;
+	char expected[64];
+	int rc = field_of(c, e, tname, key, field, &v);
+
+	if (rc)
+		return rc;
+	if (!parse_u64(v, hi, out) || *out < lo) {
+		snprintf(expected, sizeof(expected), "an integer in %llu..%llu",
+			 (unsigned long long)lo, (unsigned long long)hi);
+		return bad_value(c, tname, key, field, v, expected);
+	}
+	return 0;
+}
+
+/* A name field (map, profile): checked before it can reach a command or a JSON pointer. */
+static int get_name(struct ctx *c, const cJSON *e, const char *tname, const char *key,
+		    const char *field, char *out, size_t len)
+{
+	const char *v;
+	int rc = field_of(c, e, tname, key, field, &v);
+
+	out[0] = '\0';
+	if (rc)
+		return rc;
+	if (!sonic_name_ok(v))
+		return bad_value(c, tname, key, field, v, "a map or profile name");
+	snprintf(out, len, "%s", v);
+	return 0;
+}
+
+/* "3,4" -> bits; "" -> none (YANG: ([0-7](,[0-7])*)?). */
+static bool parse_prio_list(const char *s, uint8_t *bits)
+{
+	*bits = 0;
+	if (!*s)
+		return true;
+	for (;;) {
+		if (*s < '0' || *s > '7')
+			return false;
+		*bits |= (uint8_t)(1u << (*s - '0'));
+		s++;
+		if (!*s)
+			return true;
+		if (*s != ',')
+			return false;
+		s++;
+	}
+}
+
+/* Does "<port>|<suffix>" name index idx: suffix "N" or "N-M" (QUEUE, BUFFER_PG keys)?
+ * *exact says whether it is the single-index form. */
+static bool key_covers(const char *key, const char *port, int idx, bool *exact)
+{
+	size_t pl = strlen(port);
+	uint64_t lo, hi;
+	const char *s, *dash;
+	char a[8];
+
+	if (strncmp(key, port, pl) || key[pl] != '|')
+		return false;
+	s = key + pl + 1;
+	dash = strchr(s, '-');
+	if (!dash) {
+		*exact = true;
+		return parse_u64(s, 63, &lo) && lo == (uint64_t)idx;
+	}
+	if ((size_t)(dash - s) >= sizeof(a))
+		return false;
+	memcpy(a, s, (size_t)(dash - s));
+	a[dash - s] = '\0';
+	*exact = false;
+	return parse_u64(a, 63, &lo) && parse_u64(dash + 1, 63, &hi) && lo <= hi &&
+	       lo <= (uint64_t)idx && (uint64_t)idx <= hi;
+}
+
+/* The key of `table` that holds index idx of the port: the exact one if there is one,
+ * else a range; "" when none. */
+static void find_indexed(const cJSON *table, const char *port, int idx, char *out, size_t len)
+{
+	const cJSON *e;
+
+	out[0] = '\0';
+	cJSON_ArrayForEach(e, table)
+	{
+		bool exact = false;
+
+		if (!e->string || !key_covers(e->string, port, idx, &exact))
+			continue;
+		if (exact || !out[0])
+			snprintf(out, len, "%s", e->string);
+		if (exact)
+			return;
+	}
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+static int read_port_entry(struct ctx *c, const cJSON *cfg, struct port_qos *q)
+{
+	const cJSON *p;
+	uint64_t v;
+	int rc = entry(c, cfg, "PORT", c->port, &p);
+
+	if (rc)
+		return rc;
+	if (!p)
+		return rc_errf(c->err, ENOENT,
+			       "port '%s' does not exist on this switch (no PORT|%s in CONFIG_DB)",
+			       c->port, c->port);
+	/* speed in Mb/s (§2.6: 100000, 400000) */
+	rc = get_u64(c, p, "PORT", c->port, "speed", 1, 10000000, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && v % 1000 == 0) {
+		q->speed_gbps = (uint32_t)(v / 1000);
+		q->known |= RC_F_SPEED;
+	}
+	/* The port MTU is checked but not reported as known: SONiC's 9100 against a host's
+	 * 9000 is no fault (the port takes what the host sends), and the per-link check
+	 * compares MTUs for equality.  NVUE's driver does not report it either. */
+	rc = get_u64(c, p, "PORT", c->port, "mtu", 68, 65535, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		q->mtu = (uint32_t)v;
+	return 0;
+}
+
+static int read_bindings(struct ctx *c, const cJSON *cfg, struct sonic_port_info *info)
+{
+	const cJSON *pqm, *g;
+	const char *s;
+	int rc = entry(c, cfg, "PORT_QOS_MAP", c->port, &pqm);
+
+	if (rc)
+		return rc;
+	info->qos_entry = pqm != NULL;
+	if ((rc = get_name(c, pqm, "PORT_QOS_MAP", c->port, "dscp_to_tc_map", info->dscp_map,
+			   sizeof(info->dscp_map))) < 0 ||
+	    (rc = get_name(c, pqm, "PORT_QOS_MAP", c->port, "dot1p_to_tc_map", info->dot1p_map,
+			   sizeof(info->dot1p_map))) < 0 ||
+	    (rc = get_name(c, pqm, "PORT_QOS_MAP", c->port, "tc_to_queue_map", info->queue_map,
+			   sizeof(info->queue_map))) < 0 ||
+	    (rc = get_name(c, pqm, "PORT_QOS_MAP", c->port, "tc_to_pg_map", info->pg_map,
+			   sizeof(info->pg_map))) < 0 ||
+	    (rc = get_name(c, pqm, "PORT_QOS_MAP", c->port, "pfc_to_queue_map", info->pfc_queue_map,
+			   sizeof(info->pfc_queue_map))) < 0)
+		return rc;
+	rc = field_of(c, pqm, "PORT_QOS_MAP", c->port, "pfcwd_sw_enable", &s);
+	if (rc < 0)
+		return rc;
+	info->pfcwd_sw_field = rc == 0;
+	if (info->dscp_map[0])
+		return 0;
+	/* a switch-wide DSCP map applies to ports that bind none of their own */
+	if ((rc = entry(c, cfg, "PORT_QOS_MAP", "global", &g)) < 0 ||
+	    (rc = get_name(c, g, "PORT_QOS_MAP", "global", "dscp_to_tc_map", info->dscp_map,
+			   sizeof(info->dscp_map))) < 0)
+		return rc;
+	info->dscp_map_global = info->dscp_map[0] != '\0';
+	return 0;
+}
+
+/* Map entries "<index>": "<value>" of a map table; absent entries keep *vals. */
+static int read_map(struct ctx *c, const cJSON *cfg, const char *tname, const char *name, int n_idx,
+		    uint64_t hi, uint8_t *vals)
+{
+	const cJSON *m, *f;
+	int rc = entry(c, cfg, tname, name, &m);
+
+	if (rc)
+		return rc;
+	cJSON_ArrayForEach(f, m)
+	{
+		uint64_t idx, v;
+		char expected[48];
+
+		if (!f->string || !parse_u64(f->string, (uint64_t)n_idx - 1, &idx)) {
+			snprintf(expected, sizeof(expected), "fields 0..%d", n_idx - 1);
+			return bad_value(c, tname, name, f->string ? f->string : "?", NULL,
+					 expected);
+		}
+		if ((rc = get_u64(c, m, tname, name, f->string, 0, hi, &v)) != 0)
+			return rc < 0 ? rc : -EPROTO;
+		vals[idx] = (uint8_t)v;
+	}
+	return 0;
+}
+
+static int read_classification(struct ctx *c, const cJSON *cfg, const struct sonic_port_info *in,
+			       struct port_qos *q)
+{
+	int rc;
+
+	if (in->dscp_map[0])
+		q->trust = RC_TRUST_DSCP;
+	else if (in->dot1p_map[0])
+		q->trust = RC_TRUST_PCP;
+	else
+		q->trust = RC_TRUST_UNSET;
+	/* without a DSCP map (or an entry in it) SAI classifies into TC 0 */
+	memset(q->dscp2prio, 0, sizeof(q->dscp2prio));
+	if (in->dscp_map[0] && (rc = read_map(c, cfg, "DSCP_TO_TC_MAP", in->dscp_map, RC_NDSCP,
+					      RC_NPRIO - 1, q->dscp2prio)) < 0)
+		return rc;
+	q->dscp_mask = ~0ull;
+	for (int p = 0; p < RC_NPRIO; p++)
+		q->prio2tc[p] = (uint8_t)p;
+	if (in->queue_map[0] && (rc = read_map(c, cfg, "TC_TO_QUEUE_MAP", in->queue_map, RC_NPRIO,
+					       RC_NTC - 1, q->prio2tc)) < 0)
+		return rc;
+	q->prio_mask = 0xff;
+	q->known |= RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC;
+	return 0;
+}
+
+static int read_pfc(struct ctx *c, const cJSON *cfg, struct port_qos *q)
+{
+	const cJSON *pqm;
+	const char *s;
+	int rc = entry(c, cfg, "PORT_QOS_MAP", c->port, &pqm);
+
+	if (rc)
+		return rc;
+	rc = field_of(c, pqm, "PORT_QOS_MAP", c->port, "pfc_enable", &s);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && !parse_prio_list(s, &q->pfc_enabled))
+		return bad_value(c, "PORT_QOS_MAP", c->port, "pfc_enable", s,
+				 "a list of priorities 0-7 like '3,4'");
+	q->known |= RC_F_PFC;
+	return 0;
+}
+
+static int read_cable(struct ctx *c, const cJSON *cfg, struct port_qos *q,
+		      struct sonic_port_info *info)
+{
+	const cJSON *t, *e;
+	int rc = table_of(c, cfg, "CABLE_LENGTH", &t);
+
+	if (rc)
+		return rc;
+	q->cable_length_m = 0; /* no entry: buffermgrd gives the port no lossless profile */
+	cJSON_ArrayForEach(e, t)
+	{
+		const char *v;
+		size_t n;
+		uint64_t m;
+		char num[16];
+
+		if (!e->string)
+			continue;
+		if (!cJSON_IsObject(e))
+			return bad_value(c, "CABLE_LENGTH", e->string, NULL, NULL,
+					 "an object of fields");
+		rc = field_of(c, e, "CABLE_LENGTH", e->string, c->port, &v);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			continue;
+		/* YANG pattern [0-9]+m */
+		n = strlen(v);
+		if (n < 2 || n > sizeof(num) || v[n - 1] != 'm')
+			return bad_value(c, "CABLE_LENGTH", e->string, c->port, v,
+					 "a length like '40m'");
+		memcpy(num, v, n - 1);
+		num[n - 1] = '\0';
+		if (!parse_u64(num, 1000000, &m))
+			return bad_value(c, "CABLE_LENGTH", e->string, c->port, v,
+					 "a length like '40m'");
+		if (!sonic_name_ok(e->string))
+			return bad_value(c, "CABLE_LENGTH", e->string, NULL, NULL,
+					 "a key that is a name");
+		q->cable_length_m = (uint32_t)m;
+		snprintf(info->cable_key, sizeof(info->cable_key), "%s", e->string);
+		break;
+	}
+	q->known |= RC_F_CABLE;
+	return 0;
+}
+
+/* WRED marks green packets when the profile enables WRED for green and ECN covers green. */
+static bool ecn_marks_green(const char *ecn)
+{
+	static const char *const modes[] = {"ecn_green", "ecn_green_yellow", "ecn_green_red",
+					    "ecn_all"};
+
+	for (size_t i = 0; ecn && i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(ecn, modes[i]))
+			return true;
+	return false;
+}
+
+static int read_wred(struct ctx *c, const cJSON *cfg, const char *name, struct rc_ecn_tc *t)
+{
+	static const char *const ecn_modes[] = {
+	    "ecn_none",		"ecn_green",	 "ecn_yellow",	   "ecn_red",
+	    "ecn_green_yellow", "ecn_green_red", "ecn_yellow_red", "ecn_all"};
+	const cJSON *w;
+	const char *ecn = NULL, *green = NULL;
+	uint64_t v;
+	bool known_mode = false;
+	int rc = entry(c, cfg, "WRED_PROFILE", name, &w);
+
+	memset(t, 0, sizeof(*t));
+	t->pmax_pct = 100; /* YANG default */
+	if (rc || !w)
+		return rc; /* a dangling reference marks nothing */
+	if ((rc = field_of(c, w, "WRED_PROFILE", name, "ecn", &ecn)) < 0)
+		return rc;
+	for (size_t i = 0; ecn && i < sizeof(ecn_modes) / sizeof(ecn_modes[0]); i++)
+		known_mode |= !strcmp(ecn, ecn_modes[i]);
+	if (ecn && !known_mode)
+		return bad_value(c, "WRED_PROFILE", name, "ecn", ecn, "an ECN mode like ecn_all");
+	if ((rc = field_of(c, w, "WRED_PROFILE", name, "wred_green_enable", &green)) < 0)
+		return rc;
+	if (green && strcmp(green, "true") && strcmp(green, "false"))
+		return bad_value(c, "WRED_PROFILE", name, "wred_green_enable", green,
+				 "true or false");
+	t->enabled = ecn_marks_green(ecn) && green && !strcmp(green, "true");
+	rc = get_u64(c, w, "WRED_PROFILE", name, "green_min_threshold", 0, THRESH_MAX, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		t->kmin_bytes = v;
+	rc = get_u64(c, w, "WRED_PROFILE", name, "green_max_threshold", 0, THRESH_MAX, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		t->kmax_bytes = v;
+	rc = get_u64(c, w, "WRED_PROFILE", name, "green_drop_probability", 0, 100, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		t->pmax_pct = (double)v;
+	return 0;
+}
+
+static int read_ecn(struct ctx *c, const cJSON *cfg, struct port_qos *q,
+		    struct sonic_port_info *info)
+{
+	const cJSON *queues;
+	int rc = table_of(c, cfg, "QUEUE", &queues);
+
+	if (rc)
+		return rc;
+	for (int t = 0; t < RC_NTC; t++) {
+		const cJSON *e;
+		const char *key = info->queue_key[t];
+
+		find_indexed(queues, c->port, t, info->queue_key[t], sizeof(info->queue_key[t]));
+		if ((rc = entry_of(c, queues, "QUEUE", key, &e)) < 0 ||
+		    (rc = get_name(c, e, "QUEUE", key, "wred_profile", info->wred[t],
+				   sizeof(info->wred[t]))) < 0)
+			return rc;
+		memset(&q->ecn[t], 0, sizeof(q->ecn[t]));
+		if (info->wred[t][0] && (rc = read_wred(c, cfg, info->wred[t], &q->ecn[t])) < 0)
+			return rc;
+	}
+	q->ecn_tc_mask = 0xff;
+	q->known |= RC_F_ECN;
+	return 0;
+}
+
+/* APPL_DB names profiles plainly or, in older releases, as "[BUFFER_PROFILE_TABLE:name]". */
+static void strip_ref(const char *v, char *out, size_t len)
+{
+	static const char pre[] = "[BUFFER_PROFILE_TABLE:";
+	size_t n = strlen(v);
+
+	if (!strncmp(v, pre, sizeof(pre) - 1) && n > sizeof(pre) && v[n - 1] == ']')
+		snprintf(out, len, "%.*s", (int)(n - sizeof(pre)), v + sizeof(pre) - 1);
+	else
+		snprintf(out, len, "%s", v);
+}
+
+/* The lossless profile of priority p: CONFIG_DB's BUFFER_PG, or APPL_DB's when the dynamic
+ * model computes it (CONFIG_DB "NULL" or no entry).  Returns 1 when there is none. */
+static int pg_profile(struct ctx *c, const cJSON *cfg, const cJSON *appl, int pg, char *name,
+		      size_t len, bool *from_appl)
+{
+	const cJSON *t, *e;
+	char key[SONIC_KEY_MAX], raw[RC_NAME_MAX + 32];
+	const char *v;
+	int rc = table_of(c, cfg, "BUFFER_PG", &t);
+
+	*from_appl = false;
+	name[0] = '\0';
+	if (rc)
+		return rc;
+	find_indexed(t, c->port, pg, key, sizeof(key));
+	if (key[0]) {
+		if ((rc = entry_of(c, t, "BUFFER_PG", key, &e)) < 0)
+			return rc;
+		rc = field_of(c, e, "BUFFER_PG", key, "profile", &v);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && strcmp(v, "NULL")) {
+			if (!sonic_name_ok(v))
+				return bad_value(c, "BUFFER_PG", key, "profile", v,
+						 "a profile name");
+			snprintf(name, len, "%s", v);
+			return 0;
+		}
+	}
+	if (!appl)
+		return 1;
+	if ((rc = table_of(c, appl, "BUFFER_PG_TABLE", &t)) < 0)
+		return rc;
+	/* APPL_DB keys join with ':'; search with the same helper on a rewritten key */
+	cJSON_ArrayForEach(e, t)
+	{
+		char k[SONIC_KEY_MAX];
+		bool exact;
+		size_t pl = strlen(c->port);
+
+		if (!e->string || strlen(e->string) >= sizeof(k) ||
+		    strncmp(e->string, c->port, pl) || e->string[pl] != ':')
+			continue;
+		snprintf(k, sizeof(k), "%s", e->string);
+		k[pl] = '|';
+		if (!key_covers(k, c->port, pg, &exact))
+			continue;
+		if (!cJSON_IsObject(e))
+			return bad_value(c, "BUFFER_PG_TABLE", e->string, NULL, NULL,
+					 "an object of fields");
+		rc = field_of(c, e, "BUFFER_PG_TABLE", e->string, "profile", &v);
+		if (rc)
+			return rc;
+		strip_ref(v, raw, sizeof(raw));
+		if (!sonic_name_ok(raw))
+			return bad_value(c, "BUFFER_PG_TABLE", e->string, "profile", v,
+					 "a profile name");
+		snprintf(name, len, "%s", raw);
+		*from_appl = true;
+		return 0;
+	}
+	return 1;
+}
+
+static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, struct port_qos *q,
+			 struct sonic_port_info *info)
+{
+	uint8_t pg_of[RC_NPRIO];
+	int rc;
+
+	/* TC -> PG: the bound map, identity without one */
+	for (int p = 0; p < RC_NPRIO; p++)
+		pg_of[p] = (uint8_t)p;
+	if (info->pg_map[0] && (rc = read_map(c, cfg, "TC_TO_PRIORITY_GROUP_MAP", info->pg_map,
+					      RC_NPRIO, 7, pg_of)) < 0)
+		return rc;
+	q->headroom_mask = 0;
+	for (int p = 0; p < RC_NPRIO; p++) {
+		const cJSON *prof;
+		const char *tname;
+		bool from_appl;
+		uint64_t size;
+
+		rc = pg_profile(c, cfg, appl, pg_of[p], info->pg_profile[p],
+				sizeof(info->pg_profile[p]), &from_appl);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			continue;
+		tname = from_appl ? "BUFFER_PROFILE_TABLE" : "BUFFER_PROFILE";
+		if ((rc = entry(c, from_appl ? appl : cfg, tname, info->pg_profile[p], &prof)) < 0)
+			return rc;
+		rc = get_u64(c, prof, tname, info->pg_profile[p], "size", 0, THRESH_MAX, &size);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			continue; /* not (yet) computed: unknown */
+		q->headroom_bytes[p] = size;
+		q->headroom_mask |= (uint8_t)(1u << p);
+	}
+	q->known |= RC_F_HEADROOM;
+	return 0;
+}
+
+static int read_watchdog(struct ctx *c, const cJSON *cfg, struct port_qos *q,
+			 struct sonic_port_info *info)
+{
+	const cJSON *wd, *g;
+	const char *action;
+	uint64_t v;
+	int rc;
+
+	if ((rc = entry(c, cfg, "PFC_WD", "GLOBAL", &g)) < 0)
+		return rc;
+	rc = get_u64(c, g, "PFC_WD", "GLOBAL", "POLL_INTERVAL", 1, 60000, &v);
+	if (rc < 0)
+		return rc;
+	info->wd_poll_ms = rc == 0 ? (uint32_t)v : 0;
+	if ((rc = entry(c, cfg, "PFC_WD", c->port, &wd)) < 0)
+		return rc;
+	info->wd_entry = wd != NULL;
+	memset(&q->watchdog, 0, sizeof(q->watchdog));
+	q->known |= RC_F_WATCHDOG;
+	if (!wd)
+		return 0;
+	q->watchdog.enabled = true;
+	rc = get_u64(c, wd, "PFC_WD", c->port, "detection_time", 1, 3600000, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		q->watchdog.detection_ms = (uint32_t)v;
+	rc = get_u64(c, wd, "PFC_WD", c->port, "restoration_time", 1, 3600000, &v);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		q->watchdog.restoration_ms = (uint32_t)v;
+	rc = field_of(c, wd, "PFC_WD", c->port, "action", &action);
+	if (rc < 0)
+		return rc;
+	/* `show pfcwd config` shows a missing action as drop (§2.4); alert only logs, and
+	 * traffic keeps flowing as with forward */
+	if (rc || !strcmp(action, "drop"))
+		q->watchdog.action = RC_WD_DROP;
+	else if (!strcmp(action, "forward") || !strcmp(action, "alert"))
+		q->watchdog.action = RC_WD_FORWARD;
+	else
+		return bad_value(c, "PFC_WD", c->port, "action", action, "drop, forward or alert");
+	return 0;
+}
+
+int sonic_parse_port(const cJSON *cfg, const cJSON *appl, const char *port, struct port_qos *out,
+		     struct sonic_port_info *info, struct rc_err *err)
+{
+	struct ctx c = {err, port};
+	const cJSON *md;
+	const char *model;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(info, 0, sizeof(*info));
+	if (!sonic_name_ok(port))
+		return rc_errf(err, EINVAL, "port name '%s' is not a valid SONiC port name", port);
+	if (!cJSON_IsObject(cfg))
+		return rc_errf(err, EPROTO, "unexpected SONiC output: CONFIG_DB is not an object");
+	if (appl && !cJSON_IsObject(appl))
+		return rc_errf(err, EPROTO, "unexpected SONiC output: APPL_DB is not an object");
+	if ((rc = entry(&c, cfg, "DEVICE_METADATA", "localhost", &md)) < 0 ||
+	    (rc = field_of(&c, md, "DEVICE_METADATA", "localhost", "buffer_model", &model)) < 0)
+		return rc;
+	info->buffer_dynamic = rc == 0 && !strcmp(model, "dynamic");
+	if ((rc = read_port_entry(&c, cfg, out)) < 0 || (rc = read_bindings(&c, cfg, info)) < 0 ||
+	    (rc = read_classification(&c, cfg, info, out)) < 0 ||
+	    (rc = read_pfc(&c, cfg, out)) < 0 || (rc = read_cable(&c, cfg, out, info)) < 0 ||
+	    (rc = read_ecn(&c, cfg, out, info)) < 0 ||
+	    (rc = read_headroom(&c, cfg, appl, out, info)) < 0 ||
+	    (rc = read_watchdog(&c, cfg, out, info)) < 0)
+		return rc;
+	/* SONiC schedules by DWRR weights per queue (SCHEDULER), not by shares of the port:
+	 * no faithful mapping to percentages, so ETS is left to the operator here. */
+	out->unsupported = RC_F_ETS | RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
+	return 0;
+}

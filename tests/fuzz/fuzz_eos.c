@@ -1,0 +1,124 @@
+/* libFuzzer target for the EOS parsers (drivers/switch/eos_parse.c, eos_views.c,
+ * eos_ops.c): the input is device output, as any of `show running-config` (text, or
+ * eAPI's JSON tree), the operational views (text and JSON), CLI error output or an eAPI
+ * JSON-RPC answer.  A configuration that parses is also read as every interface it holds
+ * and written back through the command builder.
+ *
+ *   make fuzz && build/fuzz/fuzz_eos tests/data/eos/
+ *
+ * Built with -DRC_FUZZ_MAIN instead of -fsanitize=fuzzer, it replays the files given as
+ * arguments (a corpus check without libFuzzer). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "../../drivers/switch/eos.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void interfaces_of(const struct eos_config *cfg, const char *text, size_t size,
+			  const cJSON *j)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < cfg->n && n < 8; i++) {
+		const char *l = cfg->v[i].text;
+		struct port_qos have, want;
+		struct eos_port_info info;
+		struct rc_err err = {0};
+		struct eos_cmds cmds;
+		struct eos_peer peer;
+		struct rc_port_write w;
+		bool uc = false;
+		size_t nl;
+		char **lines;
+
+		if (cfg->v[i].depth || strncmp(l, "interface ", 10))
+			continue;
+		n++;
+		if (eos_parse_port(cfg, l + 10, &have, &info, &err))
+			continue;
+		eos_view_pfc(j, j ? NULL : text, size, l + 10, &have, &info, &err);
+		eos_view_trust(j, j ? NULL : text, size, l + 10, &have, &err);
+		eos_view_ecn(text, size, l + 10, &have, &info, &uc, &err);
+		if (j)
+			eos_view_maps(j, &have, &err);
+		want = have;
+		want.trust = RC_TRUST_DSCP;
+		want.dscp_mask = 1ull << 26;
+		want.dscp2prio[26] = 3;
+		want.pfc_enabled = 1u << 3;
+		want.ecn_tc_mask = 1u << 3;
+		want.ecn[3] = (struct rc_ecn_tc){true, 150000, 1500000, 100};
+		want.watchdog = (struct rc_watchdog){true, 300, 300, RC_WD_DROP, 0};
+		w = (struct rc_port_write){l + 10, &want, &have,
+					   RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_ECN |
+					       RC_F_WATCHDOG};
+		peer = (struct eos_peer){l + 10, &info};
+		if (eos_build_cmds(cfg, &w, &info, 1, &peer, 1, &cmds, &err))
+			continue;
+		lines = eos_render(&cmds, &nl);
+		eos_lines_free(lines);
+		eos_cmds_free(&cmds);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const cmds[] = {"enable", "configure session s", "commit"};
+	const char *text = (const char *)data;
+	struct rc_err err = {0};
+	struct eos_config cfg;
+	const cJSON *res;
+	char why[256];
+	cJSON *j;
+
+	eos_check_cli_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
+	if (eos_parse_config_text(text, size, "fuzz", &cfg, &err) == 0) {
+		interfaces_of(&cfg, text, size, NULL);
+		eos_config_free(&cfg);
+	}
+	j = cJSON_ParseWithLength(text, size);
+	if (j) {
+		eos_eapi_result(j, "rocectl-1", cmds, 3, &res, &err);
+		if (eos_parse_config_json(j, "fuzz", &cfg, &err) == 0) {
+			interfaces_of(&cfg, text, size, j);
+			eos_config_free(&cfg);
+		}
+		cJSON_Delete(j);
+	}
+	return 0;
+}
+
+#ifdef RC_FUZZ_MAIN
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		char *buf;
+		long n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		buf = malloc(n > 0 ? (size_t)n : 1);
+		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			fclose(f);
+			free(buf);
+			return 1;
+		}
+		fclose(f);
+		LLVMFuzzerTestOneInput((const uint8_t *)buf, (size_t)n);
+		free(buf);
+	}
+	return 0;
+}
+#endif

@@ -1,0 +1,109 @@
+/* libFuzzer target for the SONiC parsers (drivers/switch/sonic_parse.c, sonic_ops.c): the
+ * input is device output, as any of `show runningconfiguration all` (CONFIG_DB JSON),
+ * `sonic-db-cli ... HGETALL` lines (Python dicts) or GCU's output.  A CONFIG_DB that parses
+ * is also read as every port it names, and written back through the patch builder.
+ *
+ *   make fuzz && build/fuzz/fuzz_sonic tests/data/sonic/
+ *
+ * Built with -DRC_FUZZ_MAIN instead of -fsanitize=fuzzer, it replays the files given as
+ * arguments (a corpus check without libFuzzer). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "../../drivers/switch/sonic.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Read every PORT of the document, then plan a lossless change for what was read. */
+static void ports_of(const cJSON *cfg)
+{
+	const cJSON *ports = cJSON_GetObjectItemCaseSensitive(cfg, "PORT"), *p;
+	int n = 0;
+
+	if (!cJSON_IsObject(ports))
+		return;
+	cJSON_ArrayForEach(p, ports)
+	{
+		struct port_qos have, want;
+		struct sonic_port_info info;
+		struct rc_err err = {0};
+		struct sonic_ops ops;
+		struct sonic_peer peer;
+		struct rc_port_write w;
+
+		if (!p->string || ++n > 8)
+			break;
+		if (sonic_parse_port(cfg, cfg, p->string, &have, &info, &err))
+			continue;
+		want = have;
+		want.dscp2prio[26] = 3;
+		want.pfc_enabled = 1u << 3;
+		want.cable_length_m = 100;
+		want.ecn[3] = (struct rc_ecn_tc){true, 150000, 1500000, 100};
+		want.watchdog = (struct rc_watchdog){true, 300, 300, RC_WD_DROP, 0};
+		w = (struct rc_port_write){p->string, &want, &have,
+					   RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_CABLE |
+					       RC_F_ECN | RC_F_WATCHDOG};
+		peer = (struct sonic_peer){p->string, &info};
+		if (sonic_build_ops(cfg, &w, &info, 1, &peer, 1, &ops, &err) == 0) {
+			cJSON_Delete(sonic_render_patch(&ops, cfg, &err));
+			sonic_ops_free(&ops);
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	struct rc_err err = {0};
+	char why[256], tables[4][RC_NAME_MAX];
+	cJSON *j = NULL, *docs[3];
+
+	sonic_gcu_verdict(SONIC_GCU_APPLY, text, size, text, size, size ? data[0] : 0, why,
+			  sizeof(why));
+	sonic_gcu_refused_tables(text, size, tables, 4);
+	if (sonic_parse_pydict(text, size, "fuzz", &j, &err) == 0)
+		cJSON_Delete(j);
+	if (sonic_parse_pydict_lines(text, size, "fuzz", docs, 3, &err) == 0)
+		for (int i = 0; i < 3; i++)
+			cJSON_Delete(docs[i]);
+	if (sonic_parse_configdb(text, size, "fuzz", &j, &err) == 0) {
+		ports_of(j);
+		cJSON_Delete(j);
+	}
+	return 0;
+}
+
+#ifdef RC_FUZZ_MAIN
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "rb");
+		char *buf;
+		long n;
+
+		if (!f) {
+			perror(argv[i]);
+			return 1;
+		}
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		buf = malloc(n > 0 ? (size_t)n : 1);
+		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			fclose(f);
+			free(buf);
+			return 1;
+		}
+		fclose(f);
+		LLVMFuzzerTestOneInput((const uint8_t *)buf, (size_t)n);
+		free(buf);
+	}
+	return 0;
+}
+#endif

@@ -1,0 +1,299 @@
+#!/bin/sh
+# rocectl plan / apply / verify against simulated SONiC switches over a real OpenSSH sshd in
+# a network namespace (tests/sim/switch): CONFIG_DB read with `show runningconfiguration
+# all`, one JSON Patch through the Generic Config Updater (dry run in the plan, checkpoint,
+# apply, rollback on failure).  The switch's own commands (`simctl cli`: sonic-db-cli, config
+# list-checkpoints) are the independent witness.  sonic1 is a Spectrum-4 (every lossless
+# table live-changeable), tl10 a Teralynx whose GCU refuses live PFC, cable length and
+# watchdog edits.
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
+LAB="$TMP/lab"
+P="$TMP/policy.yaml"
+J="$TMP/journal"
+
+sim() {
+	sh "$SIMCTL" "$@"
+}
+
+rc() {
+	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
+}
+
+# the switch's CLI without SSH (the witness)
+on() {
+	sim cli "$LAB" "$1" "$2"
+}
+
+hget() {
+	on "$1" "sonic-db-cli CONFIG_DB HGETALL '$2'"
+}
+
+# report lines about ports, blanks squeezed: "Ethernet0 pfc_enabled 3,4 -> 3 (disruptive)"
+changes() {
+	awk '/^  Ethernet/ { $1 = $1; print }' "$1"
+}
+
+notes() {
+	sed -n 's/^  note: //p' "$1"
+}
+
+config_db() {
+	on "$1" "show runningconfiguration all"
+}
+
+cat >"$P" <<'EOP'
+apiVersion: rocectl/v1
+kind: Policy
+name: roce-lossless
+trust: dscp
+roce: {dscp: 26, priority: 3}
+cnp: {dscp: 48, priority: 6}
+pfc:
+  priorities: [3]
+  watchdog: {detection: 300ms, restoration: 300ms, action: drop}
+ecn:
+  enabled: true
+  traffic_class: 3
+  min_threshold: 150KB
+  max_threshold: 1500KB
+  probability: 100%
+headroom: {cable_length: 40m, mtu: 9216}
+tolerance: {threshold: 8%}
+EOP
+
+mkdir -p "$LAB"
+test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
+test_expect_success 'two simulated SONiC switches come up' '
+	sim up "$LAB" --switch sonic1=127.0.5.1:sonic:SN5400 --switch tl10=127.0.5.2:sonic:TL10 \
+		--ports Ethernet0,Ethernet4 >"$TMP/up.log" 2>&1 &&
+	test -s "$LAB/inventory.yaml"
+'
+I="$LAB/inventory.yaml"
+
+test_expect_success 'plan on a factory switch: DSCP 26 leaves lossy TC 1, and GCU agrees' '
+	config_db sonic1 >"$TMP/db.before" &&
+	{ rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/plan" | sed "s/>= [0-9]*/>= FLOOR/" >"$TMP/got" &&
+	for p in Ethernet0 Ethernet4; do
+		printf "%s\n" \
+			"$p dscp2prio[26] 1 -> 3" \
+			"$p pfc_enabled 3,4 -> 3 (disruptive)" \
+			"$p cable_length_m 5 -> 40 (disruptive)" \
+			"$p headroom[3].bytes 117760 -> >= FLOOR" \
+			"$p ecn[3].kmin_bytes 1048576 -> 150000" \
+			"$p ecn[3].kmax_bytes 2097152 -> 1500000" \
+			"$p ecn[3].pmax_pct 5 -> 100" \
+			"$p watchdog.detection_ms 200 -> 300" \
+			"$p watchdog.restoration_ms 200 -> 300"
+	done >"$TMP/want" &&
+	diff "$TMP/want" "$TMP/got" &&
+	test_must_contain "$TMP/plan" "^sonic1 \(sonic-ssh\)" &&
+	notes "$TMP/plan" >"$TMP/notes" &&
+	printf "%s\n" \
+		"DSCP_TO_TC_MAP|AZURE is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
+		"WRED_PROFILE|AZURE_LOSSLESS is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
+		"GCU dry run: the patch (14 operations) would apply" >"$TMP/notes.want" &&
+	diff "$TMP/notes.want" "$TMP/notes"
+'
+
+test_expect_success 'plan wrote nothing: CONFIG_DB as it was, no checkpoint' '
+	config_db sonic1 >"$TMP/db.after" &&
+	cmp "$TMP/db.before" "$TMP/db.after" &&
+	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]"
+'
+
+test_expect_success 'plan --format json carries the GCU verdict as a note' '
+	{ rc plan -p "$P" -i "$I" --limit sonic1 --format json >"$TMP/plan.json" 2>/dev/null; st=$?; } ;
+	test "$st" = 2 &&
+	test_must_contain "$TMP/plan.json" "\"note\": *\"GCU dry run: the patch \(14 operations\) would apply\""
+'
+
+test_expect_success 'apply: one patch through GCU; CONFIG_DB and buffermgrd follow; exit 0' '
+	rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/apply" 2>"$TMP/apply.err" &&
+	test_must_contain "$TMP/apply" "applied and verified" &&
+	hget sonic1 "DSCP_TO_TC_MAP|AZURE" >"$TMP/map" &&
+	test_must_contain "$TMP/map" ".26.: .3." &&
+	hget sonic1 "PORT_QOS_MAP|Ethernet4" >"$TMP/pqm" &&
+	test_must_contain "$TMP/pqm" ".pfc_enable.: .3." &&
+	hget sonic1 "WRED_PROFILE|AZURE_LOSSLESS" >"$TMP/wred" &&
+	test_must_contain "$TMP/wred" ".green_min_threshold.: .150000." &&
+	test_must_contain "$TMP/wred" ".green_drop_probability.: .100." &&
+	hget sonic1 "CABLE_LENGTH|AZURE" >"$TMP/cable" &&
+	test_must_contain "$TMP/cable" ".Ethernet0.: .40m." &&
+	test_must_contain "$TMP/cable" ".Ethernet8.: .5m." &&
+	hget sonic1 "PFC_WD|Ethernet0" >"$TMP/wd" &&
+	test_must_contain "$TMP/wd" ".detection_time.: .300." &&
+	hget sonic1 "BUFFER_PG|Ethernet0|3" >"$TMP/pg" &&
+	test_must_contain "$TMP/pg" "pg_lossless_400000_40m_profile" &&
+	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]" &&
+	test -z "$(find "$J" -name "*.json" 2>/dev/null)"
+'
+
+test_expect_success 'a second plan is empty (exit 0), verify in sync' '
+	rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/plan2" 2>/dev/null &&
+	test_must_contain "$TMP/plan2" "no changes" &&
+	test -z "$(changes "$TMP/plan2")" &&
+	test -z "$(notes "$TMP/plan2")" &&
+	rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/verify" 2>/dev/null &&
+	test_must_contain "$TMP/verify" "in sync"
+'
+
+test_expect_success 'drift behind our back is reported field by field (exit 2)' '
+	sim fault "$LAB" sonic1 drift DSCP_TO_TC_MAP.AZURE.26=1 \
+		WRED_PROFILE.AZURE_LOSSLESS.green_min_threshold=331776 \
+		PFC_WD.Ethernet4.detection_time=400 "CABLE_LENGTH.AZURE.Ethernet4=\"300m\"" &&
+	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/drift" >"$TMP/got" &&
+	printf "%s\n" \
+		"Ethernet0 dscp2prio[26] want 3, have 1" \
+		"Ethernet0 ecn[3].kmin_bytes want 150000, have 331776" \
+		"Ethernet4 dscp2prio[26] want 3, have 1" \
+		"Ethernet4 cable_length_m want 40, have 300" \
+		"Ethernet4 ecn[3].kmin_bytes want 150000, have 331776" \
+		"Ethernet4 watchdog.detection_ms want 300, have 400" >"$TMP/want" &&
+	diff "$TMP/want" "$TMP/got"
+'
+
+test_expect_success 'reject-next mid-apply: exit 1, rolled back to the checkpoint' '
+	config_db sonic1 >"$TMP/db.before" &&
+	sim fault "$LAB" sonic1 reject-next &&
+	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/rej" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/rej" "was not applied: orchagent rejected it \(injected fault .reject-next.\)" &&
+	test_must_contain "$TMP/rej" "rolled back to checkpoint .rocectl-" &&
+	test_must_contain "$TMP/rej" "restored the pre-change state" &&
+	config_db sonic1 >"$TMP/db.after" &&
+	cmp "$TMP/db.before" "$TMP/db.after" &&
+	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]"
+'
+
+# A read is 4 commands (the CONFIG_DB, then GCU dry runs asking which lossless tables are
+# live-changeable: PFC, cable length, watchdog); apply is `config checkpoint` (5th) then
+# `config apply-patch` (6th), which is dropped.
+test_expect_success 'a dropped connection mid-apply: rolled back over a new session' '
+	sim fault "$LAB" sonic1 drop-after 5 &&
+	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/drop" "config apply-patch /dev/stdin. on .sonic1. failed" &&
+	test_must_contain "$TMP/drop" "rolled back to checkpoint" &&
+	config_db sonic1 >"$TMP/db.after" &&
+	cmp "$TMP/db.before" "$TMP/db.after" &&
+	sim fault "$LAB" sonic1 clear
+'
+
+test_expect_success 'apply then repairs the drift' '
+	rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/fix" 2>&1 &&
+	rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/verify" 2>/dev/null &&
+	test_must_contain "$TMP/verify" "in sync"
+'
+
+test_expect_success 'GCU refusing the patch shows in the plan; apply changes nothing' '
+	sim fault "$LAB" sonic1 drift SCHEDULER.scheduler.0.weight=0 \
+		DSCP_TO_TC_MAP.AZURE.26=1 &&
+	config_db sonic1 >"$TMP/db.before" &&
+	{ rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/refplan" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	test_must_contain "$TMP/refplan" "note: GCU dry run: the patch \(1 operation\) was refused: Given patch will produce invalid config" &&
+	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/refapply" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/refapply" "GCU refused the patch \(1 operation\) before changing anything: Given patch will produce invalid config" &&
+	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]" &&
+	config_db sonic1 >"$TMP/db.after" &&
+	cmp "$TMP/db.before" "$TMP/db.after" &&
+	sim fault "$LAB" sonic1 drift SCHEDULER.scheduler.0.weight=14 &&
+	rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >/dev/null 2>&1
+'
+
+test_expect_success 'hostile CONFIG_DB values are refused with a clear error, not trusted' '
+	sim fault "$LAB" sonic1 drift "PORT_QOS_MAP.Ethernet0.pfc_enable=\"3,9\"" &&
+	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/h1" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/h1" "unexpected SONiC output at PORT_QOS_MAP\|Ethernet0 pfc_enable: expected a list of priorities 0-7 like .3,4., got .3,9." &&
+	sim fault "$LAB" sonic1 drift "PORT_QOS_MAP.Ethernet0.pfc_enable=\"3\"" \
+		"PORT_QOS_MAP.Ethernet4.dscp_to_tc_map=AZURE;reboot" &&
+	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/h2" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/h2" "expected a map or profile name, got .AZURE;reboot." &&
+	sim fault "$LAB" sonic1 drift PORT_QOS_MAP.Ethernet4.dscp_to_tc_map=AZURE &&
+	rc verify -p "$P" -i "$I" --limit sonic1 >/dev/null 2>&1
+'
+
+test_expect_success 'dynamic buffer model: the lossless profile is looked up in APPL_DB' '
+	sim fault "$LAB" sonic1 drift DEVICE_METADATA.localhost.buffer_model=dynamic \
+		"BUFFER_PG.Ethernet0|3.profile=NULL" &&
+	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/dyn" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/dyn" >"$TMP/got" &&
+	test "$(cat "$TMP/got")" = "Ethernet0 headroom[3].bytes want >= $(sed -n "s/.*headroom\[3\].bytes *117760 -> >= \([0-9]*\).*/\1/p" "$TMP/plan" | head -1), have unknown (unreadable)" &&
+	sim fault "$LAB" sonic1 drift DEVICE_METADATA.localhost.buffer_model=traditional \
+		"BUFFER_PG.Ethernet0|3.profile=pg_lossless_400000_40m_profile" &&
+	rc verify -p "$P" -i "$I" --limit sonic1 >/dev/null 2>&1
+'
+
+test_expect_success 'TL10: the plan says per field what is not live-changeable there' '
+	{ rc plan -p "$P" -i "$I" --limit tl10 >"$TMP/tl" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	notes "$TMP/tl" | sed "s/>= [0-9]*/>= FLOOR/" >"$TMP/got" &&
+	for p in Ethernet0 Ethernet4; do
+		printf "%s\n" \
+			"$p pfc_enabled 3,4 -> 3: not live-changeable on this platform (GCU refuses live edits of PORT_QOS_MAP pfc_enable)" \
+			"$p cable_length_m 5 -> 40: not live-changeable on this platform (GCU refuses live edits of CABLE_LENGTH)" \
+			"$p headroom[3].bytes 117760 -> >= FLOOR: not live-changeable on this platform (buffermgrd derives it from the cable length, which is not live-changeable here)" \
+			"$p watchdog.detection_ms 200 -> 300: not live-changeable on this platform (GCU refuses live edits of PFC_WD)" \
+			"$p watchdog.restoration_ms 200 -> 300: not live-changeable on this platform (GCU refuses live edits of PFC_WD)"
+	done >"$TMP/want" &&
+	printf "%s\n" \
+		"DSCP_TO_TC_MAP|AZURE is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
+		"WRED_PROFILE|AZURE_LOSSLESS is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
+		"GCU dry run: the patch (4 operations) would apply" >>"$TMP/want" &&
+	diff "$TMP/want" "$TMP/got" &&
+	changes "$TMP/tl" >"$TMP/tlc" &&
+	test_must_contain "$TMP/tlc" "^Ethernet0 pfc_enabled not controllable here$" &&
+	test_must_contain "$TMP/tlc" "^Ethernet0 dscp2prio\[26\] 1 -> 3$"
+'
+
+test_expect_success 'TL10: apply changes what is live-changeable and does not fail on the rest' '
+	rc apply -p "$P" -i "$I" --limit tl10 -J "$J" >"$TMP/tlapply" 2>&1 &&
+	test_must_contain "$TMP/tlapply" "applied and verified" &&
+	hget tl10 "DSCP_TO_TC_MAP|AZURE" >"$TMP/tlmap" &&
+	test_must_contain "$TMP/tlmap" ".26.: .3." &&
+	hget tl10 "PORT_QOS_MAP|Ethernet0" >"$TMP/tlpqm" &&
+	test_must_contain "$TMP/tlpqm" ".pfc_enable.: .3,4." &&
+	{ rc plan -p "$P" -i "$I" --limit tl10 >"$TMP/tl2" 2>&1; st=$?; } ;
+	test "$st" = 0 &&
+	test_must_contain "$TMP/tl2" "note: Ethernet0 pfc_enabled 3,4 -> 3: not live-changeable"
+'
+
+test_expect_success 'TL10: moving RoCE onto a priority PFC cannot be enabled on is refused' '
+	sed "s/priority: 3}/priority: 2}/; s/priorities: \[3\]/priorities: [2]/; s/traffic_class: 3/traffic_class: 2/" \
+		"$P" >"$TMP/p2.yaml" &&
+	rc validate -p "$TMP/p2.yaml" >"$TMP/p2.val" 2>&1 &&
+	config_db tl10 >"$TMP/db.before" &&
+	{ rc plan -p "$TMP/p2.yaml" -i "$I" --limit tl10 >"$TMP/mv" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	test_must_contain "$TMP/mv" "note: apply would write nothing and fail: .Ethernet0.: PFC on priority set 0x4 is wanted but pfc_enable is not live-changeable on this platform" &&
+	{ rc apply -p "$TMP/p2.yaml" -i "$I" --limit tl10 -J "$J" >"$TMP/mva" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/mva" "refusing to move traffic onto a lossy priority" &&
+	config_db tl10 >"$TMP/db.after" &&
+	cmp "$TMP/db.before" "$TMP/db.after"
+'
+
+test_expect_success 'an inventory port like Ethernet0;reboot is refused, nothing sent' '
+	n0=$(grep -c "Accepted " "$(sed -n "s/^RUN=//p" "$LAB/lab.env")/sshd.log" || true) &&
+	for bad in "Ethernet0;reboot" "Ethernet0 Ethernet4" "Ethernet0/../x"; do
+		sed "s|ports: \[Ethernet0,Ethernet4\]|ports: [\"$bad\"]|" "$I" >"$TMP/bad.yaml" &&
+		{ rc plan -p "$P" -i "$TMP/bad.yaml" --limit sonic1 >"$TMP/bad.out" 2>&1; st=$?; } ;
+		test "$st" = 1 || { echo "$bad: exit $st"; cat "$TMP/bad.out"; exit 1; }
+	done &&
+	test "$(grep -c "Accepted " "$(sed -n "s/^RUN=//p" "$LAB/lab.env")/sshd.log" || true)" = "$n0"
+'
+
+test_expect_success 'the simulated switches go down cleanly' '
+	sim down "$LAB"
+'
+test_done
