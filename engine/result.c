@@ -131,7 +131,16 @@ static void cmp_link_ends(struct cmp *c, const struct rc_policy *pol, const stru
 		prios(b->pfc_enabled, sb, sizeof(sb));
 		add(c, "pfc_enabled", sa, sb);
 	}
-	if ((a->known & b->known & RC_F_MTU) && a->mtu && b->mtu && a->mtu != b->mtu)
+}
+
+/* MTU: two switches must agree; towards a host the switch port may be larger (switches
+ * commonly run 9216 for hosts at 9000) but never smaller, or it drops what the NIC sends. */
+static void cmp_mtu(struct cmp *c, const struct port_qos *a, const struct port_qos *b,
+		    enum rc_dev_kind ka, enum rc_dev_kind kb)
+{
+	if (!(a->known & b->known & RC_F_MTU) || !a->mtu || !b->mtu)
+		return;
+	if (ka == kb ? a->mtu != b->mtu : (ka == RC_DEV_SWITCH ? a->mtu < b->mtu : b->mtu < a->mtu))
 		add_u64(c, "mtu", a->mtu, b->mtu);
 }
 
@@ -179,6 +188,7 @@ static void check_link(struct rc_result *r, size_t li, struct rc_link_check *lc)
 		return;
 	}
 	cmp_link_ends(&c, r->fleet->pol, &pa->qos, &pb->qos);
+	cmp_mtu(&c, &pa->qos, &pb->qos, A->kind, B->kind);
 	if (A->kind == RC_DEV_SWITCH && B->kind == RC_DEV_HOST)
 		cmp_host_facing(&c, r->fleet->pol, &pa->qos, true);
 	else if (B->kind == RC_DEV_SWITCH && A->kind == RC_DEV_HOST)

@@ -11,6 +11,8 @@ for bin in "$BUILD_DIR"/fuzz/fuzz_*; do
 	case "$name" in
 	fuzz_policy) seeds="policies examples tests/data/bad" ;;
 	fuzz_nvue) seeds="tests/data/nvue" ;;
+	fuzz_sonic) seeds="tests/data/sonic" ;;
+	fuzz_eos) seeds="tests/data/eos" ;;
 	*) seeds= ;;
 	esac
 	test_expect_success "$name survives 20000 generated inputs" '
