@@ -1,7 +1,7 @@
 #!/bin/sh
 # A mixed-vendor fabric (NVUE, SONiC and EOS switches, hosts behind sshd): one plan, one
-# apply, a clean verify end to end, and a trace that crosses vendors; then drift on the
-# SONiC and EOS switches is found and repaired.  Over SSH and over REST (eAPI).
+# apply, a clean verify end to end, and a trace that crosses vendors; then drift
+# anywhere in it is found and repaired.  Over SSH and over REST (eAPI).
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
