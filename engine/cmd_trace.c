@@ -313,6 +313,7 @@ static int run_trace(const struct trace_opts *o, const struct rc_global *g, cons
 		fprintf(stderr, "rocectl trace: %s\n", limit ? err.msg : "out of memory");
 		goto out;
 	}
+	f.disconnect_after_read = true;
 	rc_fleet_read(&f);
 	check_of = calloc(inv.n_links ? inv.n_links : 1, sizeof(*check_of));
 	if (!check_of || rc_result_build(&r, &f, &err))

@@ -354,11 +354,16 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 	return rc;
 }
 
-void rc_devrun_close(struct rc_devrun *r)
+void rc_devrun_disconnect(struct rc_devrun *r)
 {
 	if (r->drv && r->sess && r->drv->close)
 		r->drv->close(r->sess);
 	r->sess = NULL;
+}
+
+void rc_devrun_close(struct rc_devrun *r)
+{
+	rc_devrun_disconnect(r);
 	free(r->want);
 	free(r->have);
 	free(r->write_fields);

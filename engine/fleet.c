@@ -185,6 +185,10 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		}
 	}
 	d->rc = rc;
+	if (f->disconnect_after_read && d->opened) {
+		rc_devrun_disconnect(&d->run);
+		d->opened = false;
+	}
 }
 
 static size_t *all_indices(size_t n)

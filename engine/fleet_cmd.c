@@ -466,6 +466,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		goto out;
 	}
 	f.journal_dir = o.journal;
+	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	rc_fleet_read(&f);
 	if (plan_path && check_saved_plan(&plan, &f))

@@ -46,6 +46,9 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
  * and verify it; used after a failed apply and by `rocectl rollback`. */
 int rc_devrun_restore(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
 		      struct rc_err *err);
+/* Close the driver session but keep what was read (a read-only run need not hold a
+ * connection per device until the end: memory then follows --parallel, not fleet size). */
+void rc_devrun_disconnect(struct rc_devrun *r);
 void rc_devrun_close(struct rc_devrun *r);
 
 #endif

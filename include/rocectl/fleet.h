@@ -32,7 +32,8 @@ struct rc_fleet {
 	unsigned parallel;
 	const char *journal_dir; /* NULL: no journal */
 	char run_id[64];
-	bool progress; /* a progress line on stderr */
+	bool progress;		    /* a progress line on stderr */
+	bool disconnect_after_read; /* read-only runs: free each session once read */
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };
