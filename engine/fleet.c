@@ -185,6 +185,16 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		}
 	}
 	d->rc = rc;
+	/* counters are an addition to the report: a device that cannot give them is still
+	 * judged on its configuration */
+	if (!rc && f->read_counters && d->run.drv->counters) {
+		struct rc_err cerr = {0};
+
+		rc_counters_free(&d->counters);
+		if (d->run.drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters,
+					 &cerr))
+			rc_counters_free(&d->counters);
+	}
 	if (f->disconnect_after_read && d->opened) {
 		rc_devrun_disconnect(&d->run);
 		d->opened = false;
@@ -317,8 +327,10 @@ size_t rc_fleet_apply(struct rc_fleet *f)
 
 void rc_fleet_free(struct rc_fleet *f)
 {
-	for (size_t i = 0; i < f->n; i++)
+	for (size_t i = 0; i < f->n; i++) {
 		rc_devrun_close(&f->devs[i].run);
+		rc_counters_free(&f->devs[i].counters);
+	}
 	free(f->devs);
 	f->devs = NULL;
 	f->n = 0;

@@ -29,6 +29,7 @@ enum {
 	OPT_PARALLEL,
 	OPT_JOURNAL = 'J',
 	OPT_OUTPUT = 'o',
+	OPT_COUNTERS = 260,
 };
 
 enum report_format {
@@ -45,6 +46,7 @@ struct cmd_opts {
 	const char *limit;
 	const char *journal;
 	const char *output;
+	bool counters;
 	enum report_format format;
 	unsigned parallel;
 };
@@ -76,6 +78,10 @@ static const struct rc_option verify_options[] = {
      "write the report to FILE atomically (temporary file, then rename: for the "
      "node_exporter textfile collector)",
      OPT_OUTPUT},
+    {"counters", 0, NULL,
+     "also read every device's counters (PFC pauses, ECN marks, CNPs, drops) into the "
+     "prometheus output",
+     OPT_COUNTERS},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -108,6 +114,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_OUTPUT:
 		o->output = arg;
+		break;
+	case OPT_COUNTERS:
+		o->counters = true;
 		break;
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
@@ -467,6 +476,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	f.journal_dir = o.journal;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
+	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	rc_fleet_read(&f);
 	if (plan_path && check_saved_plan(&plan, &f))

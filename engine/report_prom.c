@@ -280,6 +280,37 @@ static void host_families(FILE *f, const struct rc_result *r)
 	}
 }
 
+/* The devices' own counters (verify --counters): monotonic, hence counters named _total.
+ * Written only when some device gave counters, so a plain verify has no empty family. */
+static void counter_family(FILE *f, const struct rc_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->fleet->n; i++)
+		any |= r->fleet->devs[i].counters.n > 0;
+	if (!any)
+		return;
+	fputs("# HELP rocectl_device_counter_total A device's counter, named by meaning; "
+	      "source is the platform's own name for it\n"
+	      "# TYPE rocectl_device_counter_total counter\n",
+	      f);
+	for (size_t i = 0; i < r->fleet->n; i++) {
+		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+
+		for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
+			const struct rc_counter *c = &d->counters.v[k];
+
+			fputs("rocectl_device_counter_total", f);
+			label(f, true, "device", r->inv->devices[d->index].name, RC_NAME_MAX);
+			label(f, false, "port", c->port, RC_NAME_MAX);
+			label(f, false, "counter", c->name, sizeof(c->name));
+			label(f, false, "source", c->source, sizeof(c->source));
+			label(f, false, "drop", c->is_drop ? "true" : "false", 8);
+			fprintf(f, "} %llu\n", (unsigned long long)c->value);
+		}
+	}
+}
+
 void rc_report_prometheus(FILE *f, const struct rc_result *r)
 {
 	family(f, "rocectl_last_verify_timestamp_seconds",
@@ -291,4 +322,5 @@ void rc_report_prometheus(FILE *f, const struct rc_result *r)
 	port_family(f, r, PM_UNSUPPORTED);
 	link_families(f, r);
 	host_families(f, r);
+	counter_family(f, r);
 }

@@ -22,7 +22,8 @@ struct rc_fleet_dev {
 	struct rc_err err;
 	int n_changes; /* SET changes of the last diff */
 	bool applied;
-	bool skipped; /* not applied: a device it depends on failed */
+	bool skipped;		     /* not applied: a device it depends on failed */
+	struct rc_counters counters; /* with read_counters, when the driver has them */
 };
 
 struct rc_fleet {
@@ -34,6 +35,7 @@ struct rc_fleet {
 	char run_id[64];
 	bool progress;		    /* a progress line on stderr */
 	bool disconnect_after_read; /* read-only runs: free each session once read */
+	bool read_counters;	    /* also read each device's counters (verify --counters) */
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };

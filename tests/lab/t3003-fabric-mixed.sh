@@ -51,6 +51,16 @@ test_expect_success 'a trace between hosts on different vendors crosses them, ev
 	test "$(grep -c "^leaf0" "$TMP/devs")" -ge 2
 '
 
+test_expect_success 'verify --counters exposes the hosts'"'"' NIC counters in the Prometheus output' '
+	rc verify -p "$POLICY" -i "$LAB/inventory.yaml" --counters --format prometheus \
+		-o "$TMP/metrics.prom" &&
+	test_must_contain "$TMP/metrics.prom" "^# TYPE rocectl_device_counter_total counter$" &&
+	test_must_contain "$TMP/metrics.prom" \
+		"^rocectl_device_counter_total\\{device=\"gpu001\",port=\"enp12s0np0\",counter=\"[a-z_]+.*source=\"(ethtool|hw_counters):" &&
+	test_must_contain "$TMP/metrics.prom" "^rocectl_port_compliant\\{device=\"leaf02\"" &&
+	! ls "$TMP"/metrics.prom.tmp.* 2>/dev/null
+'
+
 test_expect_success 'drift anywhere in the mixed fabric is reported on exactly the drifted devices and apply repairs it' '
 	"$LAB_CMD" drift "$LAB" 11 4 >/dev/null &&
 	test_expect_code 2 rc verify -p "$POLICY" -i "$LAB/inventory.yaml" --format json \

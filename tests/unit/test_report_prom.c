@@ -836,6 +836,52 @@ static void test_ports_equal_once_escaped_are_reported_once(void **state)
 		     1, "compliant of leaf01's first mangled port");
 }
 
+/* verify --counters: the devices' counters as one counter family, a failed device's left
+ * out; without counters there is no such family at all. */
+static void test_device_counters(void **state)
+{
+	struct fixture *fx = *state;
+	struct rc_fleet_dev *gpu = NULL, *leaf02 = NULL;
+	struct expo *e;
+
+	for (size_t i = 0; i < fx->fleet.n; i++) {
+		if (fx->fdev[i].index == GPU001)
+			gpu = &fx->fdev[i];
+		if (fx->fdev[i].index == LEAF02)
+			leaf02 = &fx->fdev[i];
+	}
+	assert_non_null(gpu);
+	assert_non_null(leaf02);
+	e = parsed(fx);
+	assert_true(isnan(lookup(e, "rocectl_device_counter_total", NULL)));
+
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx[3]",
+					 "ethtool:rx_prio3_pause", 12, false),
+			 0);
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "out_of_buffer",
+					 "hw_counters:out_of_buffer", 3, true),
+			 0);
+	assert_int_equal(rc_counters_add(&leaf02->counters, "swp1", "discards", "x", 9, true), 0);
+	e = parsed(fx);
+	assert_value(lookup(e, "rocectl_device_counter_total", "device", "gpu001", "port",
+			    "enp12s0np0", "counter", "pfc_pause_rx[3]", "source",
+			    "ethtool:rx_prio3_pause", "drop", "false", NULL),
+		     12, "pause counter");
+	assert_value(lookup(e, "rocectl_device_counter_total", "device", "gpu001", "port",
+			    "enp12s0np0", "counter", "out_of_buffer", "source",
+			    "hw_counters:out_of_buffer", "drop", "true", NULL),
+		     3, "drop counter");
+	/* leaf02 failed to read: its counters are not believed */
+	assert_true(
+	    isnan(lookup(e, "rocectl_device_counter_total", "device", "leaf02", "port", "swp1",
+			 "counter", "discards", "source", "x", "drop", "true", NULL)));
+	for (size_t i = 0; i < e->n_fam; i++)
+		if (!strcmp(e->fam[i].name, "rocectl_device_counter_total"))
+			assert_string_equal(e->fam[i].type, "counter");
+	rc_counters_free(&gpu->counters);
+	rc_counters_free(&leaf02->counters);
+}
+
 static void test_empty_fleet(void **state)
 {
 	struct fixture *fx = *state;
@@ -872,6 +918,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_repeated_port_is_reported_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ports_equal_once_escaped_are_reported_once, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_device_counters, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_fleet, setup, teardown),
 	};
 
