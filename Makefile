@@ -83,7 +83,7 @@ $(BUILD)/config.mk: Makefile
 	fi
 	@{ echo "PKG_CFLAGS := $$(pkg-config --cflags yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs)"; \
 	   echo "PKG_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libssh libcurl libcjson libibverbs) -lpthread -lm"; \
-	   echo "CORE_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libnl-route-3.0 libcjson libibverbs) -ldl -lpthread -lm"; \
+	   echo "CORE_LIBS := $$(pkg-config --libs yaml-0.1 libnl-3.0 libcjson) -ldl -lpthread -lm"; \
 	   echo "NET_LIBS := $$(pkg-config --libs libssh libcurl libcjson) -lpthread"; \
 	   echo "CMOCKA_CFLAGS := $$(pkg-config --cflags cmocka)"; \
 	   echo "CMOCKA_LIBS := $$(pkg-config --libs cmocka)"; } > $@.$$$$ && mv $@.$$$$ $@

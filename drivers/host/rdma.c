@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
 #include <infiniband/verbs.h>
 
 #include "host.h"
@@ -216,29 +217,70 @@ static const char *gid_type_name(uint32_t t)
 	return t == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" : "IB/RoCE v1";
 }
 
-/* The GID table and port state through libibverbs; false when the device cannot be
- * opened (no permission, no provider, not this machine's /sys). */
+/* libibverbs, loaded the first time a device is opened: an agent that only reads DCB (or
+ * runs against a simulated /sys) never maps it and the libnl-route it pulls in, which
+ * was a tenth of its run time.  The entry points are libibverbs' exported ABI; the
+ * header's inline wrappers are not used because they would link the library. */
+struct verbs_api {
+	void *handle;
+	struct ibv_device **(*get_device_list)(int *num);
+	void (*free_device_list)(struct ibv_device **list);
+	const char *(*get_device_name)(struct ibv_device *dev);
+	struct ibv_context *(*open_device)(struct ibv_device *dev);
+	int (*close_device)(struct ibv_context *ctx);
+	ssize_t (*query_gid_table)(struct ibv_context *ctx, struct ibv_gid_entry *entries,
+				   size_t max_entries, uint32_t flags, size_t entry_size);
+};
+
+static bool verbs_load(struct verbs_api *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->handle = dlopen("libibverbs.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!v->handle)
+		return false;
+	*(void **)&v->get_device_list = dlsym(v->handle, "ibv_get_device_list");
+	*(void **)&v->free_device_list = dlsym(v->handle, "ibv_free_device_list");
+	*(void **)&v->get_device_name = dlsym(v->handle, "ibv_get_device_name");
+	*(void **)&v->open_device = dlsym(v->handle, "ibv_open_device");
+	*(void **)&v->close_device = dlsym(v->handle, "ibv_close_device");
+	*(void **)&v->query_gid_table = dlsym(v->handle, "_ibv_query_gid_table");
+	if (v->get_device_list && v->free_device_list && v->get_device_name && v->open_device &&
+	    v->close_device && v->query_gid_table)
+		return true;
+	dlclose(v->handle);
+	return false;
+}
+
+/* The GID table through libibverbs; false when the device cannot be opened (no library,
+ * no permission, no provider, not this machine's /sys).  The port state comes from sysfs. */
 static bool verbs_gids(struct rc_rdma_port *p)
 {
 	struct ibv_gid_entry ents[RC_GID_MAX];
 	struct ibv_device **list;
 	struct ibv_context *ctx = NULL;
-	struct ibv_port_attr pa;
+	struct verbs_api v;
 	ssize_t k;
 	int num = 0;
 
-	list = ibv_get_device_list(&num);
-	if (!list)
+	if (!verbs_load(&v))
 		return false;
+	list = v.get_device_list(&num);
+	if (!list) {
+		dlclose(v.handle);
+		return false;
+	}
 	for (int i = 0; i < num && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), p->ibdev))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	if (!ctx)
+		if (!strcmp(v.get_device_name(list[i]), p->ibdev))
+			ctx = v.open_device(list[i]);
+	v.free_device_list(list);
+	if (!ctx) {
+		dlclose(v.handle);
 		return false;
-	k = ibv_query_gid_table(ctx, ents, RC_GID_MAX, 0);
+	}
+	k = v.query_gid_table(ctx, ents, RC_GID_MAX, 0, sizeof(ents[0]));
 	if (k < 0) {
-		ibv_close_device(ctx);
+		v.close_device(ctx);
+		dlclose(v.handle);
 		return false;
 	}
 	p->n_gids = 0;
@@ -260,11 +302,8 @@ static bool verbs_gids(struct rc_rdma_port *p)
 			snprintf(g->ndev, sizeof(g->ndev), "%s", ifn);
 		p->n_gids++;
 	}
-	/* sysfs says "4: ACTIVE" (the documented form); verbs only when sysfs did not answer. */
-	if (!p->state[0] && !ibv_query_port(ctx, (uint8_t)p->port, &pa))
-		snprintf(p->state, sizeof(p->state), "%d: %s", (int)pa.state,
-			 ibv_port_state_str(pa.state));
-	ibv_close_device(ctx);
+	v.close_device(ctx);
+	dlclose(v.handle);
 	snprintf(p->source, sizeof(p->source), "verbs");
 	return true;
 }
