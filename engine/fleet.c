@@ -248,6 +248,9 @@ static void apply_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 
 	d->rc = rc < 0 ? rc : 0;
 	d->applied = rc >= 0;
+	/* done with this device: its connection need not live until the whole fabric is */
+	rc_devrun_disconnect(&d->run);
+	d->opened = false;
 }
 
 /* Tier of a device in apply order: 0 first. */
@@ -305,6 +308,13 @@ size_t rc_fleet_apply(struct rc_fleet *f)
 
 	if (!order)
 		return f->n;
+	/* devices with nothing to change are not touched again */
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->devs[i].n_changes <= 0 && f->devs[i].opened) {
+			rc_devrun_disconnect(&f->devs[i].run);
+			f->devs[i].opened = false;
+		}
+	}
 	for (int tier = 0; tier < 3; tier++) {
 		size_t n = 0;
 
