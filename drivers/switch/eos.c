@@ -19,6 +19,7 @@
 #include <cJSON.h>
 
 #include "eos.h"
+#include "port_memo.h"
 #include "rocectl/transport.h"
 
 #define EAPI_PATH  "/command-api"
@@ -32,10 +33,8 @@ struct rc_session {
 	bool eapi;
 	struct rc_ssh *ssh;
 	struct rc_rest *api;
-	struct eos_config cfg; /* the last read */
-	size_t n_read;
-	char (*read_port)[RC_NAME_MAX];
-	struct eos_port_info *read_info;
+	struct eos_config cfg;	  /* the last read */
+	struct rc_port_memo read; /* what was read last, for apply's checks */
 	unsigned seq;
 };
 
@@ -213,29 +212,6 @@ static int eapi_fetch(struct rc_session *s, struct eos_config *cfg, struct views
 	return v->ecn_text ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
-static int remember(struct rc_session *s, const struct rc_port_state *ports,
-		    const struct eos_port_info *info, size_t n)
-{
-	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
-	struct eos_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
-
-	if (!names || !copy) {
-		free(names);
-		free(copy);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
-		copy[i] = info[i];
-	}
-	free(s->read_port);
-	free(s->read_info);
-	s->read_port = names;
-	s->read_info = copy;
-	s->n_read = n;
-	return 0;
-}
-
 static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n, struct rc_err *err)
 {
 	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
@@ -269,7 +245,7 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}
 	views_free(&v);
-	if (!rc && remember(s, ports, info, n))
+	if (!rc && rc_port_memo_store(&s->read, ports, info, n, sizeof(*info)))
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	if (!rc) {
 		eos_config_free(&s->cfg);
@@ -285,10 +261,7 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 
 static const struct eos_port_info *info_of(const struct rc_session *s, const char *port)
 {
-	for (size_t i = 0; i < s->n_read; i++)
-		if (!strcmp(s->read_port[i], port))
-			return &s->read_info[i];
-	return NULL;
+	return rc_port_memo_find(&s->read, port);
 }
 
 /* `abort` the session (best effort: the caller reports the original failure). */
@@ -365,7 +338,7 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		     struct rc_err *err)
 {
 	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
-	struct eos_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	struct eos_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
 	struct eos_cmds cmds = {0};
 	char **lines = NULL, name[64], why[MSG_MAX];
 	size_t nl = 0;
@@ -388,9 +361,9 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		}
 		info[i] = *in;
 	}
-	for (size_t i = 0; i < s->n_read; i++)
-		peers[i] = (struct eos_peer){s->read_port[i], &s->read_info[i]};
-	rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->n_read, &cmds, err);
+	for (size_t i = 0; i < s->read.n; i++)
+		peers[i] = (struct eos_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
+	rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->read.n, &cmds, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
@@ -474,8 +447,7 @@ static void eos_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	eos_config_free(&s->cfg);
-	free(s->read_port);
-	free(s->read_info);
+	rc_port_memo_free(&s->read);
 	free(s);
 }
 

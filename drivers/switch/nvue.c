@@ -14,6 +14,7 @@
 #include <cJSON.h>
 
 #include "nvue.h"
+#include "port_memo.h"
 #include "rocectl/transport.h"
 
 #define NVUE_REST_BASE	 "/nvue_v1"
@@ -28,9 +29,7 @@ struct rc_session {
 	struct rc_ssh *ssh;
 	struct rc_rest *api;
 	/* the last read, so that apply can check ports sharing a profile */
-	size_t n_read;
-	char (*read_port)[RC_NAME_MAX];
-	struct nvue_port_info *read_info;
+	struct rc_port_memo read; /* what was read last, for apply's checks */
 };
 
 static void sleep_ms(unsigned ms)
@@ -366,29 +365,6 @@ static int rest_fetch(struct rc_session *s, const struct rc_port_state *ports, s
 	return rc;
 }
 
-static int remember(struct rc_session *s, const struct rc_port_state *ports,
-		    const struct nvue_port_info *info, size_t n)
-{
-	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
-	struct nvue_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
-
-	if (!names || !copy) {
-		free(names);
-		free(copy);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
-		copy[i] = info[i];
-	}
-	free(s->read_port);
-	free(s->read_info);
-	s->read_port = names;
-	s->read_info = copy;
-	s->n_read = n;
-	return 0;
-}
-
 static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		     struct rc_err *err)
 {
@@ -409,7 +385,7 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 		if (rc)
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}
-	if (!rc && remember(s, ports, info, n))
+	if (!rc && rc_port_memo_store(&s->read, ports, info, n, sizeof(*info)))
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		cJSON_Delete(ifq[i]);
@@ -421,17 +397,14 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 
 static const struct nvue_port_info *info_of(const struct rc_session *s, const char *port)
 {
-	for (size_t i = 0; i < s->n_read; i++)
-		if (!strcmp(s->read_port[i], port))
-			return &s->read_info[i];
-	return NULL;
+	return rc_port_memo_find(&s->read, port);
 }
 
 static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		      struct rc_err *err)
 {
 	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
-	struct nvue_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	struct nvue_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
 	struct nvue_ops ops = {0};
 	int rc = 0;
 
@@ -452,9 +425,9 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 		}
 		info[i] = *in;
 	}
-	for (size_t i = 0; i < s->n_read; i++)
-		peers[i] = (struct nvue_peer){s->read_port[i], &s->read_info[i]};
-	rc = nvue_build_ops(w, info, n, peers, s->n_read, &ops, err);
+	for (size_t i = 0; i < s->read.n; i++)
+		peers[i] = (struct nvue_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
+	rc = nvue_build_ops(w, info, n, peers, s->read.n, &ops, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
@@ -474,8 +447,7 @@ static void nvue_close(struct rc_session *s)
 		return;
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
-	free(s->read_port);
-	free(s->read_info);
+	rc_port_memo_free(&s->read);
 	free(s);
 }
 

@@ -22,6 +22,7 @@
 #include <cJSON.h>
 
 #include "sonic.h"
+#include "port_memo.h"
 #include "rocectl/transport.h"
 
 #define GCU_PATCH_ON_STDIN "/dev/stdin"
@@ -33,9 +34,7 @@ struct rc_session {
 	struct rc_ssh *ssh;
 	cJSON *cfg;  /* CONFIG_DB of the last read */
 	cJSON *appl; /* APPL_DB buffer tables of the last read (dynamic model), or NULL */
-	size_t n_read;
-	char (*read_port)[RC_NAME_MAX];
-	struct sonic_port_info *read_info;
+	struct rc_port_memo read; /* what was read last, for apply's checks */
 	bool probed;
 	uint32_t gated;		     /* RC_F_* groups GCU refuses to change live here */
 	char reason[32][REASON_MAX]; /* why, per group bit */
@@ -376,29 +375,6 @@ static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port
 	}
 }
 
-static int remember(struct rc_session *s, const struct rc_port_state *ports,
-		    const struct sonic_port_info *info, size_t n)
-{
-	char(*names)[RC_NAME_MAX] = calloc(n ? n : 1, sizeof(*names));
-	struct sonic_port_info *copy = calloc(n ? n : 1, sizeof(*copy));
-
-	if (!names || !copy) {
-		free(names);
-		free(copy);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		snprintf(names[i], RC_NAME_MAX, "%s", ports[i].name);
-		copy[i] = info[i];
-	}
-	free(s->read_port);
-	free(s->read_info);
-	s->read_port = names;
-	s->read_info = copy;
-	s->n_read = n;
-	return 0;
-}
-
 static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		      struct rc_err *err)
 {
@@ -427,7 +403,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		ports[i].qos.known &= ~s->gated;
 		ports[i].qos.unsupported |= s->gated;
 	}
-	if (!rc && remember(s, ports, info, n))
+	if (!rc && rc_port_memo_store(&s->read, ports, info, n, sizeof(*info)))
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	if (!rc) {
 		cJSON_Delete(s->cfg);
@@ -446,10 +422,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 
 static const struct sonic_port_info *info_of(const struct rc_session *s, const char *port)
 {
-	for (size_t i = 0; i < s->n_read; i++)
-		if (!strcmp(s->read_port[i], port))
-			return &s->read_info[i];
-	return NULL;
+	return rc_port_memo_find(&s->read, port);
 }
 
 /* The ops of the writes, against the last read. */
@@ -457,7 +430,7 @@ static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		 struct sonic_ops *ops, struct rc_err *err)
 {
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
-	struct sonic_peer *peers = calloc(s->n_read ? s->n_read : 1, sizeof(*peers));
+	struct sonic_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
 	int rc = 0;
 
 	memset(ops, 0, sizeof(*ops));
@@ -490,9 +463,9 @@ static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < s->n_read; i++)
-		peers[i] = (struct sonic_peer){s->read_port[i], &s->read_info[i]};
-	rc = sonic_build_ops(s->cfg, w, info, n, peers, s->n_read, ops, err);
+	for (size_t i = 0; i < s->read.n; i++)
+		peers[i] = (struct sonic_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
+	rc = sonic_build_ops(s->cfg, w, info, n, peers, s->read.n, ops, err);
 out:
 	free(info);
 	free(peers);
@@ -667,8 +640,8 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 
 static bool managed(const struct rc_session *s, const char *port, size_t len)
 {
-	for (size_t i = 0; i < s->n_read; i++)
-		if (strlen(s->read_port[i]) == len && !strncmp(s->read_port[i], port, len))
+	for (size_t i = 0; i < s->read.n; i++)
+		if (strlen(s->read.port[i]) == len && !strncmp(s->read.port[i], port, len))
 			return true;
 	return false;
 }
@@ -810,8 +783,7 @@ static void sonic_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	cJSON_Delete(s->cfg);
 	cJSON_Delete(s->appl);
-	free(s->read_port);
-	free(s->read_info);
+	rc_port_memo_free(&s->read);
 	free(s);
 }
 
