@@ -8,7 +8,7 @@ LAB="$TMP/lab"
 export BUILD_DIR
 
 if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'SKIP: the switch simulator needs root (namespaces, sshd)' 'true'
+	test_expect_success 'the switch simulator needs root (namespaces, sshd): not run' 'false'
 	test_done
 	exit
 fi
