@@ -67,7 +67,8 @@
  *   {"interface": "eth0", "error": "<message>" (only on error),
  *    "counters": [{"name": "pfc_pause_rx[3]", "source": "ethtool:rx_prio3_pause",
  *                  "value": 12, "is_drop": false}]}
- *   "is_drop": a non-zero value means packets were lost ("status" is then "drops"). */
+ *   "is_drop": a non-zero value means packets were lost ("status" is then "drops" and the
+ *   exit code 2, as for `rocectl counters`). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -867,6 +868,9 @@ static void run_counters(struct agent *a)
 		rc_out_close_object(&a->out);
 		rc_counters_free(&c);
 	}
+	/* like `rocectl counters`: lost packets are something to act on (exit 2) */
+	if (a->drops)
+		escalate(a, RC_EXIT_CHANGES);
 	rc_host_driver.close(s);
 }
 
