@@ -454,12 +454,63 @@ static void nvue_close(struct rc_session *s)
 /* Nothing written here restarts switchd (RoCE mode and traffic pools do; we leave them
  * alone), but PFC and cable length resize the port's lossless buffers, which drops what
  * is queued on the port at that moment. */
+/* Counters over SSH: the same batching as the reads, one command line per SHOW_BATCH ports. */
+static int nvue_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			 struct rc_counters *out, struct rc_err *err)
+{
+	cJSON *docs[SHOW_BATCH];
+	int rc = 0;
+
+	if (s->rest)
+		return rc_errf(err, EOPNOTSUPP, "'%s': counters are read over SSH only",
+			       s->dev->name);
+	for (size_t done = 0; done < n && !rc;) {
+		size_t k = n - done < SHOW_BATCH ? n - done : SHOW_BATCH, len, o = 0;
+		char *cmd, what[RC_NAME_MAX + 48];
+		struct rc_ssh_result res;
+
+		memset(docs, 0, sizeof(docs));
+		len = k * (RC_NAME_MAX + 56) + 1;
+		cmd = malloc(len);
+		if (!cmd)
+			return rc_errf(err, ENOMEM, "out of memory");
+		cmd[0] = '\0';
+		for (size_t i = 0; i < k && !rc; i++) {
+			if (!nvue_port_name_ok(ports[done + i].name))
+				rc = rc_errf(err, EINVAL, "'%s': port name '%s' is not valid",
+					     s->dev->name, ports[done + i].name);
+			o += (size_t)snprintf(cmd + o, len - o,
+					      "%snv show interface %s counters qos -o json",
+					      o ? " && " : "", ports[done + i].name);
+		}
+		if (!rc)
+			rc = ssh_run(s, cmd, &res, err);
+		free(cmd);
+		if (rc)
+			break;
+		snprintf(what, sizeof(what), "counters of '%s'", s->dev->name);
+		if (res.exit_status != 0)
+			rc = rc_errf(err, EIO, "'nv show ... counters' on '%s' failed (exit %d)",
+				     s->dev->name, res.exit_status);
+		else
+			rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, k, err);
+		rc_ssh_result_free(&res);
+		for (size_t i = 0; !rc && i < k; i++)
+			rc = nvue_parse_counters(docs[i], ports[done + i].name, out, err);
+		for (size_t i = 0; i < k; i++)
+			cJSON_Delete(docs[i]);
+		done += k;
+	}
+	return rc;
+}
+
 static const struct rc_driver nvue_ssh_driver = {
     .name = "nvue-ssh",
     .disruptive = RC_F_PFC | RC_F_CABLE,
     .open = nvue_ssh_open,
     .read = nvue_read,
     .apply = nvue_apply,
+    .counters = nvue_counters,
     .close = nvue_close,
 };
 

@@ -46,6 +46,14 @@ bool nvue_port_name_ok(const char *name);
 int nvue_parse_port(const struct cJSON *qos, const struct cJSON *ifqos, struct port_qos *out,
 		    struct nvue_port_info *info, struct rc_err *err);
 
+/* One port's `nv show interface <if> counters qos -o json` into counters named by meaning
+ * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discards[t], wred_discards[t],
+ * ecn_marked), the NVUE path kept as the source.  Values that are not non-negative
+ * integers are skipped. */
+struct rc_counters;
+int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
+			struct rc_err *err);
+
 /* Parse a whole JSON document from device output (bounded, explicit length). */
 int nvue_parse_json(const char *buf, size_t len, const char *what, struct cJSON **out,
 		    struct rc_err *err);

@@ -1,0 +1,48 @@
+#!/bin/sh
+# rocectl counters and verify --counters against a simulated NVUE switch over a real sshd:
+# the switch's QoS counters named by meaning, drops flagged (exit 2), the NVUE path kept.
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
+LAB="$TMP/lab"
+P="$SRC_DIR/policies/roce-lossless.yaml"
+export BUILD_DIR
+
+sim() {
+	sh "$SIMCTL" "$@"
+}
+
+rc() {
+	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
+}
+
+test_at_exit 'sh "$SIMCTL" down "$LAB" >/dev/null 2>&1 || true'
+
+test_expect_success 'a simulated NVUE switch with zero counters: counters exits 0' '
+	sim up "$LAB" --switch leaf01=127.0.19.1:nvue >/dev/null &&
+	rc counters -i "$LAB/inventory.yaml" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "^  swp1:$" &&
+	test_must_contain "$TMP/out" "pfc_pause_rx\[3\] +0 +nv:pfc-stats.switch-priority.3.rx-pause-frames$" &&
+	test_must_not_contain "$TMP/out" "DROPS"
+'
+
+test_expect_success 'pauses and WRED drops set on the switch are read back, drops flagged, exit 2' '
+	sim fault "$LAB" leaf01 drift counters:swp1.pfc-stats.switch-priority.3.rx-pause-frames=12 \
+		counters:swp2.egress-queue-stats.traffic-class.3.wred-discards=5 &&
+	test_expect_code 2 rc counters -i "$LAB/inventory.yaml" --format json >"$TMP/json" &&
+	jq -e "[.. | objects | select(.port? == \"swp1\" and .name? == \"pfc_pause_rx[3]\")][0].value == 12" "$TMP/json" &&
+	jq -e "[.. | objects | select(.port? == \"swp2\" and .name? == \"wred_discards[3]\")][0] |
+		.value == 5 and .is_drop == true" "$TMP/json"
+'
+
+test_expect_success 'verify --counters puts them in the Prometheus output' '
+	test_expect_code 2 rc verify -p "$P" -i "$LAB/inventory.yaml" --counters \
+		--format prometheus >"$TMP/prom" &&
+	test_must_contain "$TMP/prom" "^rocectl_device_counter_total\{device=\"leaf01\",port=\"swp1\",counter=\"pfc_pause_rx\[3\]\",source=\"nv:pfc-stats.switch-priority.3.rx-pause-frames\",drop=\"false\"\} 12$" &&
+	test_must_contain "$TMP/prom" "^rocectl_device_counter_total\{device=\"leaf01\",port=\"swp2\",counter=\"wred_discards\[3\]\",.*drop=\"true\"\} 5$"
+'
+
+test_expect_success 'the simulated switch goes down cleanly' '
+	sim down "$LAB"
+'
+test_done
