@@ -42,6 +42,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nvue_parse_port(empty, j, &q, &info, &err);
 			cJSON_Delete(empty);
 		}
+		{
+			struct rc_counters c = {0};
+
+			nvue_parse_counters(j, "swp1", &c, &err);
+			rc_counters_free(&c);
+		}
 		nvue_revision_id(j, id, sizeof(id), &err);
 		if (nvue_revision_state(j, st, sizeof(st), issue, sizeof(issue), &err) == 0)
 			nvue_revision_final(st, &ok);
