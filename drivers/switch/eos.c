@@ -398,6 +398,54 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
+/* The two counter views as JSON: one eAPI call, or two CLI commands with `| json`. */
+static int fetch_counters(struct rc_session *s, cJSON **pfc, cJSON **ecn, cJSON **answer,
+			  struct rc_err *err)
+{
+	static const char *const cmds[] = {"enable", "show priority-flow-control counters",
+					   "show qos interfaces ecn counters queue"};
+	const char *cli_cmds[2] = {"show priority-flow-control counters | json",
+				   "show qos interfaces ecn counters queue | json"};
+	cJSON **docs[2] = {pfc, ecn};
+	const cJSON *res;
+	int rc = 0;
+
+	*pfc = *ecn = *answer = NULL;
+	if (s->eapi) {
+		rc = eapi(s, cmds, 3, "json", answer, &res, err);
+		if (!rc) {
+			*pfc = cJSON_Duplicate(cJSON_GetArrayItem(res, 1), true);
+			*ecn = cJSON_Duplicate(cJSON_GetArrayItem(res, 2), true);
+		}
+		return rc;
+	}
+	for (int i = 0; i < 2 && !rc; i++) {
+		char *text = NULL;
+		size_t len = 0;
+
+		rc = cli(s, cli_cmds[i], cli_cmds[i], &text, &len, err);
+		if (!rc && !(*docs[i] = cJSON_ParseWithLength(text, len)))
+			rc = rc_errf(err, EPROTO, "'%s': '%s' did not answer JSON", s->dev->name,
+				     cli_cmds[i]);
+		free(text);
+	}
+	return rc;
+}
+
+static int eos_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			struct rc_counters *out, struct rc_err *err)
+{
+	cJSON *pfc, *ecn, *answer;
+	int rc = fetch_counters(s, &pfc, &ecn, &answer, err);
+
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = eos_parse_counters(pfc, ecn, ports[i].name, out, err);
+	cJSON_Delete(pfc);
+	cJSON_Delete(ecn);
+	cJSON_Delete(answer);
+	return rc;
+}
+
 static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
 		    struct rc_session **out, struct rc_err *err)
 {
@@ -458,6 +506,7 @@ static const struct rc_driver eos_ssh_driver = {
     .open = eos_ssh_open,
     .read = eos_read,
     .apply = eos_apply,
+    .counters = eos_counters,
     .close = eos_close,
 };
 
@@ -467,6 +516,7 @@ static const struct rc_driver eos_eapi_driver = {
     .open = eos_eapi_open,
     .read = eos_read,
     .apply = eos_apply,
+    .counters = eos_counters,
     .close = eos_close,
 };
 

@@ -30,6 +30,13 @@ bool eos_name_ok(const char *name);
 
 void eos_clean_text(const char *in, size_t in_len, char *out, size_t len);
 
+/* One port's counters from `show priority-flow-control counters` and `show qos interfaces
+ * ecn counters queue` (JSON): pfc_pause_rx, pfc_pause_tx (per port: EOS does not split them
+ * by priority), ecn_marked[q].  Values that are not non-negative integers are skipped. */
+struct rc_counters;
+int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const char *port,
+		       struct rc_counters *out, struct rc_err *err);
+
 /* ---- the running-config ------------------------------------------------------------- */
 
 /* One configuration line and its nesting depth (0: global, 1: inside `interface X`, 2:
