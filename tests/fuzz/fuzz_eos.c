@@ -85,6 +85,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	j = cJSON_ParseWithLength(text, size);
 	if (j) {
 		eos_eapi_result(j, "rocectl-1", cmds, 3, &res, &err);
+		{
+			struct rc_counters c = {0};
+
+			eos_parse_counters(j, j, "Ethernet1", &c, &err);
+			rc_counters_free(&c);
+		}
 		if (eos_parse_config_json(j, "fuzz", &cfg, &err) == 0) {
 			interfaces_of(&cfg, text, size, j);
 			eos_config_free(&cfg);
