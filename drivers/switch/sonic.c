@@ -748,6 +748,25 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
+static int sonic_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			  struct rc_counters *out, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc = ssh_run(s, "show pfc counters", NULL, 0, &res, err);
+
+	if (rc)
+		return rc;
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "'show pfc counters' on '%s' failed (exit status %d)",
+			     s->dev->name, res.exit_status);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = sonic_parse_pfc_counters(res.out, res.out_len, ports[i].name, out, err);
+	if (rc && res.exit_status == 0)
+		rc_err_prefix(err, "'%s'", s->dev->name);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 		      struct rc_session **out, struct rc_err *err)
 {
@@ -795,6 +814,7 @@ static const struct rc_driver sonic_ssh_driver = {
     .open = sonic_open,
     .read = sonic_read,
     .apply = sonic_apply,
+    .counters = sonic_counters,
     .close = sonic_close,
     .check = sonic_check,
 };

@@ -137,4 +137,10 @@ int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, c
 size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_NAME_MAX],
 				size_t max);
 
+/* One port's PFC pause frames from `show pfc counters` (text): pfc_pause_rx[p] and
+ * pfc_pause_tx[p].  -EPROTO when the output has no Port Rx/Tx table. */
+struct rc_counters;
+int sonic_parse_pfc_counters(const char *text, size_t len, const char *port,
+			     struct rc_counters *out, struct rc_err *err);
+
 #endif

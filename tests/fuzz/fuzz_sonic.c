@@ -16,6 +16,7 @@
 #include <cJSON.h>
 
 #include "../../drivers/switch/sonic.h"
+#include "rocectl/driver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -67,6 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sonic_gcu_verdict(SONIC_GCU_APPLY, text, size, text, size, size ? data[0] : 0, why,
 			  sizeof(why));
 	sonic_gcu_refused_tables(text, size, tables, 4);
+	{
+		struct rc_counters c = {0};
+
+		sonic_parse_pfc_counters(text, size, "Ethernet0", &c, &err);
+		rc_counters_free(&c);
+	}
 	if (sonic_parse_pydict(text, size, "fuzz", &j, &err) == 0)
 		cJSON_Delete(j);
 	if (sonic_parse_pydict_lines(text, size, "fuzz", docs, 3, &err) == 0)
