@@ -20,6 +20,7 @@
 
 #include "eos.h"
 #include "port_memo.h"
+#include "switch_common.h"
 #include "rocectl/transport.h"
 
 #define EAPI_PATH  "/command-api"
@@ -43,16 +44,7 @@ struct rc_session {
 static int ssh_run(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
 		   struct rc_err *err)
 {
-	int rc = s->ssh ? rc_ssh_run(s->ssh, cmd, NULL, 0, res, err) : -EPIPE;
-
-	if (rc != -EPIPE)
-		return rc;
-	rc_ssh_close(s->ssh);
-	s->ssh = NULL;
-	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
-	if (rc)
-		return rc;
-	return rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
+	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, NULL, 0, res, err);
 }
 
 /* One CLI command (or several lines); its output in *out (malloc'd) when it succeeded. */
@@ -453,12 +445,9 @@ static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 	int rc;
 
 	*out = NULL;
-	for (size_t i = 0; i < dev->n_ports; i++)
-		if (!eos_port_name_ok(dev->ports[i]))
-			return rc_errf(err, EINVAL,
-				       "'%s': port name '%s' is not a valid EOS interface name; "
-				       "nothing was sent",
-				       dev->name, dev->ports[i]);
+	rc = rc_switch_check_ports(dev, eos_port_name_ok, "EOS", "interface name", err);
+	if (rc)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");

@@ -15,6 +15,7 @@
 
 #include "nvue.h"
 #include "port_memo.h"
+#include "switch_common.h"
 #include "rocectl/transport.h"
 
 #define NVUE_REST_BASE	 "/nvue_v1"
@@ -55,16 +56,7 @@ static uint64_t now_ms(void)
 static int ssh_run(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
 		   struct rc_err *err)
 {
-	int rc = rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
-
-	if (rc != -EPIPE)
-		return rc;
-	rc_ssh_close(s->ssh);
-	s->ssh = NULL;
-	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
-	if (rc)
-		return rc;
-	return rc_ssh_run(s->ssh, cmd, NULL, 0, res, err);
+	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, NULL, 0, res, err);
 }
 
 /* Drop whatever is staged in this user's pending revision (ours after a failure, or a
@@ -239,12 +231,9 @@ static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts
 	int rc;
 
 	*out = NULL;
-	for (size_t i = 0; i < dev->n_ports; i++)
-		if (!nvue_port_name_ok(dev->ports[i]))
-			return rc_errf(err, EINVAL,
-				       "'%s': port name '%s' is not a valid NVUE interface name; "
-				       "nothing was sent",
-				       dev->name, dev->ports[i]);
+	rc = rc_switch_check_ports(dev, nvue_port_name_ok, "NVUE", "interface name", err);
+	if (rc)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");

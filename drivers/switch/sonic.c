@@ -23,6 +23,7 @@
 
 #include "sonic.h"
 #include "port_memo.h"
+#include "switch_common.h"
 #include "rocectl/transport.h"
 
 #define GCU_PATCH_ON_STDIN "/dev/stdin"
@@ -57,16 +58,7 @@ static int bit_of(uint32_t group)
 static int ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t in_len,
 		   struct rc_ssh_result *res, struct rc_err *err)
 {
-	int rc = s->ssh ? rc_ssh_run(s->ssh, cmd, in, in_len, res, err) : -EPIPE;
-
-	if (rc != -EPIPE)
-		return rc;
-	rc_ssh_close(s->ssh);
-	s->ssh = NULL;
-	rc = rc_ssh_open(s->dev, &s->opts, &s->ssh, err);
-	if (rc)
-		return rc;
-	return rc_ssh_run(s->ssh, cmd, in, in_len, res, err);
+	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, in, in_len, res, err);
 }
 
 /* A GCU command (stdin: the patch, may be NULL): 0, or -EIO with GCU's reason in `why`
@@ -774,12 +766,9 @@ static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	int rc;
 
 	*out = NULL;
-	for (size_t i = 0; i < dev->n_ports; i++)
-		if (!sonic_name_ok(dev->ports[i]))
-			return rc_errf(err, EINVAL,
-				       "'%s': port name '%s' is not a valid SONiC port name; "
-				       "nothing was sent",
-				       dev->name, dev->ports[i]);
+	rc = rc_switch_check_ports(dev, sonic_name_ok, "SONiC", "port name", err);
+	if (rc)
+		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");
