@@ -22,7 +22,8 @@ static int usage(void)
 	fprintf(stderr, "usage: switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]\n"
 			"       switchsim-ctl --run-dir RUN add-batch < lines\n"
 			"       switchsim-ctl --run-dir RUN fault NAME FAULT [ARGS]\n"
-			"       switchsim-ctl --run-dir RUN dump NAME\n");
+			"       switchsim-ctl --run-dir RUN dump NAME\n"
+			"       switchsim-ctl --run-dir RUN reboot NAME\n");
 	return 2;
 }
 
@@ -206,6 +207,35 @@ static int cmd_dump(const char *run, int argc, char **argv)
 	return 0;
 }
 
+/* A reload: the dialect replaces running with its startup configuration. */
+static int cmd_reboot(const char *run, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX];
+	struct sim_switch sw;
+	if (argc != 1)
+		return usage();
+	if (sim_switch_open(run, argv[0], &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	const struct sim_dialect *d = sim_dialect_of(sw.st);
+	struct sim_ctx ctx = {.st = sw.st, .user = "reboot"};
+	int rc = -1;
+	if (!d || !d->reboot)
+		snprintf(err, sizeof(err), "reboot: %s keeps no startup configuration",
+			 d ? d->name : "this switch");
+	else
+		rc = d->reboot(&ctx, err, sizeof(err));
+	if (rc == 0)
+		rc = sim_switch_save(&sw, err, sizeof(err));
+	sim_switch_close(&sw);
+	if (rc < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4 || strcmp(argv[1], "--run-dir") != 0)
@@ -220,5 +250,7 @@ int main(int argc, char **argv)
 		return cmd_fault(run, argc - 4, argv + 4);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(run, argc - 4, argv + 4);
+	if (!strcmp(cmd, "reboot"))
+		return cmd_reboot(run, argc - 4, argv + 4);
 	return usage();
 }

@@ -176,6 +176,11 @@ struct sim_dialect {
 	 * SSH command and of stdin goes here whole (no sh splitting, no built-ins), with
 	 * ctx->login kept across the lines of one login.  Returns the line's status. */
 	int (*line)(struct sim_ctx *ctx, const char *line, FILE *out, FILE *err);
+	/* Optional: a reload.  The running configuration is replaced by the saved startup
+	 * configuration, as a real reboot does (NVUE: the startup file; SONiC:
+	 * /etc/sonic/config_db.json; EOS: startup-config); operational state restarts from
+	 * it.  NULL: the dialect keeps no startup configuration (simctl reboot refuses). */
+	int (*reboot)(struct sim_ctx *ctx, char *err, size_t errlen);
 	/* HTTP Basic realm on 401 (default: the dialect name), and the factory password the
 	 * API refuses with 403 until it is changed (NVUE's "cumulus"; NULL = none). */
 	const char *auth_realm;
