@@ -24,7 +24,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
-	python3-jsonschema
+	python3-jsonschema libyang2-tools python3
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -50,6 +50,12 @@ SAN_LDFLAGS := -fsanitize=address,undefined
 SRCS := $(sort $(wildcard engine/*.c drivers/*/*.c))
 LIB_SRCS := $(filter-out engine/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+# The conformance suite: rocectl against vendor artifacts nobody on this project wrote
+# (../shared/conformance, see its README).  cmocka binaries tests/conformance/test_*.c and
+# shell tests tests/conformance/tNNNN-*.sh; they need no lab and no root.
+CONF_SRCS := $(sort $(wildcard tests/conformance/test_*.c))
+CONFORMANCE_DIR ?= $(abspath $(CURDIR)/../shared/conformance)
+export CONFORMANCE_DIR
 
 # The network drivers (libssh, libcurl) live in rocectl-net.so, loaded the first time a
 # switch or remote host is opened: the agent that runs on every GPU node from a timer
@@ -63,6 +69,7 @@ SAN_OBJS := $(CORE_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_NET_OBJS := $(NET_SRCS:%.c=$(BUILD)/san/%.o)
 SAN_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/unit/%)
+CONF_BINS := $(CONF_SRCS:tests/conformance/%.c=$(BUILD)/san/tests/conformance/%)
 
 # Goals that must work before the libraries are installed.
 NOCONF_GOALS := deps clean test demo format format-check help install-deps
@@ -70,7 +77,8 @@ ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz
+.PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
+	conformance
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -132,6 +140,12 @@ $(BUILD)/san/tests/unit/%: tests/unit/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
 	$(Q)$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
 		-Itests/unit -o $@ $< $(SAN_LIB_OBJS) $(SAN_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
+$(BUILD)/san/tests/conformance/%: tests/conformance/%.c $(SAN_LIB_OBJS) $(BUILD)/config.mk
+	@mkdir -p $(@D)
+	@echo "  CC [san] $<"
+	$(Q)$(CC) $(BASE_CFLAGS) -Wno-missing-prototypes $(SAN_CFLAGS) $(PKG_CFLAGS) $(CMOCKA_CFLAGS) \
+		-Itests/unit -o $@ $< $(SAN_LIB_OBJS) $(SAN_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
 # libFuzzer targets (tests/fuzz/fuzz_*.c) against every parser of untrusted input, built
 # with clang; tests/fuzz/t0900-fuzz-smoke.sh runs each for a fixed number of inputs.
 FUZZ_CC ?= clang
@@ -164,9 +178,15 @@ test:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory check
 
-check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(SIM_TARGETS) $(FUZZ_BINS)
+check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(CONF_BINS) $(SIM_TARGETS) \
+		$(FUZZ_BINS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
-		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS)
+		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS) $(CONF_BINS)
+
+# Only the conformance suite (part of `make test` too): no lab, no root.
+conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS)
+	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
+		SRC_DIR="$(CURDIR)" ROCECTL_TEST_FILTER=tests/conformance/ sh tests/run.sh $(CONF_BINS)
 
 demo:
 	@$(MAKE) --no-print-directory deps
@@ -193,7 +213,8 @@ install: rocectl rocectl-net.so
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
 
-FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/sim tests/fuzz -name '*.[ch]' 2>/dev/null)
+FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/conformance tests/sim tests/fuzz \
+	-name '*.[ch]' 2>/dev/null)
 format:
 	clang-format -i $(FORMAT_SRCS)
 
@@ -204,6 +225,6 @@ clean:
 	rm -rf $(BUILD) rocectl rocectl-net.so
 
 help:
-	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims"
+	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims conformance"
 
 -include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d)
