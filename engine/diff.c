@@ -3,7 +3,10 @@
  * Only the groups the desired state pins are looked at.  For each, in a fixed order: a
  * group the platform cannot read or control is reported once per field as UNSUPPORTED
  * (neither drift nor written); a group the driver could not read is UNKNOWN (never
- * equal); otherwise every field that differs is a SET change.  Byte sizes are compared
+ * equal); otherwise every field that differs is a SET change.  A group the driver found
+ * without effect (struct rc_effect) is drift even when its values are equal: one SET change
+ * "<group>.effect" with the driver's reason, so apply rewrites the group; a group whose
+ * value is inert on the device is one UNSUPPORTED change with the reason.  Byte sizes are compared
  * with the policy's tolerance because switch ASICs quantize (POLICY.md "tolerance"). */
 #include <errno.h>
 #include <inttypes.h>
@@ -418,6 +421,35 @@ static const struct {
     {RC_F_SPEED, diff_speed},
 };
 
+/* The driver's verdict on a group beyond its values (struct rc_effect). */
+static void emit_note(struct differ *d, const char *suffix, const char *old_value,
+		      const char *new_value)
+{
+	char field[48];
+	size_t before = d->out->n;
+
+	snprintf(field, sizeof(field), "%s%s", rc_field_name(d->group), suffix);
+	emit(d, field, old_value, new_value, false);
+	if (d->rc == 0 && d->out->n > before)
+		snprintf(d->out->v[before].note, sizeof(d->out->v[before].note), "%s",
+			 d->have->effect.why[0] ? d->have->effect.why : "no reason given");
+}
+
+static void diff_group(struct differ *d, void (*fn)(struct differ *d))
+{
+	const struct rc_effect *e = &d->have->effect;
+
+	if (readable(d) && (e->inert & d->group)) {
+		d->group_kind = RC_CHANGE_UNSUPPORTED;
+		emit_note(d, "", "", "not effective here");
+		return;
+	}
+	fn(d);
+	/* Values equal (no SET change for the group) but the effect is missing. */
+	if (readable(d) && (e->drift & d->group) && !(d->mask & d->group))
+		emit_note(d, ".effect", "not in effect", "in effect");
+}
+
 int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct port_qos *have,
 		     double tolerance_pct, uint32_t disruptive_groups, struct rc_changes *out)
 {
@@ -442,7 +474,7 @@ int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct
 			d.group_kind = RC_CHANGE_UNKNOWN;
 		else
 			d.group_kind = RC_CHANGE_SET;
-		groups[i].fn(&d);
+		diff_group(&d, groups[i].fn);
 	}
 	if (d.rc < 0)
 		return d.rc;

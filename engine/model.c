@@ -1,3 +1,7 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "rocectl/model.h"
 
 const char *rc_trust_name(enum rc_trust t)
@@ -38,4 +42,36 @@ const char *rc_field_name(uint32_t field_bit)
 		if (field_bit == 1u << i)
 			return names[i];
 	return "?";
+}
+
+static void effect_add(struct rc_effect *e, const char *fmt, va_list ap)
+{
+	size_t len = strnlen(e->why, sizeof(e->why));
+
+	if (len && len + 2 < sizeof(e->why)) {
+		memcpy(e->why + len, "; ", 3);
+		len += 2;
+	}
+	if (len + 1 < sizeof(e->why))
+		vsnprintf(e->why + len, sizeof(e->why) - len, fmt, ap);
+}
+
+void rc_effect_drift(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->drift |= groups;
+	va_start(ap, fmt);
+	effect_add(e, fmt, ap);
+	va_end(ap);
+}
+
+void rc_effect_inert(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->inert |= groups;
+	va_start(ap, fmt);
+	effect_add(e, fmt, ap);
+	va_end(ap);
 }

@@ -54,6 +54,20 @@ static void add_map(cJSON *o, const char *key, uint64_t mask, const uint8_t *val
 	}
 }
 
+/* What the driver saw beyond the values; only when it saw something. */
+static void add_effect(cJSON *o, const struct rc_effect *e)
+{
+	cJSON *j;
+
+	if (!e->drift && !e->inert && !e->unverified && !e->why[0])
+		return;
+	j = cJSON_AddObjectToObject(o, "effect");
+	cJSON_AddNumberToObject(j, "drift", e->drift);
+	cJSON_AddNumberToObject(j, "inert", e->inert);
+	cJSON_AddNumberToObject(j, "unverified", e->unverified);
+	cJSON_AddStringToObject(j, "why", e->why);
+}
+
 cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -135,6 +149,7 @@ cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 		cJSON_AddStringToObject(o, "dcbx", q->dcbx_host ? "host" : "firmware");
 	if (q->headroom_is_min)
 		cJSON_AddBoolToObject(o, "headroom_is_min", true);
+	add_effect(o, &q->effect);
 	return o;
 }
 
@@ -333,6 +348,30 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 	q->headroom_is_min = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "headroom_is_min"));
 }
 
+/* Optional; a why too long for the model is refused, not cut (it came from our own
+ * writer, so a long one means the document is not ours). */
+static void read_effect(struct rd *r, const cJSON *o, struct rc_effect *e)
+{
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, "effect");
+	const char *why;
+
+	if (!j)
+		return;
+	if (!cJSON_IsObject(j)) {
+		bad(r, "effect");
+		return;
+	}
+	e->drift = (uint32_t)num(r, j, "drift", 0, RC_F_ALL) & RC_F_ALL;
+	e->inert = (uint32_t)num(r, j, "inert", 0, RC_F_ALL) & RC_F_ALL;
+	e->unverified = (uint32_t)num(r, j, "unverified", 0, RC_F_ALL) & RC_F_ALL;
+	why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "why"));
+	if (!why || strlen(why) >= sizeof(e->why)) {
+		bad(r, "effect.why");
+		return;
+	}
+	memcpy(e->why, why, strlen(why) + 1);
+}
+
 int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *err)
 {
 	struct rd r = {.err = err};
@@ -367,6 +406,7 @@ int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *er
 		read_ecn(&r, v, q);
 	}
 	read_rest(&r, o, q);
+	read_effect(&r, o, &q->effect);
 	return r.rc;
 }
 

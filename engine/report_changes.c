@@ -28,7 +28,9 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 {
 	char value[128];
 
-	if (c->kind == RC_CHANGE_UNSUPPORTED)
+	if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
+		snprintf(value, sizeof(value), "not effective here");
+	else if (c->kind == RC_CHANGE_UNSUPPORTED)
 		snprintf(value, sizeof(value), "not controllable here");
 	else if (mode == RC_REPORT_PLAN)
 		snprintf(value, sizeof(value), "%s -> %s",
@@ -38,6 +40,8 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 			 c->kind == RC_CHANGE_UNKNOWN ? "unknown (unreadable)" : c->old_value);
 	rc_out_text(o, "  %-14s %-22s %s%s\n", c->port, c->field, value,
 		    c->disruptive && mode == RC_REPORT_PLAN ? "   (disruptive)" : "");
+	if (c->note[0])
+		rc_out_text(o, "  %-14s %-22s   %s\n", "", "", c->note);
 }
 
 void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
@@ -74,7 +78,8 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 
 		/* verify's text says only what drifted; what cannot be controlled was
 		 * shown by plan and is counted in the header */
-		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY && c->kind == RC_CHANGE_UNSUPPORTED)
+		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY &&
+		    c->kind == RC_CHANGE_UNSUPPORTED && !c->note[0])
 			continue;
 		if (rc_out_json(o)) {
 			rc_out_open_object(o, NULL);
@@ -87,6 +92,8 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 				rc_out_null(o, "old", NULL);
 			rc_out_str(o, "new", NULL, c->new_value);
 			rc_out_bool(o, "disruptive", NULL, c->disruptive);
+			if (c->note[0])
+				rc_out_str(o, "note", NULL, c->note);
 			rc_out_close_object(o);
 		} else {
 			text_change(o, mode, c);

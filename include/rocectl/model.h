@@ -86,6 +86,32 @@ struct rc_watchdog {
 	uint8_t fixed; /* enum rc_wd_fixed bits */
 };
 
+/* What a driver saw beyond the values (actual side only): verify effects, not echoes.
+ * A value that reads back as written proves little; the driver also reads what makes the
+ * hop lossless (the buffer profile the port got, the pool a priority sits in, the startup
+ * configuration after save) and says here when that is missing. */
+#define RC_WHY_LEN 200
+struct rc_effect {
+	/* Groups whose values read as wanted but whose effect is missing on the device (a
+	 * SONiC cable length buffermgrd dropped, PFC on a priority no lossless pool carries,
+	 * running differs from startup): drift, and apply rewrites the group. */
+	uint32_t drift;
+	/* Groups whose value has no effect on this device as configured (mlx5 cable length
+	 * in firmware-buffer mode): reported "not effective here", neither drift nor in sync. */
+	uint32_t inert;
+	/* Groups whose reading on this platform is not checked against a vendor artifact
+	 * (docs/PLATFORMS.md): verify says so, so that an operator knows what to trust. */
+	uint32_t unverified;
+	char why[RC_WHY_LEN]; /* one line for drift and inert: what was seen */
+};
+
+/* Add a reason to e->why ("; "-separated, truncated to fit) and the groups to e->drift. */
+void rc_effect_drift(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Likewise for e->inert. */
+void rc_effect_inert(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 struct port_qos {
 	uint32_t known;	      /* field groups actually read (actual) or pinned (desired) */
 	uint32_t unsupported; /* field groups this platform/port cannot read or control */
@@ -122,6 +148,8 @@ struct port_qos {
 	uint8_t cnp_prio;
 	int roce_tos;	/* full ToS byte, e.g. 106 */
 	bool dcbx_host; /* DCBX in host (OS) control, IEEE */
+
+	struct rc_effect effect; /* actual side only */
 };
 
 /* A port of a device with its state. */

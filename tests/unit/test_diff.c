@@ -611,6 +611,79 @@ static void test_bad_arguments(void **state)
 	rc_changes_free(NULL);
 }
 
+/* Values that read as wanted but whose effect the driver found missing are drift: one
+ * SET change "<group>.effect" with the reason, and the group is in the write mask. */
+static void test_effect_drift(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+	int64_t mask;
+
+	(void)state;
+	rc_effect_drift(&have.effect, RC_F_PFC, "no lossless traffic pool carries priority %d", 3);
+	rc_effect_drift(&have.effect, RC_F_CABLE, "BUFFER_PG profile still %s",
+			"pg_lossless_400000_5m");
+	mask = rc_diff_port("swp1", &want, &have, 5.0, 0, &c);
+	assert_int_equal(mask, RC_F_PFC | RC_F_CABLE);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.v[0].field, "pfc_enabled.effect");
+	assert_int_equal(c.v[0].kind, RC_CHANGE_SET);
+	assert_string_equal(c.v[0].old_value, "not in effect");
+	assert_string_equal(c.v[0].note, "no lossless traffic pool carries priority 3; "
+					 "BUFFER_PG profile still pg_lossless_400000_5m");
+	assert_string_equal(c.v[1].field, "cable_length_m.effect");
+	rc_changes_free(&c);
+}
+
+/* A group whose values differ is reported by its values, not twice. */
+static void test_effect_drift_with_value_drift(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	have.pfc_enabled = 0;
+	rc_effect_drift(&have.effect, RC_F_PFC, "no lossless pool");
+	assert_int_equal(rc_diff_port("swp1", &want, &have, 5.0, 0, &c), RC_F_PFC);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "pfc_enabled");
+	rc_changes_free(&c);
+}
+
+/* An inert group (mlx5 cable length in firmware-buffer mode) is neither drift nor in
+ * sync: one UNSUPPORTED change with the reason, whatever its value. */
+static void test_effect_inert(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	have.cable_length_m = 7;
+	rc_effect_inert(&have.effect, RC_F_CABLE, "firmware sizes the buffers");
+	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "cable_length_m");
+	assert_int_equal(c.v[0].kind, RC_CHANGE_UNSUPPORTED);
+	assert_string_equal(c.v[0].note, "firmware sizes the buffers");
+	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
+	rc_changes_free(&c);
+}
+
+/* Reasons are cut to fit, never overflow. */
+static void test_effect_why_bounded(void **state)
+{
+	struct rc_effect e;
+	char big[512];
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	for (int i = 0; i < 5; i++)
+		rc_effect_drift(&e, RC_F_PFC, "%s", big);
+	assert_int_equal(strlen(e.why), sizeof(e.why) - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -634,6 +707,10 @@ int main(void)
 	    cmocka_unit_test(test_deterministic),
 	    cmocka_unit_test(test_within_tolerance),
 	    cmocka_unit_test(test_bad_arguments),
+	    cmocka_unit_test(test_effect_drift),
+	    cmocka_unit_test(test_effect_drift_with_value_drift),
+	    cmocka_unit_test(test_effect_inert),
+	    cmocka_unit_test(test_effect_why_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
