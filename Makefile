@@ -78,7 +78,7 @@ include $(BUILD)/config.mk
 endif
 
 .PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
-	conformance
+	conformance faults
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -182,6 +182,14 @@ check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(CONF_BINS) $(S
 		$(FUZZ_BINS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS) $(CONF_BINS)
+
+# The full fault campaign (tests/faults/README.md): 200 seeded trials over the lab, root only.
+# FAULT_SEED=N replays from trial seed N; FAULT_TRIALS=N runs N trials.
+FAULT_TRIALS ?= 200
+faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
+	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
+		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
+		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
 conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS)
