@@ -47,7 +47,7 @@ int nvue_parse_port(const struct cJSON *qos, const struct cJSON *ifqos, struct p
 		    struct nvue_port_info *info, struct rc_err *err);
 
 /* One port's `nv show interface <if> counters qos -o json` into counters named by meaning
- * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discards[t], wred_discards[t],
+ * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discard_bytes[t], wred_discards[t],
  * ecn_marked), the NVUE path kept as the source.  Values that are not non-negative
  * integers are skipped. */
 struct rc_counters;
@@ -104,6 +104,17 @@ struct nvue_peer {
 int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *info, size_t n,
 		   const struct nvue_peer *peers, size_t n_peers, struct nvue_ops *ops,
 		   struct rc_err *err);
+
+/* PFC watchdog ranges (Cumulus Linux 5.6 "What's New", new commands: polling-interval
+ * 100-5000 ms, robustness 1-1000; ../shared/conformance/nvue/FACTS.md facts 2-3). */
+#define NVUE_WD_POLL_MIN   100u
+#define NVUE_WD_POLL_MAX   5000u
+#define NVUE_WD_ROBUST_MIN 1u
+#define NVUE_WD_ROBUST_MAX 1000u
+
+/* A detection time as polling-interval x robustness within those ranges: 0, or -ERANGE
+ * when no pair gives it exactly. */
+int nvue_wd_split(uint32_t detection_ms, uint32_t *poll_ms, uint32_t *robustness);
 
 /* `nv set ...` / `nv unset ...` lines, one per op, each ending in '\n'.  malloc'd. */
 char *nvue_render_cli(const struct nvue_ops *ops);

@@ -345,6 +345,22 @@ static int w_ets(struct wctx *x)
 	return rc;
 }
 
+int nvue_wd_split(uint32_t detection_ms, uint32_t *poll_ms, uint32_t *robustness)
+{
+	/* NVUE's own 100 ms polling when the time allows it, else the smallest polling
+	 * interval in range that divides the time into an allowed number of polls */
+	for (uint32_t poll = NVUE_WD_POLL_MIN; poll <= NVUE_WD_POLL_MAX; poll++) {
+		uint32_t n = detection_ms / poll;
+
+		if (detection_ms % poll || n < NVUE_WD_ROBUST_MIN || n > NVUE_WD_ROBUST_MAX)
+			continue;
+		*poll_ms = poll;
+		*robustness = n;
+		return 0;
+	}
+	return -ERANGE;
+}
+
 /* NVUE has one timer (polling-interval x robustness) for detection and restoration and
  * always drops: the reader marks restoration and action as fixed (the diff reports them
  * as not controllable), so only the detection time and the state are written here. */
@@ -364,19 +380,14 @@ static int w_watchdog(struct wctx *x)
 		return rc;
 	if (want->detection_ms == have->detection_ms)
 		return 0;
-	/* keep NVUE's 100 ms polling when the time allows it, else poll once per period */
-	if (want->detection_ms % 100 == 0 && want->detection_ms / 100 <= 1000) {
-		poll = 100;
-		robust = want->detection_ms / 100;
-	} else if (want->detection_ms >= 30 && want->detection_ms <= 1000) {
-		poll = want->detection_ms;
-		robust = 1;
-	} else {
+	rc = nvue_wd_split(want->detection_ms, &poll, &robust);
+	if (rc)
 		return rc_errf(err, ERANGE,
-			       "'%s': watchdog detection %ums cannot be made of NVUE's polling "
-			       "interval (30..1000 ms) x robustness",
-			       port, want->detection_ms);
-	}
+			       "'%s': watchdog detection %ums cannot be made of NVUE's "
+			       "polling-interval (%u..%u ms) x robustness (%u..%u); nothing "
+			       "was written",
+			       port, want->detection_ms, NVUE_WD_POLL_MIN, NVUE_WD_POLL_MAX,
+			       NVUE_WD_ROBUST_MIN, NVUE_WD_ROBUST_MAX);
 	if (poll != x->info->wd_polling_ms)
 		rc = SET_INT(port, poll, "qos", "pfc-watchdog", "polling-interval");
 	if (!rc && robust != x->info->wd_robustness)

@@ -618,11 +618,13 @@ static int parse_watchdog(struct ctx *c, const cJSON *qos, const cJSON *ifqos, s
 	if ((rc = want_obj(c, qos, "pfc-watchdog", &g)) < 0)
 		return rc;
 	snprintf(c->path, sizeof(c->path), "qos.pfc-watchdog");
-	if ((rc = get_uint(c, g, "polling-interval", 1, 3600000, false, &v)) < 0)
+	if ((rc = get_uint(c, g, "polling-interval", NVUE_WD_POLL_MIN, NVUE_WD_POLL_MAX, false,
+			   &v)) < 0)
 		return rc;
 	if (rc == 0)
 		info->wd_polling_ms = (uint32_t)v;
-	if ((rc = get_uint(c, g, "robustness", 1, 100000, false, &v)) < 0)
+	if ((rc = get_uint(c, g, "robustness", NVUE_WD_ROBUST_MIN, NVUE_WD_ROBUST_MAX, false, &v)) <
+	    0)
 		return rc;
 	if (rc == 0)
 		info->wd_robustness = (uint32_t)v;

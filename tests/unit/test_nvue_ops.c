@@ -343,6 +343,50 @@ static void test_watchdog(void **state)
 	nvue_ops_free(&ops);
 }
 
+/* NVUE's watchdog ranges (FACTS.md 2-3: polling-interval 100-5000 ms, robustness
+ * 1-1000): a detection time that no pair in range gives is refused before anything is
+ * written, and a time that needs a polling interval other than 100 ms gets one in range. */
+static void test_watchdog_ranges(void **state)
+{
+	struct port_qos want, have;
+	struct nvue_port_info info;
+	struct nvue_ops ops;
+	struct rc_err err;
+	uint32_t poll, robust;
+	char *cli;
+	(void)state;
+
+	memset(&want, 0, sizeof(want));
+	want.known = RC_F_WATCHDOG;
+	read_port("qos-factory-5.14.json", NULL, &have, &info);
+	struct rc_port_write w = {"swp7", &want, &have, RC_F_WATCHDOG};
+
+	/* 50 ms: below the smallest polling interval */
+	want.watchdog = (struct rc_watchdog){true, 50, 50, RC_WD_DROP, 0};
+	assert_int_equal(build(&w, &info, 1, &ops, &err), -ERANGE);
+	assert_non_null(strstr(err.msg, "100..5000"));
+	assert_int_equal(ops.n, 0);
+	/* 150 ms: 150 x 1 */
+	want.watchdog.detection_ms = 150;
+	assert_int_equal(build(&w, &info, 1, &ops, &err), 0);
+	cli = nvue_render_cli(&ops);
+	assert_string_equal(cli, "nv set interface swp7 qos pfc-watchdog state enable\n"
+				 "nv set qos pfc-watchdog polling-interval 150\n"
+				 "nv set qos pfc-watchdog robustness 1\n");
+	free(cli);
+	nvue_ops_free(&ops);
+	/* the largest: 5000 ms x 1000 */
+	assert_int_equal(nvue_wd_split(5000000, &poll, &robust), 0);
+	assert_int_equal(robust * poll, 5000000);
+	assert_true(poll <= 5000 && robust <= 1000);
+	assert_int_equal(nvue_wd_split(5000001, &poll, &robust), -ERANGE);
+	assert_int_equal(nvue_wd_split(0, &poll, &robust), -ERANGE);
+	/* 300 ms stays on NVUE's default 100 ms polling */
+	assert_int_equal(nvue_wd_split(300, &poll, &robust), 0);
+	assert_int_equal(poll, 100);
+	assert_int_equal(robust, 3);
+}
+
 static void test_ets_and_prio2tc(void **state)
 {
 	struct port_qos want, have;
@@ -470,6 +514,7 @@ int main(void)
 	    cmocka_unit_test(test_shared_profile_peer),
 	    cmocka_unit_test(test_bad_names_refused),
 	    cmocka_unit_test(test_watchdog),
+	    cmocka_unit_test(test_watchdog_ranges),
 	    cmocka_unit_test(test_ets_and_prio2tc),
 	    cmocka_unit_test(test_apply_output),
 	    cmocka_unit_test(test_revisions),

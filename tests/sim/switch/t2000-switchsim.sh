@@ -81,6 +81,12 @@ test_expect_success 'bad values are refused with NVUE-style errors and stage not
 	test_must_contain "$TMP/err" "0 is less than the minimum of 1" &&
 	test_expect_code 1 sw leaf01 "nv set qos pfc default-global switch-priority 8" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Invalid Command" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog polling-interval 50" 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "50 is less than the minimum of 100" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog polling-interval 5001" 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "5001 is greater than the maximum of 5000" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog robustness 1001" 2>"$TMP/err" &&
+	sw leaf01 "nv set qos pfc-watchdog polling-interval 5000 && nv config detach" &&
 	sw leaf01 "nv config diff" >"$TMP/out" &&
 	test_must_not_contain "$TMP/out" "set"
 '
