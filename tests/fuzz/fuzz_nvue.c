@@ -34,12 +34,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvue_check_apply_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
 	if (nvue_parse_json(text, size, "fuzz", &j, &err) == 0) {
 		/* the same document as the system tree, the interface tree, and both */
-		nvue_parse_port(j, NULL, &q, &info, &err);
-		nvue_parse_port(j, j, &q, &info, &err);
+		nvue_parse_port(&(struct nvue_views){j, NULL, NULL, NULL}, &q, &info, &err);
+		nvue_parse_port(&(struct nvue_views){j, j, j, j}, &q, &info, &err);
 		if (cJSON_IsObject(j)) {
 			cJSON *empty = cJSON_CreateObject();
 
-			nvue_parse_port(empty, j, &q, &info, &err);
+			/* as the interface tree, and as the applied and startup views of a
+			 * switch whose operational view is empty */
+			nvue_parse_port(&(struct nvue_views){empty, NULL, NULL, j}, &q, &info,
+					&err);
+			nvue_parse_port(&(struct nvue_views){empty, j, empty, NULL}, &q, &info,
+					&err);
+			nvue_parse_port(&(struct nvue_views){empty, empty, j, NULL}, &q, &info,
+					&err);
 			cJSON_Delete(empty);
 		}
 		{
