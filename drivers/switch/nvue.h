@@ -76,6 +76,13 @@ struct rc_counters;
 int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			struct rc_err *err);
 
+/* One field of an `nv show` row table (no -o json): `field` is the dotted path of the rows
+ * ("pfc.cable-length", "[switch-priority]"), `column` a header ("operational",
+ * "applied").  0 with the cell (set members joined by ','; "" when the column is empty
+ * there), 1 when no row has the field, -EPROTO naming `cmd` on an unknown shape. */
+int nvue_text_field(const char *text, size_t len, const char *cmd, const char *field,
+		    const char *column, char *out, size_t olen, struct rc_err *err);
+
 /* Parse a whole JSON document from device output (bounded, explicit length). */
 int nvue_parse_json(const char *buf, size_t len, const char *what, struct cJSON **out,
 		    struct rc_err *err);

@@ -1,6 +1,6 @@
 /* libFuzzer target for the NVUE parsers (drivers/switch/nvue_parse.c, nvue_ops.c): the
- * input is device output, as any of `nv show qos -o json`, `nv show interface <if> qos -o
- * json`, `nv config apply` output or a REST revision object.
+ * input is device output, as any of an `nv show` row table, `nv show qos -o json`, `nv show
+ * interface <if> qos -o json`, `nv config apply` output or a REST revision object.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -I/usr/include/cjson \
  *     tests/fuzz/fuzz_nvue.c drivers/switch/nvue_parse.c drivers/switch/nvue_ops.c \
@@ -32,6 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool ok;
 
 	nvue_check_apply_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
+	/* as an `nv show` row table */
+	nvue_text_field(text, size, "fuzz", "pfc.cable-length", "operational", why, sizeof(why),
+			&err);
+	nvue_text_field(text, size, "fuzz", "[switch-priority]", "applied", why, sizeof(why), &err);
 	if (nvue_parse_json(text, size, "fuzz", &j, &err) == 0) {
 		/* the same document as the system tree, the interface tree, and both */
 		nvue_parse_port(&(struct nvue_views){j, NULL, NULL, NULL}, &q, &info, &err);
