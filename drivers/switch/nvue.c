@@ -269,11 +269,20 @@ static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts 
  * is a round trip and a process on the switch), `&&`-chained so that the first failure
  * stops the line and says why on stderr. */
 #define SHOW_BATCH 64
+/* What runs, what is configured (RoCE mode is configuration: switch-dialects.md §6), and
+ * what a reboot would load (NVUE reference, "Config Commands": `nv config apply` saves only
+ * from CL 5.9 on).  `--rev=startup` takes the revision names of the API's `?rev=`
+ * (FACTS.md 29); that the CLI accepts it is unverified. */
+#define QOS_VIEWS 3
+#define QOS_VIEWS_CMD                                                                              \
+	"nv show qos -o json && nv show qos --applied -o json && "                                 \
+	"nv show qos --rev=startup -o json"
 
 static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_port_state *ports,
 			  size_t k, cJSON **docs, struct rc_err *err)
 {
-	size_t len = (k + 1) * (RC_NAME_MAX + 48), o = 0, ndocs = k + (with_qos ? 1 : 0);
+	size_t len = (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD), o = 0;
+	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0);
 	char *cmd = malloc(len), what[RC_NAME_MAX + 48], why[300];
 	struct rc_ssh_result res;
 	int rc;
@@ -282,7 +291,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 		return rc_errf(err, ENOMEM, "out of memory");
 	cmd[0] = '\0';
 	if (with_qos)
-		o += (size_t)snprintf(cmd + o, len - o, "nv show qos -o json");
+		o += (size_t)snprintf(cmd + o, len - o, "%s", QOS_VIEWS_CMD);
 	for (size_t i = 0; i < k; i++) {
 		/* checked at open; checked again because these bytes go into a command line */
 		if (!nvue_port_name_ok(ports[i].name)) {
@@ -314,7 +323,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 static int ssh_fetch(struct rc_session *s, const struct rc_port_state *ports, size_t n, cJSON **qos,
 		     cJSON **ifq, struct rc_err *err)
 {
-	cJSON *docs[SHOW_BATCH + 1];
+	cJSON *docs[SHOW_BATCH + QOS_VIEWS];
 	size_t done = 0;
 	bool first = true;
 
@@ -326,7 +335,8 @@ static int ssh_fetch(struct rc_session *s, const struct rc_port_state *ports, si
 		if (rc)
 			return rc;
 		if (first)
-			*qos = docs[d++];
+			for (size_t v = 0; v < QOS_VIEWS; v++)
+				qos[v] = docs[d++];
 		for (size_t i = 0; i < k; i++)
 			ifq[done + i] = docs[d++];
 		done += k;
@@ -339,7 +349,12 @@ static int rest_fetch(struct rc_session *s, const struct rc_port_state *ports, s
 		      cJSON **qos, cJSON **ifq, struct rc_err *err)
 {
 	char path[RC_NAME_MAX * 3 + 32], esc[RC_NAME_MAX * 3];
-	int rc = rest_get(s, "/qos", qos, err);
+	int rc = rest_get(s, "/qos", &qos[0], err);
+
+	if (!rc)
+		rc = rest_get(s, "/qos?rev=applied", &qos[1], err);
+	if (!rc)
+		rc = rest_get(s, "/qos?rev=startup", &qos[2], err);
 
 	for (size_t i = 0; !rc && i < n; i++) {
 		/* checked at open; checked again because these bytes go into a URL */
@@ -359,7 +374,7 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 {
 	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	cJSON **ifq = calloc(n ? n : 1, sizeof(*ifq));
-	cJSON *qos = NULL;
+	cJSON *qos[QOS_VIEWS] = {NULL};
 	int rc;
 
 	if (!info || !ifq) {
@@ -367,10 +382,12 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 		free(ifq);
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
-	rc = s->rest ? rest_fetch(s, ports, n, &qos, ifq, err)
-		     : ssh_fetch(s, ports, n, &qos, ifq, err);
+	rc = s->rest ? rest_fetch(s, ports, n, qos, ifq, err)
+		     : ssh_fetch(s, ports, n, qos, ifq, err);
 	for (size_t i = 0; !rc && i < n; i++) {
-		rc = nvue_parse_port(qos, ifq[i], &ports[i].qos, &info[i], err);
+		struct nvue_views v = {qos[0], qos[1], qos[2], ifq[i]};
+
+		rc = nvue_parse_port(&v, &ports[i].qos, &info[i], err);
 		if (rc)
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}
@@ -378,7 +395,8 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		cJSON_Delete(ifq[i]);
-	cJSON_Delete(qos);
+	for (size_t v = 0; v < QOS_VIEWS; v++)
+		cJSON_Delete(qos[v]);
 	free(ifq);
 	free(info);
 	return rc;
@@ -387,6 +405,31 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 static const struct nvue_port_info *info_of(const struct rc_session *s, const char *port)
 {
 	return rc_port_memo_find(&s->read, port);
+}
+
+static bool startup_differs(const struct nvue_port_info *info, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (info[i].startup_differs)
+			return true;
+	return false;
+}
+
+/* Save what NVUE applied (and verified: the revision reached "applied") as the startup
+ * configuration: `nv config apply` saves only from CL 5.9 on, or with `system config
+ * auto-save` (NVUE reference, "Config Commands", nv config apply / nv config save).  The
+ * API documents no save (FACTS.md 29 lists the revision workflow only), so over REST the
+ * next read reports the difference instead.  A failed save leaves the change in effect
+ * until a reload, and the next read reports it (as drift), so it does not fail apply. */
+static void persist(struct rc_session *s)
+{
+	struct rc_ssh_result res;
+	struct rc_err ignored;
+
+	if (s->rest)
+		return;
+	if (!ssh_run(s, "nv config save", &res, &ignored))
+		rc_ssh_result_free(&res);
 }
 
 static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
@@ -423,6 +466,8 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 	}
 	if (ops.n)
 		rc = s->rest ? rest_apply(s, &ops, err) : ssh_apply(s, &ops, err);
+	if (!rc && (ops.n || startup_differs(info, n)))
+		persist(s);
 out:
 	nvue_ops_free(&ops);
 	free(info);

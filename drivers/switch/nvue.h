@@ -31,28 +31,57 @@ struct nvue_port_info {
 	bool pfc_profile_exists;
 	uint8_t pfc_prio_set;
 	bool pfc_rx, pfc_tx;
-	bool roce_mode; /* `nv set qos roce` macro is on: its defaults underlie the rest */
+	bool roce_mode;	   /* `nv set qos roce` macro is on: its defaults underlie the rest */
+	bool roce_unknown; /* the applied view says nothing about RoCE mode */
 	uint32_t wd_polling_ms, wd_robustness;
-	uint32_t cable_length_m; /* of the port's PFC profile */
+	uint32_t cable_length_m; /* of the port's PFC profile (RoCE mode: of `qos roce`) */
+	/* Traffic pools as configured (applied view): the lossless one (default-lossless,
+	 * roce-lossless in RoCE mode) and default-lossy. */
+	bool pools_read;
+	bool lossless_pool_exists;
+	uint8_t lossless_pool_prios, lossy_pool_prios;
+	uint32_t lossless_pool_pct, lossy_pool_pct;
+	bool startup_differs; /* startup configuration differs from applied (qos tree) */
 };
+
+/* What one read of a switch brings back, as NVUE shows it (§1.1: views). */
+struct nvue_views {
+	const struct cJSON *oper;    /* `nv show qos -o json`: what runs */
+	const struct cJSON *applied; /* `nv show qos --applied -o json`: what is configured;
+				      * NULL when not read (RoCE mode is then unknown) */
+	const struct cJSON *startup; /* `nv show qos --rev=startup -o json`; NULL: not read */
+	const struct cJSON *ifqos;   /* `nv show interface <if> qos -o json`; may be NULL */
+};
+
+/* The lossless pool's share the driver creates when the policy does not say: the split
+ * of NVIDIA's example (QoS guide, "Flow Control Buffers": default-lossless and
+ * default-lossy 50 % each; ../shared/conformance/nvue/FACTS.md fact 7). */
+#define NVUE_LOSSLESS_POOL_PCT 50u
 
 /* NVUE interface names: swp1, swp1s0, bond0, eth0, lo, vlan10 ... A stricter set than
  * rc_name_is_safe: no '/' (it would change a URL path) and no ':'. */
 bool nvue_port_name_ok(const char *name);
 
-/* One port's actual QoS from the qos tree (`nv show qos -o json`, GET /nvue_v1/qos) and the
- * port's interface qos tree (`nv show interface <if> qos -o json`, may be NULL).  Errors
- * name the JSON path that was not what NVUE sends. */
-int nvue_parse_port(const struct cJSON *qos, const struct cJSON *ifqos, struct port_qos *out,
-		    struct nvue_port_info *info, struct rc_err *err);
+/* One port's actual QoS from the views of the qos tree (`nv show qos -o json`, GET
+ * /nvue_v1/qos, with --applied / ?rev=applied and --rev=startup / ?rev=startup) and the
+ * port's interface qos tree.  Errors name the JSON path that was not what NVUE sends. */
+int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvue_port_info *info,
+		    struct rc_err *err);
 
 /* One port's `nv show interface <if> counters qos -o json` into counters named by meaning
- * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discards[t], wred_discards[t],
+ * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discard_bytes[t], wred_discards[t],
  * ecn_marked), the NVUE path kept as the source.  Values that are not non-negative
  * integers are skipped. */
 struct rc_counters;
 int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			struct rc_err *err);
+
+/* One field of an `nv show` row table (no -o json): `field` is the dotted path of the rows
+ * ("pfc.cable-length", "[switch-priority]"), `column` a header ("operational",
+ * "applied").  0 with the cell (set members joined by ','; "" when the column is empty
+ * there), 1 when no row has the field, -EPROTO naming `cmd` on an unknown shape. */
+int nvue_text_field(const char *text, size_t len, const char *cmd, const char *field,
+		    const char *column, char *out, size_t olen, struct rc_err *err);
 
 /* Parse a whole JSON document from device output (bounded, explicit length). */
 int nvue_parse_json(const char *buf, size_t len, const char *what, struct cJSON **out,
@@ -104,6 +133,17 @@ struct nvue_peer {
 int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *info, size_t n,
 		   const struct nvue_peer *peers, size_t n_peers, struct nvue_ops *ops,
 		   struct rc_err *err);
+
+/* PFC watchdog ranges (Cumulus Linux 5.6 "What's New", new commands: polling-interval
+ * 100-5000 ms, robustness 1-1000; ../shared/conformance/nvue/FACTS.md facts 2-3). */
+#define NVUE_WD_POLL_MIN   100u
+#define NVUE_WD_POLL_MAX   5000u
+#define NVUE_WD_ROBUST_MIN 1u
+#define NVUE_WD_ROBUST_MAX 1000u
+
+/* A detection time as polling-interval x robustness within those ranges: 0, or -ERANGE
+ * when no pair gives it exactly. */
+int nvue_wd_split(uint32_t detection_ms, uint32_t *poll_ms, uint32_t *robustness);
 
 /* `nv set ...` / `nv unset ...` lines, one per op, each ending in '\n'.  malloc'd. */
 char *nvue_render_cli(const struct nvue_ops *ops);

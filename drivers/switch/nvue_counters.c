@@ -84,7 +84,8 @@ int nvue_parse_counters(const cJSON *doc, const char *port, struct rc_counters *
 		{"tx-pause-frames", "pfc_pause_tx", false},
 	    },
 				  queue[] = {
-				      {"tx-uc-buffer-discards", "egress_buffer_discards", true},
+				      {"tx-uc-buffer-discards", "egress_buffer_discard_bytes",
+				       true},
 				      {"wred-discards", "wred_discards", true},
 				  };
 	const cJSON *tx;

@@ -209,6 +209,52 @@ static int w_prio2tc(struct wctx *x)
 	return rc;
 }
 
+/* The lossless traffic pool PFC needs (QoS guide, "Flow Control Buffers": configure the
+ * lossless pool before PFC; FACTS.md 7-10): its priorities include the PFC ones, it has a
+ * share of the buffer, and the pools together stay within 100 %.  Outside RoCE mode the
+ * priorities also leave default-lossy, which has them all by default; RoCE mode owns
+ * default-lossy itself and creates roce-lossless with SP 3. */
+static int w_pool(struct wctx *x, uint8_t want)
+{
+	const struct nvue_port_info *in = x->info;
+	const char *pool = in->roce_mode ? "roce-lossless" : "default-lossless", *port = x->w->port;
+	uint8_t add = want & (uint8_t)~in->lossless_pool_prios, move;
+	struct nvue_ops *ops = x->ops;
+	struct rc_err *err = x->err;
+	uint32_t pct = in->lossless_pool_pct;
+	char id[8];
+	int rc = 0;
+
+	if (!want || !in->pools_read)
+		return 0;
+	for (int p = 0; p < RC_NPRIO && !rc; p++) {
+		num(id, sizeof(id), p);
+		if (add & (1u << p))
+			rc = SET_MEMBER(port, "qos", "traffic-pool", pool, "switch-priority", id);
+	}
+	if (rc || in->roce_mode)
+		return rc;
+	if (!in->lossless_pool_exists || !pct) {
+		pct = NVUE_LOSSLESS_POOL_PCT;
+		rc = SET_INT(port, pct, "qos", "traffic-pool", pool, "memory-percent");
+	}
+	if (!rc && in->lossy_pool_pct + pct > 100)
+		rc = SET_INT(port, 100 - pct, "qos", "traffic-pool", "default-lossy",
+			     "memory-percent");
+	move = in->lossy_pool_prios & want;
+	for (int p = 0; p < RC_NPRIO && !rc && move; p++) {
+		num(id, sizeof(id), p);
+		/* the set as configured, explicitly, without the lossless priorities */
+		if (move & (1u << p))
+			rc = UNSET(port, "qos", "traffic-pool", "default-lossy", "switch-priority",
+				   id);
+		else if (in->lossy_pool_prios & (1u << p))
+			rc = SET_MEMBER(port, "qos", "traffic-pool", "default-lossy",
+					"switch-priority", id);
+	}
+	return rc;
+}
+
 static int w_pfc(struct wctx *x)
 {
 	const struct nvue_port_info *in = x->info;
@@ -233,7 +279,8 @@ static int w_pfc(struct wctx *x)
 		rc = SET_STR(port, "enable", "qos", "pfc", prof, "rx");
 	if (!rc && want && !in->pfc_tx)
 		rc = SET_STR(port, "enable", "qos", "pfc", prof, "tx");
-	return rc;
+	/* (a port moving to a profile of its own is not a change of its PFC) */
+	return rc || !(x->w->fields & RC_F_PFC) ? rc : w_pool(x, want);
 }
 
 static int w_cable(struct wctx *x)
@@ -247,6 +294,9 @@ static int w_cable(struct wctx *x)
 	if (want->cable_length_m < 1 || want->cable_length_m > 100000)
 		return rc_errf(err, ERANGE, "'%s': cable length %um is outside NVUE's 1..100000",
 			       x->w->port, want->cable_length_m);
+	/* RoCE mode sizes headroom from its own cable length (switch-dialects.md §6) */
+	if (x->info->roce_mode)
+		return SET_INT(x->w->port, want->cable_length_m, "qos", "roce", "cable-length");
 	return SET_INT(x->w->port, want->cable_length_m, "qos", "pfc", x->info->prof[NVUE_PROF_PFC],
 		       "cable-length");
 }
@@ -345,6 +395,22 @@ static int w_ets(struct wctx *x)
 	return rc;
 }
 
+int nvue_wd_split(uint32_t detection_ms, uint32_t *poll_ms, uint32_t *robustness)
+{
+	/* NVUE's own 100 ms polling when the time allows it, else the smallest polling
+	 * interval in range that divides the time into an allowed number of polls */
+	for (uint32_t poll = NVUE_WD_POLL_MIN; poll <= NVUE_WD_POLL_MAX; poll++) {
+		uint32_t n = detection_ms / poll;
+
+		if (detection_ms % poll || n < NVUE_WD_ROBUST_MIN || n > NVUE_WD_ROBUST_MAX)
+			continue;
+		*poll_ms = poll;
+		*robustness = n;
+		return 0;
+	}
+	return -ERANGE;
+}
+
 /* NVUE has one timer (polling-interval x robustness) for detection and restoration and
  * always drops: the reader marks restoration and action as fixed (the diff reports them
  * as not controllable), so only the detection time and the state are written here. */
@@ -364,19 +430,14 @@ static int w_watchdog(struct wctx *x)
 		return rc;
 	if (want->detection_ms == have->detection_ms)
 		return 0;
-	/* keep NVUE's 100 ms polling when the time allows it, else poll once per period */
-	if (want->detection_ms % 100 == 0 && want->detection_ms / 100 <= 1000) {
-		poll = 100;
-		robust = want->detection_ms / 100;
-	} else if (want->detection_ms >= 30 && want->detection_ms <= 1000) {
-		poll = want->detection_ms;
-		robust = 1;
-	} else {
+	rc = nvue_wd_split(want->detection_ms, &poll, &robust);
+	if (rc)
 		return rc_errf(err, ERANGE,
-			       "'%s': watchdog detection %ums cannot be made of NVUE's polling "
-			       "interval (30..1000 ms) x robustness",
-			       port, want->detection_ms);
-	}
+			       "'%s': watchdog detection %ums cannot be made of NVUE's "
+			       "polling-interval (%u..%u ms) x robustness (%u..%u); nothing "
+			       "was written",
+			       port, want->detection_ms, NVUE_WD_POLL_MIN, NVUE_WD_POLL_MAX,
+			       NVUE_WD_ROBUST_MIN, NVUE_WD_ROBUST_MAX);
 	if (poll != x->info->wd_polling_ms)
 		rc = SET_INT(port, poll, "qos", "pfc-watchdog", "polling-interval");
 	if (!rc && robust != x->info->wd_robustness)
@@ -401,7 +462,8 @@ static bool op_touches(const struct nvue_op *o, const struct nvue_port_info *oth
 
 	if (o->n < 2 || strcmp(o->tok[0], "qos"))
 		return false; /* interface-level: that port only */
-	if (!strcmp(o->tok[1], "egress-queue-mapping") || !strcmp(o->tok[1], "pfc-watchdog"))
+	if (!strcmp(o->tok[1], "egress-queue-mapping") || !strcmp(o->tok[1], "pfc-watchdog") ||
+	    !strcmp(o->tok[1], "roce") || !strcmp(o->tok[1], "traffic-pool"))
 		return true; /* global */
 	for (int k = 0; k < NVUE_PROF_N; k++)
 		if (!strcmp(o->tok[1], keys[k]) && o->n > 2 && !strcmp(o->tok[2], other->prof[k]))
@@ -421,6 +483,10 @@ static uint32_t group_of(const struct nvue_op *o)
 		return o->n > 3 && !strcmp(o->tok[3], "cable-length") ? RC_F_CABLE : RC_F_PFC;
 	if (!strcmp(o->tok[1], "congestion-control"))
 		return RC_F_ECN;
+	if (!strcmp(o->tok[1], "roce"))
+		return RC_F_CABLE;
+	if (!strcmp(o->tok[1], "traffic-pool"))
+		return RC_F_PFC;
 	if (!strcmp(o->tok[1], "egress-scheduler"))
 		return RC_F_ETS;
 	return RC_F_WATCHDOG;
@@ -461,8 +527,9 @@ static int split_pfc_profiles(const struct rc_port_write *w, struct nvue_port_in
 
 	/* judge every port against the profiles as read, then move: the result does not
 	 * depend on the order of the ports */
+	/* (RoCE mode has one cable length for the switch: nothing to split) */
 	for (size_t i = 0; i < n; i++)
-		moved[i] = (w[i].fields & RC_F_CABLE) &&
+		moved[i] = (w[i].fields & RC_F_CABLE) && !info[i].roce_mode &&
 			   pfc_profile_conflict(w, info, n, peers, n_peers, i);
 	for (size_t i = 0; i < n && !rc; i++) {
 		char name[RC_NAME_MAX];

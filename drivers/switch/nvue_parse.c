@@ -310,26 +310,41 @@ static void entry_path(struct ctx *c, size_t mark, const cJSON *e)
 
 /* ---- groups ---------------------------------------------------------------------------- */
 
-static bool roce_on(struct ctx *c, const cJSON *roce, bool *lossless, int *rc)
+/* RoCE mode as configured: `enable`/`state` is configuration, shown only in the applied
+ * view (../shared/conformance/nvue/outputs/nv_show_qos_roce.txt: `state ... enabled` has a
+ * value in the applied column alone).  Returns 1 when the applied view says, 0 when it
+ * does not (unknown: never taken as the factory "off"), <0 on a bad value. */
+static int roce_configured(struct ctx *c, const cJSON *roce, bool *on)
 {
-	bool on = false, st = false;
-	const cJSON *mode = kid(roce, "mode");
+	bool en = false, st = false;
+	int r1, r2;
 
-	*rc = 0;
-	*lossless = true;
-	if (!roce)
-		return false;
+	*on = false;
 	/* CL <= 5.14 `enable on|off`, CL 5.15+ `state enabled|disabled` */
-	if ((*rc = get_onoff(c, roce, "enable", &on)) < 0)
-		return false;
-	if ((*rc = get_onoff(c, roce, "state", &st)) < 0)
-		return false;
-	*rc = 0;
-	if (cJSON_IsString(mode))
-		*lossless = !strncmp(mode->valuestring, "lossless", 8);
-	else if (mode)
-		*rc = bad(c, "mode", "a RoCE mode");
-	return on || st;
+	if ((r1 = get_onoff(c, roce, "enable", &en)) < 0)
+		return r1;
+	if ((r2 = get_onoff(c, roce, "state", &st)) < 0)
+		return r2;
+	*on = en || st;
+	return r1 == 0 || r2 == 0;
+}
+
+/* The RoCE mode that runs (`mode` has an operational value in the same output), else the
+ * configured one. */
+static int roce_lossless(struct ctx *c, const cJSON *oper_roce, const cJSON *applied_roce,
+			 bool *lossless)
+{
+	const cJSON *mode = kid(oper_roce, "mode");
+
+	if (!mode)
+		mode = kid(applied_roce, "mode");
+	*lossless = true; /* `nv set qos roce` alone is lossless (FACTS.md 21) */
+	if (!mode)
+		return 0;
+	if (!cJSON_IsString(mode))
+		return bad(c, "mode", "a RoCE mode");
+	*lossless = !strncmp(mode->valuestring, "lossless", 8);
+	return 0;
 }
 
 /* §1.2: what RoCE mode programs, under anything configured explicitly. */
@@ -474,7 +489,10 @@ static int parse_pfc(struct ctx *c, const cJSON *qos, const char *prof, struct p
 	info->pfc_profile_exists = true;
 	info->pfc_prio_set = 0;
 	info->pfc_rx = info->pfc_tx = true;
-	q->cable_length_m = PFC_DEFAULT_CABLE_M;
+	/* RoCE mode sizes headroom from `qos roce cable-length`, not from a profile's (its
+	 * 10 m default included): switch-dialects.md §6 "Corrections", NVUE */
+	if (!info->roce_mode)
+		q->cable_length_m = PFC_DEFAULT_CABLE_M;
 	if ((rc = want_obj(c, p, "switch-priority", &sps)) < 0)
 		goto out;
 	cJSON_ArrayForEach(e, sps)
@@ -493,7 +511,7 @@ static int parse_pfc(struct ctx *c, const cJSON *qos, const char *prof, struct p
 	rc = get_uint(c, p, "cable-length", 1, 100000, false, &cable);
 	if (rc < 0)
 		goto out;
-	if (rc == 0)
+	if (rc == 0 && !info->roce_mode)
 		q->cable_length_m = (uint32_t)cable;
 	rc = 0;
 out:
@@ -618,11 +636,13 @@ static int parse_watchdog(struct ctx *c, const cJSON *qos, const cJSON *ifqos, s
 	if ((rc = want_obj(c, qos, "pfc-watchdog", &g)) < 0)
 		return rc;
 	snprintf(c->path, sizeof(c->path), "qos.pfc-watchdog");
-	if ((rc = get_uint(c, g, "polling-interval", 1, 3600000, false, &v)) < 0)
+	if ((rc = get_uint(c, g, "polling-interval", NVUE_WD_POLL_MIN, NVUE_WD_POLL_MAX, false,
+			   &v)) < 0)
 		return rc;
 	if (rc == 0)
 		info->wd_polling_ms = (uint32_t)v;
-	if ((rc = get_uint(c, g, "robustness", 1, 100000, false, &v)) < 0)
+	if ((rc = get_uint(c, g, "robustness", NVUE_WD_ROBUST_MIN, NVUE_WD_ROBUST_MAX, false, &v)) <
+	    0)
 		return rc;
 	if (rc == 0)
 		info->wd_robustness = (uint32_t)v;
@@ -683,7 +703,7 @@ static int overlay_interface(struct ctx *c, const cJSON *ifqos, struct port_qos 
 		return rc;
 	if (p && (rc = get_uint(c, p, "cable-length", 1, 100000, false, &v)) < 0)
 		return rc;
-	if (p && rc == 0)
+	if (p && rc == 0 && !info->roce_mode)
 		q->cable_length_m = (uint32_t)v;
 	snprintf(c->path, sizeof(c->path), "interface qos.congestion-control");
 	if ((rc = want_obj(c, cc, "traffic-class", &tcs)) < 0)
@@ -719,6 +739,137 @@ static int overlay_interface(struct ctx *c, const cJSON *ifqos, struct port_qos 
 	return 0;
 }
 
+/* A switch-priority set ({"3": {}}) of a traffic pool. */
+static int pool_prios(struct ctx *c, const cJSON *pool, uint8_t *set)
+{
+	const cJSON *sps, *e;
+	int rc;
+
+	*set = 0;
+	if ((rc = want_obj(c, pool, "switch-priority", &sps)) < 0)
+		return rc;
+	cJSON_ArrayForEach(e, sps)
+	{
+		int sp = id_of(c, e, RC_NPRIO - 1, "switch-priority");
+
+		if (sp < 0)
+			return sp;
+		*set |= (uint8_t)(1u << sp);
+	}
+	return 0;
+}
+
+static int pool_read(struct ctx *c, const cJSON *pools, const char *name, bool *exists,
+		     uint8_t *prios, uint32_t *pct)
+{
+	const cJSON *pool;
+	uint64_t v = 0;
+	int rc;
+
+	snprintf(c->path, sizeof(c->path), "qos.traffic-pool");
+	if ((rc = want_obj(c, pools, name, &pool)) < 0)
+		return rc;
+	*exists = pool != NULL;
+	*prios = 0;
+	*pct = 0;
+	if (!pool)
+		return 0;
+	snprintf(c->path, sizeof(c->path), "qos.traffic-pool.%s", name);
+	if ((rc = get_uint(c, pool, "memory-percent", 0, 100, false, &v)) < 0)
+		return rc;
+	*pct = (uint32_t)v;
+	return pool_prios(c, pool, prios);
+}
+
+/* The traffic pools as configured (applied view; the documented `nv show qos traffic-pool
+ * default-lossy` has an applied column only).  PFC needs its priorities in a lossless
+ * pool: QoS guide "Flow Control Buffers" (FACTS.md 7, 10): default-lossless outside RoCE
+ * mode, roce-lossless in it, which RoCE lossless mode creates with SP 3 (FACTS.md 22). */
+static int parse_pools(struct ctx *c, const cJSON *applied, bool roce_lossless,
+		       struct nvue_port_info *info)
+{
+	const cJSON *pools;
+	bool lossy_exists;
+	int rc;
+
+	snprintf(c->path, sizeof(c->path), "qos");
+	if ((rc = want_obj(c, applied, "traffic-pool", &pools)) < 0)
+		return rc;
+	if ((rc = pool_read(c, pools, info->roce_mode ? "roce-lossless" : "default-lossless",
+			    &info->lossless_pool_exists, &info->lossless_pool_prios,
+			    &info->lossless_pool_pct)) < 0 ||
+	    (rc = pool_read(c, pools, "default-lossy", &lossy_exists, &info->lossy_pool_prios,
+			    &info->lossy_pool_pct)) < 0)
+		return rc;
+	if (!lossy_exists) { /* factory: 100 % and every priority (FACTS.md 8) */
+		info->lossy_pool_prios = 0xff;
+		info->lossy_pool_pct = 100;
+	}
+	if (info->roce_mode && roce_lossless && !info->lossless_pool_prios) {
+		info->lossless_pool_exists = true;
+		info->lossless_pool_prios = 1u << 3;
+	}
+	info->pools_read = true;
+	return 0;
+}
+
+/* What a top-level key of the qos tree configures, in field groups. */
+static uint32_t groups_of_key(const char *key)
+{
+	static const struct {
+		const char *key;
+		uint32_t groups;
+	} map[] = {
+	    {"roce", RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_CABLE | RC_F_ECN |
+			 RC_F_ETS},
+	    {"mapping", RC_F_TRUST | RC_F_DSCP2PRIO},
+	    {"pfc", RC_F_PFC | RC_F_CABLE},
+	    {"traffic-pool", RC_F_PFC},
+	    {"congestion-control", RC_F_ECN},
+	    {"egress-scheduler", RC_F_ETS},
+	    {"egress-queue-mapping", RC_F_PRIO2TC},
+	    {"pfc-watchdog", RC_F_WATCHDOG},
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (key && !strcmp(key, map[i].key))
+			return map[i].groups;
+	return 0;
+}
+
+/* Groups whose qos subtree differs between two views. */
+static uint32_t differing_groups(const cJSON *a, const cJSON *b)
+{
+	const cJSON *e;
+	uint32_t g = 0;
+
+	cJSON_ArrayForEach(e, a) if (!cJSON_Compare(e, kid(b, e->string), true)) g |=
+	    groups_of_key(e->string);
+	cJSON_ArrayForEach(e, b) if (!kid(a, e->string)) g |= groups_of_key(e->string);
+	return g;
+}
+
+/* A reboot loads the startup configuration (`nv config apply` saves it only from CL 5.9,
+ * or with `system config auto-save`: NVUE reference, "Config Commands", nv config apply):
+ * what running has and startup lacks comes back as drift after a reload. */
+static void compare_startup(const struct nvue_views *v, struct port_qos *out,
+			    struct nvue_port_info *info)
+{
+	uint32_t g;
+
+	if (!v->startup || !v->applied) {
+		out->effect.unverified |= RC_F_ALL & out->known;
+		return;
+	}
+	g = differing_groups(v->applied, v->startup) & out->known;
+	if (!g)
+		return;
+	info->startup_differs = true;
+	rc_effect_drift(&out->effect, g,
+			"running configuration differs from startup (not saved): a reboot "
+			"would bring the startup one back");
+}
+
 static int bindings(struct ctx *c, const cJSON *ifqos, struct nvue_port_info *info)
 {
 	snprintf(c->path, sizeof(c->path), "interface qos");
@@ -740,19 +891,85 @@ static int bindings(struct ctx *c, const cJSON *ifqos, struct nvue_port_info *in
 	return 0;
 }
 
-int nvue_parse_port(const cJSON *qos, const cJSON *ifqos, struct port_qos *out,
-		    struct nvue_port_info *info, struct rc_err *err)
+static int read_roce(struct ctx *c, const struct nvue_views *v, struct port_qos *out,
+		     struct nvue_port_info *info, bool *lossless)
+{
+	const cJSON *oroce = NULL, *aroce = NULL;
+	uint64_t cable = ROCE_DEFAULT_CABLE_M;
+	int rc;
+
+	snprintf(c->path, sizeof(c->path), "qos");
+	if ((rc = want_obj(c, v->oper, "roce", &oroce)) < 0)
+		return rc;
+	snprintf(c->path, sizeof(c->path), "applied qos");
+	if ((rc = want_obj(c, v->applied, "roce", &aroce)) < 0)
+		return rc;
+	snprintf(c->path, sizeof(c->path), "applied qos.roce");
+	if ((rc = roce_configured(c, aroce, &info->roce_mode)) < 0)
+		return rc;
+	info->roce_unknown = rc == 0;
+	snprintf(c->path, sizeof(c->path), "qos.roce");
+	if ((rc = roce_lossless(c, oroce, aroce, lossless)) < 0)
+		return rc;
+	if (!info->roce_mode)
+		return 0;
+	roce_defaults(out, info, *lossless);
+	/* configured value first, else what the operational view shows (the documented
+	 * `nv show qos roce` has `pfc cable-length` in the operational column) */
+	snprintf(c->path, sizeof(c->path), "applied qos.roce");
+	if ((rc = get_uint(c, aroce, "cable-length", 1, 100000, false, &cable)) == 1) {
+		snprintf(c->path, sizeof(c->path), "qos.roce");
+		rc = get_uint(c, oroce, "cable-length", 1, 100000, false, &cable);
+		if (rc == 1) {
+			snprintf(c->path, sizeof(c->path), "qos.roce.pfc");
+			rc = get_uint(c, kid(oroce, "pfc"), "cable-length", 1, 100000, false,
+				      &cable);
+		}
+	}
+	if (rc < 0)
+		return rc;
+	out->cable_length_m = (uint32_t)cable;
+	return 0;
+}
+
+/* PFC on a priority no lossless pool carries is not lossless, whatever `nv show qos pfc`
+ * says (switch-dialects.md §6 "Corrections", NVUE): the effect is missing. */
+static void check_pools(struct port_qos *out, const struct nvue_port_info *info)
+{
+	uint8_t bare;
+
+	if (!info->pools_read) {
+		out->effect.unverified |= RC_F_PFC;
+		return;
+	}
+	bare = out->pfc_enabled & (uint8_t)~info->lossless_pool_prios;
+	for (int p = 0; p < RC_NPRIO; p++)
+		if (bare & (1u << p)) {
+			rc_effect_drift(&out->effect, RC_F_PFC,
+					"PFC on priority %d, which no lossless traffic pool "
+					"carries (qos traffic-pool %s)",
+					p, info->roce_mode ? "roce-lossless" : "default-lossless");
+			break;
+		}
+}
+
+int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvue_port_info *info,
+		    struct rc_err *err)
 {
 	struct ctx c = {.err = err};
-	const cJSON *roce = NULL;
+	const cJSON *ifqos = v->ifqos;
 	bool lossless;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	memset(info, 0, sizeof(*info));
 	info->pfc_rx = info->pfc_tx = true; /* what a new PFC profile gets (§1.5) */
-	if (!cJSON_IsObject(qos))
+	if (!cJSON_IsObject(v->oper))
 		return rc_errf(err, EPROTO, "unexpected NVUE output: qos is not an object");
+	if (v->applied && !cJSON_IsObject(v->applied))
+		return rc_errf(err, EPROTO, "unexpected NVUE output: applied qos is not an object");
+	if (v->startup && !cJSON_IsObject(v->startup))
+		return rc_errf(err, EPROTO, "unexpected NVUE output: startup qos is not an object");
 	if (ifqos && !cJSON_IsObject(ifqos) && !cJSON_IsNull(ifqos))
 		return rc_errf(err, EPROTO,
 			       "unexpected NVUE output: interface qos is not an object");
@@ -773,30 +990,18 @@ int nvue_parse_port(const cJSON *qos, const cJSON *ifqos, struct port_qos *out,
 	}
 	out->cable_length_m = PFC_DEFAULT_CABLE_M;
 
-	snprintf(c.path, sizeof(c.path), "qos");
-	if ((rc = want_obj(&c, qos, "roce", &roce)) < 0)
+	if ((rc = read_roce(&c, v, out, info, &lossless)) < 0)
 		return rc;
-	snprintf(c.path, sizeof(c.path), "qos.roce");
-	info->roce_mode = roce_on(&c, roce, &lossless, &rc);
-	if (rc < 0)
-		return rc;
-	if (info->roce_mode) {
-		uint64_t cable = ROCE_DEFAULT_CABLE_M;
-
-		roce_defaults(out, info, lossless);
-		if ((rc = get_uint(&c, roce, "cable-length", 1, 100000, false, &cable)) < 0)
-			return rc;
-		out->cable_length_m = (uint32_t)cable;
-	}
-
 	snprintf(c.path, sizeof(c.path), "qos");
-	if ((rc = parse_mapping(&c, qos, info->prof[NVUE_PROF_MAPPING], out)) < 0 ||
-	    (rc = parse_prio2tc(&c, qos, out)) < 0 ||
-	    (rc = parse_pfc(&c, qos, info->prof[NVUE_PROF_PFC], out, info)) < 0 ||
-	    (rc = parse_ecn(&c, qos, info->prof[NVUE_PROF_CC], out)) < 0 ||
-	    (rc = parse_sched(&c, qos, info->prof[NVUE_PROF_SCHED], out)) < 0 ||
-	    (rc = parse_watchdog(&c, qos, ifqos, out, info)) < 0 ||
+	if ((rc = parse_mapping(&c, v->oper, info->prof[NVUE_PROF_MAPPING], out)) < 0 ||
+	    (rc = parse_prio2tc(&c, v->oper, out)) < 0 ||
+	    (rc = parse_pfc(&c, v->oper, info->prof[NVUE_PROF_PFC], out, info)) < 0 ||
+	    (rc = parse_ecn(&c, v->oper, info->prof[NVUE_PROF_CC], out)) < 0 ||
+	    (rc = parse_sched(&c, v->oper, info->prof[NVUE_PROF_SCHED], out)) < 0 ||
+	    (rc = parse_watchdog(&c, v->oper, ifqos, out, info)) < 0 ||
 	    (rc = overlay_interface(&c, ifqos, out, info)) < 0)
+		return rc;
+	if (v->applied && (rc = parse_pools(&c, v->applied, lossless, info)) < 0)
 		return rc;
 
 	out->pfc_enabled = info->pfc_rx && info->pfc_tx ? info->pfc_prio_set : 0;
@@ -809,5 +1014,16 @@ int nvue_parse_port(const cJSON *qos, const cJSON *ifqos, struct port_qos *out,
 		     RC_F_ETS | RC_F_WATCHDOG;
 	/* switchd sizes headroom from the cable length itself (§1.5): not ours to set */
 	out->unsupported = RC_F_HEADROOM | RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
+	if (info->roce_unknown) {
+		/* which cable length and PFC defaults apply depends on RoCE mode: not known,
+		 * so never taken as equal */
+		out->known &= ~(uint32_t)(RC_F_PFC | RC_F_CABLE);
+		out->effect.unverified |= RC_F_PFC | RC_F_CABLE;
+	}
+	check_pools(out, info);
+	compare_startup(v, out, info);
+	/* no public sample shows these views as JSON (FACTS.md 30): `nv show qos -o json` and
+	 * the interface qos tree are read by the documented CLI keywords, unverified */
+	out->effect.unverified |= out->known;
 	return 0;
 }

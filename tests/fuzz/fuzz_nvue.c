@@ -1,6 +1,6 @@
 /* libFuzzer target for the NVUE parsers (drivers/switch/nvue_parse.c, nvue_ops.c): the
- * input is device output, as any of `nv show qos -o json`, `nv show interface <if> qos -o
- * json`, `nv config apply` output or a REST revision object.
+ * input is device output, as any of an `nv show` row table, `nv show qos -o json`, `nv show
+ * interface <if> qos -o json`, `nv config apply` output or a REST revision object.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -I/usr/include/cjson \
  *     tests/fuzz/fuzz_nvue.c drivers/switch/nvue_parse.c drivers/switch/nvue_ops.c \
@@ -32,14 +32,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool ok;
 
 	nvue_check_apply_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
+	/* as an `nv show` row table */
+	nvue_text_field(text, size, "fuzz", "pfc.cable-length", "operational", why, sizeof(why),
+			&err);
+	nvue_text_field(text, size, "fuzz", "[switch-priority]", "applied", why, sizeof(why), &err);
 	if (nvue_parse_json(text, size, "fuzz", &j, &err) == 0) {
 		/* the same document as the system tree, the interface tree, and both */
-		nvue_parse_port(j, NULL, &q, &info, &err);
-		nvue_parse_port(j, j, &q, &info, &err);
+		nvue_parse_port(&(struct nvue_views){j, NULL, NULL, NULL}, &q, &info, &err);
+		nvue_parse_port(&(struct nvue_views){j, j, j, j}, &q, &info, &err);
 		if (cJSON_IsObject(j)) {
 			cJSON *empty = cJSON_CreateObject();
 
-			nvue_parse_port(empty, j, &q, &info, &err);
+			/* as the interface tree, and as the applied and startup views of a
+			 * switch whose operational view is empty */
+			nvue_parse_port(&(struct nvue_views){empty, NULL, NULL, j}, &q, &info,
+					&err);
+			nvue_parse_port(&(struct nvue_views){empty, j, empty, NULL}, &q, &info,
+					&err);
+			nvue_parse_port(&(struct nvue_views){empty, empty, j, NULL}, &q, &info,
+					&err);
 			cJSON_Delete(empty);
 		}
 		{

@@ -173,12 +173,12 @@ test_expect_success 'reject-next mid-apply: exit 1, the switch keeps its previou
 	test_must_contain "$TMP/pfc.flat" "\"cable-length\":30"
 '
 
-# The simulator counts each `nv` command of a command line.  A read is 3 (qos, swp1,
-# swp2); apply is `nv config detach`, 3 staged `nv set` (cable length, and the ECN group
-# with both thresholds: the switch shows quantized values), then `nv config apply -y`:
-# the 8th command, which is dropped.
+# The simulator counts each `nv` command of a command line.  A read is 5 (qos as it runs,
+# as applied and as saved, swp1, swp2); apply is `nv config detach`, 3 staged `nv set`
+# (cable length, and the ECN group with both thresholds: the switch shows quantized
+# values), then `nv config apply -y`: the 10th command, which is dropped.
 test_expect_success 'a dropped connection mid-apply: exit 1, rolled back over a new session' '
-	sim fault "$LAB" leaf01 drop-after 7 &&
+	sim fault "$LAB" leaf01 drop-after 9 &&
 	{ rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
 	test "$st" = 1 &&
 	test_must_contain "$TMP/drop" "nv config apply -y. on .leaf01. failed" &&
@@ -270,6 +270,61 @@ test_expect_success 'unknown host key: refused without --accept-new-host-keys, r
 '
 
 test_expect_success 'the simulated switch goes down cleanly' '
+	sim down "$LAB"
+'
+
+# Cumulus Linux 5.8: `nv config apply` does not save (NVUE reference, Config Commands).
+LAB="$TMP/lab58"
+nv() {
+	sim cli "$LAB" leaf02 "$1"
+}
+test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
+
+test_expect_success 'CL 5.8: apply creates the lossless pool with PFC and saves; a reboot keeps it' '
+	sim up "$LAB" --switch leaf02=127.0.2.1:nvue:SN5600@5.8 --ports swp1-2 >/dev/null 2>&1 &&
+	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/a58" 2>&1 &&
+	nv "nv show qos traffic-pool --applied -o json" | tr -d " \n" >"$TMP/pool" &&
+	test_must_contain "$TMP/pool" "\"default-lossless\":\{\"memory-percent\":50,\"switch-priority\":\{\"3\":\{\}\}" &&
+	test_must_contain "$TMP/pool" "\"default-lossy\":\{\"memory-percent\":50,\"switch-priority\":\{\"0\":\{\},\"1\":\{\},\"2\":\{\},\"4\"" &&
+	nv "nv show qos --rev=startup -o json" | tr -d " \n" >"$TMP/startup" &&
+	test_must_contain "$TMP/startup" "\"default-lossless\"" &&
+	sim reboot "$LAB" leaf02 &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/v58" 2>&1 &&
+	test_must_contain "$TMP/v58" "in sync"
+'
+
+test_expect_success 'no lossless pool under PFC, and running unsaved: effect drift, repaired by apply' '
+	sim fault "$LAB" leaf02 drift config:qos.traffic-pool.default-lossless= &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/pd" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	test_must_contain "$TMP/pd" "no lossless traffic pool carries" &&
+	test_must_contain "$TMP/pd" "differs from startup" &&
+	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/pa" 2>&1 &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/pv" 2>&1 &&
+	test_must_contain "$TMP/pv" "in sync" &&
+	sim fault "$LAB" leaf02 drift config:qos.congestion-control.default-global.traffic-class.3.probability=50 &&
+	sim reboot "$LAB" leaf02 &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/pr" 2>&1 &&
+	test_must_contain "$TMP/pr" "in sync"
+'
+
+test_expect_success 'RoCE mode is read from the applied view; its cable length is qos roce cable-length' '
+	nv "nv unset qos traffic-pool && nv set qos roce && nv config apply -y && nv config save" >/dev/null &&
+	nv "nv show qos roce -o json" >"$TMP/roce.oper" &&
+	test_must_not_contain "$TMP/roce.oper" "\"enable\"" &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/r1" 2>&1 ;
+	sim fault "$LAB" leaf02 drift config:qos.roce.cable-length=30 &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/r2" 2>&1; st=$?; } ;
+	test "$st" = 2 &&
+	changes "$TMP/r2" | grep -qx "swp1 cable_length_m want 100, have 30" &&
+	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/r3" 2>&1 &&
+	nv "nv show qos roce --applied -o json" | tr -d " \n" >"$TMP/roce.app" &&
+	test_must_contain "$TMP/roce.app" "\"cable-length\":100" &&
+	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/r4" 2>&1 &&
+	test_must_contain "$TMP/r4" "in sync"
+'
+
+test_expect_success 'the CL 5.8 switch goes down cleanly' '
 	sim down "$LAB"
 '
 test_done

@@ -57,7 +57,7 @@ static void test_counters_by_meaning(void **state)
 	assert_non_null(e);
 	assert_int_equal(e->value, 5);
 	assert_true(e->is_drop);
-	assert_true(find(&c, "egress_buffer_discards[3]")->is_drop);
+	assert_true(find(&c, "egress_buffer_discard_bytes[3]")->is_drop);
 	assert_int_equal(find(&c, "ecn_marked")->value, 77);
 	rc_counters_free(&c);
 }

@@ -55,7 +55,7 @@ static void read_port(const char *qos_file, const char *if_file, struct port_qos
 	cJSON *qos = load(qos_file), *ifq = if_file ? load(if_file) : NULL;
 	struct rc_err err = {0};
 
-	if (nvue_parse_port(qos, ifq, q, info, &err))
+	if (nvue_parse_port(&(struct nvue_views){qos, qos, qos, ifq}, q, info, &err))
 		fail_msg("%s", err.msg);
 	cJSON_Delete(qos);
 	cJSON_Delete(ifq);
@@ -113,6 +113,19 @@ static void test_factory_to_policy(void **state)
 	assert_string_equal(
 	    cli, "nv set qos mapping default-global trust l3\n"
 		 "nv set qos pfc default-global switch-priority 3\n"
+		 /* PFC needs a lossless pool carrying priority 3 (factory: 100 %
+		  * default-lossy with every priority) */
+		 "nv set qos traffic-pool default-lossless switch-priority 3\n"
+		 "nv set qos traffic-pool default-lossless memory-percent 50\n"
+		 "nv set qos traffic-pool default-lossy memory-percent 50\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 0\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 1\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 2\n"
+		 "nv unset qos traffic-pool default-lossy switch-priority 3\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 4\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 5\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 6\n"
+		 "nv set qos traffic-pool default-lossy switch-priority 7\n"
 		 "nv set qos pfc default-global cable-length 100\n"
 		 "nv set qos congestion-control default-global traffic-class 3 ecn enable\n"
 		 "nv set qos congestion-control default-global traffic-class 3 "
@@ -130,7 +143,11 @@ static void test_factory_to_policy(void **state)
 	assert_string_equal(
 	    text, "{\"qos\":{\"mapping\":{\"default-global\":{\"trust\":\"l3\"}},"
 		  "\"pfc\":{\"default-global\":{\"switch-priority\":{\"3\":{}},"
-		  "\"cable-length\":100}},\"congestion-control\":{\"default-global\":"
+		  "\"cable-length\":100}},\"traffic-pool\":{\"default-lossless\":{"
+		  "\"switch-priority\":{\"3\":{}},\"memory-percent\":50},\"default-lossy\":{"
+		  "\"memory-percent\":50,\"switch-priority\":{\"0\":{},\"1\":{},\"2\":{},"
+		  "\"3\":null,\"4\":{},\"5\":{},\"6\":{},\"7\":{}}}},"
+		  "\"congestion-control\":{\"default-global\":"
 		  "{\"traffic-class\":{\"3\":{\"ecn\":\"enable\",\"min-threshold\":150000,"
 		  "\"max-threshold\":1500000,\"probability\":100}}}}}}");
 	free(text);
@@ -343,6 +360,74 @@ static void test_watchdog(void **state)
 	nvue_ops_free(&ops);
 }
 
+/* NVUE's watchdog ranges (FACTS.md 2-3: polling-interval 100-5000 ms, robustness
+ * 1-1000): a detection time that no pair in range gives is refused before anything is
+ * written, and a time that needs a polling interval other than 100 ms gets one in range. */
+static void test_watchdog_ranges(void **state)
+{
+	struct port_qos want, have;
+	struct nvue_port_info info;
+	struct nvue_ops ops;
+	struct rc_err err;
+	uint32_t poll, robust;
+	char *cli;
+	(void)state;
+
+	memset(&want, 0, sizeof(want));
+	want.known = RC_F_WATCHDOG;
+	read_port("qos-factory-5.14.json", NULL, &have, &info);
+	struct rc_port_write w = {"swp7", &want, &have, RC_F_WATCHDOG};
+
+	/* 50 ms: below the smallest polling interval */
+	want.watchdog = (struct rc_watchdog){true, 50, 50, RC_WD_DROP, 0};
+	assert_int_equal(build(&w, &info, 1, &ops, &err), -ERANGE);
+	assert_non_null(strstr(err.msg, "100..5000"));
+	assert_int_equal(ops.n, 0);
+	/* 150 ms: 150 x 1 */
+	want.watchdog.detection_ms = 150;
+	assert_int_equal(build(&w, &info, 1, &ops, &err), 0);
+	cli = nvue_render_cli(&ops);
+	assert_string_equal(cli, "nv set interface swp7 qos pfc-watchdog state enable\n"
+				 "nv set qos pfc-watchdog polling-interval 150\n"
+				 "nv set qos pfc-watchdog robustness 1\n");
+	free(cli);
+	nvue_ops_free(&ops);
+	/* the largest: 5000 ms x 1000 */
+	assert_int_equal(nvue_wd_split(5000000, &poll, &robust), 0);
+	assert_int_equal(robust * poll, 5000000);
+	assert_true(poll <= 5000 && robust <= 1000);
+	assert_int_equal(nvue_wd_split(5000001, &poll, &robust), -ERANGE);
+	assert_int_equal(nvue_wd_split(0, &poll, &robust), -ERANGE);
+	/* 300 ms stays on NVUE's default 100 ms polling */
+	assert_int_equal(nvue_wd_split(300, &poll, &robust), 0);
+	assert_int_equal(poll, 100);
+	assert_int_equal(robust, 3);
+}
+
+/* RoCE mode's headroom comes from `qos roce cable-length`: that is what is written there,
+ * one value for the switch, never a PFC profile's. */
+static void test_roce_cable(void **state)
+{
+	struct port_qos want, have;
+	struct nvue_port_info info;
+	struct nvue_ops ops;
+	struct rc_err err;
+	char *cli;
+	(void)state;
+
+	policy_want(&want);
+	want.cable_length_m = 30;
+	read_port("qos-roce-5.15.json", NULL, &have, &info);
+	assert_true(info.roce_mode);
+	struct rc_port_write w = {"swp1", &want, &have, RC_F_CABLE};
+
+	assert_int_equal(build(&w, &info, 1, &ops, &err), 0);
+	cli = nvue_render_cli(&ops);
+	assert_string_equal(cli, "nv set qos roce cable-length 30\n");
+	free(cli);
+	nvue_ops_free(&ops);
+}
+
 static void test_ets_and_prio2tc(void **state)
 {
 	struct port_qos want, have;
@@ -470,6 +555,8 @@ int main(void)
 	    cmocka_unit_test(test_shared_profile_peer),
 	    cmocka_unit_test(test_bad_names_refused),
 	    cmocka_unit_test(test_watchdog),
+	    cmocka_unit_test(test_watchdog_ranges),
+	    cmocka_unit_test(test_roce_cable),
 	    cmocka_unit_test(test_ets_and_prio2tc),
 	    cmocka_unit_test(test_apply_output),
 	    cmocka_unit_test(test_revisions),

@@ -60,7 +60,7 @@ static int parse(const char *qos_file, const char *if_file, struct port_qos *q,
 	int rc;
 
 	memset(err, 0, sizeof(*err));
-	rc = nvue_parse_port(qos, ifq, q, info, err);
+	rc = nvue_parse_port(&(struct nvue_views){qos, qos, qos, ifq}, q, info, err);
 	cJSON_Delete(qos);
 	cJSON_Delete(ifq);
 	return rc;
@@ -299,7 +299,9 @@ static void test_not_json(void **state)
 		struct port_qos q;
 		struct nvue_port_info in;
 
-		assert_int_equal(nvue_parse_port(qos, NULL, &q, &in, &err), -EPROTO);
+		assert_int_equal(
+		    nvue_parse_port(&(struct nvue_views){qos, qos, qos, NULL}, &q, &in, &err),
+		    -EPROTO);
 		cJSON_Delete(qos);
 	}
 }
@@ -355,6 +357,141 @@ static void test_port_names(void **state)
 	assert_false(nvue_port_name_ok("swp1\nnv config apply"));
 }
 
+/* Views of one switch: operational, applied and startup qos trees, inline. */
+static int parse_views(const char *oper, const char *applied, const char *startup,
+		       struct port_qos *q, struct nvue_port_info *info, struct rc_err *err)
+{
+	cJSON *o = cJSON_Parse(oper), *a = applied ? cJSON_Parse(applied) : NULL;
+	cJSON *st = startup ? cJSON_Parse(startup) : NULL;
+	int rc;
+
+	assert_non_null(o);
+	memset(err, 0, sizeof(*err));
+	rc = nvue_parse_port(&(struct nvue_views){o, a, st, NULL}, q, info, err);
+	cJSON_Delete(o);
+	cJSON_Delete(a);
+	cJSON_Delete(st);
+	return rc;
+}
+
+#define OPER_ROCE                                                                                  \
+	"{\"roce\":{\"mode\":\"lossless\",\"pfc\":{\"cable-length\":30}},"                         \
+	"\"pfc\":{\"default-global\":{\"switch-priority\":{\"3\":{}}}}}"
+
+/* RoCE mode is configuration: `state`/`enable` shows in the applied view only
+ * (conformance nvue/outputs/nv_show_qos_roce.txt), and RoCE mode's cable length is its
+ * own, never a PFC profile's 10 m default. */
+static void test_roce_from_applied(void **state)
+{
+	struct port_qos q;
+	struct nvue_port_info info;
+	struct rc_err err;
+	(void)state;
+
+	assert_int_equal(parse_views(OPER_ROCE,
+				     "{\"roce\":{\"state\":\"enabled\",\"cable-length\":30}}", NULL,
+				     &q, &info, &err),
+			 0);
+	assert_true(info.roce_mode);
+	assert_false(info.roce_unknown);
+	assert_int_equal(q.cable_length_m, 30);
+	assert_int_equal(q.pfc_enabled, 1u << 3);
+	assert_true(q.known & RC_F_CABLE);
+	/* 5.14 spelling; the cable length only in the operational view */
+	assert_int_equal(
+	    parse_views(OPER_ROCE, "{\"roce\":{\"enable\":\"on\"}}", NULL, &q, &info, &err), 0);
+	assert_true(info.roce_mode);
+	assert_int_equal(q.cable_length_m, 30);
+	/* configured off */
+	assert_int_equal(
+	    parse_views(OPER_ROCE, "{\"roce\":{\"state\":\"disabled\"}}", NULL, &q, &info, &err),
+	    0);
+	assert_false(info.roce_mode);
+	assert_int_equal(q.cable_length_m, 10);
+	/* nothing said: unknown, not factory; PFC and cable are not taken as read */
+	assert_int_equal(parse_views(OPER_ROCE, "{\"roce\":{}}", NULL, &q, &info, &err), 0);
+	assert_true(info.roce_unknown);
+	assert_false(q.known & (RC_F_PFC | RC_F_CABLE));
+	assert_true(q.effect.unverified & RC_F_PFC);
+	assert_int_equal(parse_views(OPER_ROCE, NULL, NULL, &q, &info, &err), 0);
+	assert_true(info.roce_unknown);
+	/* a hostile value is an error naming the applied view */
+	assert_int_equal(parse_views(OPER_ROCE, "{\"roce\":{\"state\":7}}", NULL, &q, &info, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "applied qos.roce"));
+}
+
+#define OPER_PFC3 "{\"pfc\":{\"default-global\":{\"switch-priority\":{\"3\":{}}}}}"
+
+/* PFC on a priority no lossless pool carries is effect drift (QoS guide, Flow Control
+ * Buffers; factory: 100 % default-lossy). */
+static void test_pfc_needs_lossless_pool(void **state)
+{
+	struct port_qos q;
+	struct nvue_port_info info;
+	struct rc_err err;
+	const char *factory =
+	    "{\"roce\":{\"state\":\"disabled\"},\"traffic-pool\":{\"default-lossy\":{"
+	    "\"memory-percent\":100,\"switch-priority\":{\"0\":{},\"3\":{}}}}}";
+	const char *pooled =
+	    "{\"roce\":{\"state\":\"disabled\"},\"traffic-pool\":{\"default-lossy\":{"
+	    "\"memory-percent\":50,\"switch-priority\":{\"0\":{}}},\"default-lossless\":{"
+	    "\"memory-percent\":50,\"switch-priority\":{\"3\":{}}}}}";
+	(void)state;
+
+	assert_int_equal(parse_views(OPER_PFC3, factory, factory, &q, &info, &err), 0);
+	assert_int_equal(q.pfc_enabled, 1u << 3);
+	assert_true(q.effect.drift & RC_F_PFC);
+	assert_non_null(strstr(q.effect.why, "priority 3"));
+	assert_non_null(strstr(q.effect.why, "default-lossless"));
+	assert_int_equal(info.lossy_pool_pct, 100);
+	assert_int_equal(parse_views(OPER_PFC3, pooled, pooled, &q, &info, &err), 0);
+	assert_int_equal(q.effect.drift, 0);
+	assert_int_equal(info.lossless_pool_prios, 1u << 3);
+	assert_int_equal(info.lossless_pool_pct, 50);
+	/* RoCE lossless mode carries SP 3 in roce-lossless by itself */
+	assert_int_equal(parse_views(OPER_ROCE, "{\"roce\":{\"state\":\"enabled\"}}",
+				     "{\"roce\":{\"state\":\"enabled\"}}", &q, &info, &err),
+			 0);
+	assert_int_equal(q.effect.drift, 0);
+	/* a pool that is not what NVUE sends */
+	assert_int_equal(parse_views(OPER_PFC3,
+				     "{\"traffic-pool\":{\"default-lossless\":{"
+				     "\"memory-percent\":101}}}",
+				     NULL, &q, &info, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "memory-percent"));
+}
+
+/* Running that differs from startup comes back after a reboot: effect drift on the
+ * groups that differ, nothing when they are the same. */
+static void test_startup_differs(void **state)
+{
+	struct port_qos q;
+	struct nvue_port_info info;
+	struct rc_err err;
+	const char *applied =
+	    "{\"roce\":{\"state\":\"disabled\"},\"pfc\":{\"default-global\":{\"switch-priority\":"
+	    "{\"3\":{}}}},\"traffic-pool\":{\"default-lossless\":{\"memory-percent\":50,"
+	    "\"switch-priority\":{\"3\":{}}}}}";
+	const char *startup = "{\"roce\":{\"state\":\"disabled\"},\"pfc\":{}}";
+	(void)state;
+
+	assert_int_equal(parse_views(OPER_PFC3, applied, applied, &q, &info, &err), 0);
+	assert_int_equal(q.effect.drift, 0);
+	assert_false(info.startup_differs);
+	assert_int_equal(parse_views(OPER_PFC3, applied, startup, &q, &info, &err), 0);
+	assert_true(info.startup_differs);
+	assert_int_equal(q.effect.drift, RC_F_PFC | RC_F_CABLE);
+	assert_non_null(strstr(q.effect.why, "startup"));
+	/* not read: unverified, not drift */
+	assert_int_equal(parse_views(OPER_PFC3, applied, NULL, &q, &info, &err), 0);
+	assert_int_equal(q.effect.drift, 0);
+	assert_true(q.effect.unverified & RC_F_PFC);
+	/* a startup view that is not an object */
+	assert_int_equal(parse_views(OPER_PFC3, applied, "[1]", &q, &info, &err), -EPROTO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +506,9 @@ int main(void)
 	    cmocka_unit_test(test_not_json),
 	    cmocka_unit_test(test_json_sequence),
 	    cmocka_unit_test(test_port_names),
+	    cmocka_unit_test(test_roce_from_applied),
+	    cmocka_unit_test(test_pfc_needs_lossless_pool),
+	    cmocka_unit_test(test_startup_differs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,6 +51,7 @@ static int nv_factory_state(cJSON *st, const char *model, char *err, size_t errl
 	jput(rev, "config", cJSON_CreateObject());
 	jput(cJSON_AddObjectToObject(nv, "revisions"), "1", rev);
 	cJSON_AddObjectToObject(nv, "cli-pending");
+	cJSON_AddObjectToObject(nv, "startup");
 	jput(st, "nvue", nv);
 
 	struct nv_sw sw;
@@ -128,6 +129,21 @@ static int nv_drift(struct sim_ctx *ctx, const char *root, char **path, int n, c
 	return 0;
 }
 
+/* A reload: the switch comes up with the saved startup configuration (NVUE reference,
+ * "Config Commands": what was applied but not saved does not persist after a reboot). */
+static int nv_reboot(struct sim_ctx *ctx, char *err, size_t errlen)
+{
+	struct nv_sw sw;
+	if (nv_sw_init(&sw, ctx->st, err, errlen) < 0)
+		return -1;
+	cJSON *cfg = cJSON_Duplicate(nv_startup(&sw), true);
+	cJSON_Delete(cJSON_DetachItemFromObjectCaseSensitive(sw.nv, "cli-pending"));
+	cJSON_AddObjectToObject(sw.nv, "cli-pending");
+	nv_commit_direct(&sw, cfg, "root", "reboot: the startup configuration was loaded");
+	ctx->dirty = true;
+	return 0;
+}
+
 const struct sim_dialect nvue_dialect = {
     .name = "nvue",
     .rest_base = "/nvue_v1",
@@ -138,6 +154,7 @@ const struct sim_dialect nvue_dialect = {
     .prompt = nv_prompt,
     .rest = nv_rest,
     .drift = nv_drift,
+    .reboot = nv_reboot,
     .auth_realm = "nvue",
     .default_password = "cumulus",
 };

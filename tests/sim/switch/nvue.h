@@ -89,6 +89,9 @@ void nv_path_str(struct sbuf *out, char *const *path, int n, char sep);
 
 /* ---- model (nvue_model.c) ---- */
 bool nv_roce_on(const cJSON *qos);
+/* Whether RoCE mode runs, from the operational state (whose qos.roce, as NVUE shows it,
+ * has no enable/state: that is configuration). */
+bool nv_oper_roce_on(const cJSON *st);
 /* Factory tree (every default) for this release. */
 cJSON *nv_factory(const struct nv_sw *sw);
 /* Applied view as NVUE shows it: factory defaults under the sparse config. */
@@ -116,6 +119,12 @@ long nv_cli_pending(struct nv_sw *sw, const char *user, bool create);
 void nv_rev_add_op(cJSON *rev, const char *op, char *const *path, int n, cJSON *value);
 /* Sparse config of a revision: applied config with the revision's changes on top. */
 cJSON *nv_rev_view(const struct nv_sw *sw, const cJSON *rev);
+/* The saved startup configuration (sparse); the applied one where none was kept. */
+cJSON *nv_startup(const struct nv_sw *sw);
+/* `nv config save`: startup := applied. */
+void nv_save(struct nv_sw *sw);
+/* Does `nv config apply` save by itself?  From CL 5.9 (NVUE reference, Config Commands). */
+bool nv_auto_save(const struct nv_sw *sw);
 /* Sparse config by name: applied, startup, pending (the user's), empty, or a number. */
 cJSON *nv_view_by_name(struct nv_sw *sw, const char *name, const char *user, struct sbuf *err);
 
@@ -161,7 +170,7 @@ int nv_cmd_show(struct nv_cli *c, int nw, char **w);
 void nv_print_json(struct nv_cli *c, const cJSON *j);
 int nv_not_found(struct nv_cli *c);
 /* The operational "qos roce" object derived from the running QoS tree. */
-cJSON *nv_roce_oper(const cJSON *qos);
+cJSON *nv_roce_oper(const cJSON *qos, bool on);
 cJSON *nv_system_json(const struct nv_sw *sw, bool platform);
 
 /* ---- REST (nvue_rest.c) ---- */

@@ -489,7 +489,8 @@ static int cmd_config(struct nv_cli *c, int nw, char **w)
 		return 0;
 	}
 	case 5:
-		/* auto-save is on (reference §1.8): startup always equals applied */
+		nv_save(&c->sw);
+		c->ctx->dirty = true;
 		return 0;
 	default:
 		return config_history(c, true);

@@ -161,6 +161,11 @@ cJSON *nv_factory(const struct nv_sw *sw)
 	return root;
 }
 
+bool nv_oper_roce_on(const cJSON *st)
+{
+	return cJSON_IsTrue(jget1(jget1(st, "operational"), "roce-running"));
+}
+
 bool nv_roce_on(const cJSON *qos)
 {
 	const cJSON *roce = jget1(qos, "roce");
@@ -334,6 +339,10 @@ static const char *bound_profile(const cJSON *ifqos, const char *what)
 static cJSON *port_pfc(const struct nv_sw *sw, const cJSON *qos, const char *prof)
 {
 	const cJSON *p = jget1(jget1(qos, "pfc"), prof);
+	/* RoCE mode sizes headroom from `qos roce cable-length`, not from a PFC profile's
+	 * (reference §6 "Corrections", NVUE) */
+	long cable = nv_roce_on(qos) ? jint(jget1(qos, "roce"), "cable-length", 100)
+				     : jint(p, "cable-length", 10);
 	cJSON *o = cJSON_CreateObject();
 	const cJSON *sps = jget1(p, "switch-priority");
 	jput(o, "profile", str(prof));
@@ -341,10 +350,10 @@ static cJSON *port_pfc(const struct nv_sw *sw, const cJSON *qos, const char *pro
 	if (!p || cJSON_GetArraySize(sps) == 0)
 		return o;
 	long xon, xoff, size;
-	headroom(sw, jint(p, "cable-length", 10), &xon, &xoff, &size);
+	headroom(sw, cable, &xon, &xoff, &size);
 	jput(o, "tx", str(jstr(p, "tx", "enable")));
 	jput(o, "rx", str(jstr(p, "rx", "enable")));
-	jput(o, "cable-length", num(jint(p, "cable-length", 10)));
+	jput(o, "cable-length", num(cable));
 	jput(o, "port-buffer", num(cell_round(sw, jint(p, "port-buffer", size))));
 	jput(o, "xoff-threshold", num(cell_round(sw, jint(p, "xoff-threshold", xoff))));
 	jput(o, "xon-threshold", num(cell_round(sw, jint(p, "xon-threshold", xon))));
@@ -403,6 +412,12 @@ cJSON *nv_operational(const struct nv_sw *sw, const cJSON *sparse)
 		jput(cJSON_AddObjectToObject(q, "pfc-watchdog"), "state",
 		     str(jstr(jget1(ifq, "pfc-watchdog"), "state", "disable")));
 	}
+	/* `enable`/`state` is configuration: the documented `nv show qos roce` shows it in
+	 * the applied column only (conformance nvue/outputs/nv_show_qos_roce.txt); `mode`
+	 * has an operational value.  Whether RoCE runs is kept aside for the shows. */
+	jput(oper, "roce-running", cJSON_CreateBool(nv_roce_on(qos)));
+	cJSON_DeleteItemFromObjectCaseSensitive(jget1(qos, "roce"), "enable");
+	cJSON_DeleteItemFromObjectCaseSensitive(jget1(qos, "roce"), "state");
 	cJSON_AddItemToObject(oper, "qos", qos);
 	cJSON_Delete(eff);
 	return oper;
@@ -447,6 +462,39 @@ static void validate_interfaces(const cJSON *eff, cJSON *issues)
 			snprintf(loc, sizeof(loc), "interface.%s.qos.%s.profile", ifc->string,
 				 kinds[k]);
 			issue(issues, loc, "%s profile '%s' does not exist", kinds[k], prof);
+		}
+	}
+}
+
+/* Lossless traffic pools (QoS guide, "Traffic Pools" and "Flow Control Buffers";
+ * ../shared/conformance/nvue/FACTS.md 7, 10): only one lossless pool at a time, and the
+ * pools must be configured before PFC: a PFC priority that no lossless pool carries is
+ * refused here, as the guide's prerequisite says (the exact message of a real switch is
+ * not public). */
+static void validate_pools(const cJSON *qos, cJSON *issues)
+{
+	const cJSON *pools = jget1(qos, "traffic-pool"), *prof, *sp;
+	const cJSON *dl = jget1(pools, "default-lossless"), *rl = jget1(pools, "roce-lossless");
+	const cJSON *lossless = dl ? dl : rl;
+	char loc[256];
+
+	if (dl && rl)
+		issue(issues, "qos.traffic-pool",
+		      "only one lossless traffic pool can exist: default-lossless or "
+		      "roce-lossless");
+	cJSON_ArrayForEach(prof, jget1(qos, "pfc"))
+	{
+		cJSON_ArrayForEach(sp, jget1(prof, "switch-priority"))
+		{
+			if (jget1(jget1(lossless, "switch-priority"), sp->string) &&
+			    jint(lossless, "memory-percent", 0) > 0)
+				continue;
+			snprintf(loc, sizeof(loc), "qos.pfc.%s.switch-priority", prof->string);
+			issue(issues, loc,
+			      "switch-priority %s is not in a lossless traffic pool; configure "
+			      "qos traffic-pool default-lossless (memory-percent and "
+			      "switch-priority) before PFC",
+			      sp->string);
 		}
 	}
 }
@@ -497,6 +545,7 @@ void nv_validate(const struct nv_sw *sw, const cJSON *sparse, cJSON *issues)
 	if (mem > 100)
 		issue(issues, "qos.traffic-pool",
 		      "total memory-percent of traffic pools is %ld, must not exceed 100", mem);
+	validate_pools(qos, issues);
 	validate_interfaces(eff, issues);
 	(void)sw;
 	cJSON_Delete(eff);

@@ -118,7 +118,8 @@ static void rest_get(struct sim_ctx *ctx, struct nv_sw *sw, const struct sim_req
 	cJSON *root;
 	if (!rev || !strcmp(rev, "operational")) {
 		if (n == 2 && !strcmp(seg[0], "qos") && !strcmp(seg[1], "roce")) {
-			cJSON *r = nv_roce_oper(jget1(jget1(sw->st, "operational"), "qos"));
+			cJSON *r = nv_roce_oper(jget1(jget1(sw->st, "operational"), "qos"),
+						nv_oper_roce_on(sw->st));
 			body_json(resp, 200, r);
 			cJSON_Delete(r);
 			return;

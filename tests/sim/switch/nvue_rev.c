@@ -192,10 +192,32 @@ cJSON *nv_rev_view(const struct nv_sw *sw, const cJSON *rev)
 	return cfg;
 }
 
+/* The startup configuration (/etc/nvue.d/startup.yaml on a switch) is what a reboot
+ * loads.  `nv config apply` saves it by itself from CL 5.9 on; before, only
+ * `nv config save` (or `system config auto-save`, not modelled) does (NVUE reference,
+ * "Config Commands": nv config apply, nv config save). */
+cJSON *nv_startup(const struct nv_sw *sw)
+{
+	cJSON *st = jget1(sw->nv, "startup");
+	return cJSON_IsObject(st) ? st : nv_applied(sw);
+}
+
+void nv_save(struct nv_sw *sw)
+{
+	jput(sw->nv, "startup", cJSON_Duplicate(nv_applied(sw), true));
+}
+
+bool nv_auto_save(const struct nv_sw *sw)
+{
+	return sw->version >= 509;
+}
+
 cJSON *nv_view_by_name(struct nv_sw *sw, const char *name, const char *user, struct sbuf *err)
 {
-	if (!strcmp(name, "applied") || !strcmp(name, "startup"))
+	if (!strcmp(name, "applied"))
 		return cJSON_Duplicate(nv_applied(sw), true);
+	if (!strcmp(name, "startup"))
+		return cJSON_Duplicate(nv_startup(sw), true);
 	if (!strcmp(name, "empty"))
 		return cJSON_CreateObject();
 	if (!strcmp(name, "pending")) {
@@ -256,6 +278,8 @@ static void make_applied(struct nv_sw *sw, long id, cJSON *rev, cJSON *cfg)
 	jput(sw->nv, "applied-rev", cJSON_CreateNumber((double)id));
 	drop_cli_pending(sw, id);
 	nv_program(sw);
+	if (nv_auto_save(sw))
+		nv_save(sw);
 	prune(sw);
 }
 

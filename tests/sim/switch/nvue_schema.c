@@ -154,10 +154,12 @@ static const struct nv_node cc_kids[] = {{.key = "traffic-class",
 static const struct nv_node cc_entry = {.kind = NV_OBJ, .sub = cc_kids};
 
 static const struct nv_node wd_kids[] = {
+    /* ranges: Cumulus Linux 5.6 release notes, new commands (polling-interval 100-5000,
+     * robustness 1-1000); ../shared/conformance/nvue/FACTS.md facts 2-3 */
     {.key = "polling-interval",
      .kind = NV_INT,
-     .lo = 30,
-     .hi = 1000,
+     .lo = 100,
+     .hi = 5000,
      .def = "100",
      .desc = "PFC watchdog polling interval (in milliseconds)"},
     {.key = "robustness",

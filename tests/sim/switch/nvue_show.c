@@ -214,12 +214,12 @@ static long sp_to_tc(const cJSON *qos, int sp)
 }
 
 /* The operational RoCE object: what "nv show qos roce" derives from the running QoS. */
-cJSON *nv_roce_oper(const cJSON *qos)
+cJSON *nv_roce_oper(const cJSON *qos, bool on)
 {
 	cJSON *o = cJSON_Duplicate(jget1(qos, "roce"), true);
 	if (!o)
 		o = cJSON_CreateObject();
-	if (!nv_roce_on(qos))
+	if (!on)
 		return o;
 	char buf[256];
 	const char *pcc[] = {"congestion-control", "default-global", "traffic-class"};
@@ -254,7 +254,9 @@ cJSON *nv_roce_oper(const cJSON *qos)
 		jput(po, "tx-enabled",
 		     cJSON_CreateString(strcmp(jstr(pfc, "tx", ""), "enable") ? "disabled"
 									      : "enabled"));
-		jput(po, "cable-length", cJSON_CreateNumber((double)jint(pfc, "cable-length", 0)));
+		/* RoCE mode's headroom comes from its own cable length (reference §6) */
+		jput(po, "cable-length",
+		     cJSON_CreateNumber((double)jint(jget1(qos, "roce"), "cable-length", 100)));
 	}
 	const char *pmap[] = {"mapping", "default-global"};
 	const cJSON *map = jget(qos, pmap, 2);
@@ -353,13 +355,14 @@ static int show_roce(struct nv_cli *c)
 {
 	cJSON *cfg = NULL;
 	const cJSON *oqos = jget1(oper(c), "qos");
+	bool on = nv_oper_roce_on(c->ctx->st);
 	if (!oper_view(c) || !single_view(c)) {
 		cfg = config_view(c);
 		if (!cfg)
 			return 1;
 	}
 	if (c->fmt == FMT_JSON || c->fmt == FMT_YAML) {
-		cJSON *j = oper_view(c) ? nv_roce_oper(oqos)
+		cJSON *j = oper_view(c) ? nv_roce_oper(oqos, on)
 					: cJSON_Duplicate(jget1(jget1(cfg, "qos"), "roce"), true);
 		nv_print_json(c, j);
 		cJSON_Delete(j);
@@ -367,7 +370,7 @@ static int show_roce(struct nv_cli *c)
 		return 0;
 	}
 	struct cols cl = cols_of(c);
-	cJSON *ro = nv_roce_oper(oqos);
+	cJSON *ro = nv_roce_oper(oqos, on);
 	const cJSON *ar = jget1(jget1(cfg, "qos"), "roce");
 	const char *enk = c->sw.version >= 515 ? "state" : "enable";
 	struct table t;
@@ -381,8 +384,7 @@ static int show_roce(struct nv_cli *c)
 	/* only enable/state and mode carry an applied value (reference §1.3) */
 	if (cl.two) {
 		table_row(&t, enk, "", jstr(ar, enk, ""));
-		table_row(&t, "mode", nv_roce_on(oqos) ? jstr(ro, "mode", "") : "",
-			  jstr(ar, "mode", ""));
+		table_row(&t, "mode", on ? jstr(ro, "mode", "") : "", jstr(ar, "mode", ""));
 	} else if (oper_view(c)) {
 		table_row(&t, enk, jstr(ro, enk, ""));
 		table_row(&t, "mode", jstr(ro, "mode", ""));
@@ -392,7 +394,7 @@ static int show_roce(struct nv_cli *c)
 		snprintf(v, sizeof(v), "%ld", jint(ar, "cable-length", 100));
 		table_row(&t, "cable-length", v);
 	}
-	bool show_oper = oper_view(c) && nv_roce_on(oqos);
+	bool show_oper = oper_view(c) && on;
 	if (show_oper) {
 		const cJSON *pfc = jget1(ro, "pfc"), *cc = jget1(ro, "congestion-control");
 		if (pfc) {
@@ -791,7 +793,7 @@ static int show_if_roce(struct nv_cli *c, const char *ifname, const cJSON *port,
 		return nv_not_found(c);
 	cJSON *s = cJSON_CreateObject();
 	char buf[64];
-	bool on = nv_roce_on(oqos);
+	bool on = nv_oper_roce_on(c->ctx->st);
 	jput(s, "mode",
 	     cJSON_CreateString(on ? jstr(jget1(oqos, "roce"), "mode", "") : "disabled"));
 	jput(s, "congestion-mode", cJSON_CreateString("ecn, absolute"));

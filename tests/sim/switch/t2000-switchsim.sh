@@ -47,6 +47,8 @@ test_expect_success 'a factory switch has RoCE off and the default QoS profile' 
 	sw leaf01 "nv show qos roce; nv show qos roce -o json" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "^enable +off" &&
 	test_must_not_contain "$TMP/out" "pfc-priority" &&
+	test_must_not_contain "$TMP/out" "\"enable\"" &&
+	sw leaf01 "nv show qos roce --applied -o json" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "\"enable\": \"off\"" &&
 	sw 127.0.1.1 "nv show qos -o json" >"$TMP/qos.json" &&
 	test_must_contain "$TMP/qos.json" "\"trust\": \"l2\"" &&
@@ -81,6 +83,12 @@ test_expect_success 'bad values are refused with NVUE-style errors and stage not
 	test_must_contain "$TMP/err" "0 is less than the minimum of 1" &&
 	test_expect_code 1 sw leaf01 "nv set qos pfc default-global switch-priority 8" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Invalid Command" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog polling-interval 50" 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "50 is less than the minimum of 100" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog polling-interval 5001" 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "5001 is greater than the maximum of 5000" &&
+	test_expect_code 1 sw leaf01 "nv set qos pfc-watchdog robustness 1001" 2>"$TMP/err" &&
+	sw leaf01 "nv set qos pfc-watchdog polling-interval 5000 && nv config detach" &&
 	sw leaf01 "nv config diff" >"$TMP/out" &&
 	test_must_not_contain "$TMP/out" "set"
 '
@@ -91,6 +99,15 @@ test_expect_success 'an invalid config is refused at apply with the NVUE message
 	test_must_contain "$TMP/err" "Config invalid at qos.congestion-control.default-global.traffic-class.3: min-threshold" &&
 	sw leaf01 "nv config detach; nv config diff" >"$TMP/out" &&
 	test_must_not_contain "$TMP/out" "set"
+'
+
+test_expect_success 'PFC on a priority no lossless traffic pool carries is refused at apply' '
+	test_expect_code 1 sw leaf01 "nv set qos pfc default-global switch-priority 2 && nv config apply -y" 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "Config invalid at qos.pfc.default-global.switch-priority: switch-priority 2 is not in a lossless traffic pool" &&
+	sw leaf01 "nv config detach" &&
+	sw leaf01 "nv set qos pfc default-global switch-priority 2 && nv set qos traffic-pool roce-lossless switch-priority 2 && nv config apply -y" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "^applied" &&
+	sw leaf01 "nv unset qos pfc default-global switch-priority 2 && nv unset qos traffic-pool roce-lossless switch-priority 2 && nv config apply -y" >/dev/null
 '
 
 test_expect_success 'Spectrum-4 programs 150000 B as 159744 B, VX as configured' '
@@ -152,6 +169,8 @@ test_expect_success 'REST: revision, patch, apply, poll until applied' '
 	test_must_contain "$TMP/out" "\"trust\": \"l3\"" &&
 	rest -X PATCH "$U2/qos/pfc/default-global/switch-priority?rev=$rev" -d "{\"4\": {}}" \
 		>/dev/null &&
+	rest -X PATCH "$U2/qos/traffic-pool/roce-lossless/switch-priority?rev=$rev" \
+		-d "{\"4\": {}}" >/dev/null &&
 	rest -X PATCH "$U2/revision/$rev" \
 		-d "{\"state\": \"apply\", \"auto-prompt\": {\"ays\": \"ays_yes\"}}" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "\"state\": \"apply\"" &&
