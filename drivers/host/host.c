@@ -582,6 +582,21 @@ static int write_ets(struct writer *x, uint32_t fields, struct rc_err *err)
 	return rc_dcb_ieee_set(x->s->dcb, x->ifname, &(struct rc_dcb_set){.ets = &e}, "ETS", err);
 }
 
+/* mlx5 keeps at least 4 cells of the port buffer for the shared pool and refuses a
+ * layout that leaves fewer (en/port_buffer.c port_update_shared_buffer, -EINVAL).  dcbnl
+ * does not report the cell size: 128 bytes is the driver's fallback (MLX5E_BUFFER_CELL_SHIFT);
+ * larger cells on some ConnectX generations are unverified. */
+#define RC_MLX5_CELL	   128u
+#define RC_MLX5_SHARED_MIN (4u * RC_MLX5_CELL)
+
+/* What buffers 0-7 may use together.  total_size is what getbuffer reports: on kernels
+ * with "Consider internal buffers size" (2025) it already excludes the internal buffers
+ * 8-9; older ones include them, and refuse only past the whole port buffer. */
+static uint64_t buffer_room(const struct dcbnl_buffer *cur)
+{
+	return cur->total_size > RC_MLX5_SHARED_MIN ? cur->total_size - RC_MLX5_SHARED_MIN : 0;
+}
+
 /* The buffer layout that gives each priority the size it should have: priorities of
  * equal size and equal lossiness share a buffer, numbered in priority order (the usual
  * layout: lossy priorities in buffer 0, the lossless one in buffer 1); unused buffers
@@ -624,8 +639,8 @@ static int plan_buffer(const struct writer *x, struct dcbnl_buffer *b, struct rc
 		}
 		b->prio2buffer[p] = (uint8_t)found;
 	}
-	if (cur->total_size && used > cur->total_size) {
-		uint64_t excess = used - cur->total_size;
+	if (cur->total_size && used > buffer_room(cur)) {
+		uint64_t excess = used - buffer_room(cur);
 
 		for (int i = 0; i < nb && excess; i++) {
 			bool is_lossless = false;
@@ -641,9 +656,13 @@ static int plan_buffer(const struct writer *x, struct dcbnl_buffer *b, struct rc
 			excess -= cut;
 		}
 		if (excess)
-			return rc_errf(err, ENOSPC,
-				       "'%s': the buffers wanted need %llu bytes, the port has %u",
-				       x->ifname, (unsigned long long)used, cur->total_size);
+			return rc_errf(
+			    err, ENOSPC,
+			    "'%s': the buffers wanted need %llu bytes; the port has %u, of "
+			    "which %u must stay shared (4 cells, en/port_buffer.c): "
+			    "refusing before writing",
+			    x->ifname, (unsigned long long)used, cur->total_size,
+			    RC_MLX5_SHARED_MIN);
 	}
 	return 0;
 }

@@ -190,6 +190,21 @@ test_expect_success 'an explicit headroom size writes the buffer object' '
 	agent c verify -p "$TMP/policy-hr.yaml" >/dev/null
 '
 
+test_expect_success 'buffers that would leave under 4 cells shared are refused before writing' '
+	sed "s/headroom: {cable_length: 7m, mtu: 9216}/headroom: {cable_length: 7m, mtu: 9216, size: 1048320B}/" \
+		"$P" >"$TMP/policy-big.yaml" &&
+	"$NICSIM" init "$TMP/c2" --nic eth0,rdma=mlx5_0 >/dev/null &&
+	: >"$TMP/c2/writes.log" &&
+	test_expect_code 1 agent c2 apply -p "$TMP/policy-big.yaml" --journal "$J" >"$TMP/out" 2>&1 &&
+	test_must_contain "$TMP/out" "must stay shared \(4 cells" &&
+	test_must_not_contain "$TMP/c2/writes.log" "buffer" &&
+	sed "s/headroom: {cable_length: 7m, mtu: 9216}/headroom: {cable_length: 7m, mtu: 9216, size: 1047552B}/" \
+		"$P" >"$TMP/policy-fits.yaml" &&
+	agent c2 apply -p "$TMP/policy-fits.yaml" --journal "$J" >"$TMP/out" &&
+	on c2 dcb -j buffer show dev eth0 >"$TMP/buf" &&
+	test_must_contain "$TMP/buf" "\"buffer_size\":\[512,1047552,0,0,0,0,0,0\]"
+'
+
 test_expect_success 'MLNX_OFED sysfs: ECN enables written, read before write' '
 	"$NICSIM" init "$TMP/d" --ofed --nic eth0,rdma=mlx5_0 >/dev/null &&
 	test_expect_code 2 agent d plan -p "$P" >"$TMP/out" &&
