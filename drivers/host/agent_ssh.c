@@ -16,6 +16,8 @@
 #include "rocectl/journal.h"
 #include "rocectl/transport.h"
 
+#include "agent_answer.h"
+
 /* The agent on the host; the lab and real hosts put rocectl on PATH. */
 #define REMOTE_ROCECTL "rocectl"
 #define CMD_MAX	       8192
@@ -70,7 +72,8 @@ static int build_cmd(char *buf, size_t len, const char *sub, const struct rc_por
 	return 0;
 }
 
-/* Run the command, parse its stdout as one JSON object. */
+/* Run the command, parse its stdout as one JSON object (agent_answer.c judges it: a host
+ * without rocectl answers nothing at all). */
 static int run_json(struct rc_session *s, const char *cmd, const char *in, cJSON **json,
 		    struct rc_err *err)
 {
@@ -80,15 +83,8 @@ static int run_json(struct rc_session *s, const char *cmd, const char *in, cJSON
 	*json = NULL;
 	if (rc)
 		return rc;
-	*json = res.out_len == strlen(res.out) ? cJSON_Parse(res.out) : NULL;
-	if (!*json || !cJSON_IsObject(*json)) {
-		cJSON_Delete(*json);
-		*json = NULL;
-		rc = rc_errf(err, EPROTO,
-			     "'%s': the agent's answer to '%s' is not JSON (exit %d%s%.200s)",
-			     s->dev->name, cmd, res.exit_status, res.err_len ? ": " : "",
-			     res.err_len ? res.err : "");
-	}
+	rc = rc_agent_answer_parse(s->dev->name, cmd, res.out, res.out_len, res.err, res.err_len,
+				   res.exit_status, json, err);
 	rc_ssh_result_free(&res);
 	return rc;
 }

@@ -236,6 +236,72 @@ static enum rc_trust trust_of(const struct rc_dcb_state *st, const struct rc_mlx
 	return RC_TRUST_PCP;
 }
 
+/* Firmware's DSCP -> priority default, which a DSCP keeps until an APP entry is set for
+ * it (en_dcbnl.c; host-dcb.md §2.5 and "Corrections and additions"): prio = dscp >> 3. */
+static uint8_t fw_default_prio(int dscp)
+{
+	return (uint8_t)(dscp >> 3);
+}
+
+/* DSCPs without an entry whose firmware default lands in a lossless priority that an
+ * explicit entry feeds (RoCE's): DSCP 24..31 share priority 3 with RoCE's 26 unless
+ * mapped elsewhere.  Bit d set for each such DSCP. */
+static uint8_t fed_prios(const int map[RC_NDSCP])
+{
+	uint8_t fed = 0;
+
+	for (int d = 0; d < RC_NDSCP; d++)
+		if (map[d] >= 0 && map[d] < RC_NPRIO)
+			fed |= (uint8_t)(1u << map[d]);
+	return fed;
+}
+
+static uint64_t stray_dscps(const int map[RC_NDSCP], uint8_t lossless)
+{
+	uint8_t fed = fed_prios(map);
+	uint64_t stray = 0;
+
+	for (int d = 0; d < RC_NDSCP; d++)
+		if (map[d] < 0 && (lossless & fed & (1u << fw_default_prio(d))))
+			stray |= 1ull << d;
+	return stray;
+}
+
+/* "24-25,27-31" */
+static void dscp_list(uint64_t set, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int d = 0; d < RC_NDSCP && off < len; d++) {
+		int e = d;
+
+		if (!(set & (1ull << d)))
+			continue;
+		while (e + 1 < RC_NDSCP && (set & (1ull << (e + 1))))
+			e++;
+		off += (size_t)snprintf(buf + off, len - off, e > d ? "%s%d-%d" : "%s%d",
+					off ? "," : "", d, e);
+		d = e;
+	}
+}
+
+/* In firmware-buffer mode (the default until a DCB_ATTR_DCB_BUFFER set), mlx5 stores the
+ * PFC delay but recomputes no threshold from it (en_dcbnl.c mlx5e_dcbnl_ieee_setpfc acts
+ * only with priv->dcbx.manual_buffer; host-dcb.md "Corrections and additions").  The
+ * kernel does not report the mode; a host-made layout is recognised by a priority mapped
+ * to a buffer other than 0 (rocectl's layout gives lossless priorities their own buffer,
+ * firmware's maps every priority to buffer 0).  Unverified against a vendor artifact. */
+static bool firmware_buffers(const struct rc_dcb_state *st)
+{
+	if (!st->has_buffer)
+		return true;
+	for (int p = 0; p < RC_NPRIO; p++)
+		if (st->buffer.prio2buffer[p])
+			return false;
+	return true;
+}
+
 static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 {
 	const struct rc_dcb_state *st = &hp->dcb;
@@ -243,13 +309,33 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 
 	q->trust = trust_of(st, &hp->nic);
 	q->known |= RC_F_TRUST;
-	/* The whole table is known: a DSCP without an entry maps to priority 0, which is
-	 * what mlx5's firmware holds after the entry is deleted (§2.5). */
+	/* The whole table is known: a DSCP without an entry keeps firmware's default
+	 * (dscp >> 3); only a deleted entry leaves 0 behind, which the kernel does not
+	 * report, hence unverified. */
 	dscp_map_of(st, map);
 	q->dscp_mask = ~0ull;
 	for (int d = 0; d < RC_NDSCP; d++)
-		q->dscp2prio[d] = map[d] < 0 ? 0 : (uint8_t)map[d];
+		q->dscp2prio[d] = map[d] < 0 ? fw_default_prio(d) : (uint8_t)map[d];
 	q->known |= RC_F_DSCP2PRIO;
+	q->effect.unverified |= RC_F_DSCP2PRIO;
+	if (st->has_pfc && q->trust == RC_TRUST_DSCP) {
+		uint64_t stray = stray_dscps(map, st->pfc.pfc_en);
+		char list[96];
+
+		if (stray) {
+			dscp_list(stray, list, sizeof(list));
+			rc_effect_drift(&q->effect, RC_F_DSCP2PRIO,
+					"DSCP %s without an APP entry keep firmware's dscp>>3 and "
+					"land in a lossless priority",
+					list);
+		}
+		/* A deleted entry leaves 0 in firmware, unseen: a lossless priority that no
+		 * entry feeds may be fed by nothing at all. */
+		if (st->pfc.pfc_en & ~fed_prios(map))
+			rc_effect_drift(&q->effect, RC_F_DSCP2PRIO,
+					"no APP entry feeds lossless priority mask 0x%02x",
+					st->pfc.pfc_en & ~fed_prios(map));
+	}
 
 	if (st->has_pfc) {
 		q->pfc_enabled = st->pfc.pfc_en;
@@ -259,6 +345,10 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 		if (st->pfc.delay) {
 			q->cable_length_m = st->pfc.delay;
 			q->known |= RC_F_CABLE;
+			if (firmware_buffers(st))
+				rc_effect_inert(&q->effect, RC_F_CABLE,
+						"cable length is used only once the host sizes the "
+						"buffers (manual-buffer mode); firmware owns them");
 		} else {
 			q->unsupported |= RC_F_CABLE;
 		}
@@ -492,6 +582,21 @@ static int write_ets(struct writer *x, uint32_t fields, struct rc_err *err)
 	return rc_dcb_ieee_set(x->s->dcb, x->ifname, &(struct rc_dcb_set){.ets = &e}, "ETS", err);
 }
 
+/* mlx5 keeps at least 4 cells of the port buffer for the shared pool and refuses a
+ * layout that leaves fewer (en/port_buffer.c port_update_shared_buffer, -EINVAL).  dcbnl
+ * does not report the cell size: 128 bytes is the driver's fallback (MLX5E_BUFFER_CELL_SHIFT);
+ * larger cells on some ConnectX generations are unverified. */
+#define RC_MLX5_CELL	   128u
+#define RC_MLX5_SHARED_MIN (4u * RC_MLX5_CELL)
+
+/* What buffers 0-7 may use together.  total_size is what getbuffer reports: on kernels
+ * with "Consider internal buffers size" (2025) it already excludes the internal buffers
+ * 8-9; older ones include them, and refuse only past the whole port buffer. */
+static uint64_t buffer_room(const struct dcbnl_buffer *cur)
+{
+	return cur->total_size > RC_MLX5_SHARED_MIN ? cur->total_size - RC_MLX5_SHARED_MIN : 0;
+}
+
 /* The buffer layout that gives each priority the size it should have: priorities of
  * equal size and equal lossiness share a buffer, numbered in priority order (the usual
  * layout: lossy priorities in buffer 0, the lossless one in buffer 1); unused buffers
@@ -534,8 +639,8 @@ static int plan_buffer(const struct writer *x, struct dcbnl_buffer *b, struct rc
 		}
 		b->prio2buffer[p] = (uint8_t)found;
 	}
-	if (cur->total_size && used > cur->total_size) {
-		uint64_t excess = used - cur->total_size;
+	if (cur->total_size && used > buffer_room(cur)) {
+		uint64_t excess = used - buffer_room(cur);
 
 		for (int i = 0; i < nb && excess; i++) {
 			bool is_lossless = false;
@@ -551,9 +656,13 @@ static int plan_buffer(const struct writer *x, struct dcbnl_buffer *b, struct rc
 			excess -= cut;
 		}
 		if (excess)
-			return rc_errf(err, ENOSPC,
-				       "'%s': the buffers wanted need %llu bytes, the port has %u",
-				       x->ifname, (unsigned long long)used, cur->total_size);
+			return rc_errf(
+			    err, ENOSPC,
+			    "'%s': the buffers wanted need %llu bytes; the port has %u, of "
+			    "which %u must stay shared (4 cells, en/port_buffer.c): "
+			    "refusing before writing",
+			    x->ifname, (unsigned long long)used, cur->total_size,
+			    RC_MLX5_SHARED_MIN);
 	}
 	return 0;
 }
@@ -604,6 +713,26 @@ static int write_pfc(struct writer *x, uint32_t fields, struct rc_err *err)
 	return rc_dcb_ieee_set(x->s->dcb, x->ifname, &(struct rc_dcb_set){.pfc = &p}, "PFC", err);
 }
 
+/* The lowest priority without PFC, for DSCPs kept out of the lossless ones; -1 if none. */
+static int lowest_lossy(uint8_t lossless)
+{
+	for (int p = 0; p < RC_NPRIO; p++)
+		if (!(lossless & (1u << p)))
+			return p;
+	return -1;
+}
+
+static void lossy_strays(const struct writer *x, uint32_t fields, int tgt[RC_NDSCP])
+{
+	uint8_t lossless = fields & RC_F_PFC ? x->w->want->pfc_enabled : x->cur.pfc.pfc_en;
+	uint64_t stray = stray_dscps(tgt, lossless);
+	int to = lowest_lossy(lossless);
+
+	for (int d = 0; d < RC_NDSCP && to >= 0; d++)
+		if (stray & (1ull << d))
+			tgt[d] = to;
+}
+
 /* Does the trust follow the APP table (upstream mlx5), or is it set on its own? */
 static bool implicit_trust(const struct writer *x)
 {
@@ -611,26 +740,30 @@ static bool implicit_trust(const struct writer *x)
 }
 
 /* The DSCP map to reach, -1 = no entry.  A read describes the whole table and reports a
- * missing entry as priority 0 (what delapp leaves in the firmware), so in a whole-table
- * state (a journaled one being restored) 0 means "no entry".  A policy pins a few DSCPs:
- * there 0 is a real entry, written explicitly.  (Limitation: a DSCP with no entry reads
- * as 0 although firmware that never had the entry holds its default, dscp >> 3.) */
+ * DSCP without an entry as firmware's default (dscp >> 3), so in a whole-table state (a
+ * journaled one being restored) that default on a DSCP that has no entry now means "leave
+ * it without one".  A policy pins a few DSCPs, written explicitly; and then no other DSCP
+ * may reach a lossless priority through the firmware default (DSCP 24..31 would share
+ * RoCE's priority 3): those get an explicit entry to a lossy priority. */
 static void target_map(const struct writer *x, uint32_t fields, enum rc_trust trust,
 		       int tgt[RC_NDSCP])
 {
 	const struct port_qos *want = x->w->want;
 	bool whole = want->dscp_mask == ~0ull, any = false;
+	int cur[RC_NDSCP];
 
-	dscp_map_of(&x->cur, tgt);
+	dscp_map_of(&x->cur, cur);
+	memcpy(tgt, cur, sizeof(cur));
 	if (fields & (RC_F_DSCP2PRIO | RC_F_TRUST)) {
 		for (int d = 0; d < RC_NDSCP; d++)
 			if (want->dscp_mask & (1ull << d))
-				tgt[d] = want->dscp2prio[d] || !whole ? want->dscp2prio[d] : -1;
+				tgt[d] =
+				    whole && cur[d] < 0 && want->dscp2prio[d] == fw_default_prio(d)
+					? -1
+					: want->dscp2prio[d];
 	}
-	if (!implicit_trust(x))
-		return;
-	/* On upstream mlx5 the table *is* the trust: PCP means no DSCP entry at all... */
-	if (trust == RC_TRUST_PCP) {
+	if (implicit_trust(x) && trust == RC_TRUST_PCP) {
+		/* On upstream mlx5 the table *is* the trust: PCP means no DSCP entry at all... */
 		for (int d = 0; d < RC_NDSCP; d++)
 			tgt[d] = -1;
 		return;
@@ -638,12 +771,14 @@ static void target_map(const struct writer *x, uint32_t fields, enum rc_trust tr
 	/* ...and DSCP needs at least one. */
 	for (int d = 0; d < RC_NDSCP; d++)
 		any |= tgt[d] >= 0;
-	for (int d = 0; d < RC_NDSCP && !any; d++) {
+	for (int d = 0; d < RC_NDSCP && !any && implicit_trust(x); d++) {
 		if (want->dscp_mask & (1ull << d)) {
 			tgt[d] = want->dscp2prio[d];
 			any = true;
 		}
 	}
+	if (!whole && trust == RC_TRUST_DSCP)
+		lossy_strays(x, fields, tgt);
 }
 
 static int write_app_entries(struct writer *x, const int tgt[RC_NDSCP], struct rc_err *err)
@@ -807,6 +942,13 @@ static int apply_port(struct rc_session *s, const struct rc_port_write *w, struc
 			  &x.nic, err);
 	if (rc)
 		return rc;
+	/* Sizing the buffers takes them over from firmware, which makes the cable length
+	 * count (§2.4): write it with them, or it stays at whatever was there. */
+	if ((f & RC_F_HEADROOM) && (w->want->known & RC_F_CABLE))
+		f |= RC_F_CABLE;
+	/* Which DSCPs reach a lossless priority depends on PFC: look at the map again. */
+	if ((f & RC_F_PFC) && (w->want->known & RC_F_DSCP2PRIO) && w->want->dscp_mask != ~0ull)
+		f |= RC_F_DSCP2PRIO;
 	if (f & RC_HOST_DCB_GROUPS) {
 		rc = rc_dcb_get(s->dcb, w->port, &x.cur, err);
 		if (rc)

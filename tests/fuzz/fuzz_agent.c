@@ -1,7 +1,9 @@
-/* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c)
- * and what a journal holds are parsed by rc_port_qos_from_json (engine/qos_json.c), and
- * saved plans by rc_plan_load; neither may crash on any input.  Accepted port states must
- * survive a round trip unchanged. */
+/* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c):
+ * the transport's raw result (stdout that may be empty, NUL-laden, not UTF-8; stderr; any
+ * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal
+ * holds parsed by rc_port_qos_from_json (engine/qos_json.c), and saved plans by
+ * rc_plan_load; none may crash on any input.  Accepted port states must survive a round
+ * trip unchanged. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,10 +11,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../drivers/host/agent_answer.h"
 #include "../../engine/plan_file.h"
 #include "rocectl/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The transport-level result: the first byte picks the exit status and how much of the
+ * rest is stderr; stdout is handed over as the transport does (NULL when empty). */
+static void fuzz_answer(const uint8_t *data, size_t size)
+{
+	static const int status[] = {0, 1, 2, 127, -1, 255, 139, 3};
+	struct rc_err err = {0};
+	size_t split;
+	cJSON *j = NULL;
+
+	if (!size)
+		return;
+	split = (size_t)(data[0] >> 3) % size;
+	if (rc_agent_answer_parse("h", "rocectl agent state",
+				  size > 1 + split ? (const char *)data + 1 + split : NULL,
+				  size > 1 + split ? size - 1 - split : 0, (const char *)data + 1,
+				  split, status[data[0] & 7], &j, &err) == 0 &&
+	    !cJSON_IsObject(j))
+		abort();
+	cJSON_Delete(j);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct port_qos q, again;
 	int fd;
 
+	fuzz_answer(data, size);
 	if (!text)
 		return 0;
 	memcpy(text, data, size);

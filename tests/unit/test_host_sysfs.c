@@ -389,7 +389,15 @@ static void model_view_of_a_nic(void **state)
 	assert_int_equal(q.dscp_mask, ~0ull);
 	assert_int_equal(q.dscp2prio[26], 3);
 	assert_int_equal(q.dscp2prio[48], 6);
-	assert_int_equal(q.dscp2prio[24], 0);
+	/* No entry: firmware's default dscp >> 3, not 0 (en_dcbnl.c) -- and DSCP 24-31 then
+	 * share RoCE's lossless priority 3, which is drift with the list. */
+	assert_int_equal(q.dscp2prio[24], 3);
+	assert_int_equal(q.dscp2prio[63], 7);
+	assert_true(q.effect.drift & RC_F_DSCP2PRIO);
+	assert_non_null(strstr(q.effect.why, "DSCP 24-25,27-31 "));
+	assert_true(q.effect.unverified & RC_F_DSCP2PRIO);
+	/* The host sized the buffers (prio 3 in buffer 1): the cable length counts. */
+	assert_false(q.effect.inert & RC_F_CABLE);
 	assert_int_equal(q.pfc_enabled, 0x08);
 	assert_int_equal(q.cable_length_m, 7);
 	assert_int_equal(q.headroom_bytes[3], 156672);
@@ -402,10 +410,27 @@ static void model_view_of_a_nic(void **state)
 	assert_true(q.unsupported & RC_F_CNP);
 	assert_false(q.known & RC_F_NIC_ECN);
 
-	/* Empty table: PCP trust. */
+	/* DSCP 24-31 mapped away explicitly: nothing else reaches priority 3. */
+	for (int d = 24; d < 32; d++)
+		if (d != 26)
+			hp->dcb.app[hp->dcb.n_app++] = (struct rc_dcb_app){5, 0, (uint16_t)d};
+	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
+	assert_false(q.effect.drift & RC_F_DSCP2PRIO);
+	assert_int_equal(q.dscp2prio[24], 0);
+
+	/* Firmware-buffer mode (every priority in buffer 0): the cable length is stored
+	 * but sizes nothing, so it is "not effective here" (en_dcbnl.c setpfc). */
+	hp->dcb.buffer.prio2buffer[3] = 0;
+	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
+	assert_true(q.effect.inert & RC_F_CABLE);
+	assert_non_null(strstr(q.effect.why, "manual-buffer"));
+	assert_int_equal(q.cable_length_m, 7);
+
+	/* Empty table: PCP trust, the map is firmware's and no DSCP is a stray. */
 	hp->dcb.n_app = 0;
 	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
 	assert_int_equal(q.trust, RC_TRUST_PCP);
+	assert_false(q.effect.drift & RC_F_DSCP2PRIO);
 
 	/* Sections left out are "not controllable in this run", never unknown (drift). */
 	rc_host_to_qos(hp, RC_HOST_SEC_RDMA, &q);

@@ -180,6 +180,10 @@ static int manual_buffer_config(struct ns_nic *nic, int change, uint8_t old_pfc,
 		}
 		if (total > nic->hw.buffer_total)
 			return -EINVAL;
+		/* port_update_shared_buffer(): the shared pool keeps at least 4 cells of what
+		 * the buffers leave of the port (en/port_buffer.c), else -EINVAL */
+		if ((nic->hw.buffer_total - total) / nic->hw.cell_size < 4)
+			return -EINVAL;
 		update = 1;
 		if ((err = check_lossless(nic, size, lossy)))
 			return err;

@@ -138,6 +138,13 @@ test_expect_success 'buffer checks: lossless minimum (ENOMEM), port total and pr
 	test "$(state b eth0 buffer-size)" = "149888 0 0 0 0 0 0 0" &&
 	probe b eth0 buffer 0,0,0,0,0,0,0,0 600000,600000,0,0,0,0,0,0 >out &&
 	test_must_contain out "status=-22" &&
+	# the shared pool must keep 4 cells: 1 MiB - 3 cells is refused, - 4 cells accepted
+	probe b eth0 buffer 0,0,0,0,0,0,0,0 150000,898192,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=-22" &&
+	probe b eth0 buffer 0,0,0,0,0,0,0,0 150016,898048,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=0" &&
+	probe b eth0 buffer 0,0,0,0,0,0,0,0 150000,0,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=0" &&
 	probe b eth0 buffer 0,0,0,8,0,0,0,0 150000,0,0,0,0,0,0,0 >out &&
 	test_must_contain out "status=-22" &&
 	test_must_contain "$TMP/b/writes.log" "IEEE_SET buffer -> status -ENOMEM"

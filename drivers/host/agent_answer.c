@@ -1,0 +1,107 @@
+/* The remote agent's answer is untrusted input like any device output: a host without
+ * rocectl prints nothing (and its shell exits 127), a broken install prints a stack of
+ * errors, a hostile host prints anything.  Each of these is an error for that device,
+ * with a message an operator can act on, and never reaches the JSON reader unchecked. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "agent_answer.h"
+
+/* RFC 3629 UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.  cJSON
+ * copies bytes through; a report or journal must not carry invalid text onwards. */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t len;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			len = 2, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			len = 3, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			len = 4, cp = c & 0x07;
+		else
+			return false;
+		if (n - i < len)
+			return false;
+		for (size_t k = 1; k < len; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
+/* The first line of stderr, printable ASCII only, for the message. */
+static void first_line(const char *s, size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; s && i < n && s[i] != '\n' && o + 1 < len; i++)
+		buf[o++] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	buf[o] = '\0';
+}
+
+static int refuse(struct rc_err *err, const char *device, const char *cmd, const char *what,
+		  const char *errout, size_t err_len, int exit_status)
+{
+	char line[160];
+
+	first_line(errout, err_len, line, sizeof(line));
+	if (exit_status == 127)
+		return rc_errf(err, EPROTO,
+			       "'%s': '%s' %s: rocectl is not installed on the host or not on "
+			       "its PATH (exit 127%s%s)",
+			       device, cmd, what, line[0] ? ": " : "", line);
+	return rc_errf(err, EPROTO, "'%s': the agent's answer to '%s' %s (exit %d%s%s)", device,
+		       cmd, what, exit_status, line[0] ? ": " : "", line);
+}
+
+int rc_agent_answer_parse(const char *device, const char *cmd, const char *out, size_t out_len,
+			  const char *errout, size_t err_len, int exit_status, cJSON **json,
+			  struct rc_err *err)
+{
+	const char *end = NULL;
+	char what[64];
+
+	*json = NULL;
+	if (!out || !out_len)
+		return refuse(err, device, cmd, "is empty", errout, err_len, exit_status);
+	if (out_len > RC_AGENT_ANSWER_MAX) {
+		snprintf(what, sizeof(what), "exceeds %u bytes", RC_AGENT_ANSWER_MAX);
+		return refuse(err, device, cmd, what, errout, err_len, exit_status);
+	}
+	if (memchr(out, '\0', out_len))
+		return refuse(err, device, cmd, "holds a NUL byte", errout, err_len, exit_status);
+	if (!utf8_valid((const unsigned char *)out, out_len))
+		return refuse(err, device, cmd, "is not UTF-8", errout, err_len, exit_status);
+	*json = cJSON_ParseWithLengthOpts(out, out_len, &end, 0);
+	/* One object and nothing after it but white space: "{} garbage" is not an answer. */
+	while (*json && end && (size_t)(end - out) < out_len && strchr(" \t\r\n", *end) && *end)
+		end++;
+	if (!*json || !cJSON_IsObject(*json) || !end || (size_t)(end - out) != out_len) {
+		cJSON_Delete(*json);
+		*json = NULL;
+		return refuse(err, device, cmd, "is not a JSON object", errout, err_len,
+			      exit_status);
+	}
+	/* A non-zero exit with a JSON object is the agent reporting a failure in it
+	 * ("status", "error"): the caller reads that. */
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* What a remote `rocectl agent ...` answered, judged before anything reads it
+ * (agent_answer.c).  Private to drivers/host/agent_ssh.c and its tests. */
+#ifndef ROCECTL_DRIVERS_HOST_AGENT_ANSWER_H
+#define ROCECTL_DRIVERS_HOST_AGENT_ANSWER_H
+
+#include <stddef.h>
+
+#include <cJSON.h>
+
+#include "rocectl/driver.h"
+
+/* The largest answer we parse: an agent's state for every RDMA interface of a host is a
+ * few kilobytes per interface; anything near this is not an agent talking. */
+#define RC_AGENT_ANSWER_MAX (1u << 20)
+
+/* Judge the answer of `cmd` on `device`: stdout `out`/`out_len` (may be NULL/0), stderr
+ * `errout`/`err_len` (may be NULL/0), the exit status (-1 = none sent).  On success
+ * *json is one JSON object (the caller deletes it).  Every other answer is -EPROTO with a
+ * message naming the device and the command: nothing printed (rocectl missing), a
+ * non-zero exit without JSON, output over RC_AGENT_ANSWER_MAX, NUL bytes, invalid UTF-8,
+ * or text that is not one JSON object. */
+int rc_agent_answer_parse(const char *device, const char *cmd, const char *out, size_t out_len,
+			  const char *errout, size_t err_len, int exit_status, cJSON **json,
+			  struct rc_err *err);
+
+#endif
