@@ -75,3 +75,13 @@ void rc_effect_inert(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
 	effect_add(e, fmt, ap);
 	va_end(ap);
 }
+
+void rc_effect_warn(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->warn |= groups;
+	va_start(ap, fmt);
+	effect_add(e, fmt, ap);
+	va_end(ap);
+}

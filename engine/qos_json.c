@@ -59,12 +59,13 @@ static void add_effect(cJSON *o, const struct rc_effect *e)
 {
 	cJSON *j;
 
-	if (!e->drift && !e->inert && !e->unverified && !e->why[0])
+	if (!e->drift && !e->inert && !e->unverified && !e->warn && !e->why[0])
 		return;
 	j = cJSON_AddObjectToObject(o, "effect");
 	cJSON_AddNumberToObject(j, "drift", e->drift);
 	cJSON_AddNumberToObject(j, "inert", e->inert);
 	cJSON_AddNumberToObject(j, "unverified", e->unverified);
+	cJSON_AddNumberToObject(j, "warn", e->warn);
 	cJSON_AddStringToObject(j, "why", e->why);
 }
 
@@ -364,6 +365,9 @@ static void read_effect(struct rd *r, const cJSON *o, struct rc_effect *e)
 	e->drift = (uint32_t)num(r, j, "drift", 0, RC_F_ALL) & RC_F_ALL;
 	e->inert = (uint32_t)num(r, j, "inert", 0, RC_F_ALL) & RC_F_ALL;
 	e->unverified = (uint32_t)num(r, j, "unverified", 0, RC_F_ALL) & RC_F_ALL;
+	/* optional: older agents do not send it */
+	if (cJSON_GetObjectItemCaseSensitive(j, "warn"))
+		e->warn = (uint32_t)num(r, j, "warn", 0, RC_F_ALL) & RC_F_ALL;
 	why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "why"));
 	if (!why || strlen(why) >= sizeof(e->why)) {
 		bad(r, "effect.why");

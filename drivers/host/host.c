@@ -322,12 +322,14 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 		uint64_t stray = stray_dscps(map, st->pfc.pfc_en);
 		char list[96];
 
+		/* A warning, not drift: this is what every mlx5 with trust DSCP does unless an
+		 * operator maps those DSCPs away, and the policy does not say where. */
 		if (stray) {
 			dscp_list(stray, list, sizeof(list));
-			rc_effect_drift(&q->effect, RC_F_DSCP2PRIO,
-					"DSCP %s without an APP entry keep firmware's dscp>>3 and "
-					"land in a lossless priority",
-					list);
+			rc_effect_warn(&q->effect, RC_F_DSCP2PRIO,
+				       "DSCP %s without an APP entry keep firmware's dscp>>3 and "
+				       "land in a lossless priority",
+				       list);
 		}
 		/* A deleted entry leaves 0 in firmware, unseen: a lossless priority that no
 		 * entry feeds may be fed by nothing at all. */
@@ -713,26 +715,6 @@ static int write_pfc(struct writer *x, uint32_t fields, struct rc_err *err)
 	return rc_dcb_ieee_set(x->s->dcb, x->ifname, &(struct rc_dcb_set){.pfc = &p}, "PFC", err);
 }
 
-/* The lowest priority without PFC, for DSCPs kept out of the lossless ones; -1 if none. */
-static int lowest_lossy(uint8_t lossless)
-{
-	for (int p = 0; p < RC_NPRIO; p++)
-		if (!(lossless & (1u << p)))
-			return p;
-	return -1;
-}
-
-static void lossy_strays(const struct writer *x, uint32_t fields, int tgt[RC_NDSCP])
-{
-	uint8_t lossless = fields & RC_F_PFC ? x->w->want->pfc_enabled : x->cur.pfc.pfc_en;
-	uint64_t stray = stray_dscps(tgt, lossless);
-	int to = lowest_lossy(lossless);
-
-	for (int d = 0; d < RC_NDSCP && to >= 0; d++)
-		if (stray & (1ull << d))
-			tgt[d] = to;
-}
-
 /* Does the trust follow the APP table (upstream mlx5), or is it set on its own? */
 static bool implicit_trust(const struct writer *x)
 {
@@ -742,9 +724,8 @@ static bool implicit_trust(const struct writer *x)
 /* The DSCP map to reach, -1 = no entry.  A read describes the whole table and reports a
  * DSCP without an entry as firmware's default (dscp >> 3), so in a whole-table state (a
  * journaled one being restored) that default on a DSCP that has no entry now means "leave
- * it without one".  A policy pins a few DSCPs, written explicitly; and then no other DSCP
- * may reach a lossless priority through the firmware default (DSCP 24..31 would share
- * RoCE's priority 3): those get an explicit entry to a lossy priority. */
+ * it without one".  A policy pins a few DSCPs, written explicitly; the others keep
+ * firmware's default (DSCP 24..31 then share RoCE's priority 3: the read warns). */
 static void target_map(const struct writer *x, uint32_t fields, enum rc_trust trust,
 		       int tgt[RC_NDSCP])
 {
@@ -777,8 +758,6 @@ static void target_map(const struct writer *x, uint32_t fields, enum rc_trust tr
 			any = true;
 		}
 	}
-	if (!whole && trust == RC_TRUST_DSCP)
-		lossy_strays(x, fields, tgt);
 }
 
 static int write_app_entries(struct writer *x, const int tgt[RC_NDSCP], struct rc_err *err)
@@ -946,7 +925,9 @@ static int apply_port(struct rc_session *s, const struct rc_port_write *w, struc
 	 * count (§2.4): write it with them, or it stays at whatever was there. */
 	if ((f & RC_F_HEADROOM) && (w->want->known & RC_F_CABLE))
 		f |= RC_F_CABLE;
-	/* Which DSCPs reach a lossless priority depends on PFC: look at the map again. */
+	/* A deleted APP entry leaves firmware at priority 0 for its DSCP, which the kernel
+	 * does not report (the read shows the default dscp >> 3): turning PFC on rewrites the
+	 * policy's entries too, so that the lossless priority is fed for certain. */
 	if ((f & RC_F_PFC) && (w->want->known & RC_F_DSCP2PRIO) && w->want->dscp_mask != ~0ull)
 		f |= RC_F_DSCP2PRIO;
 	if (f & RC_HOST_DCB_GROUPS) {

@@ -102,6 +102,9 @@ struct rc_effect {
 	/* Groups whose reading on this platform is not checked against a vendor artifact
 	 * (docs/PLATFORMS.md): verify says so, so that an operator knows what to trust. */
 	uint32_t unverified;
+	/* Groups in policy but worth a warning (mlx5 DSCPs that reach a lossless priority
+	 * through firmware's default map): shown with the reason, neither drift nor written. */
+	uint32_t warn;
 	char why[RC_WHY_LEN]; /* one line for drift and inert: what was seen */
 };
 
@@ -110,6 +113,9 @@ void rc_effect_drift(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Likewise for e->inert. */
 void rc_effect_inert(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Likewise for e->warn. */
+void rc_effect_warn(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 struct port_qos {

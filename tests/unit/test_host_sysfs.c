@@ -390,10 +390,11 @@ static void model_view_of_a_nic(void **state)
 	assert_int_equal(q.dscp2prio[26], 3);
 	assert_int_equal(q.dscp2prio[48], 6);
 	/* No entry: firmware's default dscp >> 3, not 0 (en_dcbnl.c) -- and DSCP 24-31 then
-	 * share RoCE's lossless priority 3, which is drift with the list. */
+	 * share RoCE's lossless priority 3: a warning with the list, not drift. */
 	assert_int_equal(q.dscp2prio[24], 3);
 	assert_int_equal(q.dscp2prio[63], 7);
-	assert_true(q.effect.drift & RC_F_DSCP2PRIO);
+	assert_true(q.effect.warn & RC_F_DSCP2PRIO);
+	assert_false(q.effect.drift & RC_F_DSCP2PRIO);
 	assert_non_null(strstr(q.effect.why, "DSCP 24-25,27-31 "));
 	assert_true(q.effect.unverified & RC_F_DSCP2PRIO);
 	/* The host sized the buffers (prio 3 in buffer 1): the cable length counts. */
@@ -415,7 +416,7 @@ static void model_view_of_a_nic(void **state)
 		if (d != 26)
 			hp->dcb.app[hp->dcb.n_app++] = (struct rc_dcb_app){5, 0, (uint16_t)d};
 	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
-	assert_false(q.effect.drift & RC_F_DSCP2PRIO);
+	assert_false(q.effect.warn & RC_F_DSCP2PRIO);
 	assert_int_equal(q.dscp2prio[24], 0);
 
 	/* Firmware-buffer mode (every priority in buffer 0): the cable length is stored
