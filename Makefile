@@ -47,8 +47,9 @@ SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 SAN_LDFLAGS := -fsanitize=address,undefined
 
-SRCS := $(sort $(wildcard engine/*.c drivers/*/*.c))
-LIB_SRCS := $(filter-out engine/main.c,$(SRCS))
+# engine/{config,plan,run,report,util}: the core library; cli/: the commands; drivers/.
+SRCS := $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 # The conformance suite: rocectl against vendor artifacts nobody on this project wrote
 # (../shared/conformance, see its README).  cmocka binaries tests/conformance/test_*.c and
@@ -213,7 +214,7 @@ install: rocectl rocectl-net.so
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
 
-FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/conformance tests/sim tests/fuzz \
+FORMAT_SRCS = $(shell find engine cli drivers include tests/unit tests/conformance tests/sim tests/fuzz \
 	-name '*.[ch]' 2>/dev/null)
 format:
 	clang-format -i $(FORMAT_SRCS)

@@ -32,8 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../drivers/host/host.h"
-#include "cli.h"
+#include "rocectl/cli.h"
 #include "rocectl/fleet.h"
 #include "rocectl/print.h"
 
@@ -58,7 +57,7 @@ static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "mark pauses on priorities the policy keeps lossy", 'p'},
     {"limit", 0, "NAMES", "only these devices or roles (comma-separated; with -i)", OPT_LIMIT},
     {"interface", 'I', "IF", "this host's interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"json", 'j', NULL, "JSON output (schema rocectl.counters/v1, see engine/cmd_counters.c)",
+    {"json", 'j', NULL, "JSON output (schema rocectl.counters/v1, see cli/cmd_counters.c)",
      OPT_JSON},
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
@@ -87,7 +86,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->limit = arg;
 		return 0;
 	case 'I':
-		if (!rc_host_ifname_ok(arg)) {
+		if (!rc_ifname_is_safe(arg)) {
 			fprintf(stderr, "rocectl counters: '%s' is not a network interface name\n",
 				arg);
 			return -EINVAL;

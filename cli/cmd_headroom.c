@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 #include "rocectl/headroom.h"
 #include "rocectl/policy.h"
 #include "rocectl/print.h"

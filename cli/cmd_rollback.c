@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
 

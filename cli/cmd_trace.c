@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 #include "rocectl/result.h"
 
 #define MAX_HOPS     5

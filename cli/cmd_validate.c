@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
 #include "rocectl/print.h"

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "fleet_cmd.h"
-#include "lock.h"
-#include "plan_file.h"
+#include "../engine/run/lock.h"
+#include "../engine/run/plan_file.h"
 #include "rocectl/fleet.h"
 #include "rocectl/journal.h"
 #include "rocectl/report.h"

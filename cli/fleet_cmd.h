@@ -1,4 +1,4 @@
-/* What `rocectl plan`, `apply` and `verify` share (engine/fleet_cmd.c): options, loading
+/* What `rocectl plan`, `apply` and `verify` share (cli/fleet_cmd.c): options, loading
  * the policy and inventory, running the fleet executor over the selected devices (the
  * inventory's switches unless --limit says otherwise), printing, exit codes. */
 #ifndef ROCECTL_FLEET_CMD_H
@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 
 enum rc_fleet_cmd {
 	RC_FLEET_CMD_PLAN = 0,

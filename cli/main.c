@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 
 static const struct rc_command commands[] = {
     {"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},

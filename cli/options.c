@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "rocectl/cli.h"
 
 #define MAX_OPTS 64
 

@@ -1,5 +1,5 @@
 /* rocectl agent show|plan|apply|verify|counters: the local host's RoCE interfaces against
- * the policy.  Each interface is its own run through engine/devrun.c (read -> diff ->
+ * the policy.  Each interface is its own run through engine/run/devrun.c (read -> diff ->
  * journal -> apply -> re-read -> verify), so that a NIC that fails (no DCB, a refused
  * write) is reported and restored on its own while the others are still handled.
  *
@@ -76,8 +76,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../drivers/host/host.h"
-#include "cli.h"
+#include "host.h"
+#include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
@@ -106,7 +106,8 @@ enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON };
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
     {"interface", 'I', "IF", "manage this interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"json", 'j', NULL, "JSON output (schema rocectl.agent/v1, see engine/cmd_agent.c)", OPT_JSON},
+    {"json", 'j', NULL, "JSON output (schema rocectl.agent/v1, see drivers/host/agent_cmd.c)",
+     OPT_JSON},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},

@@ -9,7 +9,7 @@
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
  *     -> {"schema":"rocectl.agent-write/v1","status":"ok"|"error","error":MSG}
  *
- * PORT_QOS is the journal's serialization (engine/qos_json.c).  `write` re-reads each
+ * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
  * interface itself so the driver's read-modify-write starts from the live state; the
  * journal and the rollback stay with the controller, which owns the run. */
 #include <errno.h>
@@ -20,8 +20,8 @@
 
 #include <cJSON.h>
 
-#include "../drivers/host/host.h"
-#include "cli.h"
+#include "host.h"
+#include "rocectl/cli.h"
 #include "rocectl/journal.h"
 
 #define WRITE_INPUT_MAX (1u << 20)

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../drivers/host/host.h"
-#include "cli.h"
+#include "host.h"
+#include "rocectl/cli.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
 

@@ -1,5 +1,6 @@
 /* Character sets for names that end up inside CLI commands, URLs and file paths on remote
  * devices.  Checked once at load; everything built later can rely on them. */
+#include <ctype.h>
 #include <string.h>
 
 #include "rocectl/inventory.h"
@@ -55,6 +56,21 @@ bool rc_env_name_is_safe(const char *name)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!is_alnum(name[i]) && name[i] != '_')
+			return false;
+	return true;
+}
+
+/* The kernel's dev_valid_name() (net/core/dev.c): 1..IFNAMSIZ-1 bytes, not "." or "..", no
+ * '/', ':' or whitespace.  We also refuse non-printable bytes: the name is printed. */
+bool rc_ifname_is_safe(const char *name)
+{
+	size_t len = name ? strnlen(name, 16) : 0;
+
+	if (len == 0 || len > 15 || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) ||
+		    !isprint((unsigned char)*p))
 			return false;
 	return true;
 }

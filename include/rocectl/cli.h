@@ -1,4 +1,5 @@
-/* Command-line plumbing shared by engine/main.c and the engine/cmd_*.c files. */
+/* Command-line plumbing shared by cli/main.c, the cli/cmd_*.c files and the host commands in
+ * drivers/host/. */
 #ifndef ROCECTL_CLI_H
 #define ROCECTL_CLI_H
 

@@ -1,4 +1,4 @@
-/* Diff: desired vs actual port_qos -> typed changes (engine/diff.c). */
+/* Diff: desired vs actual port_qos -> typed changes (engine/plan/diff.c). */
 #ifndef ROCECTL_DIFF_H
 #define ROCECTL_DIFF_H
 

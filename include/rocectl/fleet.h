@@ -1,4 +1,4 @@
-/* The fleet executor (engine/fleet.c): every selected device of the inventory through
+/* The fleet executor (engine/run/fleet.c): every selected device of the inventory through
  * rc_devrun with bounded parallelism; one session per device reused across read -> apply
  * -> verify; a device that fails does not stop the others, and the apply order keeps
  * a host from marking DSCP towards a switch that does not treat it lossless. */

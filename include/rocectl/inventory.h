@@ -172,5 +172,8 @@ bool rc_address_is_safe(const char *addr);
 bool rc_user_is_safe(const char *user);
 /* Environment variable names: [A-Za-z0-9_], not starting with a digit. */
 bool rc_env_name_is_safe(const char *name);
+/* Network interface names as the kernel accepts them (dev_valid_name): 1..15 bytes,
+ * not "." or "..", no '/', ':', whitespace or control bytes. */
+bool rc_ifname_is_safe(const char *name);
 
 #endif

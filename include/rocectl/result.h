@@ -1,7 +1,7 @@
 /* The result of reading a fabric: per device and port (the fleet's diffs), per link (both
  * ends agree) and per host (every NIC lands on switches with the same QoS).  One model,
- * several printers: text and JSON (engine/report_fabric.c), Prometheus text exposition
- * (engine/report_prom.c), Graphviz DOT (engine/report_dot.c). */
+ * several printers: text and JSON (engine/report/report_fabric.c), Prometheus text exposition
+ * (engine/report/report_prom.c), Graphviz DOT (engine/report/report_dot.c). */
 #ifndef ROCECTL_RESULT_H
 #define ROCECTL_RESULT_H
 

@@ -1,5 +1,5 @@
 /* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c)
- * and what a journal holds are parsed by rc_port_qos_from_json (engine/qos_json.c), and
+ * and what a journal holds are parsed by rc_port_qos_from_json (engine/run/qos_json.c), and
  * saved plans by rc_plan_load; neither may crash on any input.  Accepted port states must
  * survive a round trip unchanged. */
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../engine/plan_file.h"
+#include "../../engine/run/plan_file.h"
 #include "rocectl/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

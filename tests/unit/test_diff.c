@@ -1,4 +1,4 @@
-/* Diff of desired vs actual port state (engine/diff.c). */
+/* Diff of desired vs actual port state (engine/plan/diff.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include "rocectl/diff.h"
 
-/* A desired switch port as engine/desired.c builds it for the reference policy: trust
+/* A desired switch port as engine/plan/desired.c builds it for the reference policy: trust
  * DSCP, 26 -> 3, 48 -> 6, PFC on 3, ECN 150KB/1500KB/100% on TC 3, ETS 6 strict and
  * 3/0 DWRR 50/50, watchdog 200/400 ms drop, computed headroom floor on 3. */
 static struct port_qos switch_want(void)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/range.h"
+#include "../../engine/config/range.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
 

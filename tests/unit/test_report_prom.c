@@ -1,4 +1,4 @@
-/* Prometheus text exposition of a fabric result (engine/report_prom.c).  The output is
+/* Prometheus text exposition of a fabric result (engine/report/report_prom.c).  The output is
  * checked by a strict parser of format 0.0.4 written here (stricter than the format where
  * node_exporter's textfile collector is: no sample timestamps), then value by value.  The
  * result is built by hand so that these tests depend on neither drivers nor the loader. */
