@@ -103,6 +103,8 @@ const struct rc_driver *rc_driver_find(const char *name)
 
 const char *rc_driver_name_for(const struct rc_device *dev)
 {
+	if (dev->driver[0])
+		return dev->driver;
 	if (dev->kind == RC_DEV_HOST)
 		return dev->transport == RC_TRANSPORT_SSH ? "agent-ssh" : "mlx5";
 	switch (dev->platform) {

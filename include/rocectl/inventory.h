@@ -86,6 +86,9 @@ struct rc_device {
 	enum rc_platform platform;
 	enum rc_transport transport;
 	enum rc_role role;
+	/* The driver by name; empty = chosen from kind, platform and transport (the loader
+	 * leaves it empty; tests name a fake driver here). */
+	char driver[32];
 	/* Switch ports, or host interfaces; n_ports == 0 on a host = every RDMA netdev. */
 	size_t n_ports;
 	char (*ports)[RC_NAME_MAX];
