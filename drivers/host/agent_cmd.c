@@ -346,8 +346,6 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 
 	snprintf(only[0], sizeof(only[0]), "%s", ifname);
 	rc = rc_devrun_open(&r, &a->dev, 0, &a->ropts, only, 1, &err);
-	if (!rc && r.drv == &rc_host_driver)
-		rc_host_set_sections(r.sess, a->o.sections);
 	if (!rc)
 		rc = rc_devrun_read(&r, &err);
 	if (!rc)
@@ -818,7 +816,6 @@ static void run_show(struct agent *a)
 		free(hp);
 		return;
 	}
-	rc_host_set_sections(s, a->o.sections);
 	for (size_t i = 0; i < a->o.n_if; i++)
 		show_interface(a, s, a->o.ifs[i], hp);
 	rc_host_driver.close(s);
@@ -964,6 +961,8 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	a->ropts.accept_new_host_keys = g->accept_new_host_keys;
 	/* Only apply writes; the driver refuses a write in any other run. */
 	a->ropts.dry_run = a->cmd != A_APPLY;
+	/* --only reaches the driver as the groups of the run, like any other option */
+	a->ropts.groups = rc_host_section_groups(a->o.sections);
 	if (gethostname(host, sizeof(host) - 1) || !host[0])
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';

@@ -79,12 +79,11 @@ static void local_device(struct rc_device *dev)
 static int open_local(struct remote_opts *o, const struct rc_global *g, bool dry_run,
 		      const struct rc_device *dev, struct rc_session **s, struct rc_err *err)
 {
-	struct rc_run_opts ropts = {.root = o->root ? o->root : g->root, .dry_run = dry_run};
-	int rc = rc_host_driver.open(dev, &ropts, s, err);
+	struct rc_run_opts ropts = {.root = o->root ? o->root : g->root,
+				    .dry_run = dry_run,
+				    .groups = rc_host_section_groups(o->sections)};
 
-	if (!rc)
-		rc_host_set_sections(*s, o->sections);
-	return rc;
+	return rc_host_driver.open(dev, &ropts, s, err);
 }
 
 static void print_json(cJSON *o)

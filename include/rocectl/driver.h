@@ -18,6 +18,9 @@ struct rc_run_opts {
 	bool accept_new_host_keys; /* record unknown SSH host keys (never changed ones) */
 	uint32_t default_timeout_ms;
 	bool dry_run; /* plan: a driver must not write anything */
+	/* RC_F_* groups this run may read and write (`agent --only`); 0 = every group.  A
+	 * driver leaves the others alone and reports them as not controllable in this run. */
+	uint32_t groups;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
