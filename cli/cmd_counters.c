@@ -4,7 +4,8 @@
  *
  *   rocectl counters [--interface IF]...         the local host (the data of `agent counters`)
  *   rocectl counters -i INVENTORY [--limit L]    every selected device, through its driver's
- *                                                counters op, in parallel (--parallel N)
+ *                                                counters op, on the fleet's worker pool
+ *                                                (--parallel N)
  *
  * With -p POLICY, a non-zero PFC pause counter of a priority the policy does not make
  * lossless is marked "unexpected": some device on that link pauses a lossy priority.
@@ -26,7 +27,6 @@
  *    "status": "ok" | "drops" | "error", "exit_code": 0 | 1 | 2} */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,88 +130,6 @@ static int on_option(int id, const char *arg, void *ctx)
 	}
 }
 
-/* ---- reading: the fleet's device selection and sessions, our own work per device ------- */
-
-enum ctr_status { CS_OK, CS_UNSUPPORTED, CS_ERROR };
-
-struct ctr_dev {
-	struct rc_fleet_dev *fd;
-	const struct rc_driver *drv;
-	enum ctr_status status;
-	struct rc_counters c;
-};
-
-struct ctr_pool {
-	struct rc_fleet *f;
-	struct ctr_dev *devs;
-	size_t next;
-	pthread_mutex_t lock;
-};
-
-/* Open the device (no policy, no diff: rc_devrun_open alone picks the ports) and read. */
-static void read_device(struct rc_fleet *f, struct ctr_dev *cd)
-{
-	struct rc_fleet_dev *d = cd->fd;
-	const struct rc_device *dev = &f->inv->devices[d->index];
-	const char *name = rc_driver_name_for(dev);
-	int rc;
-
-	cd->drv = rc_driver_find(name);
-	if (!cd->drv) {
-		cd->status = CS_ERROR;
-		d->rc = rc_errf(&d->err, ENOTSUP, "'%s': no driver '%s' in this build", dev->name,
-				name);
-		return;
-	}
-	if (!cd->drv->counters) {
-		/* Known before connecting: no session is opened for nothing. */
-		cd->status = CS_UNSUPPORTED;
-		rc_errf(&d->err, EOPNOTSUPP, "'%s': the %s driver reads no counters", dev->name,
-			cd->drv->name);
-		return;
-	}
-	rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
-	d->opened = rc == 0;
-	if (!rc)
-		rc = cd->drv->counters(d->run.sess, d->run.have, d->run.n_ports, &cd->c, &d->err);
-	d->rc = rc;
-	cd->status = rc ? CS_ERROR : CS_OK;
-}
-
-static void *worker(void *arg)
-{
-	struct ctr_pool *p = arg;
-
-	for (;;) {
-		size_t i;
-
-		pthread_mutex_lock(&p->lock);
-		i = p->next++;
-		pthread_mutex_unlock(&p->lock);
-		if (i >= p->f->n)
-			return NULL;
-		read_device(p->f, &p->devs[i]);
-	}
-}
-
-static void read_all(struct rc_fleet *f, struct ctr_dev *devs)
-{
-	struct ctr_pool p = {.f = f, .devs = devs};
-	size_t nt = f->parallel < f->n ? f->parallel : f->n, started = 0;
-	pthread_t *tids = calloc(nt ? nt : 1, sizeof(*tids));
-
-	pthread_mutex_init(&p.lock, NULL);
-	for (size_t i = 0; tids && nt > 1 && i < nt; i++)
-		if (!pthread_create(&tids[i], NULL, worker, &p))
-			started++;
-	if (!started) /* one device, or no thread could start: read here */
-		worker(&p);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	pthread_mutex_destroy(&p.lock);
-	free(tids);
-}
-
 /* ---- output ----------------------------------------------------------------------------- */
 
 struct tally {
@@ -230,15 +148,15 @@ static bool unexpected_pause(const struct rc_policy *pol, const struct rc_counte
 	return !(pol->pfc_priorities & (1u << (b[1] - '0')));
 }
 
-static void out_counters(struct rc_out *o, const struct rc_policy *pol, const struct ctr_dev *cd,
-			 struct tally *t)
+static void out_counters(struct rc_out *o, const struct rc_policy *pol,
+			 const struct rc_fleet_dev *d, struct tally *t)
 {
 	const char *port = NULL;
 	bool drops = false;
 
 	rc_out_open_array(o, "counters");
-	for (size_t k = 0; k < cd->c.n; k++) {
-		const struct rc_counter *e = &cd->c.v[k];
+	for (size_t k = 0; k < d->counters.n; k++) {
+		const struct rc_counter *e = &d->counters.v[k];
 		bool unexpected = unexpected_pause(pol, e);
 
 		if (!port || strcmp(port, e->port))
@@ -269,36 +187,32 @@ static void out_counters(struct rc_out *o, const struct rc_policy *pol, const st
 }
 
 static void out_device(struct rc_out *o, const struct rc_fleet *f, const struct rc_policy *pol,
-		       const struct ctr_dev *cd, struct tally *t)
+		       const struct rc_fleet_dev *d, struct tally *t)
 {
-	const struct rc_device *dev = &f->inv->devices[cd->fd->index];
+	const struct rc_device *dev = &f->inv->devices[d->index];
 	bool drops = false;
 
-	for (size_t k = 0; k < cd->c.n; k++)
-		drops |= cd->c.v[k].is_drop && cd->c.v[k].value;
+	for (size_t k = 0; k < d->counters.n; k++)
+		drops |= d->counters.v[k].is_drop && d->counters.v[k].value;
 	rc_out_open_object(o, NULL);
 	rc_out_str(o, "device", "%s", dev->name);
 	rc_out_str(o, "kind", " (%s", dev->kind == RC_DEV_SWITCH ? "switch" : "host");
-	rc_out_str(o, "driver", ", %s)", cd->drv ? cd->drv->name : rc_driver_name_for(dev));
-	switch (cd->status) {
-	case CS_UNSUPPORTED:
+	rc_out_str(o, "driver", ", %s)", rc_driver_name_for(dev));
+	if (d->no_counters) {
 		rc_out_str(o, "status", NULL, "unsupported");
-		rc_out_str(o, "error", NULL, cd->fd->err.msg);
+		rc_out_str(o, "error", NULL, d->err.msg);
 		rc_out_text(o, ": counters not supported by this driver\n");
 		t->unsupported++;
-		break;
-	case CS_ERROR:
+	} else if (d->rc) {
 		rc_out_str(o, "status", NULL, "error");
-		rc_out_str(o, "error", ": error: %s\n", cd->fd->err.msg);
-		fprintf(stderr, "rocectl counters: %s\n", cd->fd->err.msg);
+		rc_out_str(o, "error", ": error: %s\n", d->err.msg);
+		fprintf(stderr, "rocectl counters: %s\n", d->err.msg);
 		t->errors++;
-		break;
-	default:
+	} else {
 		rc_out_str(o, "status", NULL, drops ? "drops" : "ok");
-		rc_out_text(o, ":%s\n", cd->c.n ? "" : " no counters reported");
-		break;
+		rc_out_text(o, ":%s\n", d->counters.n ? "" : " no counters reported");
 	}
-	out_counters(o, pol, cd, t);
+	out_counters(o, pol, d, t);
 	rc_out_close_object(o);
 }
 
@@ -367,7 +281,7 @@ struct ctr_run {
 	bool have_pol, have_inv;
 };
 
-static int report(struct ctr_run *r, struct ctr_dev *devs)
+static int report(struct ctr_run *r)
 {
 	struct rc_out out;
 	struct tally t = {0};
@@ -388,7 +302,7 @@ static int report(struct ctr_run *r, struct ctr_dev *devs)
 		rc_out_null(&out, "policy", NULL);
 	rc_out_open_array(&out, "devices");
 	for (size_t i = 0; i < r->f.n; i++)
-		out_device(&out, &r->f, r->have_pol ? &r->pol : NULL, &devs[i], &t);
+		out_device(&out, &r->f, r->have_pol ? &r->pol : NULL, &r->f.devs[i], &t);
 	rc_out_close_array(&out);
 	code = t.errors ? RC_EXIT_ERROR : t.drops ? RC_EXIT_CHANGES : RC_EXIT_OK;
 	status = t.errors ? "error" : t.drops ? "drops" : "ok";
@@ -405,7 +319,6 @@ static int report(struct ctr_run *r, struct ctr_dev *devs)
 int cmd_counters(int argc, char **argv, const struct rc_global *g)
 {
 	struct ctr_run *r = calloc(1, sizeof(*r));
-	struct ctr_dev *devs = NULL;
 	struct rc_run_opts opts = {0};
 	struct rc_err err = {0};
 	int npos, rc, code = RC_EXIT_ERROR;
@@ -431,23 +344,13 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 		rc = rc_fleet_init(&r->f, &r->inv, r->have_pol ? &r->pol : NULL, &opts, r->o.limit,
 				   r->o.parallel, &err);
 	if (!rc) {
-		devs = calloc(r->f.n, sizeof(*devs));
-		if (!devs)
-			rc = rc_errf(&err, ENOMEM, "out of memory");
-	}
-	if (!rc) {
-		for (size_t i = 0; i < r->f.n; i++)
-			devs[i].fd = &r->f.devs[i];
 		r->f.progress = false;
-		read_all(&r->f, devs);
-		code = report(r, devs);
-		for (size_t i = 0; i < r->f.n; i++)
-			rc_counters_free(&devs[i].c);
+		rc_fleet_counters(&r->f);
+		code = report(r);
 	} else {
 		fprintf(stderr, "rocectl counters: ");
 		rc_err_print(&err, stderr);
 	}
-	free(devs);
 	rc_fleet_free(&r->f);
 	if (r->have_inv)
 		rc_inventory_free(&r->inv);

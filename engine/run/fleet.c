@@ -242,6 +242,44 @@ bool rc_fleet_reverse_order(const struct rc_fleet *f)
 	return false;
 }
 
+static void counters_one(struct rc_fleet *f, struct rc_fleet_dev *d)
+{
+	const struct rc_device *dev = &f->inv->devices[d->index];
+	const char *name = rc_driver_name_for(dev);
+	const struct rc_driver *drv = rc_driver_find(name);
+	int rc;
+
+	if (!drv) {
+		d->rc = rc_errf(&d->err, ENOTSUP, "'%s': no driver '%s' in this build", dev->name,
+				name);
+		return;
+	}
+	if (!drv->counters) {
+		d->no_counters = true;
+		rc_errf(&d->err, EOPNOTSUPP, "'%s': the %s driver reads no counters", dev->name,
+			drv->name);
+		return;
+	}
+	rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
+	d->opened = rc == 0;
+	if (!rc)
+		rc = drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters, &d->err);
+	d->rc = rc;
+	rc_devrun_disconnect(&d->run);
+	d->opened = false;
+}
+
+size_t rc_fleet_counters(struct rc_fleet *f)
+{
+	size_t *order = all_indices(f->n), failed;
+
+	if (!order)
+		return f->n;
+	failed = run_pool(f, order, f->n, counters_one);
+	free(order);
+	return failed;
+}
+
 static void apply_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 {
 	int rc = rc_devrun_apply(&d->run, f->pol, f->inv, f->journal_dir, f->run_id, &d->err);
