@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fleet_cmd.h"
+#include "rocectl/util.h"
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
 #include "rocectl/fleet.h"
@@ -230,25 +231,34 @@ static void notes_json(struct rc_out *out, const struct rc_fleet *f, struct rc_n
 	rc_out_close_array(out);
 }
 
+/* What the read found, counted from the fleet (the model), not from what was printed. */
+static void tally_read(const struct rc_fleet *f, struct tally *t)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+		const struct rc_changes *c = &d->run.changes;
+		size_t n = d->rc ? 0
+				 : rc_changes_count(c, RC_CHANGE_SET) +
+				       rc_changes_count(c, RC_CHANGE_UNKNOWN);
+
+		t->devices++;
+		t->failed += d->rc != 0;
+		t->with_changes += n > 0;
+		t->changes += n;
+	}
+}
+
 static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fleet *f,
-			struct tally *t, struct rc_notes **notes)
+			struct rc_notes **notes)
 {
 	enum rc_report_mode mode = cmd == RC_FLEET_CMD_VERIFY ? RC_REPORT_VERIFY : RC_REPORT_PLAN;
 
 	for (size_t i = 0; i < f->n; i++) {
 		struct rc_fleet_dev *d = &f->devs[i];
 		const struct rc_device *dev = &f->inv->devices[d->index];
-		const struct rc_changes *c = d->rc ? NULL : &d->run.changes;
-		size_t n =
-		    c ? rc_changes_count(c, RC_CHANGE_SET) + rc_changes_count(c, RC_CHANGE_UNKNOWN)
-		      : 0;
 
-		t->devices++;
-		t->failed += d->rc != 0;
-		t->with_changes += n > 0;
-		t->changes += n;
-		rc_report_device(out, mode, dev->name, rc_driver_name_for(dev), c,
-				 d->rc ? d->err.msg : NULL);
+		rc_report_device(out, mode, dev->name, rc_driver_name_for(dev),
+				 d->rc ? NULL : &d->run.changes, d->rc ? d->err.msg : NULL);
 		if (!notes || !(notes[i] = check_device(d)) || rc_out_json(out))
 			continue;
 		for (size_t k = 0; k < notes[i]->n; k++)
@@ -327,7 +337,7 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 		rc_report_prometheus(dst, &r);
 	else if (fmt == FMT_DOT)
 		rc_report_dot(dst, &r);
-	if (fmt == FMT_PROMETHEUS || fmt == FMT_DOT) {
+	if (!out) {
 		for (size_t i = 0; i < r.n_links; i++)
 			bad_links += r.links[i].status != RC_CHECK_OK;
 		for (size_t i = 0; i < r.n_hosts; i++)
@@ -426,6 +436,43 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 	return -1; /* go on */
 }
 
+/* Text or JSON: every device, then (verify) the cross-hop checks, then the summary. */
+static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts *o,
+			struct rc_fleet *f)
+{
+	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
+	struct tally t = {0};
+	struct rc_out out;
+	int exit_code;
+
+	rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "command", NULL, names[cmd]);
+	if (cmd == RC_FLEET_CMD_APPLY)
+		rc_out_str(&out, "run_id", "run %s\n", f->run_id);
+	rc_out_open_array(&out, "devices");
+	if (cmd == RC_FLEET_CMD_APPLY) {
+		exit_code = run_apply(&out, f, &t);
+	} else {
+		if (cmd == RC_FLEET_CMD_PLAN)
+			notes = calloc(f->n ? f->n : 1, sizeof(*notes));
+		tally_read(f, &t);
+		report_read(&out, cmd, f, notes);
+		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
+	}
+	rc_out_close_array(&out);
+	notes_json(&out, f, notes);
+	for (size_t i = 0; notes && i < f->n; i++)
+		free(notes[i]);
+	free(notes);
+	if (cmd == RC_FLEET_CMD_VERIFY)
+		exit_code = verify_checks(&out, dst, f, &t, o->format);
+	summary(&out, cmd, &t);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
+	return exit_code;
+}
+
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g)
 {
 	struct cmd_opts o = {.cmd = cmd, .journal = getenv("ROCECTL_JOURNAL")};
@@ -441,11 +488,10 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};
 	struct rc_err err = {0};
-	struct rc_out out;
 	struct tally t = {0};
-	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
 	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
-	char tmp_path[4200] = "";
+	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
+	size_t buf_len = 0;
 	FILE *dst = stdout;
 
 	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
@@ -483,53 +529,26 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		goto out;
 
 	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
-		snprintf(tmp_path, sizeof(tmp_path), "%s.tmp.%d", o.output, (int)getpid());
-		dst = fopen(tmp_path, "we");
+		dst = open_memstream(&buf, &buf_len);
 		if (!dst) {
-			fprintf(stderr, "rocectl verify: cannot write '%s': %s\n", tmp_path,
-				strerror(errno));
+			fprintf(stderr, "rocectl verify: out of memory\n");
 			goto out;
 		}
 	}
-	rc_out_init(&out,
-		    o.format == FMT_TEXT || o.format == FMT_JSON ? dst : fopen("/dev/null", "we"),
-		    o.format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
-	if (!out.f)
-		goto out;
-	rc_out_open_object(&out, NULL);
-	rc_out_str(&out, "command", NULL, names[cmd]);
-	if (cmd == RC_FLEET_CMD_APPLY)
-		rc_out_str(&out, "run_id", "run %s\n", f.run_id);
-	rc_out_open_array(&out, "devices");
-	if (cmd == RC_FLEET_CMD_APPLY) {
-		exit_code = run_apply(&out, &f, &t);
+	if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT) {
+		/* the same model, another printer: no text report is made to be thrown away */
+		tally_read(&f, &t);
+		exit_code = verify_checks(NULL, dst, &f, &t, o.format);
 	} else {
-		if (cmd == RC_FLEET_CMD_PLAN)
-			notes = calloc(f.n ? f.n : 1, sizeof(*notes));
-		report_read(&out, cmd, &f, &t, notes);
-		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
+		exit_code = print_report(dst, cmd, &o, &f);
 	}
-	rc_out_close_array(&out);
-	notes_json(&out, &f, notes);
-	for (size_t i = 0; notes && i < f.n; i++)
-		free(notes[i]);
-	free(notes);
-	if (cmd == RC_FLEET_CMD_VERIFY)
-		exit_code = verify_checks(&out, dst, &f, &t, o.format);
-	summary(&out, cmd, &t);
-	rc_out_close_object(&out);
-	rc_out_end(&out);
-	if (out.f != dst)
-		fclose(out.f);
 	if (dst != stdout) {
-		if (fflush(dst) || fsync(fileno(dst)) || fclose(dst) ||
-		    rename(tmp_path, o.output)) {
-			fprintf(stderr, "rocectl verify: cannot write '%s': %s\n", o.output,
-				strerror(errno));
-			unlink(tmp_path);
+		fclose(dst);
+		dst = stdout;
+		if (rc_write_atomic(o.output, buf, buf_len, 0644, "report", &err)) {
+			fprintf(stderr, "rocectl verify: %s\n", err.msg);
 			exit_code = RC_EXIT_ERROR;
 		}
-		dst = stdout;
 	}
 	fflush(stdout);
 	if (cmd == RC_FLEET_CMD_PLAN && o.output && exit_code != RC_EXIT_ERROR) {
@@ -542,10 +561,9 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		}
 	}
 out:
-	if (dst != stdout) {
+	if (dst != stdout)
 		fclose(dst);
-		unlink(tmp_path);
-	}
+	free(buf);
 	rc_lock_release(lock_fd);
 	rc_fleet_free(&f);
 	rc_inventory_free(&inv);

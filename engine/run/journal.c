@@ -12,6 +12,7 @@
 #include <cJSON.h>
 
 #include "rocectl/journal.h"
+#include "rocectl/util.h"
 
 /* A journal file is small; anything bigger is not ours. */
 #define JOURNAL_MAX_BYTES (16u << 20)
@@ -61,42 +62,13 @@ static int fsync_dir(const char *dir)
 	return rc;
 }
 
-/* Write `data` to dir/name atomically and durably: tmp file, fsync, rename, fsync dir. */
+/* Write `data` to dir/name atomically and durably (engine/util/atomic.c). */
 static int write_durable(const char *dir, const char *name, const char *data, struct rc_err *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
-	size_t len = strlen(data), off = 0;
-	int fd, rc = 0;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return rc_errf(err, errno, "cannot write journal '%s': %s", tmp, strerror(errno));
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			rc = -errno;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (!rc)
-		rc = fsync_dir(dir);
-	if (rc) {
-		unlink(tmp);
-		return rc_errf(err, -rc, "cannot write journal '%s': %s", path, strerror(-rc));
-	}
-	return 0;
+	return rc_write_atomic(path, data, strlen(data), 0600, "journal", err);
 }
 
 int rc_journal_save(const char *dir, const char *run_id, const struct rc_device *dev,

@@ -10,6 +10,7 @@
 #include <cJSON.h>
 
 #include "plan_file.h"
+#include "rocectl/util.h"
 #include "rocectl/journal.h"
 
 #define PLAN_MAX_BYTES (16u << 20)
@@ -114,10 +115,9 @@ int rc_plan_save(const char *path, const char *policy, const char *inventory,
 		 const struct rc_fleet *f, struct rc_err *err)
 {
 	cJSON *o = cJSON_CreateObject(), *devs, *e;
-	char h[20], tmp[PATH_MAX];
+	char h[20];
 	char *text;
-	int rc = 0, fd;
-	size_t len;
+	int rc = 0;
 
 	cJSON_AddStringToObject(o, "schema", "rocectl.plan/v1");
 	if (!(e = file_entry(policy, err, &rc)))
@@ -147,15 +147,7 @@ int rc_plan_save(const char *path, const char *policy, const char *inventory,
 		rc = rc_errf(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	len = strlen(text);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) || close(fd) ||
-	    rename(tmp, path)) {
-		rc = rc_errf(err, errno ? errno : EIO, "cannot write plan '%s': %s", path,
-			     strerror(errno ? errno : EIO));
-		unlink(tmp);
-	}
+	rc = rc_write_atomic(path, text, strlen(text), 0600, "plan", err);
 	free(text);
 out:
 	cJSON_Delete(o);
