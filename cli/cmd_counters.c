@@ -351,9 +351,9 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl counters: ");
 		rc_err_print(&err, stderr);
 	}
-	rc_fleet_free(&r->f);
+	rc_fleet_fini(&r->f);
 	if (r->have_inv)
-		rc_inventory_free(&r->inv);
+		rc_inventory_fini(&r->inv);
 	free(r);
 	return code;
 }

@@ -114,7 +114,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	}
 	if (rc_journal_list(o.journal, npos ? argv[0] : NULL, &e, &n, &err)) {
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-		rc_inventory_free(&inv);
+		rc_inventory_fini(&inv);
 		return RC_EXIT_ERROR;
 	}
 	if (n == 0)
@@ -129,6 +129,6 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		       e[i].n_ports == 1 ? "" : "s", e[i].run_id);
 	}
 	rc_journal_entries_free(e, n);
-	rc_inventory_free(&inv);
+	rc_inventory_fini(&inv);
 	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
 }

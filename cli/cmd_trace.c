@@ -342,11 +342,11 @@ static int run_trace(const struct trace_opts *o, const struct rc_global *g, cons
 	rc_out_close_object(&out);
 	rc_out_end(&out);
 out:
-	rc_result_free(&r);
+	rc_result_fini(&r);
 	free(check_of);
 	free(limit);
-	rc_fleet_free(&f);
-	rc_inventory_free(&inv);
+	rc_fleet_fini(&f);
+	rc_inventory_fini(&inv);
 	return code;
 }
 

@@ -415,7 +415,7 @@ int cmd_validate(int argc, char **argv, const struct rc_global *g)
 		rc_warnings_print(warn, stderr);
 		rc_err_print(&err, stderr);
 	}
-	rc_inventory_free(&inv);
+	rc_inventory_fini(&inv);
 	free(pol);
 	free(warn);
 	return rc < 0 ? RC_EXIT_ERROR : RC_EXIT_OK;

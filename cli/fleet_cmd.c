@@ -314,7 +314,7 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 				 failed ? NULL : &before[i], failed ? d->err.msg : NULL);
 		if (!failed && n)
 			rc_out_text(out, "  applied and verified\n");
-		rc_changes_free(&before[i]);
+		rc_changes_fini(&before[i]);
 	}
 	free(before);
 	return bad ? RC_EXIT_ERROR : RC_EXIT_OK;
@@ -348,7 +348,7 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 	code = t->failed			      ? RC_EXIT_ERROR
 	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
 						      : RC_EXIT_OK;
-	rc_result_free(&r);
+	rc_result_fini(&r);
 	return code;
 }
 
@@ -565,9 +565,9 @@ out:
 		fclose(dst);
 	free(buf);
 	rc_lock_release(lock_fd);
-	rc_fleet_free(&f);
-	rc_inventory_free(&inv);
-	rc_plan_free(&plan);
+	rc_fleet_fini(&f);
+	rc_inventory_fini(&inv);
+	rc_plan_fini(&plan);
 	free(limit);
 	return exit_code;
 }

@@ -412,7 +412,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 	rc_out_str(&a->out, "run_id", NULL, run_id);
 	out_changes(a, &planned);
 	rc_out_close_object(&a->out);
-	rc_changes_free(&planned);
+	rc_changes_fini(&planned);
 	rc_devrun_close(&r);
 }
 
@@ -864,7 +864,7 @@ static void run_counters(struct agent *a)
 		}
 		rc_out_close_array(&a->out);
 		rc_out_close_object(&a->out);
-		rc_counters_free(&c);
+		rc_counters_fini(&c);
 	}
 	/* like `rocectl counters`: lost packets are something to act on (exit 2) */
 	if (a->drops)

@@ -231,7 +231,7 @@ static int expand_entry(struct ctx *c, const struct yw_map *m, const struct rc_d
 	const struct yd_node *nn = yw_get(m, "name"), *an = yw_get(m, "address");
 	char npath[YW_PATH_MAX], apath[YW_PATH_MAX];
 	struct rc_range nr, ar;
-	size_t count, acount;
+	size_t count;
 	int rc;
 
 	yw_join(npath, m->path, "name");
@@ -239,8 +239,9 @@ static int expand_entry(struct ctx *c, const struct yw_map *m, const struct rc_d
 	if (parse_range(c, nn, npath, false, &nr) < 0)
 		return -EINVAL;
 	count = rc_range_count(&nr);
-	acount = count;
 	if (an) {
+		size_t acount;
+
 		if (parse_range(c, an, apath, false, &ar) < 0)
 			return -EINVAL;
 		acount = rc_range_count(&ar);
@@ -720,7 +721,7 @@ static int load_doc(struct yd_doc *doc, struct rc_inventory *out, struct rc_warn
 	free(c.role_given);
 	yd_free(doc);
 	if (rc < 0) {
-		rc_inventory_free(out);
+		rc_inventory_fini(out);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
 	return 0;
@@ -752,7 +753,7 @@ int rc_inventory_load_buffer(const char *name, const char *buf, size_t len,
 	return load_doc(&doc, out, warn, err);
 }
 
-void rc_inventory_free(struct rc_inventory *inv)
+void rc_inventory_fini(struct rc_inventory *inv)
 {
 	if (!inv)
 		return;

@@ -44,7 +44,7 @@ bool rc_within_tolerance(uint64_t want, uint64_t have, double tolerance_pct)
 	return (double)d * 100.0 <= (double)want * tolerance_pct;
 }
 
-void rc_changes_free(struct rc_changes *c)
+void rc_changes_fini(struct rc_changes *c)
 {
 	if (!c)
 		return;

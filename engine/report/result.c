@@ -274,7 +274,7 @@ int rc_result_build(struct rc_result *r, const struct rc_fleet *f, struct rc_err
 	r->links = calloc(inv->n_links ? inv->n_links : 1, sizeof(*r->links));
 	r->hosts = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*r->hosts));
 	if (!r->links || !r->hosts) {
-		rc_result_free(r);
+		rc_result_fini(r);
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
 	for (size_t li = 0; li < inv->n_links; li++) {
@@ -295,7 +295,7 @@ int rc_result_build(struct rc_result *r, const struct rc_fleet *f, struct rc_err
 	return 0;
 }
 
-void rc_result_free(struct rc_result *r)
+void rc_result_fini(struct rc_result *r)
 {
 	free(r->links);
 	free(r->hosts);

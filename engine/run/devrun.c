@@ -141,7 +141,7 @@ static int diff_all(struct rc_devrun *r, double tolerance)
 {
 	int n_set;
 
-	rc_changes_free(&r->changes);
+	rc_changes_fini(&r->changes);
 	for (size_t i = 0; i < r->n_ports; i++) {
 		int64_t m = rc_diff_port(r->have[i].name, &r->want[i].qos, &r->have[i].qos,
 					 tolerance, r->drv->disruptive, &r->changes);
@@ -369,5 +369,5 @@ void rc_devrun_close(struct rc_devrun *r)
 	free(r->write_fields);
 	r->want = r->have = NULL;
 	r->write_fields = NULL;
-	rc_changes_free(&r->changes);
+	rc_changes_fini(&r->changes);
 }

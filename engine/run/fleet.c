@@ -190,10 +190,10 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 	if (!rc && f->read_counters && d->run.drv->counters) {
 		struct rc_err cerr = {0};
 
-		rc_counters_free(&d->counters);
+		rc_counters_fini(&d->counters);
 		if (d->run.drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters,
 					 &cerr))
-			rc_counters_free(&d->counters);
+			rc_counters_fini(&d->counters);
 	}
 	if (f->disconnect_after_read && d->opened) {
 		rc_devrun_disconnect(&d->run);
@@ -373,11 +373,11 @@ size_t rc_fleet_apply(struct rc_fleet *f)
 	return bad;
 }
 
-void rc_fleet_free(struct rc_fleet *f)
+void rc_fleet_fini(struct rc_fleet *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		rc_devrun_close(&f->devs[i].run);
-		rc_counters_free(&f->devs[i].counters);
+		rc_counters_fini(&f->devs[i].counters);
 	}
 	free(f->devs);
 	f->devs = NULL;

@@ -223,11 +223,11 @@ int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
 	}
 	cJSON_Delete(o);
 	if (rc)
-		rc_plan_free(p);
+		rc_plan_fini(p);
 	return rc;
 }
 
-void rc_plan_free(struct rc_plan_file *p)
+void rc_plan_fini(struct rc_plan_file *p)
 {
 	free(p->devs);
 	p->devs = NULL;

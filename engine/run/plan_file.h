@@ -30,6 +30,12 @@ int rc_plan_file_hash(const char *path, uint64_t *out, struct rc_err *err);
 int rc_plan_save(const char *path, const char *policy, const char *inventory,
 		 const struct rc_fleet *f, struct rc_err *err);
 int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err);
-void rc_plan_free(struct rc_plan_file *p);
+void rc_plan_fini(struct rc_plan_file *p);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_plan_free(struct rc_plan_file *p)
+{
+	rc_plan_fini(p);
+}
 
 #endif

@@ -143,7 +143,7 @@ int rc_counters_add(struct rc_counters *c, const char *port, const char *name, c
 	return 0;
 }
 
-void rc_counters_free(struct rc_counters *c)
+void rc_counters_fini(struct rc_counters *c)
 {
 	free(c->v);
 	c->v = NULL;

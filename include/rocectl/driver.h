@@ -47,7 +47,13 @@ struct rc_counters {
 
 int rc_counters_add(struct rc_counters *c, const char *port, const char *name, const char *source,
 		    uint64_t value, bool is_drop);
-void rc_counters_free(struct rc_counters *c);
+void rc_counters_fini(struct rc_counters *c);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_counters_free(struct rc_counters *c)
+{
+	rc_counters_fini(c);
+}
 
 /* What a driver says about a plan without changing anything (struct rc_driver.check):
  * one line per note, e.g. "GCU dry run: the patch would apply (12 operations)" or

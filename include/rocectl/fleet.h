@@ -62,6 +62,12 @@ size_t rc_fleet_apply(struct rc_fleet *f);
 /* True when the changes remove lossless somewhere (PFC turned off on a priority, or the
  * RoCE DSCP moved): apply then goes hosts first. */
 bool rc_fleet_reverse_order(const struct rc_fleet *f);
-void rc_fleet_free(struct rc_fleet *f);
+void rc_fleet_fini(struct rc_fleet *f);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_fleet_free(struct rc_fleet *f)
+{
+	rc_fleet_fini(f);
+}
 
 #endif

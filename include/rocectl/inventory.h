@@ -121,7 +121,7 @@ struct rc_inventory {
 	size_t n_links;
 	struct rc_link *links;
 	/* Private: sorted lookups built by the loader (NULL = linear search, e.g. for an
-	 * inventory built by hand in a test).  Freed by rc_inventory_free. */
+	 * inventory built by hand in a test).  Freed by rc_inventory_fini. */
 	struct rc_inv_index *index;
 };
 
@@ -143,7 +143,13 @@ int rc_inventory_load(const char *path, struct rc_inventory *out, struct rc_warn
 int rc_inventory_load_buffer(const char *name, const char *buf, size_t len,
 			     struct rc_inventory *out, struct rc_warnings *warn,
 			     struct rc_err *err);
-void rc_inventory_free(struct rc_inventory *inv);
+void rc_inventory_fini(struct rc_inventory *inv);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_inventory_free(struct rc_inventory *inv)
+{
+	rc_inventory_fini(inv);
+}
 
 /* Lookups; NULL / -1 when absent. */
 const struct rc_device *rc_inventory_device(const struct rc_inventory *inv, const char *name);

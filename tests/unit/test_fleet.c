@@ -140,7 +140,7 @@ static void test_lossless_on_goes_switches_first(void **state)
 	}
 	for (int i = 0; i < N_DEV; i++)
 		assert_true(fl.devs[i].applied);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 }
 
 /* Start compliant with PFC on priority 3, then a policy that moves it to 4: priority 3
@@ -153,7 +153,7 @@ static void test_lossless_off_goes_hosts_first(void **state)
 	bool reverse;
 
 	assert_int_equal(run(f, &f->pol, 4, &fl, &reverse), 0);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 	fake.n_log = 0;
 	moved.pfc_priorities = 1u << 4;
 	assert_int_equal(run(f, &moved, 4, &fl, &reverse), 0);
@@ -164,7 +164,7 @@ static void test_lossless_off_goes_hosts_first(void **state)
 		assert_before(leaf, SPINE01);
 	}
 	assert_int_equal(fake_find("spine01")->ports[0].qos.pfc_enabled, 1u << 4);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 }
 
 /* leaf01 fails and is restored; gpu001 behind it is not touched; leaf02 and gpu002 are
@@ -198,7 +198,7 @@ static void test_device_behind_a_failed_one_is_skipped(void **state)
 	assert_true(fl.devs[LEAF02].applied);
 	assert_true(fl.devs[GPU002].applied);
 	assert_true(fl.devs[SPINE01].applied);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 }
 
 /* A device that cannot be read is not applied, and neither is what sits behind it. */
@@ -218,7 +218,7 @@ static void test_unreadable_switch_blocks_its_hosts(void **state)
 	assert_int_equal(applied_at(GPU002), -1);
 	assert_int_equal(applied_at(LEAF02), -1);
 	assert_true(fl.devs[GPU001].applied);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 }
 
 /* Serial and parallel runs reach the same order guarantee. */
@@ -231,7 +231,7 @@ static void test_one_worker_keeps_the_order(void **state)
 	assert_int_equal(run(f, &f->pol, 1, &fl, &reverse), 0);
 	assert_before(SPINE01, LEAF01);
 	assert_before(LEAF02, GPU001);
-	rc_fleet_free(&fl);
+	rc_fleet_fini(&fl);
 }
 
 int main(void)

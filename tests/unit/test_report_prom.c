@@ -878,8 +878,8 @@ static void test_device_counters(void **state)
 	for (size_t i = 0; i < e->n_fam; i++)
 		if (!strcmp(e->fam[i].name, "rocectl_device_counter_total"))
 			assert_string_equal(e->fam[i].type, "counter");
-	rc_counters_free(&gpu->counters);
-	rc_counters_free(&leaf02->counters);
+	rc_counters_fini(&gpu->counters);
+	rc_counters_fini(&leaf02->counters);
 }
 
 static void test_empty_fleet(void **state)
