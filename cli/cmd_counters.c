@@ -35,6 +35,7 @@
 #include "rocectl/cli.h"
 #include "rocectl/fleet.h"
 #include "rocectl/print.h"
+#include "rocectl/util.h"
 
 #define COUNTERS_SCHEMA "rocectl.counters/v1"
 #define MAX_INTERFACES	64
@@ -72,8 +73,7 @@ static const struct rc_option options[] = {
 static int on_option(int id, const char *arg, void *ctx)
 {
 	struct ctr_opts *o = ctx;
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
 	switch (id) {
 	case 'i':
@@ -113,8 +113,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->json = !strcmp(arg, "json");
 		return 0;
 	case OPT_PARALLEL:
-		v = strtoul(arg, &end, 10);
-		if (*end || !*arg || v < 1 || v > 1024) {
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
 			fprintf(stderr,
 				"rocectl counters: --parallel: '%s' is not a number in 1..1024\n",
 				arg);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
+#include "rocectl/util.h"
 #include "rocectl/headroom.h"
 #include "rocectl/policy.h"
 #include "rocectl/print.h"
@@ -65,14 +66,9 @@ static int on_option(int id, const char *arg, void *ctx)
 /* A plain decimal integer; the MTU has no unit. */
 static int parse_mtu(const char *s, uint32_t *mtu)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
+	if (rc_parse_u64(s, 10, 0, UINT32_MAX, &v))
 		return -EINVAL;
 	*mtu = (uint32_t)v;
 	return 0;

@@ -97,8 +97,7 @@ static const struct rc_option apply_options[] = {
 static int on_option(int id, const char *arg, void *ctx)
 {
 	struct cmd_opts *o = ctx;
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
 	switch (id) {
 	case 'p':
@@ -136,8 +135,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 		break;
 	case OPT_PARALLEL:
-		v = strtoul(arg, &end, 10);
-		if (*end || !*arg || v < 1 || v > 1024) {
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
 			fprintf(stderr, "rocectl: --parallel: '%s' is not a number in 1..1024\n",
 				arg);
 			return -EINVAL;

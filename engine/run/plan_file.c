@@ -156,13 +156,9 @@ out:
 
 static int parse_hex(const char *s, uint64_t *v)
 {
-	char *end;
-
 	if (!s || strlen(s) != 16)
 		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 16);
-	return *end || errno ? -EINVAL : 0;
+	return rc_parse_u64(s, 16, 0, UINT64_MAX, v) ? -EINVAL : 0;
 }
 
 static int file_of(const cJSON *o, const char *key, char *path, size_t len, uint64_t *fp)

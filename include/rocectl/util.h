@@ -2,7 +2,9 @@
 #ifndef ROCECTL_UTIL_H
 #define ROCECTL_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "rocectl/err.h"
@@ -14,5 +16,10 @@
  * the error ("journal", "plan"): "cannot write plan 'x': No space left on device". */
 int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
 		    struct rc_err *err);
+
+/* `s` as an unsigned number in base 10 or 16: digits only (no blank, sign or "0x"), the
+ * whole string, min <= value <= max.  -EINVAL when it is not a number, -ERANGE when it is
+ * out of range. */
+int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
 
 #endif

@@ -118,9 +118,31 @@ static void test_short_write_of_a_plan_leaks_nothing(void **unused)
 	remove_dir(dir);
 }
 
+static void test_numbers_are_digits_only(void **unused)
+{
+	static const char *const bad[] = {"", " 5", "5 ", "+5", "-1", "5x", "0x10", "1e3", NULL};
+	uint64_t v = 7;
+
+	(void)unused;
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(rc_parse_u64(bad[i], 10, 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(rc_parse_u64(NULL, 10, 0, 10, &v), -EINVAL);
+	assert_int_equal(v, 7); /* untouched on failure */
+	assert_int_equal(rc_parse_u64("1024", 10, 1, 1024, &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(rc_parse_u64("1025", 10, 1, 1024, &v), -ERANGE);
+	assert_int_equal(rc_parse_u64("0", 10, 1, 1024, &v), -ERANGE);
+	assert_int_equal(rc_parse_u64("99999999999999999999", 10, 0, UINT64_MAX, &v), -ERANGE);
+	assert_int_equal(rc_parse_u64("ffffffffffffffff", 16, 0, UINT64_MAX, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(rc_parse_u64("-00000000000000f", 16, 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(rc_parse_u64("12", 8, 0, 100, &v), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_numbers_are_digits_only),
 	    cmocka_unit_test(test_write_replaces_the_file),
 	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
 	    cmocka_unit_test(test_short_write_of_a_plan_leaks_nothing),
