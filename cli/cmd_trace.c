@@ -14,28 +14,7 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
-#include "rocectl/result.h"
-
-#define MAX_HOPS     5
-#define MAX_PATHS    256
-#define MAX_PROBLEMS 8
-
-struct hop {
-	size_t dev;
-	const char *in, *out; /* ports; NULL at the path's ends */
-	size_t link_in;	      /* link from the previous hop; SIZE_MAX at the first hop */
-};
-
-struct path {
-	size_t n;
-	struct hop h[MAX_HOPS];
-};
-
-struct trace {
-	const struct rc_inventory *inv;
-	size_t n;
-	struct path p[MAX_PATHS];
-};
+#include "rocectl/trace.h"
 
 struct trace_opts {
 	const char *policy, *inventory;
@@ -66,154 +45,11 @@ static int on_option(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-/* The far end of link `li` seen from device `dev`; NULL when the link is not dev's. */
-static const struct rc_link_end *far_end(const struct rc_link *l, size_t dev,
-					 const char **near_port)
-{
-	if (l->a.dev == dev) {
-		*near_port = l->a.port;
-		return &l->b;
-	}
-	if (l->b.dev == dev) {
-		*near_port = l->b.port;
-		return &l->a;
-	}
-	return NULL;
-}
-
-static void add_path(struct trace *t, const struct hop *h, size_t n)
-{
-	if (t->n == MAX_PATHS)
-		return;
-	t->p[t->n].n = n;
-	memcpy(t->p[t->n].h, h, n * sizeof(*h));
-	t->n++;
-}
-
-/* Paths leaf X -> spine -> leaf Y, appended after A's two first hops. */
-static void via_spines(struct trace *t, struct hop *h, size_t x, size_t y, const char *y_port,
-		       size_t y_link, size_t b, const char *b_port)
-{
-	const struct rc_inventory *inv = t->inv;
-
-	for (size_t l1 = 0; l1 < inv->n_links; l1++) {
-		const char *ux, *sx;
-		const struct rc_link_end *s = far_end(&inv->links[l1], x, &ux);
-
-		if (!s || inv->devices[s->dev].role != RC_ROLE_SPINE)
-			continue;
-		sx = s->port;
-		for (size_t l2 = 0; l2 < inv->n_links; l2++) {
-			const char *sy;
-			const struct rc_link_end *yy = far_end(&inv->links[l2], s->dev, &sy);
-
-			if (!yy || yy->dev != y)
-				continue;
-			h[1].out = ux;
-			h[2] = (struct hop){s->dev, sx, sy, l1};
-			h[3] = (struct hop){y, yy->port, y_port, l2};
-			h[4] = (struct hop){b, b_port, NULL, y_link};
-			add_path(t, h, 5);
-		}
-	}
-}
-
-static void find_paths(struct trace *t, size_t a, size_t b)
-{
-	const struct rc_inventory *inv = t->inv;
-
-	for (size_t la = 0; la < inv->n_links; la++) {
-		const char *pa, *pb;
-		const struct rc_link_end *x = far_end(&inv->links[la], a, &pa);
-
-		if (!x || inv->devices[x->dev].kind != RC_DEV_SWITCH)
-			continue;
-		for (size_t lb = 0; lb < inv->n_links; lb++) {
-			const struct rc_link_end *y = far_end(&inv->links[lb], b, &pb);
-			struct hop h[MAX_HOPS];
-
-			if (!y || inv->devices[y->dev].kind != RC_DEV_SWITCH)
-				continue;
-			h[0] = (struct hop){a, NULL, pa, SIZE_MAX};
-			h[1] = (struct hop){x->dev, x->port, NULL, la};
-			if (x->dev == y->dev) {
-				h[1].out = y->port;
-				h[2] = (struct hop){b, pb, NULL, lb};
-				add_path(t, h, 3);
-			} else {
-				via_spines(t, h, x->dev, y->dev, y->port, lb, b, pb);
-			}
-		}
-	}
-}
-
-/* --limit for the fleet: every device on some path. */
-static char *path_devices(const struct trace *t)
-{
-	const struct rc_inventory *inv = t->inv;
-	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
-	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
-	size_t off = 0;
-
-	if (!on || !s) {
-		free(on);
-		free(s);
-		return NULL;
-	}
-	for (size_t i = 0; i < t->n; i++)
-		for (size_t k = 0; k < t->p[i].n; k++)
-			on[t->p[i].h[k].dev] = true;
-	for (size_t d = 0; d < inv->n_devices; d++)
-		if (on[d])
-			off +=
-			    (size_t)sprintf(s + off, "%s%s", off ? "," : "", inv->devices[d].name);
-	free(on);
-	return s;
-}
-
-/* Problems of one hop: its device's read, its ports' drift, the link it is reached by. */
-static const char *judge_hop(const struct rc_result *r, const struct hop *h,
-			     const struct rc_link_check *in, char problems[][128], size_t *np)
-{
-	const struct rc_fleet_dev *d = rc_result_device(r, h->dev);
-	const char *ports[2] = {h->in, h->out};
-	const char *status = "ok";
-
-	*np = 0;
-	if (!d || d->rc) {
-		snprintf(problems[(*np)++], 128, "cannot read: %s", d ? d->err.msg : "not read");
-		return "error";
-	}
-	if (in && in->status == RC_CHECK_MISMATCH) {
-		for (size_t m = 0; m < in->n && *np < MAX_PROBLEMS; m++)
-			snprintf(problems[(*np)++], 128, "link %s -- %s disagrees on %s: %s | %s",
-				 in->v[m].a_where, in->v[m].b_where, in->v[m].field,
-				 in->v[m].a_value, in->v[m].b_value);
-		status = "drift";
-	}
-	for (int k = 0; k < 2; k++) {
-		if (!ports[k] || (k == 1 && h->in && !strcmp(h->in, h->out)))
-			continue;
-		for (size_t c = 0; c < d->run.changes.n && *np < MAX_PROBLEMS; c++) {
-			const struct rc_change *ch = &d->run.changes.v[c];
-
-			if (strcmp(ch->port, ports[k]) || ch->kind == RC_CHANGE_UNSUPPORTED)
-				continue;
-			snprintf(problems[(*np)++], 128, "%s %s: want %s, have %s", ch->port,
-				 ch->field, ch->new_value,
-				 ch->kind == RC_CHANGE_UNKNOWN ? "unknown" : ch->old_value);
-			if (!strcmp(status, "ok"))
-				status = ch->kind == RC_CHANGE_UNKNOWN ? "unknown" : "drift";
-		}
-	}
-	return status;
-}
-
-static bool print_path(struct rc_out *o, const struct rc_result *r, const struct path *p,
+static bool print_path(struct rc_out *o, const struct rc_result *r, const struct rc_trace_path *p,
 		       const struct rc_link_check **check_of, size_t index)
 {
 	const struct rc_inventory *inv = r->inv;
-	char problems[MAX_PROBLEMS][128];
+	char problems[RC_TRACE_MAX_PROBLEMS][128];
 	long first = -1;
 
 	rc_out_open_object(o, NULL);
@@ -223,11 +59,11 @@ static bool print_path(struct rc_out *o, const struct rc_result *r, const struct
 	rc_out_text(o, "\n");
 	rc_out_open_array(o, "hops");
 	for (size_t k = 0; k < p->n; k++) {
-		const struct hop *h = &p->h[k];
+		const struct rc_trace_hop *h = &p->h[k];
 		const struct rc_link_check *in =
 		    h->link_in == SIZE_MAX ? NULL : check_of[h->link_in];
 		size_t np;
-		const char *st = judge_hop(r, h, in, problems, &np);
+		const char *st = rc_trace_judge_hop(r, h, in, problems, &np);
 		char ports[2 * RC_NAME_MAX + 8];
 		bool bad = strcmp(st, "ok") != 0;
 
@@ -281,7 +117,7 @@ static ptrdiff_t host_index(const struct rc_inventory *inv, const char *name)
 }
 
 static int run_trace(const struct trace_opts *o, const struct rc_global *g, const char *from,
-		     const char *to, struct trace *t)
+		     const char *to, struct rc_trace *t)
 {
 	struct rc_run_opts ropts = {
 	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
@@ -301,14 +137,13 @@ static int run_trace(const struct trace_opts *o, const struct rc_global *g, cons
 		goto out;
 	if ((a = host_index(&inv, from)) < 0 || (b = host_index(&inv, to)) < 0)
 		goto out;
-	t->inv = &inv;
-	find_paths(t, (size_t)a, (size_t)b);
+	rc_trace_find(t, &inv, (size_t)a, (size_t)b);
 	if (!t->n) {
 		fprintf(stderr, "rocectl trace: no path from '%s' to '%s' in the inventory\n", from,
 			to);
 		goto out;
 	}
-	limit = path_devices(t);
+	limit = rc_trace_devices(t);
 	if (!limit || rc_fleet_init(&f, &inv, &pol, &ropts, limit, 0, &err)) {
 		fprintf(stderr, "rocectl trace: %s\n", limit ? err.msg : "out of memory");
 		goto out;
@@ -353,7 +188,7 @@ out:
 int cmd_trace(int argc, char **argv, const struct rc_global *g)
 {
 	struct trace_opts o = {0};
-	struct trace *t;
+	struct rc_trace *t;
 	int npos, rc;
 
 	rc = rc_parse_options(argc, argv, "rocectl trace -p POLICY -i INVENTORY HOST_A HOST_B",
