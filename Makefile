@@ -21,7 +21,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 	libibverbs=libibverbs-dev cmocka=libcmocka-dev
 
 # Everything the build, the tests and the simulators need on a fresh Debian 12.
-DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
+DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
 	python3-jsonschema libyang2-tools python3
@@ -79,7 +79,7 @@ include $(BUILD)/config.mk
 endif
 
 .PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
-	conformance
+	conformance tidy
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -222,10 +222,21 @@ format:
 format-check:
 	@clang-format --dry-run --Werror $(FORMAT_SRCS) && echo "format-check: clean"
 
+# Static analysis with the checked-in .clang-tidy (clang-analyzer and a few bugprone
+# checks); .ci/run requires it to stay clean.
+TIDY ?= clang-tidy
+TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+	@$(TIDY) --quiet $(TIDY_SRCS) -- -std=c11 -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen \
+		-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) && echo "tidy: clean"
+
 clean:
 	rm -rf $(BUILD) rocectl rocectl-net.so
 
 help:
-	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims conformance"
+	@echo "targets: all (./rocectl) deps test demo install clean format format-check tidy sims conformance"
 
--include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d)
+# Dependency files of every build (-MMD): touching a header rebuilds what includes it,
+# the fuzzers and test binaries included.
+-include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d) \
+	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d) $(UNIT_BINS:=.d) $(CONF_BINS:=.d)

@@ -173,9 +173,9 @@ int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned section
 	}
 	if ((sections & RC_HOST_SEC_RDMA) && !hp->nic.has_tos && off < sizeof(why)) {
 		*missing |= RC_HOST_SEC_RDMA;
-		off += (size_t)snprintf(why + off, sizeof(why) - off,
-					"%s'%s': %s: section 'rdma' cannot be managed here",
-					off ? "; " : "", ifname, hp->nic.tos_why);
+		snprintf(why + off, sizeof(why) - off,
+			 "%s'%s': %s: section 'rdma' cannot be managed here", off ? "; " : "",
+			 ifname, hp->nic.tos_why);
 	}
 	free(hp);
 	if (!*missing)
