@@ -21,7 +21,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 	libibverbs=libibverbs-dev cmocka=libcmocka-dev
 
 # Everything the build, the tests and the simulators need on a fresh Debian 12.
-DEB_PACKAGES := build-essential pkg-config clang clang-format libyaml-dev libnl-3-dev \
+DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
 	python3-jsonschema libyang2-tools python3
@@ -47,8 +47,9 @@ SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 SAN_LDFLAGS := -fsanitize=address,undefined
 
-SRCS := $(sort $(wildcard engine/*.c drivers/*/*.c))
-LIB_SRCS := $(filter-out engine/main.c,$(SRCS))
+# engine/{config,plan,run,report,util}: the core library; cli/: the commands; drivers/.
+SRCS := $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 # The conformance suite: rocectl against vendor artifacts nobody on this project wrote
 # (../shared/conformance, see its README).  cmocka binaries tests/conformance/test_*.c and
@@ -78,7 +79,7 @@ include $(BUILD)/config.mk
 endif
 
 .PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
-	conformance faults
+	conformance faults tidy
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -221,7 +222,7 @@ install: rocectl rocectl-net.so
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
 
-FORMAT_SRCS = $(shell find engine drivers include tests/unit tests/conformance tests/sim tests/fuzz \
+FORMAT_SRCS = $(shell find engine cli drivers include tests/unit tests/conformance tests/sim tests/fuzz \
 	-name '*.[ch]' 2>/dev/null)
 format:
 	clang-format -i $(FORMAT_SRCS)
@@ -229,10 +230,21 @@ format:
 format-check:
 	@clang-format --dry-run --Werror $(FORMAT_SRCS) && echo "format-check: clean"
 
+# Static analysis with the checked-in .clang-tidy (clang-analyzer and a few bugprone
+# checks); .ci/run requires it to stay clean.
+TIDY ?= clang-tidy
+TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+	@$(TIDY) --quiet $(TIDY_SRCS) -- -std=c11 -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen \
+		-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) && echo "tidy: clean"
+
 clean:
 	rm -rf $(BUILD) rocectl rocectl-net.so
 
 help:
-	@echo "targets: all (./rocectl) deps test demo install clean format format-check sims conformance"
+	@echo "targets: all (./rocectl) deps test demo install clean format format-check tidy sims conformance"
 
--include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d)
+# Dependency files of every build (-MMD): touching a header rebuilds what includes it,
+# the fuzzers and test binaries included.
+-include $(REL_OBJS:.o=.d) $(SAN_OBJS:.o=.d) $(REL_NET_OBJS:.o=.d) $(SAN_NET_OBJS:.o=.d) \
+	$(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d) $(UNIT_BINS:=.d) $(CONF_BINS:=.d)

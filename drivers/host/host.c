@@ -61,9 +61,17 @@ uint32_t rc_host_section_groups(unsigned sections)
 	return g;
 }
 
-void rc_host_set_sections(struct rc_session *s, unsigned sections)
+/* The sections owning any of `groups` (struct rc_run_opts.groups); 0 = all. */
+static unsigned sections_of_groups(uint32_t groups)
 {
-	s->sections = sections & RC_HOST_SEC_ALL;
+	unsigned sec = 0;
+
+	if (!groups)
+		return RC_HOST_SEC_ALL;
+	for (unsigned bit = RC_HOST_SEC_DCB; bit & RC_HOST_SEC_ALL; bit <<= 1)
+		if (rc_host_section_groups(bit) & groups)
+			sec |= bit;
+	return sec;
 }
 
 const char *rc_host_root(const struct rc_session *s)
@@ -165,9 +173,9 @@ int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned section
 	}
 	if ((sections & RC_HOST_SEC_RDMA) && !hp->nic.has_tos && off < sizeof(why)) {
 		*missing |= RC_HOST_SEC_RDMA;
-		off += (size_t)snprintf(why + off, sizeof(why) - off,
-					"%s'%s': %s: section 'rdma' cannot be managed here",
-					off ? "; " : "", ifname, hp->nic.tos_why);
+		snprintf(why + off, sizeof(why) - off,
+			 "%s'%s': %s: section 'rdma' cannot be managed here", off ? "; " : "",
+			 ifname, hp->nic.tos_why);
 	}
 	free(hp);
 	if (!*missing)
@@ -444,7 +452,7 @@ static int host_open(const struct rc_device *dev, const struct rc_run_opts *opts
 		return rc_errf(err, ENOMEM, "out of memory");
 	snprintf(s->root, sizeof(s->root), "%s", opts && opts->root ? opts->root : "/");
 	s->dry_run = opts && opts->dry_run;
-	s->sections = RC_HOST_SEC_ALL;
+	s->sections = sections_of_groups(opts ? opts->groups : 0);
 	snprintf(s->device, sizeof(s->device), "%s", dev ? dev->name : "");
 	rc = rc_dcb_open(&s->dcb, err);
 	if (rc) {

@@ -1,4 +1,4 @@
-/* The host side (private to drivers/host/ and engine/cmd_agent.c): DCB netlink (dcbnl.c),
+/* The host side (private to drivers/host/, its commands included): DCB netlink (dcbnl.c),
  * mlx5 knobs outside DCB (mlx5.c), rdma-core view of a netdev (rdma.c), counters
  * (counters.c), the --root prefix (sysfs.c), and the "mlx5" rc_driver on top (host.c).
  *
@@ -264,8 +264,6 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
  * the error of an unusable interface. */
 int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned sections,
 		      unsigned *missing, struct rc_err *err);
-/* Restrict the session to these sections (default: all). */
-void rc_host_set_sections(struct rc_session *s, unsigned sections);
 const char *rc_host_root(const struct rc_session *s);
 
 extern const struct rc_driver rc_host_driver;

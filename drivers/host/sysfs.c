@@ -186,13 +186,5 @@ int rc_host_list(const char *path, char (**names)[RC_NAME_MAX], size_t *n)
 
 bool rc_host_ifname_ok(const char *name)
 {
-	size_t len = name ? strlen(name) : 0;
-
-	if (len == 0 || len > 15 || !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	for (const char *p = name; *p; p++)
-		if (*p == '/' || *p == ':' || isspace((unsigned char)*p) ||
-		    !isprint((unsigned char)*p))
-			return false;
-	return true;
+	return rc_ifname_is_safe(name);
 }

@@ -1,4 +1,4 @@
-/* Desired state: policy x device x port -> struct port_qos (engine/desired.c). */
+/* Desired state: policy x device x port -> struct port_qos (engine/plan/desired.c). */
 #ifndef ROCECTL_DESIRED_H
 #define ROCECTL_DESIRED_H
 

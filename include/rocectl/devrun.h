@@ -1,4 +1,4 @@
-/* One device through read -> diff -> journal -> apply -> re-read -> verify (engine/devrun.c).
+/* One device through read -> diff -> journal -> apply -> re-read -> verify (engine/run/devrun.c).
  * Shared by `rocectl agent` (the local host), the switch commands and the fleet executor;
  * drivers only translate, this decides and sequences. */
 #ifndef ROCECTL_DEVRUN_H

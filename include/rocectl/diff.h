@@ -1,4 +1,4 @@
-/* Diff: desired vs actual port_qos -> typed changes (engine/diff.c). */
+/* Diff: desired vs actual port_qos -> typed changes (engine/plan/diff.c). */
 #ifndef ROCECTL_DIFF_H
 #define ROCECTL_DIFF_H
 
@@ -41,7 +41,13 @@ struct rc_changes {
 int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct port_qos *have,
 		     double tolerance_pct, uint32_t disruptive_groups, struct rc_changes *out);
 
-void rc_changes_free(struct rc_changes *c);
+void rc_changes_fini(struct rc_changes *c);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_changes_free(struct rc_changes *c)
+{
+	rc_changes_fini(c);
+}
 /* Count of changes of kind SET / UNKNOWN (drift means either). */
 size_t rc_changes_count(const struct rc_changes *c, enum rc_change_kind kind);
 

@@ -18,6 +18,9 @@ struct rc_run_opts {
 	bool accept_new_host_keys; /* record unknown SSH host keys (never changed ones) */
 	uint32_t default_timeout_ms;
 	bool dry_run; /* plan: a driver must not write anything */
+	/* RC_F_* groups this run may read and write (`agent --only`); 0 = every group.  A
+	 * driver leaves the others alone and reports them as not controllable in this run. */
+	uint32_t groups;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -44,7 +47,13 @@ struct rc_counters {
 
 int rc_counters_add(struct rc_counters *c, const char *port, const char *name, const char *source,
 		    uint64_t value, bool is_drop);
-void rc_counters_free(struct rc_counters *c);
+void rc_counters_fini(struct rc_counters *c);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_counters_free(struct rc_counters *c)
+{
+	rc_counters_fini(c);
+}
 
 /* What a driver says about a plan without changing anything (struct rc_driver.check):
  * one line per note, e.g. "GCU dry run: the patch would apply (12 operations)" or

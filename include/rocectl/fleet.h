@@ -1,4 +1,4 @@
-/* The fleet executor (engine/fleet.c): every selected device of the inventory through
+/* The fleet executor (engine/run/fleet.c): every selected device of the inventory through
  * rc_devrun with bounded parallelism; one session per device reused across read -> apply
  * -> verify; a device that fails does not stop the others, and the apply order keeps
  * a host from marking DSCP towards a switch that does not treat it lossless. */
@@ -24,6 +24,7 @@ struct rc_fleet_dev {
 	bool applied;
 	bool skipped;		     /* not applied: a device it depends on failed */
 	struct rc_counters counters; /* with read_counters, when the driver has them */
+	bool no_counters;	     /* rc_fleet_counters: the driver reads none */
 };
 
 struct rc_fleet {
@@ -48,6 +49,11 @@ int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const stru
 /* Open (once), read and diff every device.  Per-device errors are kept in the device;
  * returns the number of devices that failed. */
 size_t rc_fleet_read(struct rc_fleet *f);
+/* Open every device (no policy needed, nothing diffed) and read its counters into
+ * devs[i].counters, on the same worker pool.  A driver without a counters op is known
+ * before connecting: no_counters is set and no session opened.  Returns the number of
+ * devices that failed (no_counters is not a failure). */
+size_t rc_fleet_counters(struct rc_fleet *f);
 /* Apply every device with changes, tier by tier (switches before hosts when lossless is
  * being turned on; the reverse when it is turned off or moved).  A device is skipped when
  * a device it is linked to in an earlier tier failed.  Returns the number of devices that
@@ -56,6 +62,12 @@ size_t rc_fleet_apply(struct rc_fleet *f);
 /* True when the changes remove lossless somewhere (PFC turned off on a priority, or the
  * RoCE DSCP moved): apply then goes hosts first. */
 bool rc_fleet_reverse_order(const struct rc_fleet *f);
-void rc_fleet_free(struct rc_fleet *f);
+void rc_fleet_fini(struct rc_fleet *f);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_fleet_free(struct rc_fleet *f)
+{
+	rc_fleet_fini(f);
+}
 
 #endif

@@ -12,7 +12,7 @@ struct rc_headroom {
 	uint32_t speed_gbps;
 	uint32_t cable_length_m;
 	uint32_t mtu;
-	/* The constants used for this speed (engine/headroom.c says where they come from). */
+	/* The constants used for this speed (engine/plan/headroom.c says where they come from). */
 	uint32_t response_quanta;      /* sender's pause reaction, in 512-bit quanta */
 	uint32_t interface_delay_bits; /* one end's MAC+PHY delay, TX+RX, in bit times */
 	/* The terms, in bytes; total is their sum. */

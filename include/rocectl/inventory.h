@@ -86,6 +86,9 @@ struct rc_device {
 	enum rc_platform platform;
 	enum rc_transport transport;
 	enum rc_role role;
+	/* The driver by name; empty = chosen from kind, platform and transport (the loader
+	 * leaves it empty; tests name a fake driver here). */
+	char driver[32];
 	/* Switch ports, or host interfaces; n_ports == 0 on a host = every RDMA netdev. */
 	size_t n_ports;
 	char (*ports)[RC_NAME_MAX];
@@ -118,7 +121,7 @@ struct rc_inventory {
 	size_t n_links;
 	struct rc_link *links;
 	/* Private: sorted lookups built by the loader (NULL = linear search, e.g. for an
-	 * inventory built by hand in a test).  Freed by rc_inventory_free. */
+	 * inventory built by hand in a test).  Freed by rc_inventory_fini. */
 	struct rc_inv_index *index;
 };
 
@@ -140,7 +143,13 @@ int rc_inventory_load(const char *path, struct rc_inventory *out, struct rc_warn
 int rc_inventory_load_buffer(const char *name, const char *buf, size_t len,
 			     struct rc_inventory *out, struct rc_warnings *warn,
 			     struct rc_err *err);
-void rc_inventory_free(struct rc_inventory *inv);
+void rc_inventory_fini(struct rc_inventory *inv);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_inventory_free(struct rc_inventory *inv)
+{
+	rc_inventory_fini(inv);
+}
 
 /* Lookups; NULL / -1 when absent. */
 const struct rc_device *rc_inventory_device(const struct rc_inventory *inv, const char *name);
@@ -172,5 +181,8 @@ bool rc_address_is_safe(const char *addr);
 bool rc_user_is_safe(const char *user);
 /* Environment variable names: [A-Za-z0-9_], not starting with a digit. */
 bool rc_env_name_is_safe(const char *name);
+/* Network interface names as the kernel accepts them (dev_valid_name): 1..15 bytes,
+ * not "." or "..", no '/', ':', whitespace or control bytes. */
+bool rc_ifname_is_safe(const char *name);
 
 #endif

@@ -1,6 +1,6 @@
 /* The journal: a device's pre-change state saved (and fsynced) before anything is written,
  * so that a failed apply can roll the device back and a crash mid-apply can be recovered
- * with `rocectl rollback` (engine/journal.c).
+ * with `rocectl rollback` (engine/run/journal.c).
  *
  * Layout: DIR/<run-id>/<device>.json, one file per device, written atomically; a file
  * is removed when the device's apply has been verified (or rolled back).  Whatever is left

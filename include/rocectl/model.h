@@ -1,7 +1,7 @@
 /* The vendor-neutral model: what one port's lossless QoS is, whoever the vendor.
  *
- * Drivers fill a struct port_qos from the device (the actual state); engine/desired.c
- * fills one from the policy (the desired state); engine/diff.c compares them.  A field
+ * Drivers fill a struct port_qos from the device (the actual state); engine/plan/desired.c
+ * fills one from the policy (the desired state); engine/plan/diff.c compares them.  A field
  * group a driver could not read is absent from `known` and is never taken as equal; a
  * group the platform cannot read or control at all is in `unsupported` ("not
  * controllable here": neither drift nor success). */

@@ -1,5 +1,5 @@
 /* Printing a device's changes (plan) or drift (verify) with the one printer
- * (engine/report_changes.c).  Text:
+ * (engine/report/report_changes.c).  Text:
  *
  *   leaf01 (nvue-ssh): 3 changes
  *     swp1  trust             pcp -> dscp          disruptive

@@ -1,7 +1,7 @@
 /* The result of reading a fabric: per device and port (the fleet's diffs), per link (both
  * ends agree) and per host (every NIC lands on switches with the same QoS).  One model,
- * several printers: text and JSON (engine/report_fabric.c), Prometheus text exposition
- * (engine/report_prom.c), Graphviz DOT (engine/report_dot.c). */
+ * several printers: text and JSON (engine/report/report_fabric.c), Prometheus text exposition
+ * (engine/report/report_prom.c), Graphviz DOT (engine/report/report_dot.c). */
 #ifndef ROCECTL_RESULT_H
 #define ROCECTL_RESULT_H
 
@@ -55,7 +55,13 @@ struct rc_result {
 
 /* Build the link and host checks from a fleet that has been read. */
 int rc_result_build(struct rc_result *r, const struct rc_fleet *f, struct rc_err *err);
-void rc_result_free(struct rc_result *r);
+void rc_result_fini(struct rc_result *r);
+/* _fini releases what the struct holds, not the struct (_free would); the old name is
+ * kept for callers not yet renamed. */
+static inline void rc_result_free(struct rc_result *r)
+{
+	rc_result_fini(r);
+}
 
 /* The fleet device of inventory device `dev`, or NULL when it was not selected. */
 const struct rc_fleet_dev *rc_result_device(const struct rc_result *r, size_t dev);

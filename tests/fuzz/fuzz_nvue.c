@@ -4,7 +4,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -I/usr/include/cjson \
  *     tests/fuzz/fuzz_nvue.c drivers/switch/nvue_parse.c drivers/switch/nvue_ops.c \
- *     engine/err.c -lcjson -o fuzz_nvue
+ *     engine/util/err.c -lcjson -o fuzz_nvue
  *   ./fuzz_nvue tests/data/nvue/
  *
  * Built with -DRC_FUZZ_MAIN instead of -fsanitize=fuzzer, it replays the files given as

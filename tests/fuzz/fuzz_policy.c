@@ -3,9 +3,8 @@
  * or by hand without the Makefile, from the repository root:
  *
  *   clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 -fsanitize=fuzzer,address,undefined \
- *       tests/fuzz/fuzz_policy.c engine/yaml_doc.c engine/yaml_walk.c engine/yaml_device.c \
- *       engine/units.c engine/names.c engine/range.c engine/policy.c engine/inventory.c \
- *       engine/err.c engine/model.c $(pkg-config --cflags --libs yaml-0.1) -lm \
+ *       tests/fuzz/fuzz_policy.c engine/config/[a-z]*.c engine/util/err.c \
+ *       engine/plan/model.c $(pkg-config --cflags --libs yaml-0.1) -lm \
  *       -o build/fuzz_policy
  *   mkdir -p build/fuzz-corpus
  *   build/fuzz_policy -max_total_time=300 -max_len=65536 build/fuzz-corpus policies \

@@ -9,24 +9,11 @@ LAB="$TMP/lab"
 P="$TMP/policy.yaml"
 J="$TMP/journal"
 
-sim() {
-	sh "$SIMCTL" "$@"
-}
-
-# rocectl inside the lab's namespace (no ssh-agent of the caller's: each test says how it
-# authenticates)
-rc() {
-	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
-}
+. "$SRC_DIR/tests/lib/simlib.sh"
 
 # the switch's CLI without SSH (the witness)
 nv() {
 	sim cli "$LAB" leaf01 "$1"
-}
-
-# the lines of a plan/verify report about ports, blanks squeezed: "swp1 trust pcp -> dscp"
-changes() {
-	awk '/^  swp/ { $1 = $1; print }' "$1"
 }
 
 accepted_logins() {
@@ -38,25 +25,7 @@ inventory() {
 	sed "$2" "$LAB/inventory.yaml" >"$TMP/$1.yaml"
 }
 
-cat >"$P" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 300ms, restoration: 300ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-headroom: {cable_length: 100m, mtu: 9216}
-tolerance: {threshold: 8%}
-EOP
+write_policy "$P" 100m
 
 mkdir -p "$LAB"
 test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"

@@ -9,17 +9,7 @@ LAB="$TMP/lab"
 P="$TMP/policy.yaml"
 J="$TMP/journal"
 
-sim() {
-	sh "$SIMCTL" "$@"
-}
-
-rc() {
-	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
-}
-
-changes() {
-	awk '/^  swp/ { $1 = $1; print }' "$1"
-}
+. "$SRC_DIR/tests/lib/simlib.sh"
 
 cat >"$P" <<'EOP'
 apiVersion: rocectl/v1

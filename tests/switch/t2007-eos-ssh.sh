@@ -11,13 +11,7 @@ LAB="$TMP/lab"
 P="$TMP/policy.yaml"
 J="$TMP/journal"
 
-sim() {
-	sh "$SIMCTL" "$@"
-}
-
-rc() {
-	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
-}
+. "$SRC_DIR/tests/lib/simlib.sh"
 
 on() {
 	sim cli "$LAB" "$1" "$2"
@@ -34,25 +28,7 @@ sessions() {
 	on "$1" "show configuration sessions" | awk '$2 == "pending"' | wc -l | tr -d " "
 }
 
-cat >"$P" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 300ms, restoration: 300ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-headroom: {cable_length: 40m, mtu: 9216}
-tolerance: {threshold: 8%}
-EOP
+write_policy "$P" 40m
 
 mkdir -p "$LAB"
 test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"

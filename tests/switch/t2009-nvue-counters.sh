@@ -8,13 +8,7 @@ LAB="$TMP/lab"
 P="$SRC_DIR/policies/roce-lossless.yaml"
 export BUILD_DIR
 
-sim() {
-	sh "$SIMCTL" "$@"
-}
-
-rc() {
-	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" "$@"
-}
+. "$SRC_DIR/tests/lib/simlib.sh"
 
 test_at_exit 'sh "$SIMCTL" down "$LAB" >/dev/null 2>&1 || true'
 

@@ -1,4 +1,4 @@
-/* Desired state of a port from policy x device x link (engine/desired.c).  Policies and
+/* Desired state of a port from policy x device x link (engine/plan/desired.c).  Policies and
  * inventories are built by hand so that these tests do not depend on the YAML loader. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,4 +1,4 @@
-/* Diff of desired vs actual port state (engine/diff.c). */
+/* Diff of desired vs actual port state (engine/plan/diff.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 
 #include "rocectl/diff.h"
 
-/* A desired switch port as engine/desired.c builds it for the reference policy: trust
+/* A desired switch port as engine/plan/desired.c builds it for the reference policy: trust
  * DSCP, 26 -> 3, 48 -> 6, PFC on 3, ECN 150KB/1500KB/100% on TC 3, ETS 6 strict and
  * 3/0 DWRR 50/50, watchdog 200/400 ms drop, computed headroom floor on 3. */
 static struct port_qos switch_want(void)
@@ -130,7 +130,7 @@ static void test_equal_no_changes(void **state)
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
 	assert_int_equal(rc_diff_port("enp1", &hw, &hh, 8.0, 0, &c), 0);
 	assert_int_equal(c.n, 0);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* What the desired state does not pin is not looked at, however different. */
@@ -175,7 +175,7 @@ static void test_trust_dscp_prio2tc(void **state)
 	assert_string_equal(c.v[2].field, "prio2tc[6]");
 	assert_string_equal(c.v[2].old_value, "0");
 	assert_string_equal(c.v[2].new_value, "6");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 	assert_null(c.v);
 	assert_int_equal(c.n, 0);
 }
@@ -195,7 +195,7 @@ static void test_dscp_entry_not_read(void **state)
 	assert_int_equal(c.v[0].kind, RC_CHANGE_UNKNOWN);
 	assert_string_equal(c.v[0].old_value, "");
 	assert_string_equal(c.v[0].new_value, "6");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_pfc_rendering(void **state)
@@ -207,18 +207,18 @@ static void test_pfc_rendering(void **state)
 	h.pfc_enabled = (1u << 3) | (1u << 4); /* SONiC default 3,4 */
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_PFC);
 	assert_set(&c, "pfc_enabled", "3,4", "3");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	h.pfc_enabled = 0;
 	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
 	assert_set(&c, "pfc_enabled", "none", "3");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	w.pfc_enabled = 0; /* turning lossless off */
 	h.pfc_enabled = 0xff;
 	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
 	assert_set(&c, "pfc_enabled", "0,1,2,3,4,5,6,7", "none");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_cable(void **state)
@@ -230,7 +230,7 @@ static void test_cable(void **state)
 	h.cable_length_m = 100; /* NVUE RoCE default */
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_CABLE);
 	assert_set(&c, "cable_length_m", "100", "30");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* 8% of 150000 is 12000: 138000..162000 is in sync, one byte further is drift. */
@@ -256,19 +256,19 @@ static void test_ecn_tolerance_edges(void **state)
 	assert_int_equal(c.n, 2);
 	assert_set(&c, "ecn[3].kmin_bytes", "162001", "150000");
 	assert_set(&c, "ecn[3].kmax_bytes", "1379999", "1500000");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	h.ecn[3].kmin_bytes = 137999;
 	h.ecn[3].kmax_bytes = 1500000;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
 	assert_set(&c, "ecn[3].kmin_bytes", "137999", "150000");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* tolerance 0: exact */
 	h.ecn[3].kmin_bytes = 150001;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 0.0, 0, &c), RC_F_ECN);
 	assert_set(&c, "ecn[3].kmin_bytes", "150001", "150000");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_ecn_enable_and_probability(void **state)
@@ -287,7 +287,7 @@ static void test_ecn_enable_and_probability(void **state)
 	assert_string_equal(c.v[0].old_value, "false");
 	assert_string_equal(c.v[0].new_value, "true");
 	assert_set(&c, "ecn[3].pmax_pct", "99.4", "100");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* A PFC-only policy wants marking off; leftover thresholds are not drift. */
@@ -304,7 +304,7 @@ static void test_ecn_disabled_ignores_thresholds(void **state)
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_ECN);
 	assert_int_equal(c.n, 1);
 	assert_set(&c, "ecn[3].enabled", "true", "false");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_headroom_floor_and_exact(void **state)
@@ -322,7 +322,7 @@ static void test_headroom_floor_and_exact(void **state)
 	h.headroom_bytes[3] = 214315;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_HEADROOM);
 	assert_set(&c, "headroom[3].bytes", "214315", ">= 214316");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* an explicit size: the tolerance both ways (200KiB = 204800, 8% = 16384) */
 	w.headroom_is_min = false;
@@ -334,7 +334,7 @@ static void test_headroom_floor_and_exact(void **state)
 	h.headroom_bytes[3] = 204800 + 16385;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_HEADROOM);
 	assert_set(&c, "headroom[3].bytes", "221185", "204800");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* a lossless priority whose buffer the driver did not report */
 	h.headroom_bytes[3] = 204800;
@@ -344,7 +344,7 @@ static void test_headroom_floor_and_exact(void **state)
 	assert_int_equal(c.n, 1);
 	assert_string_equal(c.v[0].field, "headroom[4].bytes");
 	assert_int_equal(c.v[0].kind, RC_CHANGE_UNKNOWN);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_ets(void **state)
@@ -365,7 +365,7 @@ static void test_ets(void **state)
 	assert_set(&c, "ets[0].bw_pct", "60", "50");
 	assert_set(&c, "ets[3].bw_pct", "40", "50");
 	assert_set(&c, "ets[6].tsa", "dwrr", "strict");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_watchdog(void **state)
@@ -379,13 +379,13 @@ static void test_watchdog(void **state)
 	assert_int_equal(c.n, 2);
 	assert_set(&c, "watchdog.detection_ms", "100", "200");
 	assert_set(&c, "watchdog.action", "forward", "drop");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	h.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP, 0};
 	rc_diff_port("swp1", &w, &h, 8.0, 0, &c);
 	assert_set(&c, "watchdog.enabled", "false", "true");
 	assert_set(&c, "watchdog.restoration_ms", "0", "400");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* off wanted: timers do not matter */
 	w.watchdog = (struct rc_watchdog){false, 0, 0, RC_WD_DROP, 0};
@@ -416,13 +416,13 @@ static void test_watchdog_fixed_fields(void **state)
 	ch = find(&c, "watchdog.action");
 	assert_non_null(ch);
 	assert_int_equal(ch->kind, RC_CHANGE_UNSUPPORTED);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* the detection time is still compared and written */
 	h.watchdog.detection_ms = 100;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), RC_F_WATCHDOG);
 	assert_set(&c, "watchdog.detection_ms", "100", "200");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* equal values of fixed fields say nothing */
 	w.watchdog = (struct rc_watchdog){true, 200, 200, RC_WD_DROP, 0};
@@ -457,14 +457,14 @@ static void test_host_groups(void **state)
 	assert_set(&c, "dcbx", "firmware", "host");
 	assert_string_equal(c.v[0].field, "nic_ecn.np");
 	assert_string_equal(c.v[5].field, "dcbx");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* ECN off on the host: NP/RP must be off on the RoCE priority, others left alone */
 	w.nic_ecn_np = w.nic_ecn_rp = 0;
 	h = host_have();
 	assert_int_equal(rc_diff_port("enp12s0np0", &w, &h, 8.0, 0, &c), RC_F_NIC_ECN);
 	assert_set(&c, "nic_ecn.np", "3", "none");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	/* the driver did not read priority 3's enables */
 	w = host_want();
@@ -472,7 +472,7 @@ static void test_host_groups(void **state)
 	h.nic_ecn_prio_mask = (uint8_t) ~(1u << 3);
 	assert_int_equal(rc_diff_port("enp12s0np0", &w, &h, 8.0, 0, &c), 0);
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 2);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* A group the driver could not read is never taken as equal, and is not written. */
@@ -497,7 +497,7 @@ static void test_unknown_group(void **state)
 	assert_string_equal(c.v[3].field, "ecn[3].pmax_pct");
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 4);
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 
 	h = switch_have();
 	h.known = 0; /* nothing readable */
@@ -506,7 +506,7 @@ static void test_unknown_group(void **state)
 	assert_true(rc_changes_count(&c, RC_CHANGE_UNKNOWN) >= 9);
 	assert_non_null(find(&c, "trust"));
 	assert_string_equal(find(&c, "headroom[3].bytes")->new_value, ">= 214316");
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* Not controllable here: reported, not drift, not written, even when it differs. */
@@ -527,7 +527,7 @@ static void test_unsupported_group(void **state)
 	assert_non_null(find(&c, "watchdog.detection_ms"));
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_UNKNOWN), 0);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 static void test_disruptive_and_append(void **state)
@@ -549,7 +549,7 @@ static void test_disruptive_and_append(void **state)
 	assert_false(c.v[1].disruptive);
 	assert_string_equal(c.v[2].port, "enp2");
 	assert_true(c.v[2].disruptive);
-	rc_changes_free(&c);
+	rc_changes_fini(&c);
 }
 
 /* The same inputs give the same list, in the same order. */
@@ -577,8 +577,8 @@ static void test_deterministic(void **state)
 	assert_string_equal(a.v[6].field, "cable_length_m");
 	assert_string_equal(a.v[7].field, "headroom[3].bytes");
 	assert_string_equal(a.v[8].field, "ecn[3].enabled");
-	rc_changes_free(&a);
-	rc_changes_free(&b);
+	rc_changes_fini(&a);
+	rc_changes_fini(&b);
 }
 
 static void test_within_tolerance(void **state)
@@ -608,7 +608,7 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(rc_diff_port("swp1", NULL, &w, 8.0, 0, &c), -EINVAL);
 	assert_int_equal(rc_diff_port("swp1", &w, &w, 8.0, 0, NULL), -EINVAL);
 	assert_int_equal(rc_changes_count(NULL, RC_CHANGE_SET), 0);
-	rc_changes_free(NULL);
+	rc_changes_fini(NULL);
 }
 
 /* Values that read as wanted but whose effect the driver found missing are drift: one

@@ -1,4 +1,4 @@
-/* PFC headroom arithmetic (engine/headroom.c).
+/* PFC headroom arithmetic (engine/plan/headroom.c).
  *
  * Every expected value is worked out by hand below from the decomposition
  *   total = 2 x MTU + 84 (PAUSE) + cable + response + interface

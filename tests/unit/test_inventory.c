@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/range.h"
+#include "../../engine/config/range.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
 
@@ -167,14 +167,14 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	rc_inventory_free(&f->inv);
+	rc_inventory_fini(&f->inv);
 	free(f);
 	return 0;
 }
 
 static int load(struct fixture *f, const char *text)
 {
-	rc_inventory_free(&f->inv);
+	rc_inventory_fini(&f->inv);
 	memset(&f->w, 0, sizeof(f->w));
 	rc_err_clear(&f->err);
 	return rc_inventory_load_buffer("i.yaml", text, strlen(text), &f->inv, &f->w, &f->err);

@@ -1,4 +1,4 @@
-/* Graphviz DOT of a fabric result (engine/report_dot.c).  Graphviz itself is the witness:
+/* Graphviz DOT of a fabric result (engine/report/report_dot.c).  Graphviz itself is the witness:
  * the output must render with `dot -Tsvg` without a warning, and `dot -Tplain` must place
  * spines above leaves above hosts.  graphviz is a build dependency (DEB_PACKAGES), so a
  * missing `dot` fails these tests instead of skipping them.  The statements are then

@@ -1,4 +1,4 @@
-/* Prometheus text exposition of a fabric result (engine/report_prom.c).  The output is
+/* Prometheus text exposition of a fabric result (engine/report/report_prom.c).  The output is
  * checked by a strict parser of format 0.0.4 written here (stricter than the format where
  * node_exporter's textfile collector is: no sample timestamps), then value by value.  The
  * result is built by hand so that these tests depend on neither drivers nor the loader. */
@@ -878,8 +878,8 @@ static void test_device_counters(void **state)
 	for (size_t i = 0; i < e->n_fam; i++)
 		if (!strcmp(e->fam[i].name, "rocectl_device_counter_total"))
 			assert_string_equal(e->fam[i].type, "counter");
-	rc_counters_free(&gpu->counters);
-	rc_counters_free(&leaf02->counters);
+	rc_counters_fini(&gpu->counters);
+	rc_counters_fini(&leaf02->counters);
 }
 
 static void test_empty_fleet(void **state)

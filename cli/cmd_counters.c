@@ -1,0 +1,358 @@
+/* rocectl counters: the counters that tell whether the fabric is lossless in practice
+ * (PFC pauses, ECN marks, CNPs, discards, RDMA sequence errors), named by meaning with the
+ * platform's own name kept as the source, and every non-zero drop counter flagged.
+ *
+ *   rocectl counters [--interface IF]...         the local host (the data of `agent counters`)
+ *   rocectl counters -i INVENTORY [--limit L]    every selected device, through its driver's
+ *                                                counters op, on the fleet's worker pool
+ *                                                (--parallel N)
+ *
+ * With -p POLICY, a non-zero PFC pause counter of a priority the policy does not make
+ * lossless is marked "unexpected": some device on that link pauses a lossy priority.
+ * A device whose driver reads no counters is listed as such, never silently left out.
+ *
+ * Exit: 0 read and no drops, 2 a drop counter is non-zero, 1 a device could not be read
+ * (an error outranks drops).
+ *
+ * JSON (--json or --format json), schema "rocectl.counters/v1", one object on one line:
+ *   {"schema": "rocectl.counters/v1", "command": "counters",
+ *    "inventory": "<file>" | null, "policy": "<name>" | null,
+ *    "devices": [{"device": "gpu001", "kind": "host" | "switch", "driver": "mlx5",
+ *                 "status": "ok" | "drops" | "unsupported" | "error",
+ *                 "error": "<message>",           (only with "unsupported" and "error")
+ *                 "counters": [{"port": "eth0", "name": "pfc_pause_rx[3]", "value": 12,
+ *                               "source": "ethtool:rx_prio3_pause", "is_drop": false,
+ *                               "unexpected": false}]}],   (only with -p)
+ *    "drops": <number of non-zero drop counters>,
+ *    "status": "ok" | "drops" | "error", "exit_code": 0 | 1 | 2} */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rocectl/cli.h"
+#include "rocectl/fleet.h"
+#include "rocectl/print.h"
+#include "rocectl/util.h"
+
+#define COUNTERS_SCHEMA "rocectl.counters/v1"
+#define MAX_INTERFACES	64
+
+struct ctr_opts {
+	const char *policy;
+	const char *inventory;
+	const char *limit;
+	const char *root;
+	bool json;
+	unsigned parallel;
+	size_t n_if;
+	char ifs[MAX_INTERFACES][RC_NAME_MAX];
+};
+
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_JSON, OPT_PARALLEL, OPT_ROOT };
+
+static const struct rc_option options[] = {
+    {"inventory", 'i', "FILE", "every selected device of this inventory (default: this host)", 'i'},
+    {"policy", 'p', "FILE", "mark pauses on priorities the policy keeps lossy", 'p'},
+    {"limit", 0, "NAMES", "only these devices or roles (comma-separated; with -i)", OPT_LIMIT},
+    {"interface", 'I', "IF", "this host's interface (repeatable; default: every RDMA netdev)", 'I'},
+    {"json", 'j', NULL, "JSON output (schema rocectl.counters/v1, see cli/cmd_counters.c)",
+     OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {"root", 0, "DIR", "sysfs root prefix of this host (default: the global --root)", OPT_ROOT},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+#define USAGE                                                                                      \
+	"rocectl counters [-i INVENTORY [--limit NAMES]] [-p POLICY] [--interface IF]... "         \
+	"[--json] [--parallel N] [--root DIR]"
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct ctr_opts *o = ctx;
+	uint64_t v;
+
+	switch (id) {
+	case 'i':
+		o->inventory = arg;
+		return 0;
+	case 'p':
+		o->policy = arg;
+		return 0;
+	case OPT_LIMIT:
+		o->limit = arg;
+		return 0;
+	case 'I':
+		if (!rc_ifname_is_safe(arg)) {
+			fprintf(stderr, "rocectl counters: '%s' is not a network interface name\n",
+				arg);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < o->n_if; i++)
+			if (!strcmp(o->ifs[i], arg))
+				return 0;
+		if (o->n_if == MAX_INTERFACES) {
+			fprintf(stderr, "rocectl counters: at most %d interfaces\n",
+				MAX_INTERFACES);
+			return -EINVAL;
+		}
+		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "json")) {
+			fprintf(stderr, "rocectl counters: --format: '%s' is not text or json\n",
+				arg);
+			return -EINVAL;
+		}
+		o->json = !strcmp(arg, "json");
+		return 0;
+	case OPT_PARALLEL:
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr,
+				"rocectl counters: --parallel: '%s' is not a number in 1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+		return 0;
+	case OPT_ROOT:
+		o->root = arg;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+struct tally {
+	size_t drops, errors, unsupported, with_drops;
+};
+
+/* A PFC pause counter ("pfc_pause_rx[5]", "pfc_pause_tx_duration_us[5]") on a priority the
+ * policy does not make lossless. */
+static bool unexpected_pause(const struct rc_policy *pol, const struct rc_counter *e)
+{
+	const char *b = strchr(e->name, '[');
+
+	if (!pol || !e->value || strncmp(e->name, "pfc_pause_", 10) || !b || b[1] < '0' ||
+	    b[1] > '7' || b[2] != ']')
+		return false;
+	return !(pol->pfc_priorities & (1u << (b[1] - '0')));
+}
+
+static void out_counters(struct rc_out *o, const struct rc_policy *pol,
+			 const struct rc_fleet_dev *d, struct tally *t)
+{
+	const char *port = NULL;
+	bool drops = false;
+
+	rc_out_open_array(o, "counters");
+	for (size_t k = 0; k < d->counters.n; k++) {
+		const struct rc_counter *e = &d->counters.v[k];
+		bool unexpected = unexpected_pause(pol, e);
+
+		if (!port || strcmp(port, e->port))
+			rc_out_text(o, "  %s:\n", e->port);
+		port = e->port;
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "port", NULL, e->port);
+		rc_out_str(o, "name", "    %-38s", e->name);
+		rc_out_uint(o, "value", " %20" PRIu64, e->value);
+		rc_out_str(o, "source", "  %s", e->source);
+		rc_out_bool(o, "is_drop", NULL, e->is_drop);
+		if (pol)
+			rc_out_bool(o, "unexpected", NULL, unexpected);
+		if (e->is_drop && e->value) {
+			rc_out_text(o, "   DROPS");
+			t->drops++;
+			drops = true;
+		}
+		if (unexpected)
+			rc_out_text(o, "   UNEXPECTED (priority %c is lossy in the policy)",
+				    strchr(e->name, '[')[1]);
+		rc_out_text(o, "\n");
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+	if (drops)
+		t->with_drops++;
+}
+
+static void out_device(struct rc_out *o, const struct rc_fleet *f, const struct rc_policy *pol,
+		       const struct rc_fleet_dev *d, struct tally *t)
+{
+	const struct rc_device *dev = &f->inv->devices[d->index];
+	bool drops = false;
+
+	for (size_t k = 0; k < d->counters.n; k++)
+		drops |= d->counters.v[k].is_drop && d->counters.v[k].value;
+	rc_out_open_object(o, NULL);
+	rc_out_str(o, "device", "%s", dev->name);
+	rc_out_str(o, "kind", " (%s", dev->kind == RC_DEV_SWITCH ? "switch" : "host");
+	rc_out_str(o, "driver", ", %s)", rc_driver_name_for(dev));
+	if (d->no_counters) {
+		rc_out_str(o, "status", NULL, "unsupported");
+		rc_out_str(o, "error", NULL, d->err.msg);
+		rc_out_text(o, ": counters not supported by this driver\n");
+		t->unsupported++;
+	} else if (d->rc) {
+		rc_out_str(o, "status", NULL, "error");
+		rc_out_str(o, "error", ": error: %s\n", d->err.msg);
+		fprintf(stderr, "rocectl counters: %s\n", d->err.msg);
+		t->errors++;
+	} else {
+		rc_out_str(o, "status", NULL, drops ? "drops" : "ok");
+		rc_out_text(o, ":%s\n", d->counters.n ? "" : " no counters reported");
+	}
+	out_counters(o, pol, d, t);
+	rc_out_close_object(o);
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+/* Without -i: this host alone, as a one-device inventory (the fleet needs no more). */
+static void local_inventory(struct ctr_opts *o, struct rc_device *dev, struct rc_inventory *inv)
+{
+	memset(dev, 0, sizeof(*dev));
+	if (gethostname(dev->name, sizeof(dev->name) - 1) || !dev->name[0])
+		snprintf(dev->name, sizeof(dev->name), "localhost");
+	dev->kind = RC_DEV_HOST;
+	dev->platform = RC_PLAT_HOST;
+	dev->transport = RC_TRANSPORT_LOCAL;
+	dev->role = RC_ROLE_HOST;
+	dev->n_ports = o->n_if;
+	dev->ports = o->n_if ? o->ifs : NULL;
+	memset(inv, 0, sizeof(*inv));
+	inv->n_devices = 1;
+	inv->devices = dev;
+}
+
+static int load(const struct ctr_opts *o, struct rc_policy *pol, bool *have_pol,
+		struct rc_inventory *inv, bool *have_inv, struct rc_err *err)
+{
+	struct rc_warnings warn = {0};
+
+	if (o->policy) {
+		if (rc_policy_load(o->policy, pol, &warn, err))
+			return -EINVAL;
+		*have_pol = true;
+	}
+	if (o->inventory) {
+		if (rc_inventory_load(o->inventory, inv, &warn, err))
+			return -EINVAL;
+		*have_inv = true;
+	}
+	rc_warnings_print(&warn, stderr);
+	return 0;
+}
+
+static int check_usage(const struct ctr_opts *o, int npos, char **argv)
+{
+	if (npos) {
+		fprintf(stderr, "rocectl counters: unexpected argument '%s'\n", argv[0]);
+		return -EINVAL;
+	}
+	if (o->limit && !o->inventory) {
+		fprintf(stderr, "rocectl counters: --limit selects from an inventory (-i)\n");
+		return -EINVAL;
+	}
+	if (o->n_if && o->inventory) {
+		fprintf(stderr, "rocectl counters: --interface is for this host; the inventory "
+				"names each host's interfaces\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct ctr_run {
+	struct ctr_opts o;
+	struct rc_policy pol;
+	struct rc_inventory inv;
+	struct rc_device local;
+	struct rc_fleet f;
+	bool have_pol, have_inv;
+};
+
+static int report(struct ctr_run *r)
+{
+	struct rc_out out;
+	struct tally t = {0};
+	const char *status;
+	int code;
+
+	rc_out_init(&out, stdout, r->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, COUNTERS_SCHEMA);
+	rc_out_str(&out, "command", NULL, "counters");
+	if (r->have_inv)
+		rc_out_str(&out, "inventory", NULL, r->o.inventory);
+	else
+		rc_out_null(&out, "inventory", NULL);
+	if (r->have_pol)
+		rc_out_str(&out, "policy", NULL, r->pol.name);
+	else
+		rc_out_null(&out, "policy", NULL);
+	rc_out_open_array(&out, "devices");
+	for (size_t i = 0; i < r->f.n; i++)
+		out_device(&out, &r->f, r->have_pol ? &r->pol : NULL, &r->f.devs[i], &t);
+	rc_out_close_array(&out);
+	code = t.errors ? RC_EXIT_ERROR : t.drops ? RC_EXIT_CHANGES : RC_EXIT_OK;
+	status = t.errors ? "error" : t.drops ? "drops" : "ok";
+	rc_out_uint(&out, "drops", NULL, t.drops);
+	rc_out_text(&out, "%zu device%s: %zu with drops, %zu failed, %zu without counters\n",
+		    r->f.n, r->f.n == 1 ? "" : "s", t.with_drops, t.errors, t.unsupported);
+	rc_out_str(&out, "status", NULL, status);
+	rc_out_int(&out, "exit_code", NULL, code);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
+	return code;
+}
+
+int cmd_counters(int argc, char **argv, const struct rc_global *g)
+{
+	struct ctr_run *r = calloc(1, sizeof(*r));
+	struct rc_run_opts opts = {0};
+	struct rc_err err = {0};
+	int npos, rc, code = RC_EXIT_ERROR;
+
+	if (!r) {
+		fprintf(stderr, "rocectl counters: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &r->o, &npos);
+	if (rc || check_usage(&r->o, npos, argv)) {
+		if (!rc)
+			rc_print_usage(stderr, USAGE, options);
+		free(r);
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	}
+	opts.root = r->o.root ? r->o.root : g->root;
+	opts.accept_new_host_keys = g->accept_new_host_keys;
+	opts.dry_run = true; /* counters never write */
+	rc = load(&r->o, &r->pol, &r->have_pol, &r->inv, &r->have_inv, &err);
+	if (!rc && !r->have_inv)
+		local_inventory(&r->o, &r->local, &r->inv);
+	if (!rc)
+		rc = rc_fleet_init(&r->f, &r->inv, r->have_pol ? &r->pol : NULL, &opts, r->o.limit,
+				   r->o.parallel, &err);
+	if (!rc) {
+		r->f.progress = false;
+		rc_fleet_counters(&r->f);
+		code = report(r);
+	} else {
+		fprintf(stderr, "rocectl counters: ");
+		rc_err_print(&err, stderr);
+	}
+	rc_fleet_fini(&r->f);
+	if (r->have_inv)
+		rc_inventory_fini(&r->inv);
+	free(r);
+	return code;
+}

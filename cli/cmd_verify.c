@@ -1,0 +1,7 @@
+#include "fleet_cmd.h"
+
+/* rocectl verify -p POLICY -i INVENTORY: see cli/fleet_cmd.c. */
+int cmd_verify(int argc, char **argv, const struct rc_global *g)
+{
+	return rc_fleet_command(RC_FLEET_CMD_VERIFY, argc, argv, g);
+}

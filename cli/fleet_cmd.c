@@ -1,0 +1,571 @@
+/* plan / apply / verify over the inventory: load, read every selected device through the
+ * fleet executor, print per device and port, exit with POLICY.md's codes:
+ *   plan    0 no changes, 2 changes, 1 error
+ *   apply   0 done (or nothing to do), 1 error (the failed device was rolled back)
+ *   verify  0 in sync, 2 drift, 1 error
+ * Every device of the inventory is selected unless --limit says otherwise; verify also
+ * checks every link (both ends agree) and every dual-homed host (its NICs land on
+ * switches with the same QoS).  `plan -o FILE` saves a plan with a fingerprint of each
+ * device's state; `apply FILE` applies it only if nothing changed since.  Runs that write
+ * hold the journal directory's lock. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fleet_cmd.h"
+#include "rocectl/util.h"
+#include "../engine/run/lock.h"
+#include "../engine/run/plan_file.h"
+#include "rocectl/fleet.h"
+#include "rocectl/journal.h"
+#include "rocectl/report.h"
+#include "rocectl/result.h"
+
+enum {
+	OPT_LIMIT = 256,
+	OPT_FORMAT,
+	OPT_PARALLEL,
+	OPT_JOURNAL = 'J',
+	OPT_OUTPUT = 'o',
+	OPT_COUNTERS = 260,
+};
+
+enum report_format {
+	FMT_TEXT = 0,
+	FMT_JSON,
+	FMT_PROMETHEUS,
+	FMT_DOT,
+};
+
+struct cmd_opts {
+	enum rc_fleet_cmd cmd;
+	const char *policy;
+	const char *inventory;
+	const char *limit;
+	const char *journal;
+	const char *output;
+	bool counters;
+	enum report_format format;
+	unsigned parallel;
+};
+
+static const char *const names[] = {"plan", "apply", "verify"};
+
+#define COMMON_OPTIONS                                                                             \
+	{"policy", 'p', "FILE", "the policy (YAML)", 'p'},                                         \
+	    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},                               \
+	    {"limit", 0, "NAMES",                                                                  \
+	     "only these devices or roles: names, spine, leaf, switch, host (comma-separated)",    \
+	     OPT_LIMIT},                                                                           \
+	{                                                                                          \
+		"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL         \
+	}
+
+static const struct rc_option plan_options[] = {
+    COMMON_OPTIONS,
+    {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
+     OPT_OUTPUT},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static const struct rc_option verify_options[] = {
+    COMMON_OPTIONS,
+    {"format", 0, "FMT", "text (default), json, prometheus or dot", OPT_FORMAT},
+    {"output", 'o', "FILE",
+     "write the report to FILE atomically (temporary file, then rename: for the "
+     "node_exporter textfile collector)",
+     OPT_OUTPUT},
+    {"counters", 0, NULL,
+     "also read every device's counters (PFC pauses, ECN marks, CNPs, drops) into the "
+     "prometheus output",
+     OPT_COUNTERS},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static const struct rc_option apply_options[] = {
+    COMMON_OPTIONS,
+    {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct cmd_opts *o = ctx;
+	uint64_t v;
+
+	switch (id) {
+	case 'p':
+		o->policy = arg;
+		break;
+	case 'i':
+		o->inventory = arg;
+		break;
+	case OPT_LIMIT:
+		o->limit = arg;
+		break;
+	case OPT_JOURNAL:
+		o->journal = arg;
+		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_COUNTERS:
+		o->counters = true;
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			o->format = FMT_TEXT;
+		else if (!strcmp(arg, "json"))
+			o->format = FMT_JSON;
+		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "prometheus"))
+			o->format = FMT_PROMETHEUS;
+		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "dot"))
+			o->format = FMT_DOT;
+		else {
+			fprintf(stderr, "rocectl: --format: '%s' is not one of %s\n", arg,
+				o->cmd == RC_FLEET_CMD_VERIFY ? "text, json, prometheus, dot"
+							      : "text, json");
+			return -EINVAL;
+		}
+		break;
+	case OPT_PARALLEL:
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr, "rocectl: --parallel: '%s' is not a number in 1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+		break;
+	}
+	return 0;
+}
+
+static int load(const struct cmd_opts *o, struct rc_policy *pol, struct rc_inventory *inv)
+{
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+
+	if (rc_policy_load(o->policy, pol, &warn, &err)) {
+		rc_err_print(&err, stderr);
+		return -1;
+	}
+	if (rc_inventory_load(o->inventory, inv, &warn, &err)) {
+		rc_err_print(&err, stderr);
+		return -1;
+	}
+	rc_warnings_print(&warn, stderr);
+	return 0;
+}
+
+/* The changes a device had before apply, kept for the report (apply re-diffs). */
+static int copy_changes(const struct rc_changes *from, struct rc_changes *to)
+{
+	memset(to, 0, sizeof(*to));
+	if (!from->n)
+		return 0;
+	to->v = malloc(from->n * sizeof(*to->v));
+	if (!to->v)
+		return -ENOMEM;
+	memcpy(to->v, from->v, from->n * sizeof(*to->v));
+	to->n = to->cap = from->n;
+	return 0;
+}
+
+struct tally {
+	size_t devices, failed, with_changes, changes;
+};
+
+/* plan: a driver's own verdict on its writes (the optional `check` op, e.g. SONiC's GCU
+ * dry run); NULL when it has nothing to say. */
+static struct rc_notes *check_device(const struct rc_fleet_dev *d)
+{
+	const struct rc_devrun *r = &d->run;
+	struct rc_port_write *w;
+	struct rc_notes *notes;
+	struct rc_err err = {0};
+
+	if (d->rc || !r->drv || !r->drv->check || !r->sess || !r->changes.n)
+		return NULL;
+	w = calloc(r->n_ports ? r->n_ports : 1, sizeof(*w));
+	notes = calloc(1, sizeof(*notes));
+	if (!w || !notes) {
+		free(w);
+		free(notes);
+		return NULL;
+	}
+	for (size_t i = 0; i < r->n_ports; i++)
+		w[i] = (struct rc_port_write){r->have[i].name, &r->want[i].qos, &r->have[i].qos,
+					      r->write_fields[i]};
+	if (r->drv->check(r->sess, w, r->n_ports, notes, &err) && notes->n < RC_NOTES_MAX)
+		snprintf(notes->v[notes->n++], RC_NOTE_LEN, "check failed: %s", err.msg);
+	free(w);
+	if (!notes->n && !notes->dropped) {
+		free(notes);
+		return NULL;
+	}
+	return notes;
+}
+
+/* The notes of every device as "notes": [{"device", "note"}] (JSON; text prints them
+ * under each device). */
+static void notes_json(struct rc_out *out, const struct rc_fleet *f, struct rc_notes **notes)
+{
+	if (!notes || !rc_out_json(out))
+		return;
+	rc_out_open_array(out, "notes");
+	for (size_t i = 0; i < f->n; i++)
+		for (size_t k = 0; notes[i] && k < notes[i]->n; k++) {
+			rc_out_open_object(out, NULL);
+			rc_out_str(out, "device", NULL, f->inv->devices[f->devs[i].index].name);
+			rc_out_str(out, "note", NULL, notes[i]->v[k]);
+			rc_out_close_object(out);
+		}
+	rc_out_close_array(out);
+}
+
+/* What the read found, counted from the fleet (the model), not from what was printed. */
+static void tally_read(const struct rc_fleet *f, struct tally *t)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+		const struct rc_changes *c = &d->run.changes;
+		size_t n = d->rc ? 0
+				 : rc_changes_count(c, RC_CHANGE_SET) +
+				       rc_changes_count(c, RC_CHANGE_UNKNOWN);
+
+		t->devices++;
+		t->failed += d->rc != 0;
+		t->with_changes += n > 0;
+		t->changes += n;
+	}
+}
+
+static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fleet *f,
+			struct rc_notes **notes)
+{
+	enum rc_report_mode mode = cmd == RC_FLEET_CMD_VERIFY ? RC_REPORT_VERIFY : RC_REPORT_PLAN;
+
+	for (size_t i = 0; i < f->n; i++) {
+		struct rc_fleet_dev *d = &f->devs[i];
+		const struct rc_device *dev = &f->inv->devices[d->index];
+
+		rc_report_device(out, mode, dev->name, rc_driver_name_for(dev),
+				 d->rc ? NULL : &d->run.changes, d->rc ? d->err.msg : NULL);
+		if (!notes || !(notes[i] = check_device(d)) || rc_out_json(out))
+			continue;
+		for (size_t k = 0; k < notes[i]->n; k++)
+			rc_out_text(out, "  note: %s\n", notes[i]->v[k]);
+		if (notes[i]->dropped)
+			rc_out_text(out, "  note: %zu more not shown\n", notes[i]->dropped);
+	}
+}
+
+static void summary(struct rc_out *out, enum rc_fleet_cmd cmd, const struct tally *t)
+{
+	const char *what = cmd == RC_FLEET_CMD_VERIFY ? "drifted field" : "change";
+
+	rc_out_open_object(out, "summary");
+	rc_out_text(out, "%s: ", names[cmd]);
+	rc_out_uint(out, cmd == RC_FLEET_CMD_VERIFY ? "drifted_fields" : "changes", "%" PRIu64,
+		    t->changes);
+	rc_out_text(out, " %s%s%s on ", what, t->changes == 1 ? "" : "s",
+		    cmd == RC_FLEET_CMD_APPLY ? " made" : "");
+	rc_out_uint(out, "devices_with_changes", "%" PRIu64, t->with_changes);
+	rc_out_uint(out, "devices", " of %" PRIu64 " device(s)", t->devices);
+	rc_out_uint(out, "errors", ", %" PRIu64 " failed\n", t->failed);
+	rc_out_close_object(out);
+}
+
+static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
+{
+	struct rc_changes *before = calloc(f->n ? f->n : 1, sizeof(*before));
+	size_t bad;
+
+	if (!before) {
+		fprintf(stderr, "rocectl apply: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		if (!f->devs[i].rc && copy_changes(&f->devs[i].run.changes, &before[i])) {
+			fprintf(stderr, "rocectl apply: out of memory\n");
+			free(before);
+			return RC_EXIT_ERROR;
+		}
+	bad = rc_fleet_apply(f);
+	for (size_t i = 0; i < f->n; i++) {
+		struct rc_fleet_dev *d = &f->devs[i];
+		const struct rc_device *dev = &f->inv->devices[d->index];
+		size_t n = rc_changes_count(&before[i], RC_CHANGE_SET);
+		bool failed = d->rc || d->skipped;
+
+		t->devices++;
+		t->failed += failed;
+		t->with_changes += n > 0 && !failed;
+		t->changes += failed ? 0 : n;
+		rc_report_device(out, RC_REPORT_PLAN, dev->name, rc_driver_name_for(dev),
+				 failed ? NULL : &before[i], failed ? d->err.msg : NULL);
+		if (!failed && n)
+			rc_out_text(out, "  applied and verified\n");
+		rc_changes_fini(&before[i]);
+	}
+	free(before);
+	return bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+}
+
+/* verify's cross-hop checks, after the per-device report; returns the exit code. */
+static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f,
+			 const struct tally *t, enum report_format fmt)
+{
+	struct rc_result r;
+	struct rc_err err = {0};
+	size_t bad_links = 0, bad_hosts = 0;
+	int code;
+
+	if (rc_result_build(&r, f, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	if (fmt == FMT_PROMETHEUS)
+		rc_report_prometheus(dst, &r);
+	else if (fmt == FMT_DOT)
+		rc_report_dot(dst, &r);
+	if (!out) {
+		for (size_t i = 0; i < r.n_links; i++)
+			bad_links += r.links[i].status != RC_CHECK_OK;
+		for (size_t i = 0; i < r.n_hosts; i++)
+			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+	} else {
+		rc_report_checks(out, &r, &bad_links, &bad_hosts);
+	}
+	code = t->failed			      ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
+						      : RC_EXIT_OK;
+	rc_result_fini(&r);
+	return code;
+}
+
+/* `apply FILE`: the plan's files and every device's state must be what was reviewed. */
+static int check_saved_plan(const struct rc_plan_file *plan, const struct rc_fleet *f)
+{
+	struct rc_err err = {0};
+	uint64_t fp;
+	int bad = 0;
+
+	if (rc_plan_file_hash(plan->policy, &fp, &err) || fp != plan->policy_fp) {
+		fprintf(stderr, "rocectl apply: the policy '%s' changed since the plan was made\n",
+			plan->policy);
+		return -1;
+	}
+	if (rc_plan_file_hash(plan->inventory, &fp, &err) || fp != plan->inventory_fp) {
+		fprintf(stderr,
+			"rocectl apply: the inventory '%s' changed since the plan was made\n",
+			plan->inventory);
+		return -1;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+		const char *name = f->inv->devices[d->index].name;
+
+		for (size_t j = 0; j < plan->n; j++) {
+			if (strcmp(plan->devs[j].name, name))
+				continue;
+			if (d->rc) {
+				fprintf(stderr, "rocectl apply: cannot re-read '%s': %s\n", name,
+					d->err.msg);
+				bad = -1;
+			} else if (rc_plan_fingerprint(d) != plan->devs[j].fingerprint) {
+				fprintf(stderr,
+					"rocectl apply: '%s' changed since the plan was made; "
+					"nothing was applied (make a new plan)\n",
+					name);
+				bad = -1;
+			}
+		}
+	}
+	return bad;
+}
+
+/* The plan's devices as a --limit list. */
+static char *plan_limit(const struct rc_plan_file *plan)
+{
+	char *s = calloc(plan->n ? plan->n : 1, RC_NAME_MAX + 1);
+	size_t off = 0;
+
+	for (size_t i = 0; s && i < plan->n; i++)
+		off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", plan->devs[i].name);
+	return s;
+}
+
+static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_opts *o,
+		      const char **plan_path)
+{
+	const struct rc_option *opts = cmd == RC_FLEET_CMD_APPLY  ? apply_options
+				       : cmd == RC_FLEET_CMD_PLAN ? plan_options
+								  : verify_options;
+	char usage[128];
+	int npos, rc;
+
+	snprintf(usage, sizeof(usage), "rocectl %s -p POLICY -i INVENTORY [options]%s", names[cmd],
+		 cmd == RC_FLEET_CMD_APPLY ? "\n       rocectl apply PLANFILE [options]" : "");
+	rc = rc_parse_options(argc, argv, usage, opts, on_option, o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	*plan_path = NULL;
+	if (npos == 1 && cmd == RC_FLEET_CMD_APPLY && !o->policy && !o->inventory && !o->limit) {
+		*plan_path = argv[0];
+		return -1;
+	}
+	if (npos) {
+		fprintf(stderr, "rocectl %s: unexpected argument '%s'\n", names[cmd], argv[0]);
+		return RC_EXIT_ERROR;
+	}
+	if (!o->policy || !o->inventory) {
+		fprintf(stderr, "rocectl %s: both -p POLICY and -i INVENTORY are needed\n",
+			names[cmd]);
+		rc_print_usage(stderr, usage, opts);
+		return RC_EXIT_ERROR;
+	}
+	return -1; /* go on */
+}
+
+/* Text or JSON: every device, then (verify) the cross-hop checks, then the summary. */
+static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts *o,
+			struct rc_fleet *f)
+{
+	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
+	struct tally t = {0};
+	struct rc_out out;
+	int exit_code;
+
+	rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "command", NULL, names[cmd]);
+	if (cmd == RC_FLEET_CMD_APPLY)
+		rc_out_str(&out, "run_id", "run %s\n", f->run_id);
+	rc_out_open_array(&out, "devices");
+	if (cmd == RC_FLEET_CMD_APPLY) {
+		exit_code = run_apply(&out, f, &t);
+	} else {
+		if (cmd == RC_FLEET_CMD_PLAN)
+			notes = calloc(f->n ? f->n : 1, sizeof(*notes));
+		tally_read(f, &t);
+		report_read(&out, cmd, f, notes);
+		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
+	}
+	rc_out_close_array(&out);
+	notes_json(&out, f, notes);
+	for (size_t i = 0; notes && i < f->n; i++)
+		free(notes[i]);
+	free(notes);
+	if (cmd == RC_FLEET_CMD_VERIFY)
+		exit_code = verify_checks(&out, dst, f, &t, o->format);
+	summary(&out, cmd, &t);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
+	return exit_code;
+}
+
+int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g)
+{
+	struct cmd_opts o = {.cmd = cmd, .journal = getenv("ROCECTL_JOURNAL")};
+	struct rc_run_opts ropts = {
+	    .root = g->root,
+	    .accept_new_host_keys = g->accept_new_host_keys,
+	    .dry_run = cmd != RC_FLEET_CMD_APPLY,
+	};
+	struct rc_plan_file plan = {0};
+	const char *plan_path;
+	char *limit = NULL;
+	struct rc_policy pol;
+	struct rc_inventory inv = {0};
+	struct rc_fleet f = {0};
+	struct rc_err err = {0};
+	struct tally t = {0};
+	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
+	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
+	size_t buf_len = 0;
+	FILE *dst = stdout;
+
+	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
+	if (exit_code >= 0)
+		return exit_code;
+	exit_code = RC_EXIT_ERROR;
+	if (plan_path) {
+		if (rc_plan_load(plan_path, &plan, &err)) {
+			fprintf(stderr, "rocectl apply: %s\n", err.msg);
+			return RC_EXIT_ERROR;
+		}
+		o.policy = plan.policy;
+		o.inventory = plan.inventory;
+		o.limit = limit = plan_limit(&plan);
+	}
+	if (!o.journal || !*o.journal)
+		o.journal = RC_JOURNAL_DEFAULT_DIR;
+	memset(&pol, 0, sizeof(pol));
+	if (load(&o, &pol, &inv))
+		goto out;
+	if (cmd == RC_FLEET_CMD_APPLY && rc_lock_take(o.journal, &lock_fd, &err)) {
+		fprintf(stderr, "rocectl apply: %s\n", err.msg);
+		goto out;
+	}
+	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
+		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
+		goto out;
+	}
+	f.journal_dir = o.journal;
+	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
+	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
+	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	rc_fleet_read(&f);
+	if (plan_path && check_saved_plan(&plan, &f))
+		goto out;
+
+	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
+		dst = open_memstream(&buf, &buf_len);
+		if (!dst) {
+			fprintf(stderr, "rocectl verify: out of memory\n");
+			goto out;
+		}
+	}
+	if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT) {
+		/* the same model, another printer: no text report is made to be thrown away */
+		tally_read(&f, &t);
+		exit_code = verify_checks(NULL, dst, &f, &t, o.format);
+	} else {
+		exit_code = print_report(dst, cmd, &o, &f);
+	}
+	if (dst != stdout) {
+		fclose(dst);
+		dst = stdout;
+		if (rc_write_atomic(o.output, buf, buf_len, 0644, "report", &err)) {
+			fprintf(stderr, "rocectl verify: %s\n", err.msg);
+			exit_code = RC_EXIT_ERROR;
+		}
+	}
+	fflush(stdout);
+	if (cmd == RC_FLEET_CMD_PLAN && o.output && exit_code != RC_EXIT_ERROR) {
+		if (rc_plan_save(o.output, o.policy, o.inventory, &f, &err)) {
+			fprintf(stderr, "rocectl plan: %s\n", err.msg);
+			exit_code = RC_EXIT_ERROR;
+		} else {
+			fprintf(stderr, "plan saved to '%s'; apply it with 'rocectl apply %s'\n",
+				o.output, o.output);
+		}
+	}
+out:
+	if (dst != stdout)
+		fclose(dst);
+	free(buf);
+	rc_lock_release(lock_fd);
+	rc_fleet_fini(&f);
+	rc_inventory_fini(&inv);
+	rc_plan_fini(&plan);
+	free(limit);
+	return exit_code;
+}

@@ -1,0 +1,19 @@
+/* What `rocectl plan`, `apply` and `verify` share (cli/fleet_cmd.c): options, loading
+ * the policy and inventory, running the fleet executor over the selected devices (the
+ * inventory's switches unless --limit says otherwise), printing, exit codes. */
+#ifndef ROCECTL_FLEET_CMD_H
+#define ROCECTL_FLEET_CMD_H
+
+#include <stdio.h>
+
+#include "rocectl/cli.h"
+
+enum rc_fleet_cmd {
+	RC_FLEET_CMD_PLAN = 0,
+	RC_FLEET_CMD_APPLY,
+	RC_FLEET_CMD_VERIFY,
+};
+
+int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g);
+
+#endif

@@ -1,0 +1,66 @@
+/* rocectl: make RoCEv2 fabrics lossless and keep them that way. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/cli.h"
+
+static const struct rc_command commands[] = {
+    {"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},
+    {"plan", "read every device and print the changes the policy needs", cmd_plan},
+    {"apply", "apply the policy (or a saved plan) in a safe order, journaled", cmd_apply},
+    {"verify", "re-read everything and check ports, links and paths", cmd_verify},
+    {"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
+    {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
+    {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
+    {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
+    {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
+    {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] COMMAND [ARGS]\n"
+		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nexit status: 0 ok / in sync, 2 changes planned or drift found, 1 error\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct rc_global g = {.root = getenv("ROCECTL_ROOT")};
+	int i = 1;
+
+	if (!g.root || !*g.root)
+		g.root = "/";
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("rocectl %s\n", ROCECTL_VERSION);
+			return RC_EXIT_OK;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return RC_EXIT_OK;
+		} else if (!strcmp(argv[i], "--root") && i + 1 < argc) {
+			g.root = argv[++i];
+		} else if (!strncmp(argv[i], "--root=", 7)) {
+			g.root = argv[i] + 7;
+		} else if (!strcmp(argv[i], "--accept-new-host-keys")) {
+			g.accept_new_host_keys = true;
+		} else {
+			fprintf(stderr, "rocectl: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return RC_EXIT_ERROR;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return RC_EXIT_ERROR;
+	}
+	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
+		if (!strcmp(argv[i], commands[c].name))
+			return commands[c].run(argc - i, argv + i, &g);
+	fprintf(stderr, "rocectl: '%s' is not a command; see 'rocectl --help'\n", argv[i]);
+	return RC_EXIT_ERROR;
+}

@@ -1,0 +1,80 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/cli.h"
+
+#define MAX_OPTS 64
+
+void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts)
+{
+	fprintf(f, "usage: %s\n\n", usage);
+	for (const struct rc_option *o = opts; o && o->name; o++) {
+		char lhs[80];
+		int n = 0;
+
+		if (o->short_name)
+			n = snprintf(lhs, sizeof(lhs), "-%c, ", o->short_name);
+		snprintf(lhs + n, sizeof(lhs) - n, "--%s%s%s", o->name, o->arg ? " " : "",
+			 o->arg ? o->arg : "");
+		fprintf(f, "    %-28s %s\n", lhs, o->help);
+	}
+	fprintf(f, "    %-28s %s\n", "-h, --help", "show this help");
+}
+
+int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
+		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos)
+{
+	struct option lo[MAX_OPTS + 2];
+	char shorts[MAX_OPTS * 2 + 4] = "+h";
+	int n = 0, c, rc;
+
+	for (const struct rc_option *o = opts; o && o->name && n < MAX_OPTS; o++, n++) {
+		lo[n] =
+		    (struct option){o->name, o->arg ? required_argument : no_argument, NULL, o->id};
+		if (o->short_name) {
+			size_t l = strlen(shorts);
+
+			shorts[l] = o->short_name;
+			shorts[l + 1] = o->arg ? ':' : '\0';
+			shorts[l + 2] = '\0';
+		}
+	}
+	lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	lo[n] = (struct option){NULL, 0, NULL, 0};
+
+	/* Positional arguments may come anywhere: collect them as we go. */
+	*npos = 0;
+	optind = 1;
+	opterr = 0;
+	for (;;) {
+		c = getopt_long(argc, argv, shorts, lo, NULL);
+		if (c == -1) {
+			if (optind >= argc)
+				break;
+			if (strcmp(argv[optind - 1], "--") == 0) {
+				while (optind < argc)
+					argv[(*npos)++] = argv[optind++];
+				break;
+			}
+			argv[(*npos)++] = argv[optind++];
+			continue;
+		}
+		if (c == 'h') {
+			rc_print_usage(stdout, usage, opts);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "rocectl: unknown option or missing value: '%s'\n",
+				argv[optind - 1]);
+			rc_print_usage(stderr, usage, opts);
+			return -EINVAL;
+		}
+		rc = handler(c, optarg, ctx);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,268 @@
+/* The two agent subcommands the controller runs on a host over SSH (drivers/host/
+ * agent_ssh.c), so that a host reached from the controller goes through the same mlx5
+ * driver as a local `rocectl agent`:
+ *
+ *   rocectl agent state [--interface IF]... [--only SECTIONS]
+ *     -> {"schema":"rocectl.agent-state/v1","host":H,
+ *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
+ *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
+ *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
+ *     -> {"schema":"rocectl.agent-write/v1","status":"ok"|"error","error":MSG}
+ *
+ * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
+ * interface itself so the driver's read-modify-write starts from the live state; the
+ * journal and the rollback stay with the controller, which owns the run. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "host.h"
+#include "rocectl/cli.h"
+#include "rocectl/journal.h"
+
+#define WRITE_INPUT_MAX (1u << 20)
+#define MAX_IFS		64
+
+struct remote_opts {
+	size_t n_if;
+	char ifs[MAX_IFS][RC_NAME_MAX];
+	unsigned sections;
+	const char *root;
+};
+
+enum { OPT_ONLY = 256, OPT_ROOT };
+
+static const struct rc_option options[] = {
+    {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
+    {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
+    {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct remote_opts *o = ctx;
+	char bad[64];
+
+	if (id == 'I') {
+		if (!rc_host_ifname_ok(arg) || o->n_if == MAX_IFS) {
+			fprintf(stderr, "rocectl agent: bad or too many interfaces: '%s'\n", arg);
+			return -EINVAL;
+		}
+		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
+	} else if (id == OPT_ONLY) {
+		if (rc_host_parse_sections(arg, &o->sections, bad, sizeof(bad))) {
+			fprintf(stderr, "rocectl agent: unknown section '%s'\n", bad);
+			return -EINVAL;
+		}
+	} else if (id == OPT_ROOT) {
+		o->root = arg;
+	}
+	return 0;
+}
+
+static void local_device(struct rc_device *dev)
+{
+	memset(dev, 0, sizeof(*dev));
+	if (gethostname(dev->name, sizeof(dev->name) - 1) || !dev->name[0])
+		snprintf(dev->name, sizeof(dev->name), "localhost");
+	dev->kind = RC_DEV_HOST;
+	dev->platform = RC_PLAT_HOST;
+	dev->transport = RC_TRANSPORT_LOCAL;
+	dev->role = RC_ROLE_HOST;
+}
+
+static int open_local(struct remote_opts *o, const struct rc_global *g, bool dry_run,
+		      const struct rc_device *dev, struct rc_session **s, struct rc_err *err)
+{
+	struct rc_run_opts ropts = {.root = o->root ? o->root : g->root,
+				    .dry_run = dry_run,
+				    .groups = rc_host_section_groups(o->sections)};
+
+	return rc_host_driver.open(dev, &ropts, s, err);
+}
+
+static void print_json(cJSON *o)
+{
+	char *text = cJSON_PrintUnformatted(o);
+
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	cJSON_Delete(o);
+}
+
+static int agent_state(struct remote_opts *o, const struct rc_global *g)
+{
+	struct rc_device dev;
+	struct rc_session *s = NULL;
+	struct rc_err err = {0};
+	char(*found)[RC_NAME_MAX] = NULL;
+	size_t n = o->n_if;
+	cJSON *out = cJSON_CreateObject(), *arr;
+	int failed = 0;
+
+	local_device(&dev);
+	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
+	cJSON_AddStringToObject(out, "host", dev.name);
+	if (open_local(o, g, true, &dev, &s, &err) ||
+	    (!n && rc_host_driver.ports(s, &found, &n, &err))) {
+		cJSON_AddStringToObject(out, "error", err.msg);
+		print_json(out);
+		if (s)
+			rc_host_driver.close(s);
+		return RC_EXIT_ERROR;
+	}
+	arr = cJSON_AddArrayToObject(out, "interfaces");
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port_state p = {0};
+		cJSON *e = cJSON_CreateObject();
+
+		snprintf(p.name, sizeof(p.name), "%s", found ? found[i] : o->ifs[i]);
+		cJSON_AddStringToObject(e, "interface", p.name);
+		/* one interface at a time: a NIC without DCB must not hide the others */
+		if (rc_host_driver.read(s, &p, 1, &err)) {
+			cJSON_AddStringToObject(e, "error", err.msg);
+			failed++;
+		} else {
+			cJSON_AddItemToObject(e, "qos", rc_port_qos_to_cjson(&p.qos));
+		}
+		cJSON_AddItemToArray(arr, e);
+	}
+	free(found);
+	rc_host_driver.close(s);
+	print_json(out);
+	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
+}
+
+static char *read_stdin(size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+
+	while (buf) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb;
+
+			if (cap >= WRITE_INPUT_MAX) {
+				free(buf);
+				return NULL;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
+		}
+		r = read(STDIN_FILENO, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	if (buf)
+		buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Parse the write list into ports[]/want[]/fields[]. */
+static int parse_writes(const char *text, struct rc_port_state *have, struct rc_port_state *want,
+			uint32_t *fields, size_t *n, struct rc_err *err)
+{
+	cJSON *o = cJSON_Parse(text);
+	const cJSON *w, *arr = cJSON_GetObjectItemCaseSensitive(o, "writes");
+	int rc = 0;
+
+	*n = 0;
+	if (!cJSON_IsArray(arr)) {
+		cJSON_Delete(o);
+		return rc_errf(err, EINVAL, "write: expected {\"writes\":[...]} on stdin");
+	}
+	cJSON_ArrayForEach(w, arr)
+	{
+		const char *ifname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "interface"));
+		const cJSON *f = cJSON_GetObjectItemCaseSensitive(w, "fields");
+
+		if (*n == MAX_IFS || !ifname || !rc_host_ifname_ok(ifname) || !cJSON_IsNumber(f) ||
+		    f->valuedouble < 0 || f->valuedouble > RC_F_ALL) {
+			rc = rc_errf(err, EINVAL, "write: bad entry #%zu", *n + 1);
+			break;
+		}
+		snprintf(have[*n].name, RC_NAME_MAX, "%s", ifname);
+		snprintf(want[*n].name, RC_NAME_MAX, "%s", ifname);
+		fields[*n] = (uint32_t)f->valuedouble;
+		rc = rc_port_qos_from_cjson(cJSON_GetObjectItemCaseSensitive(w, "want"),
+					    &want[*n].qos, err);
+		if (rc)
+			break;
+		(*n)++;
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int agent_write(struct remote_opts *o, const struct rc_global *g)
+{
+	struct rc_port_state have[MAX_IFS], want[MAX_IFS];
+	struct rc_port_write w[MAX_IFS];
+	uint32_t fields[MAX_IFS];
+	struct rc_device dev;
+	struct rc_session *s = NULL;
+	struct rc_err err = {0};
+	size_t len, n = 0;
+	char *text = read_stdin(&len);
+	cJSON *out = cJSON_CreateObject();
+	int rc;
+
+	memset(have, 0, sizeof(have));
+	memset(want, 0, sizeof(want));
+	local_device(&dev);
+	cJSON_AddStringToObject(out, "schema", "rocectl.agent-write/v1");
+	rc = text ? parse_writes(text, have, want, fields, &n, &err)
+		  : rc_errf(&err, EFBIG, "write: no input or more than 1 MiB");
+	free(text);
+	if (!rc)
+		rc = open_local(o, g, false, &dev, &s, &err);
+	if (!rc && n)
+		rc = rc_host_driver.read(s, have, n, &err);
+	for (size_t i = 0; !rc && i < n; i++)
+		w[i] = (struct rc_port_write){have[i].name, &want[i].qos, &have[i].qos, fields[i]};
+	if (!rc && n)
+		rc = rc_host_driver.apply(s, w, n, &err);
+	if (s)
+		rc_host_driver.close(s);
+	cJSON_AddStringToObject(out, "status", rc ? "error" : "ok");
+	if (rc)
+		cJSON_AddStringToObject(out, "error", err.msg);
+	print_json(out);
+	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
+}
+
+int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
+{
+	struct remote_opts o = {.sections = RC_HOST_SEC_ALL};
+	int npos, rc;
+
+	rc = rc_parse_options(argc, argv,
+			      "rocectl agent state|write [--interface IF]... [--only SECTIONS]",
+			      options, on_option, &o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	if (npos == 1 && !strcmp(argv[0], "state"))
+		return agent_state(&o, g);
+	if (npos == 1 && !strcmp(argv[0], "write"))
+		return agent_write(&o, g);
+	fprintf(stderr, "rocectl agent: expected 'state' or 'write'\n");
+	return RC_EXIT_ERROR;
+}

@@ -1,7 +1,0 @@
-#include "fleet_cmd.h"
-
-/* rocectl verify -p POLICY -i INVENTORY: see engine/fleet_cmd.c. */
-int cmd_verify(int argc, char **argv, const struct rc_global *g)
-{
-	return rc_fleet_command(RC_FLEET_CMD_VERIFY, argc, argv, g);
-}

@@ -1,0 +1,385 @@
+/* The fleet executor: a fixed pool of worker threads taking devices from a shared index.
+ * Everything a worker touches belongs to its device (struct rc_fleet_dev), so the only
+ * shared state is the next-index counter and the progress tally, both under one lock. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rocectl/fleet.h"
+
+struct pool {
+	struct rc_fleet *f;
+	size_t *order; /* device indices (into f->devs) to work on */
+	size_t n;
+	size_t next;
+	size_t done, failed;
+	void (*work)(struct rc_fleet *f, struct rc_fleet_dev *d);
+	pthread_mutex_t lock;
+	struct timespec start;
+};
+
+static double elapsed_s(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void progress(struct pool *p)
+{
+	if (!p->f->progress)
+		return;
+	fprintf(stderr, "\r\033[K[%zu/%zu] devices done, %zu failed, %.1fs", p->done, p->n,
+		p->failed, elapsed_s(&p->start));
+	fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct rc_fleet_dev *d;
+
+		pthread_mutex_lock(&p->lock);
+		if (p->next >= p->n) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		d = &p->f->devs[p->order[p->next++]];
+		pthread_mutex_unlock(&p->lock);
+
+		p->work(p->f, d);
+
+		pthread_mutex_lock(&p->lock);
+		p->done++;
+		if (d->rc)
+			p->failed++;
+		progress(p);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/* Run work() on the listed devices with at most f->parallel threads. */
+static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
+		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
+{
+	struct pool p = {.f = f, .order = order, .n = n, .work = work};
+	size_t nthreads = f->parallel < n ? f->parallel : n;
+	pthread_t *tids;
+	size_t started = 0;
+
+	if (n == 0)
+		return 0;
+	pthread_mutex_init(&p.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	tids = calloc(nthreads ? nthreads : 1, sizeof(*tids));
+	for (size_t i = 0; tids && i < nthreads; i++)
+		if (pthread_create(&tids[i], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0) /* no thread could start: do the work here */
+		worker(&p);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	if (f->progress)
+		fprintf(stderr, "\r\033[K");
+	free(tids);
+	pthread_mutex_destroy(&p.lock);
+	return p.failed;
+}
+
+static bool selected(const struct rc_device *d, const char *limit)
+{
+	const char *p = limit;
+	size_t nl = strlen(d->name);
+
+	if (!limit || !*limit)
+		return true;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if ((len == nl && !strncmp(p, d->name, len)) ||
+		    (len == strlen(rc_role_name(d->role)) &&
+		     !strncmp(p, rc_role_name(d->role), len)) ||
+		    (len == 6 && !strncmp(p, "switch", 6) && d->kind == RC_DEV_SWITCH))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+/* Every name in --limit must mean something: a typo must not silently select nothing. */
+static int check_limit(const struct rc_inventory *inv, const char *limit, struct rc_err *err)
+{
+	const char *p = limit;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		char name[RC_NAME_MAX];
+		bool known = false;
+
+		snprintf(name, sizeof(name), "%.*s",
+			 (int)(len < RC_NAME_MAX ? len : RC_NAME_MAX - 1), p);
+		known = !strcmp(name, "spine") || !strcmp(name, "leaf") || !strcmp(name, "host") ||
+			!strcmp(name, "switch") || rc_inventory_device(inv, name);
+		if (!known)
+			return rc_errf(err, EINVAL, "--limit: '%s' is neither a device nor a role",
+				       name);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
+		  const struct rc_run_opts *opts, const char *limit, unsigned parallel,
+		  struct rc_err *err)
+{
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->inv = inv;
+	f->pol = pol;
+	f->opts = *opts;
+	f->parallel = parallel ? parallel : RC_FLEET_DEFAULT_PARALLEL;
+	f->progress = isatty(STDERR_FILENO);
+	rc = check_limit(inv, limit, err);
+	if (rc)
+		return rc;
+	f->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*f->devs));
+	if (!f->devs)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < inv->n_devices; i++)
+		if (selected(&inv->devices[i], limit))
+			f->devs[f->n++].index = i;
+	if (f->n == 0)
+		return rc_errf(err, ENOENT, "no device selected");
+	return 0;
+}
+
+static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
+{
+	const struct rc_device *dev = &f->inv->devices[d->index];
+	int rc = 0;
+
+	d->rc = 0;
+	if (!d->opened) {
+		rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
+		d->opened = rc == 0;
+	}
+	if (!rc)
+		rc = rc_devrun_read(&d->run, &d->err);
+	if (!rc) {
+		rc = rc_devrun_diff(&d->run, f->pol, f->inv, &d->err);
+		if (rc >= 0) {
+			d->n_changes = rc;
+			rc = 0;
+		}
+	}
+	d->rc = rc;
+	/* counters are an addition to the report: a device that cannot give them is still
+	 * judged on its configuration */
+	if (!rc && f->read_counters && d->run.drv->counters) {
+		struct rc_err cerr = {0};
+
+		rc_counters_fini(&d->counters);
+		if (d->run.drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters,
+					 &cerr))
+			rc_counters_fini(&d->counters);
+	}
+	if (f->disconnect_after_read && d->opened) {
+		rc_devrun_disconnect(&d->run);
+		d->opened = false;
+	}
+}
+
+static size_t *all_indices(size_t n)
+{
+	size_t *v = malloc((n ? n : 1) * sizeof(*v));
+
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = i;
+	return v;
+}
+
+size_t rc_fleet_read(struct rc_fleet *f)
+{
+	size_t *order = all_indices(f->n), failed;
+
+	if (!order)
+		return f->n;
+	failed = run_pool(f, order, f->n, read_one);
+	free(order);
+	return failed;
+}
+
+bool rc_fleet_reverse_order(const struct rc_fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_devrun *r = &f->devs[i].run;
+
+		for (size_t p = 0; r->want && p < r->n_ports; p++) {
+			const struct port_qos *w = &r->want[p].qos, *h = &r->have[p].qos;
+			uint8_t d = w->dscp2prio[f->pol->roce_dscp];
+
+			if ((h->known & RC_F_PFC) && (h->pfc_enabled & ~w->pfc_enabled))
+				return true; /* a lossless priority goes away */
+			if ((h->known & RC_F_DSCP2PRIO) &&
+			    (h->dscp_mask & (1ull << f->pol->roce_dscp)) &&
+			    h->dscp2prio[f->pol->roce_dscp] != d &&
+			    (h->pfc_enabled & (1u << h->dscp2prio[f->pol->roce_dscp])))
+				return true; /* RoCE moves off a lossless priority */
+		}
+	}
+	return false;
+}
+
+static void counters_one(struct rc_fleet *f, struct rc_fleet_dev *d)
+{
+	const struct rc_device *dev = &f->inv->devices[d->index];
+	const char *name = rc_driver_name_for(dev);
+	const struct rc_driver *drv = rc_driver_find(name);
+	int rc;
+
+	if (!drv) {
+		d->rc = rc_errf(&d->err, ENOTSUP, "'%s': no driver '%s' in this build", dev->name,
+				name);
+		return;
+	}
+	if (!drv->counters) {
+		d->no_counters = true;
+		rc_errf(&d->err, EOPNOTSUPP, "'%s': the %s driver reads no counters", dev->name,
+			drv->name);
+		return;
+	}
+	rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
+	d->opened = rc == 0;
+	if (!rc)
+		rc = drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters, &d->err);
+	d->rc = rc;
+	rc_devrun_disconnect(&d->run);
+	d->opened = false;
+}
+
+size_t rc_fleet_counters(struct rc_fleet *f)
+{
+	size_t *order = all_indices(f->n), failed;
+
+	if (!order)
+		return f->n;
+	failed = run_pool(f, order, f->n, counters_one);
+	free(order);
+	return failed;
+}
+
+static void apply_one(struct rc_fleet *f, struct rc_fleet_dev *d)
+{
+	int rc = rc_devrun_apply(&d->run, f->pol, f->inv, f->journal_dir, f->run_id, &d->err);
+
+	d->rc = rc < 0 ? rc : 0;
+	d->applied = rc >= 0;
+	/* done with this device: its connection need not live until the whole fabric is */
+	rc_devrun_disconnect(&d->run);
+	d->opened = false;
+}
+
+/* Tier of a device in apply order: 0 first. */
+static int tier_of(const struct rc_device *d, bool reverse)
+{
+	int t = d->role == RC_ROLE_SPINE ? 0 : d->role == RC_ROLE_LEAF ? 1 : 2;
+
+	return reverse ? 2 - t : t;
+}
+
+/* Mark devices of `tier` that are linked to a failed or skipped device of an earlier tier. */
+static void block_dependents(struct rc_fleet *f, int tier, bool reverse)
+{
+	const struct rc_inventory *inv = f->inv;
+	bool *bad = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*bad));
+
+	if (!bad)
+		return;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->devs[i].rc || f->devs[i].skipped)
+			bad[f->devs[i].index] = true;
+	for (size_t i = 0; i < f->n; i++) {
+		struct rc_fleet_dev *d = &f->devs[i];
+
+		/* a device with nothing to change is neither applied nor at risk */
+		if (tier_of(&inv->devices[d->index], reverse) != tier || d->rc || d->n_changes <= 0)
+			continue;
+		for (size_t l = 0; l < inv->n_links; l++) {
+			const struct rc_link *k = &inv->links[l];
+			size_t other;
+
+			if (k->a.dev == d->index)
+				other = k->b.dev;
+			else if (k->b.dev == d->index)
+				other = k->a.dev;
+			else
+				continue;
+			if (bad[other] && tier_of(&inv->devices[other], reverse) < tier) {
+				d->skipped = true;
+				rc_errf(&d->err, EAGAIN,
+					"'%s': not applied because '%s' (%s) failed first",
+					inv->devices[d->index].name, inv->devices[other].name,
+					rc_role_name(inv->devices[other].role));
+				break;
+			}
+		}
+	}
+	free(bad);
+}
+
+size_t rc_fleet_apply(struct rc_fleet *f)
+{
+	bool reverse = rc_fleet_reverse_order(f);
+	size_t *order = malloc((f->n ? f->n : 1) * sizeof(*order)), bad = 0;
+
+	if (!order)
+		return f->n;
+	/* devices with nothing to change are not touched again */
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->devs[i].n_changes <= 0 && f->devs[i].opened) {
+			rc_devrun_disconnect(&f->devs[i].run);
+			f->devs[i].opened = false;
+		}
+	}
+	for (int tier = 0; tier < 3; tier++) {
+		size_t n = 0;
+
+		block_dependents(f, tier, reverse);
+		for (size_t i = 0; i < f->n; i++) {
+			struct rc_fleet_dev *d = &f->devs[i];
+
+			if (tier_of(&f->inv->devices[d->index], reverse) == tier && !d->rc &&
+			    !d->skipped && d->n_changes > 0)
+				order[n++] = i;
+		}
+		run_pool(f, order, n, apply_one);
+	}
+	for (size_t i = 0; i < f->n; i++)
+		if (f->devs[i].rc || f->devs[i].skipped)
+			bad++;
+	free(order);
+	return bad;
+}
+
+void rc_fleet_fini(struct rc_fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		rc_devrun_close(&f->devs[i].run);
+		rc_counters_fini(&f->devs[i].counters);
+	}
+	free(f->devs);
+	f->devs = NULL;
+	f->n = 0;
+}

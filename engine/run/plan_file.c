@@ -1,0 +1,231 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cJSON.h>
+
+#include "plan_file.h"
+#include "rocectl/util.h"
+#include "rocectl/journal.h"
+
+#define PLAN_MAX_BYTES (16u << 20)
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+#define FNV_INIT 0xcbf29ce484222325ull
+
+uint64_t rc_plan_fingerprint(const struct rc_fleet_dev *d)
+{
+	uint64_t h = FNV_INIT;
+
+	for (size_t i = 0; i < d->run.n_ports; i++) {
+		char *json = rc_port_qos_to_json(&d->run.have[i].qos);
+
+		h = fnv1a(h, d->run.have[i].name, strlen(d->run.have[i].name) + 1);
+		if (json)
+			h = fnv1a(h, json, strlen(json) + 1);
+		free(json);
+	}
+	return h;
+}
+
+static char *slurp(const char *path, size_t *len, struct rc_err *err)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+	long n;
+
+	if (!f) {
+		rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (long)PLAN_MAX_BYTES ||
+	    fseek(f, 0, SEEK_SET)) {
+		fclose(f);
+		rc_errf(err, EFBIG, "'%s' is unreadable or larger than 16 MiB", path);
+		return NULL;
+	}
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	if (!buf) {
+		rc_errf(err, EIO, "cannot read '%s'", path);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+int rc_plan_file_hash(const char *path, uint64_t *out, struct rc_err *err)
+{
+	size_t len;
+	char *buf = slurp(path, &len, err);
+
+	if (!buf)
+		return -EIO;
+	*out = fnv1a(FNV_INIT, buf, len);
+	free(buf);
+	return 0;
+}
+
+static void hex(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%016" PRIx64, v);
+}
+
+static cJSON *file_entry(const char *path, struct rc_err *err, int *rc)
+{
+	char abs[PATH_MAX], h[20];
+	uint64_t fp;
+	cJSON *o;
+
+	if (!realpath(path, abs)) {
+		*rc = rc_errf(err, errno, "cannot resolve '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	*rc = rc_plan_file_hash(abs, &fp, err);
+	if (*rc)
+		return NULL;
+	o = cJSON_CreateObject();
+	hex(h, sizeof(h), fp);
+	cJSON_AddStringToObject(o, "path", abs);
+	cJSON_AddStringToObject(o, "fingerprint", h);
+	return o;
+}
+
+int rc_plan_save(const char *path, const char *policy, const char *inventory,
+		 const struct rc_fleet *f, struct rc_err *err)
+{
+	cJSON *o = cJSON_CreateObject(), *devs, *e;
+	char h[20];
+	char *text;
+	int rc = 0;
+
+	cJSON_AddStringToObject(o, "schema", "rocectl.plan/v1");
+	if (!(e = file_entry(policy, err, &rc)))
+		goto out;
+	cJSON_AddItemToObject(o, "policy", e);
+	if (!(e = file_entry(inventory, err, &rc)))
+		goto out;
+	cJSON_AddItemToObject(o, "inventory", e);
+	devs = cJSON_AddArrayToObject(o, "devices");
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+
+		if (d->rc) {
+			rc = rc_errf(err, EIO, "cannot save a plan: '%s' could not be read",
+				     f->inv->devices[d->index].name);
+			goto out;
+		}
+		e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "device", f->inv->devices[d->index].name);
+		hex(h, sizeof(h), rc_plan_fingerprint(d));
+		cJSON_AddStringToObject(e, "fingerprint", h);
+		cJSON_AddNumberToObject(e, "changes", d->n_changes);
+		cJSON_AddItemToArray(devs, e);
+	}
+	text = cJSON_Print(o);
+	if (!text) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = rc_write_atomic(path, text, strlen(text), 0600, "plan", err);
+	free(text);
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int parse_hex(const char *s, uint64_t *v)
+{
+	if (!s || strlen(s) != 16)
+		return -EINVAL;
+	return rc_parse_u64(s, 16, 0, UINT64_MAX, v) ? -EINVAL : 0;
+}
+
+static int file_of(const cJSON *o, const char *key, char *path, size_t len, uint64_t *fp)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, key);
+	const char *p = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
+
+	if (!p || strlen(p) >= len ||
+	    parse_hex(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")), fp))
+		return -EINVAL;
+	memcpy(path, p, strlen(p) + 1);
+	return 0;
+}
+
+int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
+{
+	size_t len, i = 0;
+	char *text = slurp(path, &len, err);
+	const cJSON *devs, *e;
+	const char *schema;
+	cJSON *o;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (!text)
+		return -EIO;
+	o = cJSON_Parse(text);
+	free(text);
+	schema = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "schema"));
+	devs = cJSON_GetObjectItemCaseSensitive(o, "devices");
+	if (!o || !schema || strcmp(schema, "rocectl.plan/v1") || !cJSON_IsArray(devs) ||
+	    file_of(o, "policy", p->policy, sizeof(p->policy), &p->policy_fp) ||
+	    file_of(o, "inventory", p->inventory, sizeof(p->inventory), &p->inventory_fp)) {
+		cJSON_Delete(o);
+		return rc_errf(err, EINVAL, "'%s' is not a rocectl plan file", path);
+	}
+	p->n = (size_t)cJSON_GetArraySize(devs);
+	p->devs = calloc(p->n ? p->n : 1, sizeof(*p->devs));
+	if (!p->devs)
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	cJSON_ArrayForEach(e, devs)
+	{
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
+
+		if (rc)
+			break;
+		if (!name || !rc_name_is_safe(name) ||
+		    parse_hex(
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")),
+			&p->devs[i].fingerprint)) {
+			rc = rc_errf(err, EINVAL, "'%s': device entry #%zu is malformed", path,
+				     i + 1);
+			break;
+		}
+		snprintf(p->devs[i].name, sizeof(p->devs[i].name), "%s", name);
+		i++;
+	}
+	cJSON_Delete(o);
+	if (rc)
+		rc_plan_fini(p);
+	return rc;
+}
+
+void rc_plan_fini(struct rc_plan_file *p)
+{
+	free(p->devs);
+	p->devs = NULL;
+	p->n = 0;
+}

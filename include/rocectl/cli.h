@@ -1,0 +1,59 @@
+/* Command-line plumbing shared by cli/main.c, the cli/cmd_*.c files and the host commands in
+ * drivers/host/. */
+#ifndef ROCECTL_CLI_H
+#define ROCECTL_CLI_H
+
+#include <stdbool.h>
+
+/* Process exit codes (POLICY.md): 0 in sync / ok, 2 changes or drift, 1 error. */
+enum {
+	RC_EXIT_OK = 0,
+	RC_EXIT_ERROR = 1,
+	RC_EXIT_CHANGES = 2,
+};
+
+/* Options before the command name, valid for every command. */
+struct rc_global {
+	const char *root; /* --root DIR, default $ROCECTL_ROOT or "/" */
+	bool accept_new_host_keys;
+};
+
+/* One option of a command; help text is generated from the same table that parses, so
+ * `--help` cannot drift from what is accepted (git's parse-options). */
+struct rc_option {
+	const char *name; /* long name without "--" */
+	char short_name;  /* 0 = none */
+	const char *arg;  /* argument placeholder ("FILE"), NULL = flag */
+	const char *help;
+	int id; /* returned to the handler; use short_name or a value >= 256 */
+};
+
+/* Parse argv[1..] (argv[0] is the command name).  For each option, handler(id, arg, ctx)
+ * is called; it returns 0 or a negative errno (it prints its own message).  Positional
+ * arguments are moved to the front of argv; *npos receives their count.  `--help` prints
+ * usage to stdout and returns 1; errors print "rocectl CMD: ..." + usage to stderr and
+ * return -EINVAL. */
+int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
+		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos);
+void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts);
+
+struct rc_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv, const struct rc_global *g);
+};
+
+int cmd_validate(int argc, char **argv, const struct rc_global *g);
+int cmd_headroom(int argc, char **argv, const struct rc_global *g);
+int cmd_plan(int argc, char **argv, const struct rc_global *g);
+int cmd_apply(int argc, char **argv, const struct rc_global *g);
+int cmd_verify(int argc, char **argv, const struct rc_global *g);
+int cmd_trace(int argc, char **argv, const struct rc_global *g);
+int cmd_rollback(int argc, char **argv, const struct rc_global *g);
+int cmd_counters(int argc, char **argv, const struct rc_global *g);
+int cmd_agent(int argc, char **argv, const struct rc_global *g);
+/* `agent state` and `agent write`: what the controller runs on a host over SSH. */
+int cmd_agent_remote(int argc, char **argv, const struct rc_global *g);
+int cmd_nccl_env(int argc, char **argv, const struct rc_global *g);
+
+#endif

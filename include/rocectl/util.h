@@ -1,0 +1,25 @@
+/* Small helpers the core shares instead of keeping near-copies (engine/util/). */
+#ifndef ROCECTL_UTIL_H
+#define ROCECTL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rocectl/err.h"
+
+/* Replace `path` with `len` bytes of `data`, atomically and durably: a temporary file in
+ * the same directory, every byte written (short writes and EINTR retried), fsync, close,
+ * rename over `path`, fsync of the directory.  On any failure the temporary file is
+ * removed, no descriptor is left open and `path` is untouched.  `what` names the file in
+ * the error ("journal", "plan"): "cannot write plan 'x': No space left on device". */
+int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
+		    struct rc_err *err);
+
+/* `s` as an unsigned number in base 10 or 16: digits only (no blank, sign or "0x"), the
+ * whole string, min <= value <= max.  -EINVAL when it is not a number, -ERANGE when it is
+ * out of range. */
+int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
+
+#endif
