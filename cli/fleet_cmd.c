@@ -167,6 +167,7 @@ static int load(const struct cmd_opts *o, struct rc_policy *pol, struct rc_inven
 static int copy_changes(const struct rc_changes *from, struct rc_changes *to)
 {
 	memset(to, 0, sizeof(*to));
+	to->unverified = from->unverified;
 	if (!from->n)
 		return 0;
 	to->v = malloc(from->n * sizeof(*to->v));

@@ -275,17 +275,22 @@ static void out_changes(struct agent *a, const struct rc_changes *ch)
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "field", NULL, c->field);
 			rc_out_str(o, "group", NULL, rc_field_name(c->group));
-			rc_out_str(o, "kind", NULL, kind_name(c->kind));
+			rc_out_str(o, "kind", NULL, c->warning ? "warning" : kind_name(c->kind));
 			if (c->kind == RC_CHANGE_SET)
 				rc_out_str(o, "old", NULL, c->old_value);
 			else
 				rc_out_null(o, "old", NULL);
 			rc_out_str(o, "new", NULL, c->new_value);
 			rc_out_bool(o, "disruptive", NULL, c->disruptive);
+			if (c->note[0])
+				rc_out_str(o, "note", NULL, c->note);
 			rc_out_close_object(o);
 			continue;
 		}
-		if (c->kind == RC_CHANGE_UNSUPPORTED)
+		if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
+			rc_out_text(o, "    %-22s %s: %s\n", c->field,
+				    c->warning ? "warning" : "not effective here", c->note);
+		else if (c->kind == RC_CHANGE_UNSUPPORTED)
 			rc_out_text(o, "    %-22s not controllable here (want %s)\n", c->field,
 				    c->new_value);
 		else if (a->cmd == A_VERIFY)
@@ -296,6 +301,8 @@ static void out_changes(struct agent *a, const struct rc_changes *ch)
 			rc_out_text(o, "    %-22s %s -> %s%s\n", c->field,
 				    c->kind == RC_CHANGE_UNKNOWN ? "unknown" : c->old_value,
 				    c->new_value, c->disruptive ? "   (disruptive)" : "");
+		if (c->kind == RC_CHANGE_SET && c->note[0])
+			rc_out_text(o, "    %-22s   %s\n", "", c->note);
 	}
 	rc_out_close_array(o);
 }

@@ -6,8 +6,9 @@
  * equal); otherwise every field that differs is a SET change.  A group the driver found
  * without effect (struct rc_effect) is drift even when its values are equal: one SET change
  * "<group>.effect" with the driver's reason, so apply rewrites the group; a group whose
- * value is inert on the device is one UNSUPPORTED change with the reason.  Byte sizes are compared
- * with the policy's tolerance because switch ASICs quantize (POLICY.md "tolerance"). */
+ * value is inert on the device is one UNSUPPORTED change with the reason, and a warning
+ * the driver raised about a group is one UNSUPPORTED change "<group>.warning".  Byte sizes are
+ * compared with the policy's tolerance because switch ASICs quantize (POLICY.md "tolerance"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -448,6 +449,15 @@ static void diff_group(struct differ *d, void (*fn)(struct differ *d))
 	/* Values equal (no SET change for the group) but the effect is missing. */
 	if (readable(d) && (e->drift & d->group) && !(d->mask & d->group))
 		emit_note(d, ".effect", "not in effect", "in effect");
+	if (readable(d) && (e->warn & d->group)) {
+		size_t at = d->out->n;
+
+		d->group_kind = RC_CHANGE_UNSUPPORTED;
+		emit_note(d, ".warning", "", "warning");
+		if (d->rc == 0 && d->out->n > at)
+			d->out->v[at].warning = true;
+		d->group_kind = RC_CHANGE_SET;
+	}
 }
 
 int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct port_qos *have,
@@ -475,6 +485,7 @@ int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct
 		else
 			d.group_kind = RC_CHANGE_SET;
 		diff_group(&d, groups[i].fn);
+		out->unverified |= have->effect.unverified & d.group;
 	}
 	if (d.rc < 0)
 		return d.rc;

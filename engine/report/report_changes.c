@@ -28,7 +28,9 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 {
 	char value[128];
 
-	if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
+	if (c->kind == RC_CHANGE_UNSUPPORTED && c->warning)
+		snprintf(value, sizeof(value), "warning");
+	else if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
 		snprintf(value, sizeof(value), "not effective here");
 	else if (c->kind == RC_CHANGE_UNSUPPORTED)
 		snprintf(value, sizeof(value), "not controllable here");
@@ -44,14 +46,39 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 		rc_out_text(o, "  %-14s %-22s   %s\n", "", "", c->note);
 }
 
+/* Groups whose reading on this platform no vendor artifact confirms (docs/PLATFORMS.md):
+ * so that an operator knows which "in sync" to trust less. */
+static void report_unverified(struct rc_out *o, const struct rc_changes *changes)
+{
+	uint32_t u = changes ? changes->unverified : 0;
+	bool first = true;
+
+	if (!u)
+		return;
+	rc_out_open_array(o, "unverified");
+	rc_out_text(o, "  unverified reading on this platform: ");
+	for (uint32_t bit = 1; bit && bit <= RC_F_ALL; bit <<= 1) {
+		if (!(u & bit))
+			continue;
+		rc_out_text(o, "%s", first ? "" : ", ");
+		rc_out_str(o, NULL, "%s", rc_field_name(bit));
+		first = false;
+	}
+	rc_out_text(o, "\n");
+	rc_out_close_array(o);
+}
+
 void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
 		      const char *driver, const struct rc_changes *changes, const char *err_msg)
 {
 	size_t n_set = changes ? rc_changes_count(changes, RC_CHANGE_SET) : 0;
 	size_t n_unknown = changes ? rc_changes_count(changes, RC_CHANGE_UNKNOWN) : 0;
 	size_t n_unsup = changes ? rc_changes_count(changes, RC_CHANGE_UNSUPPORTED) : 0;
+	size_t n_warn = 0;
 	const char *status = status_of(mode, changes, err_msg);
 
+	for (size_t i = 0; changes && i < changes->n; i++)
+		n_warn += changes->v[i].warning;
 	rc_out_open_object(o, NULL);
 	rc_out_str(o, "device", "%s", device);
 	rc_out_str(o, "driver", " (%s): ", driver);
@@ -60,9 +87,11 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 		rc_out_str(o, "error", "error: %s\n", err_msg);
 	} else if (!n_set && !n_unknown) {
 		rc_out_text(o, "%s", mode == RC_REPORT_PLAN ? "no changes" : "in sync");
-		if (mode == RC_REPORT_VERIFY && n_unsup)
-			rc_out_text(o, " (%zu field%s not controllable here)", n_unsup,
-				    n_unsup == 1 ? "" : "s");
+		if (mode == RC_REPORT_VERIFY && n_unsup > n_warn)
+			rc_out_text(o, " (%zu field%s not controllable here)", n_unsup - n_warn,
+				    n_unsup - n_warn == 1 ? "" : "s");
+		if (n_warn)
+			rc_out_text(o, " (%zu warning%s)", n_warn, n_warn == 1 ? "" : "s");
 		rc_out_text(o, "\n");
 	} else {
 		rc_out_text(o, "%zu %s%s", n_set + n_unknown,
@@ -72,6 +101,7 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 			rc_out_text(o, " (%zu unreadable)", n_unknown);
 		rc_out_text(o, "\n");
 	}
+	report_unverified(o, changes);
 	rc_out_open_array(o, "changes");
 	for (size_t i = 0; changes && i < changes->n; i++) {
 		const struct rc_change *c = &changes->v[i];
@@ -85,7 +115,7 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "port", NULL, c->port);
 			rc_out_str(o, "field", NULL, c->field);
-			rc_out_str(o, "kind", NULL, kind_name(c->kind));
+			rc_out_str(o, "kind", NULL, c->warning ? "warning" : kind_name(c->kind));
 			if (c->kind == RC_CHANGE_SET)
 				rc_out_str(o, "old", NULL, c->old_value);
 			else

@@ -27,11 +27,17 @@ struct rc_change {
 	 * its effect is missing ("effect" field); with UNSUPPORTED, the value has no effect
 	 * on this device as configured ("not effective here").  "" otherwise. */
 	char note[RC_WHY_LEN];
+	/* With UNSUPPORTED and a note: a warning (the group is in policy but something
+	 * about it deserves a look), not "not effective here". */
+	bool warning;
 };
 
 struct rc_changes {
 	size_t n, cap;
 	struct rc_change *v;
+	/* Groups the policy pins whose reading on this platform is not checked against a
+	 * vendor artifact (struct rc_effect.unverified, every port diffed): verify says so. */
+	uint32_t unverified;
 };
 
 /* Compare.  tolerance_pct: accepted relative difference for byte sizes (ECN thresholds,

@@ -84,7 +84,7 @@ test_expect_success 'plan lists the changes, exits 2, and no write reaches a NIC
 	test_must_contain "$TMP/out" "^eth0: 4 changes" &&
 	test_must_contain "$TMP/out" "trust +pcp -> dscp +\(disruptive\)" &&
 	test_must_not_contain "$TMP/out" "dscp2prio\[26\]" &&
-	test_must_contain "$TMP/out" "cable_length_m +not controllable here \(want not effective here\)" &&
+	test_must_contain "$TMP/out" "cable_length_m +not effective here: .*firmware" &&
 	test_must_contain "$TMP/out" "pfc_enabled +none -> 3 +\(disruptive\)" &&
 	test_must_contain "$TMP/out" "roce_tos +0 -> 106" &&
 	test_must_contain "$TMP/out" "dcbx +firmware -> host" &&

@@ -669,6 +669,27 @@ static void test_effect_inert(void **state)
 	rc_changes_free(&c);
 }
 
+/* A warning is listed with its reason, never counted as drift nor written; the groups
+ * whose reading is unverified are gathered for the report. */
+static void test_effect_warn_and_unverified(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	rc_effect_warn(&have.effect, RC_F_DSCP2PRIO,
+		       "DSCP 24-25,27-31 land in a lossless priority");
+	have.effect.unverified = RC_F_DSCP2PRIO | RC_F_NIC_ECN; /* NIC ECN: not in policy */
+	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "dscp2prio.warning");
+	assert_int_equal(c.v[0].kind, RC_CHANGE_UNSUPPORTED);
+	assert_true(c.v[0].warning);
+	assert_non_null(strstr(c.v[0].note, "24-25,27-31"));
+	assert_int_equal(c.unverified, RC_F_DSCP2PRIO);
+	rc_changes_fini(&c);
+}
+
 /* Reasons are cut to fit, never overflow. */
 static void test_effect_why_bounded(void **state)
 {
@@ -711,6 +732,7 @@ int main(void)
 	    cmocka_unit_test(test_effect_drift_with_value_drift),
 	    cmocka_unit_test(test_effect_inert),
 	    cmocka_unit_test(test_effect_why_bounded),
+	    cmocka_unit_test(test_effect_warn_and_unverified),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
