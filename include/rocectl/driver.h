@@ -12,12 +12,17 @@
 #include "rocectl/inventory.h"
 #include "rocectl/model.h"
 
+struct rc_tap;
+
 /* Run-wide options a driver may need. */
 struct rc_run_opts {
 	const char *root;	   /* sysfs/configfs root prefix, "/" by default */
 	bool accept_new_host_keys; /* record unknown SSH host keys (never changed ones) */
 	uint32_t default_timeout_ms;
 	bool dry_run; /* plan: a driver must not write anything */
+	/* `rocectl capture`: the transports record every command and answer here, and refuse
+	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
+	const struct rc_tap *tap;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
