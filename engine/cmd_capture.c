@@ -230,6 +230,26 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 	return rc;
 }
 
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (!n || n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+}
+
 int cmd_capture(int argc, char **argv, const struct rc_global *g)
 {
 	struct cap_opts o = {0};
@@ -248,9 +268,8 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		rc_print_usage(stderr, USAGE, options);
 		return RC_EXIT_ERROR;
 	}
-	if (mkdir(o.out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "rocectl capture: cannot create '%s': %s\n", o.out,
-			strerror(errno));
+	if ((rc = make_dirs(o.out))) {
+		fprintf(stderr, "rocectl capture: cannot create '%s': %s\n", o.out, strerror(-rc));
 		return RC_EXIT_ERROR;
 	}
 	if (rc_inventory_load(o.inventory, &inv, NULL, &err)) {
