@@ -17,6 +17,8 @@ static const struct rc_command commands[] = {
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
     {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
+    {"capture", "save what each device answers to the read (scrubbed), for parser replay",
+     cmd_capture},
 };
 
 static void usage(FILE *f)

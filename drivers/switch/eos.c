@@ -8,7 +8,10 @@
  * Apply: one configuration session, in two steps so that nothing reaches the running
  * config unless every line was accepted: stage (`configure session S` ... `end`; any
  * error -> `abort`), then `commit` (an error -> `abort`).  EOS commits a session as a
- * whole, so a failed apply leaves the running-config as it was. */
+ * whole, so a failed apply leaves the running-config as it was.  A committed session is
+ * then saved (`copy running-config startup-config`), since a reload boots the
+ * startup-config; the read compares `show startup-config` with the running-config and
+ * reports a difference as effect drift (eos_effect.c), which an apply repairs by saving. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +38,7 @@ struct rc_session {
 	struct rc_ssh *ssh;
 	struct rc_rest *api;
 	struct eos_config cfg;	  /* the last read */
+	bool unsaved;		  /* ... found running != startup */
 	struct rc_port_memo read; /* what was read last, for apply's checks */
 	unsigned seq;
 };
@@ -129,8 +133,8 @@ static int eapi(struct rc_session *s, const char *const *cmds, size_t n, const c
 struct views {
 	cJSON *answer; /* eAPI: owns the JSON below */
 	const cJSON *pfc, *trust, *maps;
-	char *pfc_text, *trust_text, *ecn_text;
-	size_t pfc_len, trust_len, ecn_len;
+	char *pfc_text, *trust_text, *ecn_text, *startup_text;
+	size_t pfc_len, trust_len, ecn_len, startup_len;
 };
 
 static void views_free(struct views *v)
@@ -139,7 +143,22 @@ static void views_free(struct views *v)
 	free(v->pfc_text);
 	free(v->trust_text);
 	free(v->ecn_text);
+	free(v->startup_text);
 	memset(v, 0, sizeof(*v));
+}
+
+/* eAPI text answer `i` of `res` as a malloc'd string. */
+static int text_of(struct rc_session *s, const cJSON *res, int i, const char *cmd, char **out,
+		   size_t *len, struct rc_err *err)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(res, i), "output");
+
+	if (!cJSON_IsString(o))
+		return rc_errf(err, EPROTO, "'%s': eAPI text answer to '%s' has no output",
+			       s->dev->name, cmd);
+	*len = strlen(o->valuestring);
+	*out = strdup(o->valuestring);
+	return *out ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
 static int ssh_fetch(struct rc_session *s, struct eos_config *cfg, struct views *v,
@@ -163,6 +182,9 @@ static int ssh_fetch(struct rc_session *s, struct eos_config *cfg, struct views 
 	if (!rc)
 		rc = cli(s, "show qos interfaces ecn", "show qos interfaces ecn", &v->ecn_text,
 			 &v->ecn_len, err);
+	if (!rc)
+		rc = cli(s, "show startup-config", "show startup-config", &v->startup_text,
+			 &v->startup_len, err);
 	return rc;
 }
 
@@ -172,8 +194,9 @@ static int eapi_fetch(struct rc_session *s, struct eos_config *cfg, struct views
 	static const char *const json_cmds[] = {"enable", "show running-config",
 						"show priority-flow-control",
 						"show qos interfaces trust", "show qos maps"};
-	static const char *const text_cmds[] = {"enable", "show qos interfaces ecn"};
-	const cJSON *res, *out;
+	static const char *const text_cmds[] = {"enable", "show qos interfaces ecn",
+						"show startup-config"};
+	const cJSON *res;
 	cJSON *ans = NULL;
 	char what[RC_NAME_MAX + 48];
 	int rc;
@@ -188,32 +211,49 @@ static int eapi_fetch(struct rc_session *s, struct eos_config *cfg, struct views
 	v->pfc = cJSON_GetArrayItem(res, 2);
 	v->trust = cJSON_GetArrayItem(res, 3);
 	v->maps = cJSON_GetArrayItem(res, 4);
-	rc = eapi(s, text_cmds, 2, "text", &ans, &res, err);
+	rc = eapi(s, text_cmds, 3, "text", &ans, &res, err);
 	if (rc)
 		return rc;
-	out = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(res, 1), "output");
-	if (!cJSON_IsString(out)) {
-		cJSON_Delete(ans);
-		return rc_errf(err, EPROTO,
-			       "'%s': eAPI text answer to 'show qos interfaces ecn' has no output",
-			       s->dev->name);
-	}
-	v->ecn_len = strlen(out->valuestring);
-	v->ecn_text = strdup(out->valuestring);
+	rc = text_of(s, res, 1, text_cmds[1], &v->ecn_text, &v->ecn_len, err);
+	if (!rc)
+		rc = text_of(s, res, 2, text_cmds[2], &v->startup_text, &v->startup_len, err);
 	cJSON_Delete(ans);
-	return v->ecn_text ? 0 : rc_errf(err, ENOMEM, "out of memory");
+	return rc;
+}
+
+/* What the values alone do not show (eos_effect.c), once the views are laid over. */
+static int effects(struct rc_session *s, const struct eos_config *cfg,
+		   const struct eos_config *startup, struct rc_port_state *p,
+		   const struct eos_port_info *info, bool *unsaved, struct rc_err *err)
+{
+	int rc;
+
+	eos_effect_ecn_count(&p->qos, info);
+	rc = eos_effect_startup(cfg, startup, p->name, &p->qos, err);
+	if (rc < 0) {
+		rc_err_prefix(err, "'show startup-config' on '%s'", s->dev->name);
+		return rc;
+	}
+	*unsaved |= rc == 1;
+	eos_mark_unverified(&p->qos);
+	return 0;
 }
 
 static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n, struct rc_err *err)
 {
 	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
-	struct eos_config cfg = {0};
+	struct eos_config cfg = {0}, startup = {0};
 	struct views v = {0};
+	bool unsaved = false;
+	char what[RC_NAME_MAX + 48];
 	int rc;
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc = s->eapi ? eapi_fetch(s, &cfg, &v, err) : ssh_fetch(s, &cfg, &v, err);
+	snprintf(what, sizeof(what), "'show startup-config' on '%s'", s->dev->name);
+	if (!rc)
+		rc = eos_parse_config_text(v.startup_text, v.startup_len, what, &startup, err);
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct port_qos *q = &ports[i].qos;
 		bool uc = cfg.uc_queues;
@@ -233,10 +273,14 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		if (rc > 0)
 			rc = 0; /* a view that does not list the port: the config stands */
 		cfg.uc_queues = uc;
+		if (!rc)
+			rc = effects(s, &cfg, &startup, &ports[i], &info[i], &unsaved, err);
 		if (rc)
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}
 	views_free(&v);
+	eos_config_free(&startup);
+	s->unsaved = unsaved;
 	if (!rc && rc_port_memo_store(&s->read, ports, info, n, sizeof(*info)))
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	if (!rc) {
@@ -326,6 +370,30 @@ static int session_step(struct rc_session *s, const char *name, char **lines, si
 	}
 }
 
+/* `copy running-config startup-config` (EOS's `write memory`): what a reload boots. */
+static int save(struct rc_session *s, struct rc_err *err)
+{
+	static const char cmd[] = "copy running-config startup-config";
+	int rc;
+
+	if (s->eapi) {
+		const char *const cmds[] = {"enable", cmd};
+		const cJSON *res;
+		cJSON *ans = NULL;
+
+		rc = eapi(s, cmds, 2, "json", &ans, &res, err);
+		cJSON_Delete(ans);
+	} else {
+		rc = cli(s, cmd, cmd, NULL, NULL, err);
+	}
+	if (rc)
+		rc_err_prefix(err, "committed to the running-config, but not saved (a reload "
+				   "would undo it)");
+	else
+		s->unsaved = false;
+	return rc;
+}
+
 static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		     struct rc_err *err)
 {
@@ -360,8 +428,11 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
 	}
-	if (!cmds.n)
+	if (!cmds.n) {
+		if (s->unsaved)
+			rc = save(s, err);
 		goto out;
+	}
 	lines = eos_render(&cmds, &nl);
 	if (!lines) {
 		rc = rc_errf(err, ENOMEM, "out of memory");
@@ -379,6 +450,9 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 			      aborted ? " aborted, nothing was applied" : "");
 		if (!aborted)
 			rc_err_prefix(err, "aborting session '%s' failed too (%s)", name, why);
+	} else {
+		/* EOS committed the session as a whole: every line was accepted */
+		rc = save(s, err);
 	}
 out:
 	eos_lines_free(lines);

@@ -71,6 +71,7 @@ struct eos_port_info {
 	bool trust_line;	  /* an explicit `qos trust` / `no qos trust` */
 	bool queue_block[RC_NTC]; /* the port has a `tx-queue Q` block */
 	bool ecn_line[RC_NTC];	  /* ... with a `random-detect ecn` line */
+	bool ecn_count[RC_NTC];	  /* ... and `random-detect ecn count` */
 	bool wd_timeout_set, wd_recovery_set, wd_action_set; /* global watchdog lines */
 	uint32_t wd_poll_ms;	   /* global polling interval (0: default) */
 	uint64_t dscp_explicit;	   /* bit d: a `qos map dscp ... d ...` line exists */
@@ -81,6 +82,22 @@ struct eos_port_info {
  * EOS writes. */
 int eos_parse_port(const struct eos_config *cfg, const char *port, struct port_qos *out,
 		   struct eos_port_info *info, struct rc_err *err);
+
+/* ---- effects: what the values alone do not show ------------------------------------------ */
+
+/* ECN marks on a queue are counted only with `random-detect ecn count` under it
+ * (conformance eos/FACTS.md #9): a marking queue without it is effect drift of the ECN
+ * group, which apply repairs. */
+void eos_effect_ecn_count(struct port_qos *q, const struct eos_port_info *info);
+/* The startup-config (what a reload brings back) against the running-config, for one port:
+ * each group whose configured value differs is effect drift ("running differs from
+ * startup").  `startup` may hold no configuration at all (never saved).  Returns 1 when
+ * the port differs, 0 when not, or a negative errno. */
+int eos_effect_startup(const struct eos_config *running, const struct eos_config *startup,
+		       const char *port, struct port_qos *q, struct rc_err *err);
+/* No public source has EOS show output (conformance eos/FACTS.md): every group read from
+ * the device is marked unverified (docs/platforms/eos.md). */
+void eos_mark_unverified(struct port_qos *q);
 
 /* ---- operational views, laid over the running-config --------------------------------- */
 

@@ -125,7 +125,10 @@ static int w_trust(struct wctx *x)
 	return 0;
 }
 
-/* Always an explicit map line: EOS's defaults are not documented (§3.1). */
+/* An explicit map line for every entry that changes: EOS's defaults are not documented
+ * (§3.1).  An entry that already reads as wanted is left alone, explicit or not: the group
+ * may come here for its effect only (running differs from startup, eos_effect.c), which a
+ * save repairs, and a port turned to DSCP trust gets its entries pinned by w_trust. */
 static int w_dscp(struct wctx *x)
 {
 	const struct port_qos *want = x->w->want, *have = x->w->have;
@@ -139,8 +142,7 @@ static int w_dscp(struct wctx *x)
 				       "'%s': DSCP %d to traffic class %u: out of "
 				       "range",
 				       x->w->port, d, want->dscp2prio[d]);
-		if ((have->dscp_mask & (1ull << d)) && have->dscp2prio[d] == want->dscp2prio[d] &&
-		    (x->info->dscp_explicit & (1ull << d)))
+		if ((have->dscp_mask & (1ull << d)) && have->dscp2prio[d] == want->dscp2prio[d])
 			continue;
 		rc = GLOBAL(x, RC_F_DSCP2PRIO, "qos map dscp %d to traffic-class %u", d,
 			    want->dscp2prio[d]);
@@ -174,6 +176,10 @@ static int w_pfc(struct wctx *x)
 	uint8_t want = x->w->want->pfc_enabled, cur = x->info->nodrop;
 	int rc = 0;
 
+	/* PFC off and wanted off: no-drop lines under a port without `priority-flow-control
+	 * on` do nothing, and the group may be here for its effect only (eos_effect.c) */
+	if (!want && !x->w->have->pfc_enabled)
+		return 0;
 	if (want && x->info->pfc_all_off)
 		rc = GLOBAL(x, RC_F_PFC, "no priority-flow-control all off");
 	for (int p = 0; p < RC_NPRIO && !rc; p++) {
@@ -188,6 +194,79 @@ static int w_pfc(struct wctx *x)
 		rc = IFACE(x, RC_F_PFC, "priority-flow-control on");
 	else if (!rc && !want && x->info->pfc_on)
 		rc = IFACE(x, RC_F_PFC, "no priority-flow-control on");
+	return rc;
+}
+
+/* One line carries all three.  `kbytes` is the unit the real configurations use
+ * (conformance eos/avd/intended_configs/qos.cfg) and what the policy's KB means (1000, as
+ * engine/units.c); `bytes` (AVD schema table qos-profiles.md) only for a size that is not
+ * a whole number of kbytes. */
+static int ecn_thresholds(struct wctx *x, int t, uint64_t kmin, uint64_t kmax, long long p)
+{
+	bool k = kmin % 1000 == 0 && kmax % 1000 == 0;
+
+	return QUEUE(x, t, RC_F_ECN,
+		     "random-detect ecn minimum-threshold %llu %s maximum-threshold %llu %s "
+		     "max-mark-probability %lld",
+		     (unsigned long long)(k ? kmin / 1000 : kmin), k ? "kbytes" : "bytes",
+		     (unsigned long long)(k ? kmax / 1000 : kmax), k ? "kbytes" : "bytes", p);
+}
+
+/* Every queue that marks after this write counts its marks (eos_effect.c): otherwise the
+ * ECN counters of `rocectl counters` have nothing to read. */
+static int w_ecn_count(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want, *have = x->w->have;
+	int rc = 0;
+
+	for (int t = 0; t < RC_NTC && !rc; t++) {
+		bool pinned = want->ecn_tc_mask & (1u << t);
+		bool marks = pinned ? want->ecn[t].enabled : have->ecn[t].enabled;
+
+		if (marks && !x->info->ecn_count[t])
+			rc = QUEUE(x, t, RC_F_ECN, "random-detect ecn count");
+	}
+	return rc;
+}
+
+/* Scheduling per queue: strict priority is EOS's default, `no priority` joins the weighted
+ * round robin shared by `bandwidth percent` (switch-dialects.md, Corrections: Arista EOS;
+ * qos.cfg `qos profile test`).  A queue the policy leaves out holds no share: it goes
+ * back to strict, EOS's default. */
+static int w_ets(struct wctx *x)
+{
+	const struct rc_ets *want = &x->w->want->ets, *have = &x->w->have->ets;
+	int rc = 0;
+
+	for (int t = 0; t < RC_NTC && !rc; t++) {
+		uint8_t bit = (uint8_t)(1u << t);
+
+		if (!(want->tc_mask & bit)) {
+			if ((want->no_share_mask & bit) && have->tsa[t] == RC_TSA_DWRR &&
+			    have->bw_pct[t])
+				rc = QUEUE(x, t, RC_F_ETS, "priority strict");
+			continue;
+		}
+		if (want->tsa[t] == RC_TSA_STRICT) {
+			if (have->tsa[t] != RC_TSA_STRICT)
+				rc = QUEUE(x, t, RC_F_ETS, "priority strict");
+			continue;
+		}
+		if (want->tsa[t] != RC_TSA_DWRR)
+			return rc_errf(x->err, EINVAL,
+				       "'%s': queue %d: EOS schedules a queue strict or by "
+				       "bandwidth share only",
+				       x->w->port, t);
+		if (want->bw_pct[t] < 1 || want->bw_pct[t] > 100)
+			return rc_errf(
+			    x->err, ERANGE,
+			    "'%s': queue %d: bandwidth share %u%% is outside EOS's 1..100",
+			    x->w->port, t, want->bw_pct[t]);
+		if (have->tsa[t] != RC_TSA_DWRR)
+			rc = QUEUE(x, t, RC_F_ETS, "no priority");
+		if (!rc && have->bw_pct[t] != want->bw_pct[t])
+			rc = QUEUE(x, t, RC_F_ETS, "bandwidth percent %u", want->bw_pct[t]);
+	}
 	return rc;
 }
 
@@ -222,14 +301,9 @@ static int w_ecn(struct wctx *x)
 		    ht->kmin_bytes == wt->kmin_bytes && ht->kmax_bytes == wt->kmax_bytes &&
 		    round_pct(ht->pmax_pct) == p)
 			continue;
-		/* one line carries all three: bytes, so that no unit is open to reading */
-		rc = QUEUE(x, t, RC_F_ECN,
-			   "random-detect ecn minimum-threshold %llu bytes maximum-threshold %llu "
-			   "bytes max-mark-probability %lld",
-			   (unsigned long long)wt->kmin_bytes, (unsigned long long)wt->kmax_bytes,
-			   p);
+		rc = ecn_thresholds(x, t, wt->kmin_bytes, wt->kmax_bytes, p);
 	}
-	return rc;
+	return rc ? rc : w_ecn_count(x);
 }
 
 static int w_watchdog(struct wctx *x)
@@ -272,6 +346,7 @@ static const struct {
 } writers[] = {
     {RC_F_TRUST, w_trust}, {RC_F_DSCP2PRIO, w_dscp}, {RC_F_PRIO2TC, w_prio2tc},
     {RC_F_PFC, w_pfc},	   {RC_F_ECN, w_ecn},	     {RC_F_WATCHDOG, w_watchdog},
+    {RC_F_ETS, w_ets},
 };
 
 int eos_build_cmds(const struct eos_config *cfg, const struct rc_port_write *w,

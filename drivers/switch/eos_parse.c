@@ -483,6 +483,52 @@ static int ecn_line(struct ctx *c, const char *line, struct rc_ecn_tc *t)
 	return 0;
 }
 
+/* `bandwidth percent N`: the queue's DWRR share (conformance eos/avd/intended_configs/
+ * qos.cfg, `qos profile experiment`); `bandwidth guaranteed percent N` is a minimum rate,
+ * not a share, and left alone. */
+static int bandwidth_line(struct ctx *c, const char *line, int t, struct port_qos *q)
+{
+	char buf[EOS_LINE_MAX], *w[6];
+	uint64_t v;
+	int n;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	n = words(buf, w, 6);
+	if (n >= 2 && !strcmp(w[1], "guaranteed"))
+		return 0;
+	if (n != 3 || strcmp(w[1], "percent") || !parse_uint(w[2], 100, &v) || v < 1)
+		return bad_line(c, line, "'bandwidth percent <1-100>'");
+	q->ets.bw_pct[t] = (uint8_t)v;
+	return 0;
+}
+
+/* One line of a `tx-queue N` block.  Scheduling: strict priority is EOS's default for a
+ * queue, `no priority` puts it in the weighted round robin that `bandwidth percent`
+ * shares (switch-dialects.md, Corrections: Arista EOS; qos.cfg `qos profile test`). */
+static int queue_line(struct ctx *c, const char *l, int t, struct port_qos *q,
+		      struct eos_port_info *info)
+{
+	int rc;
+
+	if (!strcmp(l, "random-detect ecn count")) {
+		info->ecn_count[t] = true;
+	} else if (!strncmp(l, "random-detect ecn ", 18)) {
+		rc = ecn_line(c, l, &q->ecn[t]);
+		if (rc)
+			return rc;
+		info->ecn_line[t] = true;
+	} else if (!strcmp(l, "no random-detect ecn")) {
+		q->ecn[t].enabled = false;
+	} else if (!strcmp(l, "no priority")) {
+		q->ets.tsa[t] = RC_TSA_DWRR;
+	} else if (!strcmp(l, "priority strict")) {
+		q->ets.tsa[t] = RC_TSA_STRICT;
+	} else if (!strncmp(l, "bandwidth ", 10)) {
+		return bandwidth_line(c, l, t, q);
+	}
+	return 0;
+}
+
 /* The lines of one interface (or qos profile) block: [first, end). */
 static int interface_lines(struct ctx *c, const struct eos_config *cfg, size_t first, size_t end,
 			   struct port_qos *q, struct eos_port_info *info)
@@ -538,15 +584,9 @@ static int interface_lines(struct ctx *c, const struct eos_config *cfg, size_t f
 			for (size_t k = i + 1; k < end && cfg->v[k].depth > 1; k++) {
 				if (cfg->v[k].depth != 2)
 					continue;
-				if (!strncmp(cfg->v[k].text, "random-detect ecn ", 18) &&
-				    strncmp(cfg->v[k].text, "random-detect ecn count", 23)) {
-					rc = ecn_line(c, cfg->v[k].text, &q->ecn[v]);
-					if (rc)
-						return rc;
-					info->ecn_line[v] = true;
-				} else if (!strcmp(cfg->v[k].text, "no random-detect ecn")) {
-					q->ecn[v].enabled = false;
-				}
+				rc = queue_line(c, cfg->v[k].text, (int)v, q, info);
+				if (rc)
+					return rc;
 			}
 		}
 	}
@@ -585,6 +625,9 @@ int eos_parse_port(const struct eos_config *cfg, const char *port, struct port_q
 	for (int p = 0; p < RC_NPRIO; p++)
 		q->prio2tc[p] = (uint8_t)p;
 	q->watchdog.action = RC_WD_DROP;
+	q->ets.tc_mask = 0xff;
+	for (int t = 0; t < RC_NTC; t++)
+		q->ets.tsa[t] = RC_TSA_STRICT; /* EOS's default for every queue */
 
 	for (size_t i = 0; i < cfg->n; i++) {
 		const char *l = cfg->v[i].text;
@@ -633,10 +676,10 @@ int eos_parse_port(const struct eos_config *cfg, const char *port, struct port_q
 	q->dscp_mask = ~0ull;
 	q->prio_mask = 0xff;
 	q->ecn_tc_mask = 0xff;
-	q->known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_ECN | RC_F_WATCHDOG;
-	/* EOS sizes PFC headroom itself (§3.1: platform internal) and has no cable length;
-	 * scheduling (tx-queue bandwidth/priority) is left to the operator */
-	q->unsupported = RC_F_CABLE | RC_F_HEADROOM | RC_F_ETS | RC_F_NIC_ECN | RC_F_CNP |
-			 RC_F_ROCE_TOS | RC_F_DCBX;
+	q->known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_ECN |
+		   RC_F_WATCHDOG | RC_F_ETS;
+	/* EOS sizes PFC headroom itself (§3.1: platform internal) and has no cable length */
+	q->unsupported =
+	    RC_F_CABLE | RC_F_HEADROOM | RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
 	return 0;
 }

@@ -31,6 +31,7 @@ struct rc_rest {
 	char base[2 * RC_NAME_MAX + 32]; /* https://address:port/base */
 	uint32_t timeout_ms;
 	char errbuf[CURL_ERROR_SIZE];
+	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -186,6 +187,7 @@ int rc_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts, co
 	snprintf(r->user, sizeof(r->user), "%s", dev->cred.user);
 	snprintf(r->base, sizeof(r->base), "https://%s%s%s:%u%s", v6 ? "[" : "", dev->address,
 		 v6 ? "]" : "", port ? port : 443, base);
+	r->tap = opts ? opts->tap : NULL;
 	r->timeout_ms = dev->rest.timeout_ms		   ? dev->rest.timeout_ms
 			: opts && opts->default_timeout_ms ? opts->default_timeout_ms
 							   : DEFAULT_TIMEOUT_MS;
@@ -349,9 +351,34 @@ static int transport_error(struct rc_rest *r, CURLcode c, const char *method, co
 	}
 }
 
+static int rest_request_raw(struct rc_rest *r, const char *method, const char *path,
+			    const char *body, size_t body_len, const char *content_type,
+			    struct rc_rest_response *resp, struct rc_err *err);
+
+/* With a capture tap: only read-only requests are sent, and each answer is recorded. */
 int rc_rest_request(struct rc_rest *r, const char *method, const char *path, const char *body,
 		    size_t body_len, const char *content_type, struct rc_rest_response *resp,
 		    struct rc_err *err)
+{
+	char req[1100];
+	int rc;
+
+	if (r->tap && !rc_tap_read_only_http(method, path, body, body_len)) {
+		memset(resp, 0, sizeof(*resp));
+		return rc_errf(err, EPERM, "'%s': capture refuses to send %s %s: not read-only",
+			       r->dev, method, path);
+	}
+	rc = rest_request_raw(r, method, path, body, body_len, content_type, resp, err);
+	if (!rc && r->tap) {
+		snprintf(req, sizeof(req), "%s %s", method, path);
+		rc_tap_record(r->tap, req, body, body_len, resp->body, resp->len);
+	}
+	return rc;
+}
+
+static int rest_request_raw(struct rc_rest *r, const char *method, const char *path,
+			    const char *body, size_t body_len, const char *content_type,
+			    struct rc_rest_response *resp, struct rc_err *err)
 {
 	int attempts = idempotent(method) ? RC_REST_ATTEMPTS : 1;
 	char url[sizeof(r->base) + 1024];

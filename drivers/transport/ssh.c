@@ -24,7 +24,8 @@ struct rc_ssh {
 	char dev[RC_NAME_MAX];
 	char where[RC_NAME_MAX + 8]; /* "address:port", for messages */
 	uint32_t command_ms;
-	bool broken; /* abandoned after a timeout: the channel state is unknown */
+	bool broken;		  /* abandoned after a timeout: the channel state is unknown */
+	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
 };
 
 /* known_hosts is shared by every session of the process; OpenSSH appends whole lines, and
@@ -313,6 +314,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 		rc = authenticate(c, dev, user[0] ? user : "(local user)", err);
 	if (rc)
 		goto fail;
+	c->tap = opts ? opts->tap : NULL;
 	*out = c;
 	return 0;
 fail:
@@ -413,8 +415,31 @@ static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
 	return 0;
 }
 
+static int ssh_run_raw(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
+		       struct rc_ssh_result *res, struct rc_err *err);
+
+/* With a capture tap: only read-only commands are sent, and each answer is recorded. */
 int rc_ssh_run(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
 	       struct rc_ssh_result *res, struct rc_err *err)
+{
+	int rc;
+
+	if (c->tap && (in_len || !rc_tap_read_only_cmd(cmd))) {
+		char what[80];
+
+		memset(res, 0, sizeof(*res));
+		short_cmd(cmd, what, sizeof(what));
+		return rc_errf(err, EPERM, "'%s': capture refuses to send '%s': not read-only",
+			       c->dev, what);
+	}
+	rc = ssh_run_raw(c, cmd, in, in_len, res, err);
+	if (!rc && c->tap)
+		rc_tap_record(c->tap, cmd, NULL, 0, res->out, res->out_len);
+	return rc;
+}
+
+static int ssh_run_raw(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
+		       struct rc_ssh_result *res, struct rc_err *err)
 {
 	ssh_channel ch = NULL;
 	char what[80];

@@ -12,6 +12,8 @@
 #include "rocectl/inventory.h"
 #include "rocectl/model.h"
 
+struct rc_tap;
+
 /* Run-wide options a driver may need. */
 struct rc_run_opts {
 	const char *root;	   /* sysfs/configfs root prefix, "/" by default */
@@ -21,6 +23,9 @@ struct rc_run_opts {
 	/* RC_F_* groups this run may read and write (`agent --only`); 0 = every group.  A
 	 * driver leaves the others alone and reports them as not controllable in this run. */
 	uint32_t groups;
+	/* `rocectl capture`: the transports record every command and answer here, and refuse
+	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
+	const struct rc_tap *tap;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */

@@ -110,4 +110,43 @@ void rc_rest_url(const struct rc_rest *r, const char *path, char *buf, size_t le
 
 void rc_rest_close(struct rc_rest *r);
 
+/* ---- capture tap (drivers/transport/tap.c) -------------------------------------------- */
+
+/* What `rocectl capture` hands the transports (rc_run_opts.tap): every SSH command or HTTP
+ * request is first judged read-only (else refused with -EPERM before anything is sent),
+ * then recorded with its raw answer.  `request` is the command line, or "METHOD path";
+ * `body` the request body or NULL.  A record error does not fail the command. */
+struct rc_tap {
+	void (*record)(void *ctx, const char *request, const char *body, const char *answer,
+		       size_t len);
+	void *ctx;
+	/* scrubbed out of request, body and answer before record sees them (rc_scrub) */
+	const char *const *secrets;
+};
+
+/* Tap a transport answer: scrub, then record (used by ssh.c and rest.c). */
+void rc_tap_record(const struct rc_tap *t, const char *request, const char *body, size_t body_len,
+		   const char *answer, size_t len);
+
+/* The device's software version, asked through its transport with a read-only command
+ * (EOS `show version`, NVUE `nv show system -o json`, SONiC `show version`); "unknown"
+ * when it does not say.  Looked up by name (dlsym) by `rocectl capture`, which is not
+ * linked with the transports. */
+void rc_tap_device_version(const struct rc_device *dev, const struct rc_run_opts *opts, char *out,
+			   size_t len);
+
+/* An SSH command line every piece of which (split at &&, ||, ;, |) is a show command of a
+ * dialect: `show ...`, `nv show ...`, `sonic-db-cli DB HGETALL|HGET|KEYS|EXISTS ...`,
+ * `rocectl agent state|show ...`, `json` (EOS's output filter); no redirection, no
+ * substitution. */
+bool rc_tap_read_only_cmd(const char *cmd);
+/* GET or HEAD; or an eAPI runCmds POST whose commands are `enable` and show commands. */
+bool rc_tap_read_only_http(const char *method, const char *path, const char *body, size_t len);
+
+/* Scrub `in` into a malloc'd copy (*out, *out_len): IPv4 and IPv6 addresses, MAC addresses,
+ * the values after password/secret/token/key/community words and serial numbers become
+ * placeholders (<ipv4>, <ipv6>, <mac>, <secret>, <serial>); each of `literals` (may be
+ * NULL-terminated list or NULL, e.g. the inventory's password) becomes <secret>. */
+int rc_scrub(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len);
+
 #endif

@@ -2,7 +2,8 @@
  * eos_ops.c): the input is device output, as any of `show running-config` (text, or
  * eAPI's JSON tree), the operational views (text and JSON), CLI error output or an eAPI
  * JSON-RPC answer.  A configuration that parses is also read as every interface it holds
- * and written back through the command builder.
+ * and written back through the command builder, its effects read against itself as the
+ * startup-config; and any input goes through the capture scrubber.
  *
  *   make fuzz && build/fuzz/fuzz_eos tests/data/eos/
  *
@@ -17,6 +18,7 @@
 #include <cJSON.h>
 
 #include "../../drivers/switch/eos.h"
+#include "rocectl/transport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,6 +49,10 @@ static void interfaces_of(const struct eos_config *cfg, const char *text, size_t
 		eos_view_ecn(text, size, l + 10, &have, &info, &uc, &err);
 		if (j)
 			eos_view_maps(j, &have, &err);
+		/* the same document as the startup-config, and the effects read from it */
+		eos_effect_ecn_count(&have, &info);
+		eos_effect_startup(cfg, cfg, l + 10, &have, &err);
+		eos_mark_unverified(&have);
 		want = have;
 		want.trust = RC_TRUST_DSCP;
 		want.dscp_mask = 1ull << 26;
@@ -57,7 +63,11 @@ static void interfaces_of(const struct eos_config *cfg, const char *text, size_t
 		want.watchdog = (struct rc_watchdog){true, 300, 300, RC_WD_DROP, 0};
 		w = (struct rc_port_write){l + 10, &want, &have,
 					   RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_ECN |
-					       RC_F_WATCHDOG};
+					       RC_F_WATCHDOG | RC_F_ETS};
+		want.ets.tc_mask = 1u << 3;
+		want.ets.tsa[3] = RC_TSA_DWRR;
+		want.ets.bw_pct[3] = 50;
+		want.ets.no_share_mask = (uint8_t)~want.ets.tc_mask;
 		peer = (struct eos_peer){l + 10, &info};
 		if (eos_build_cmds(cfg, &w, &info, 1, &peer, 1, &cmds, &err))
 			continue;
@@ -78,6 +88,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON *j;
 
 	eos_check_cli_output(text, size, text, size, size ? data[0] : 0, why, sizeof(why));
+	{ /* every answer `rocectl capture` records is scrubbed first (drivers/transport/tap.c) */
+		static const char *const lit[] = {"secret", NULL};
+		char *out = NULL;
+		size_t n;
+
+		if (!rc_scrub(text, size, lit, &out, &n))
+			free(out);
+	}
 	if (eos_parse_config_text(text, size, "fuzz", &cfg, &err) == 0) {
 		interfaces_of(&cfg, text, size, NULL);
 		eos_config_free(&cfg);

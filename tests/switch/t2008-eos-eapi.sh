@@ -101,7 +101,10 @@ test_expect_success 'apply: staged and committed in one session; exit 0' '
 	on "show running-config interfaces Ethernet1" >"$TMP/if1" &&
 	test_must_contain "$TMP/if1" "^   qos trust dscp$" &&
 	test_must_contain "$TMP/if1" "^   priority-flow-control priority 3 no-drop$" &&
-	test_must_contain "$TMP/if1" "^      random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100$" &&
+	test_must_contain "$TMP/if1" "^      random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 100$" &&
+	test_must_contain "$TMP/if1" "^      random-detect ecn count$" &&
+	on "show startup-config" >"$TMP/startup" &&
+	test_must_contain "$TMP/startup" "^      random-detect ecn count$" &&
 	on "show priority-flow-control" >"$TMP/pfc" &&
 	test_must_contain "$TMP/pfc" "^Et1 +E A W +3 +drop +0.3 +0.3" &&
 	on "show configuration sessions" >"$TMP/sess" &&
@@ -142,7 +145,7 @@ test_expect_success 'a failed commit: the eAPI error names the command; session 
 	test_must_contain "$TMP/rej" "aborted, nothing was applied" &&
 	test_must_contain "$TMP/rej" "restored the pre-change state" &&
 	on "show running-config" >"$TMP/run.after" &&
-	cmp "$TMP/run.before" "$TMP/run.after" &&
+	diff "$TMP/run.before" "$TMP/run.after" &&
 	test "$(sessions)" = 0
 '
 

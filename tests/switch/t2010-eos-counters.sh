@@ -24,10 +24,22 @@ test_expect_success 'an EOS switch with the policy applied marks ECN on queue 3'
 	sim fault "$LAB" eos1 drift counters:Ethernet1.pfc.rxFrames=12 counters:Ethernet1.ecn.3=7
 '
 
-test_expect_success 'ECN marks are counted only where the operator asked EOS to count them' '
-	rc counters -i "$LAB/inventory.yaml" >"$TMP/before" &&
+# Issue #10 item 12: marks are counted only with `random-detect ecn count` under the queue
+# (conformance eos/FACTS.md #9); apply configures it, and its loss is effect drift.
+test_expect_success 'apply made EOS count ECN marks; an uncounted marking queue is drift' '
+	sim cli "$LAB" eos1 "show running-config interfaces Ethernet1" >"$TMP/if1" &&
+	test_must_contain "$TMP/if1" "^      random-detect ecn count$" &&
+	sim fault "$LAB" eos1 drift interface.Ethernet1.tx-queue.3.ecn-count=false &&
+	rc counters -i "$LAB/inventory.yaml" >"$TMP/all" &&
+	awk "/^  Ethernet1:/ { on = 1; next } /^  [^ ]/ { on = 0 } on" "$TMP/all" >"$TMP/before" &&
+	test_must_contain "$TMP/before" "pfc_pause_rx +12" &&
 	test_must_not_contain "$TMP/before" "ecn_marked" &&
-	sim fault "$LAB" eos1 drift interface.Ethernet1.tx-queue.3.ecn-count=true
+	test_must_contain "$TMP/all" "ecn_marked\[3\] +0" &&
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/verify" 2>/dev/null; st=$?; } ;
+	test "$st" = 2 &&
+	test_must_contain "$TMP/verify" "Ethernet1 .*ecn.effect" &&
+	test_must_contain "$TMP/verify" "tx-queue 3 are not counted" &&
+	rc apply -p "$P" -i "$LAB/inventory.yaml" >/dev/null
 '
 
 test_expect_success 'over SSH: PFC frames and ECN marks read back, no drops (exit 0)' '

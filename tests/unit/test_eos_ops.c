@@ -133,8 +133,9 @@ static void test_factory_to_lossless(void **state)
 	    "priority-flow-control on\n"
 	    "priority-flow-control pause watchdog\n"
 	    "tx-queue 3\n"
-	    "random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes "
+	    "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
 	    "max-mark-probability 100\n"
+	    "random-detect ecn count\n"
 	    "exit\n"
 	    "exit\n"
 	    "interface Ethernet2\n"
@@ -143,8 +144,9 @@ static void test_factory_to_lossless(void **state)
 	    "priority-flow-control on\n"
 	    "priority-flow-control pause watchdog\n"
 	    "tx-queue 3\n"
-	    "random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes "
+	    "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes "
 	    "max-mark-probability 100\n"
+	    "random-detect ecn count\n"
 	    "exit\n"
 	    "exit\n";
 	struct fixture f;
@@ -185,8 +187,9 @@ static void test_drift_repair(void **state)
 	assert_string_equal(s, "interface Ethernet2\n"
 			       "no priority-flow-control priority 4\n"
 			       "tx-queue 3\n"
-			       "random-detect ecn minimum-threshold 150000 bytes maximum-threshold "
-			       "1500000 bytes max-mark-probability 100\n"
+			       "random-detect ecn minimum-threshold 150 kbytes maximum-threshold "
+			       "1500 kbytes max-mark-probability 100\n"
+			       "random-detect ecn count\n"
 			       "exit\n"
 			       "exit\n");
 	free(s);
@@ -250,9 +253,68 @@ static void test_uc_queues(void **state)
 	assert_int_equal(rc, 0);
 	/* the platform's own queue keyword; the global PFC switch back on */
 	assert_non_null(strstr(s, "no priority-flow-control all off\n"));
-	assert_non_null(strstr(s, "\nuc-tx-queue 3\nrandom-detect ecn minimum-threshold 150000 "
-				  "bytes"));
+	assert_non_null(strstr(s, "\nuc-tx-queue 3\nrandom-detect ecn minimum-threshold 150 "
+				  "kbytes"));
 	assert_null(strstr(s, "\ntx-queue"));
+	free(s);
+	eos_config_free(&f.cfg);
+}
+
+/* Scheduling (issue #10 item 12): strict is EOS's default for every queue, so a DWRR
+ * policy is written out as `no priority` + `bandwidth percent`; a class the policy leaves
+ * out keeps no share; thresholds that are not whole kbytes stay in bytes. */
+static void test_ets(void **state)
+{
+	static const char *const ports[] = {"Ethernet1", "Ethernet2"};
+	struct fixture f;
+	struct rc_err err;
+	int rc;
+	char *s;
+	(void)state;
+
+	setup(&f, "running-lossless.txt", 2, ports);
+	/* as read: tx-queue 3 has a bandwidth but no `no priority`: still strict */
+	assert_int_equal(f.have[0].ets.tc_mask, 0xff);
+	for (int t = 0; t < RC_NTC; t++)
+		assert_int_equal(f.have[0].ets.tsa[t], RC_TSA_STRICT);
+	assert_int_equal(f.have[0].ets.bw_pct[3], 50);
+	for (size_t i = 0; i < 2; i++) {
+		struct rc_ets *e = &f.want[i].ets;
+
+		e->tc_mask = (1u << 3) | (1u << 0) | (1u << 6);
+		e->no_share_mask = (uint8_t)~e->tc_mask;
+		e->tsa[3] = e->tsa[0] = RC_TSA_DWRR;
+		e->tsa[6] = RC_TSA_STRICT;
+		e->bw_pct[3] = 60;
+		e->bw_pct[0] = 40;
+		f.want[i].known |= RC_F_ETS;
+		f.w[i].fields = RC_F_ETS;
+	}
+	f.have[1].ets.tsa[5] = RC_TSA_DWRR; /* a share the policy does not give */
+	f.have[1].ets.bw_pct[5] = 10;
+	s = script(&f, 2, &err, &rc);
+	assert_int_equal(rc, 0);
+	assert_string_equal(s, "interface Ethernet1\n"
+			       "tx-queue 0\nno priority\nbandwidth percent 40\nexit\n"
+			       "tx-queue 3\nno priority\nbandwidth percent 60\nexit\n"
+			       "exit\n"
+			       "interface Ethernet2\n"
+			       "tx-queue 0\nno priority\nbandwidth percent 40\nexit\n"
+			       "tx-queue 3\nno priority\nbandwidth percent 60\nexit\n"
+			       "tx-queue 5\npriority strict\nexit\n"
+			       "exit\n");
+	free(s);
+	f.want[0].ets.bw_pct[3] = 0;
+	s = script(&f, 1, &err, &rc);
+	assert_int_equal(rc, -ERANGE);
+	f.want[0].ets.bw_pct[3] = 60;
+	/* thresholds that are not whole kbytes */
+	f.w[0].fields = RC_F_ECN;
+	f.want[0].ecn[3].kmin_bytes = 153600;
+	s = script(&f, 1, &err, &rc);
+	assert_int_equal(rc, 0);
+	assert_non_null(
+	    strstr(s, "minimum-threshold 153600 bytes maximum-threshold 1500000 bytes"));
 	free(s);
 	eos_config_free(&f.cfg);
 }
@@ -351,6 +413,7 @@ int main(void)
 	    cmocka_unit_test(test_drift_repair),
 	    cmocka_unit_test(test_global_conflict_and_names),
 	    cmocka_unit_test(test_uc_queues),
+	    cmocka_unit_test(test_ets),
 	    cmocka_unit_test(test_cli_output),
 	    cmocka_unit_test(test_eapi),
 	};

@@ -43,6 +43,8 @@ static int eos_factory_state(cJSON *st, const char *model, char *err, size_t err
 	jput(st, "version", cJSON_CreateString(m->version));
 	cJSON *eos = cJSON_CreateObject();
 	jput(eos, "running", eos_factory_cfg(jstr(st, "hostname", "localhost")));
+	/* a factory switch boots what it runs */
+	jput(eos, "startup", eos_factory_cfg(jstr(st, "hostname", "localhost")));
 	jput(eos, "sessions", cJSON_CreateObject());
 	jput(eos, "next-session", cJSON_CreateNumber(1));
 	jput(st, "eos", eos);
@@ -132,6 +134,24 @@ static int eos_drift(struct sim_ctx *ctx, const char *root, char **path, int n, 
 	return 0;
 }
 
+/* A reload: the running configuration is replaced by the startup-config (what `copy
+ * running-config startup-config` / `write memory` saved), and configuration sessions,
+ * which live in memory, are gone.  A state that never saved boots the factory
+ * configuration. */
+static int eos_reboot(struct sim_ctx *ctx, char *err, size_t errlen)
+{
+	struct eos_sw sw;
+	if (eos_sw_init(&sw, ctx->st, err, errlen) < 0)
+		return -1;
+	const cJSON *st = jget1(sw.eos, "startup");
+	cJSON *run = cJSON_IsObject(st) ? cJSON_Duplicate(st, true)
+					: eos_factory_cfg(jstr(ctx->st, "hostname", "localhost"));
+	jput(sw.eos, "running", run);
+	jput(sw.eos, "sessions", cJSON_CreateObject());
+	ctx->dirty = true;
+	return 0;
+}
+
 const struct sim_dialect eos_dialect = {
     .name = "eos",
     .rest_base = "/command-api",
@@ -143,5 +163,6 @@ const struct sim_dialect eos_dialect = {
     .rest = eos_rest,
     .drift = eos_drift,
     .line = eos_line,
+    .reboot = eos_reboot,
     .auth_realm = "eAPI",
 };

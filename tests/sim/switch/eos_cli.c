@@ -419,6 +419,9 @@ static int exec_words(struct eos_cli *c, int argc, char **argv, struct eos_res *
 			eos_res_invalid(r, argc, argv, 1);
 			return -1;
 		}
+		/* the running configuration becomes what a reload boots (eos.c eos_reboot) */
+		jput(c->sw.eos, "startup", cJSON_Duplicate(jget1(c->sw.eos, "running"), true));
+		c->ctx->dirty = true;
 		sb_adds(&r->text, "Copy completed successfully.\n");
 		return 0;
 	default:

@@ -210,6 +210,30 @@ static int show_running(struct eos_cli *c, const cJSON *cfg, int argc, char **ar
 	return 0;
 }
 
+/* show startup-config: the saved configuration (st["eos"]["startup"]), rendered as the
+ * running-config is; what a reload boots.  A state without one (never saved) shows
+ * nothing. */
+static int show_startup(struct eos_cli *c, int argc, char **argv, int i, struct eos_res *r)
+{
+	const cJSON *st = jget1(c->sw.eos, "startup");
+	cJSON *header = cJSON_CreateArray();
+	if (i < argc) {
+		cJSON_Delete(header);
+		eos_res_invalid(r, argc, argv, i);
+		return -1;
+	}
+	if (cJSON_IsObject(st)) {
+		sb_adds(&r->text, "! Command: show startup-config\n");
+		sb_addf(&r->text, "! device: %s (%s, EOS-%s)\n!\n",
+			jstr(st, "hostname", "localhost"), c->sw.model->dcs, c->sw.model->version);
+		eos_render(&c->sw, st, false, &r->text);
+	}
+	r->json = cmds_tree(sb_str(&r->text), header);
+	jput(r->json, "header", header);
+	r->has_json = true;
+	return 0;
+}
+
 /* ---- priority-flow-control ---- */
 
 static double wd_value(const cJSON *cfg, const char *key, double dflt)
@@ -726,8 +750,8 @@ static int show_session_config(struct eos_cli *c, int argc, char **argv, int i, 
 int eos_show(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, struct eos_res *r)
 {
 	static const char *const cmds[] = {
-	    "running-config", "priority-flow-control", "qos",		"interfaces", "version",
-	    "hostname",	      "session-config",	       "configuration", NULL};
+	    "running-config", "priority-flow-control", "qos",		"interfaces",	  "version",
+	    "hostname",	      "session-config",	       "configuration", "startup-config", NULL};
 	r->show = true;
 	int k = argc > 1 ? eos_kw(argv[1], cmds) : -1;
 	if (k < 0) {
@@ -764,6 +788,8 @@ int eos_show(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, struct 
 	}
 	case 6:
 		return show_session_config(c, argc, argv, 2, r);
+	case 8:
+		return show_startup(c, argc, argv, 2, r);
 	default:
 		if (argc < 3 || strcasecmp(argv[2], "sessions") != 0 ||
 		    (argc > 3 && strcasecmp(argv[3], "detail") != 0) || argc > 4) {

@@ -257,6 +257,27 @@ test_expect_success 'faults: drop-after closes eAPI and SSH connections, hang ne
 	sw leaf "show hostname" >/dev/null
 '
 
+# A reload boots the startup-config (issue #10 item 6): write memory / copy running-config
+# startup-config save, show startup-config shows it, simctl reboot replaces running by it.
+test_expect_success 'startup-config: saved by write memory, booted by simctl reboot' '
+	"$SIMCTL" fault "$LAB" leaf clear &&
+	sw leaf "show startup-config" >"$TMP/st0" &&
+	test_must_contain "$TMP/st0" "^! Command: show startup-config$" &&
+	"$SIMCTL" fault "$LAB" leaf drift interface.Ethernet1.qos-trust=cos &&
+	sw leaf "write memory" >"$TMP/wr" &&
+	test_must_contain "$TMP/wr" "Copy completed successfully" &&
+	sw leaf "show startup-config" >"$TMP/st1" &&
+	test_must_contain "$TMP/st1" "^   qos trust cos$" &&
+	"$SIMCTL" fault "$LAB" leaf drift interface.Ethernet1.qos-trust=dscp &&
+	sw leaf "show running-config interfaces Ethernet1" >"$TMP/r1" &&
+	test_must_contain "$TMP/r1" "^   qos trust dscp$" &&
+	"$SIMCTL" reboot "$LAB" leaf >/dev/null &&
+	sw leaf "show running-config interfaces Ethernet1" >"$TMP/r2" &&
+	test_must_contain "$TMP/r2" "^   qos trust cos$" &&
+	sw leaf "show configuration sessions" >"$TMP/sess" &&
+	test -z "$(awk "\$2 == \"pending\"" "$TMP/sess")"
+'
+
 test_expect_success 'simctl down removes the lab' '
 	"$SIMCTL" down "$LAB" &&
 	test ! -e "$LAB/lab.env"

@@ -1,0 +1,294 @@
+/* rocectl capture -i INVENTORY [--limit NAMES] -o DIR
+ *
+ * Where no public source shows what a device answers (conformance eos/FACTS.md: no EOS
+ * show output), the answers of real devices are the evidence.  For each selected device
+ * the driver's normal read runs with dry_run set and a tap in the transport
+ * (include/rocectl/transport.h), which sends only read-only commands (anything else is
+ * refused before it is sent) and hands every answer here.  Each answer is saved as
+ * DIR/<device>/<NN>-<command>.txt, scrubbed (addresses, MACs, secrets, serials, the
+ * inventory's password), after a provenance header:
+ *
+ *   # rocectl-capture v1
+ *   # platform: eos
+ *   # driver: eos-ssh
+ *   # version: 4.31.2F            (from the device; "unknown" when it would not say)
+ *   # command: show running-config
+ *   # format: text | json         (eAPI answers: one file per command of the request)
+ *   # time: 2026-12-03T08:10:00Z
+ *   # ---
+ *   <the answer>
+ *
+ * tests/data/<platform>/captured/ replays such files through the parsers
+ * (tests/unit/test_captured_replay.c); adding a device's capture needs no code. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <cJSON.h>
+
+#include "rocectl/cli.h"
+#include "rocectl/devrun.h"
+#include "rocectl/fleet.h"
+#include "rocectl/transport.h"
+
+struct cap_opts {
+	const char *inventory, *limit, *out;
+};
+
+enum { OPT_LIMIT = 256 };
+
+static const struct rc_option options[] = {
+    {"inventory", 'i', "FILE", "the devices to capture from", 'i'},
+    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"output", 'o', "DIR", "directory for the captured answers (created)", 'o'},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+#define USAGE "rocectl capture -i INVENTORY [--limit NAMES] -o DIR"
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct cap_opts *o = ctx;
+
+	if (id == 'i')
+		o->inventory = arg;
+	else if (id == 'o')
+		o->out = arg;
+	else
+		o->limit = arg;
+	return 0;
+}
+
+/* One device's capture in progress. */
+struct cap {
+	char dir[4096];
+	const char *platform, *driver;
+	char version[64];
+	const char *secrets[3];
+	char password[RC_SECRET_MAX];
+	unsigned seq;
+	int failures;
+};
+
+static void slug(const char *cmd, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = cmd; *p && o + 1 < len && o < 60; p++) {
+		char c = *p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+			out[o++] = c;
+		else if (o && out[o - 1] != '-')
+			out[o++] = '-';
+	}
+	while (o && out[o - 1] == '-')
+		o--;
+	out[o] = '\0';
+}
+
+static void write_file(struct cap *c, const char *cmd, const char *format, const char *answer,
+		       size_t len)
+{
+	char name[128], path[4400], stamp[32];
+	const char *scmd = cmd;
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+
+	slug(scmd, name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/%02u-%s.txt", c->dir, ++c->seq, name);
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	f = fopen(path, "w");
+	if (!f) {
+		c->failures++;
+	} else {
+		fprintf(f,
+			"# rocectl-capture v1\n# platform: %s\n# driver: %s\n# version: %s\n"
+			"# command: %s\n# format: %s\n# time: %s\n# ---\n",
+			c->platform, c->driver, c->version, scmd, format, stamp);
+		if (answer)
+			fwrite(answer, 1, len, f);
+		if (fclose(f))
+			c->failures++;
+	}
+}
+
+/* An eAPI runCmds request: one file per command (its result), `enable` left out. */
+static bool record_eapi(struct cap *c, const char *body, const char *answer, size_t len)
+{
+	cJSON *req = cJSON_Parse(body), *ans = cJSON_ParseWithLength(answer, len);
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(req, "params");
+	const cJSON *cmds = cJSON_GetObjectItemCaseSensitive(params, "cmds");
+	const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(params, "format");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(ans, "result");
+	bool text = cJSON_IsString(fmt) && !strcmp(fmt->valuestring, "text");
+	bool ok = cJSON_IsArray(cmds) && cJSON_IsArray(res) &&
+		  cJSON_GetArraySize(cmds) == cJSON_GetArraySize(res);
+
+	for (int i = 0; ok && i < cJSON_GetArraySize(cmds); i++) {
+		const cJSON *cmd = cJSON_GetArrayItem(cmds, i), *r = cJSON_GetArrayItem(res, i);
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "output");
+		char *s;
+
+		if (!cJSON_IsString(cmd) || !strcmp(cmd->valuestring, "enable"))
+			continue;
+		if (text && cJSON_IsString(o)) {
+			write_file(c, cmd->valuestring, "text", o->valuestring,
+				   strlen(o->valuestring));
+			continue;
+		}
+		s = cJSON_Print(r);
+		if (s)
+			write_file(c, cmd->valuestring, "json", s, strlen(s));
+		free(s);
+	}
+	cJSON_Delete(req);
+	cJSON_Delete(ans);
+	return ok;
+}
+
+static void record(void *ctx, const char *request, const char *body, const char *answer, size_t len)
+{
+	struct cap *c = ctx;
+
+	if (body && !strncmp(request, "POST ", 5) && record_eapi(c, body, answer, len))
+		return;
+	write_file(c, request,
+		   answer && len && (answer[0] == '{' || answer[0] == '[') ? "json" : "text",
+		   answer, len);
+}
+
+/* rc_tap_device_version lives with the transports, in rocectl-net.so, which the registry
+ * loads with RTLD_GLOBAL when the first driver is looked up (engine/run/registry.c). */
+static void device_version(const struct rc_device *dev, const struct rc_run_opts *opts, char *out,
+			   size_t len)
+{
+	void (*fn)(const struct rc_device *, const struct rc_run_opts *, char *, size_t);
+
+	snprintf(out, len, "unknown");
+	if (!rc_driver_find(rc_driver_name_for(dev)))
+		return;
+	*(void **)(&fn) = dlsym(RTLD_DEFAULT, "rc_tap_device_version");
+	if (fn)
+		fn(dev, opts, out, len);
+}
+
+/* The inventory's password for this device (rc_secret_password, in rocectl-net.so too),
+ * so that it can be scrubbed out of every answer even where it is not labelled. */
+static bool device_password(const struct rc_device *dev, char *buf, size_t len)
+{
+	int (*fn)(const struct rc_device *, char *, size_t, struct rc_err *);
+	struct rc_err err = {0};
+
+	*(void **)(&fn) = dlsym(RTLD_DEFAULT, "rc_secret_password");
+	return fn && fn(dev, buf, len, &err) == 0 && buf[0];
+}
+
+static int capture_device(const struct rc_inventory *inv, size_t index, const char *out,
+			  struct rc_err *err)
+{
+	const struct rc_device *dev = &inv->devices[index];
+	struct rc_run_opts opts = {.root = "/", .dry_run = true};
+	struct cap *c = calloc(1, sizeof(*c));
+	struct rc_tap tap = {record, c, c->secrets};
+	struct rc_devrun run;
+	int rc;
+
+	if (!c)
+		return rc_errf(err, ENOMEM, "out of memory");
+	snprintf(c->dir, sizeof(c->dir), "%s/%s", out, dev->name);
+	if (mkdir(c->dir, 0755) && errno != EEXIST) {
+		rc = rc_errf(err, errno, "cannot create '%s'", c->dir);
+		free(c);
+		return rc;
+	}
+	c->platform = rc_platform_name(dev->platform);
+	c->driver = rc_driver_name_for(dev);
+	if (device_password(dev, c->password, sizeof(c->password)))
+		c->secrets[0] = c->password;
+	c->secrets[1] = dev->address;
+	device_version(dev, &opts, c->version, sizeof(c->version));
+	opts.tap = &tap;
+	memset(&run, 0, sizeof(run));
+	rc = rc_devrun_open(&run, dev, index, &opts, NULL, 0, err);
+	if (!rc)
+		rc = rc_devrun_read(&run, err);
+	rc_devrun_close(&run);
+	if (!rc && c->failures)
+		rc = rc_errf(err, EIO, "'%s': %d answer(s) could not be written under '%s'",
+			     dev->name, c->failures, c->dir);
+	if (!rc)
+		printf("%s: %u answer(s) in %s\n", dev->name, c->seq, c->dir);
+	memset(c->password, 0, sizeof(c->password));
+	free(c);
+	return rc;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+
+	if (!n || n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+int cmd_capture(int argc, char **argv, const struct rc_global *g)
+{
+	struct cap_opts o = {0};
+	struct rc_inventory inv;
+	struct rc_fleet f;
+	struct rc_run_opts opts = {.dry_run = true};
+	struct rc_err err = {0};
+	int npos = 0, failed = 0, rc;
+
+	(void)g;
+	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	if (npos || !o.inventory || !o.out) {
+		fprintf(stderr, "rocectl capture: -i INVENTORY and -o DIR are required\n");
+		rc_print_usage(stderr, USAGE, options);
+		return RC_EXIT_ERROR;
+	}
+	if ((rc = make_dirs(o.out))) {
+		fprintf(stderr, "rocectl capture: cannot create '%s': %s\n", o.out, strerror(-rc));
+		return RC_EXIT_ERROR;
+	}
+	if (rc_inventory_load(o.inventory, &inv, NULL, &err)) {
+		fprintf(stderr, "rocectl capture: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	if (rc_fleet_init(&f, &inv, NULL, &opts, o.limit, 1, &err)) {
+		fprintf(stderr, "rocectl capture: %s\n", err.msg);
+		rc_inventory_free(&inv);
+		return RC_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < f.n; i++) {
+		memset(&err, 0, sizeof(err));
+		if (capture_device(&inv, f.devs[i].index, o.out, &err)) {
+			fprintf(stderr, "rocectl capture: %s\n", err.msg);
+			failed++;
+		}
+	}
+	rc_fleet_free(&f);
+	rc_inventory_free(&inv);
+	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
+}

@@ -1,0 +1,388 @@
+/* Conformance: every configuration line rocectl's EOS driver emits has a shape found in
+ * the real EOS configurations of $CONFORMANCE_DIR/eos/avd/intended_configs/ (AVD's
+ * expected output, conformance README).  The writer is driven through its unit-level
+ * entry points (eos_build_cmds, eos_render) for each shipped policy in policies/, from a
+ * factory switch, a drifted one and one with uc-tx-queues.
+ *
+ * A shape is the line with numbers as <n> (a run of them as one, DSCP lists) and
+ * interface names as <if>, in its mode: global, interface (an `interface` block or a `qos
+ * profile`, which hold the same lines, eos/FACTS.md #5) or queue (tx-queue, uc-tx-queue,
+ * mc-tx-queue).  `no W...` is accepted when W... begins a shape of that mode, as the
+ * artifact's own `no priority` (of `priority strict`), `no qos trust` and `no
+ * priority-flow-control` do.  `exit` leaves a mode and is not configuration.  Where the
+ * configurations show one value of a keyword, AVD's schema table gives the others (the
+ * watchdog action: drop | no-drop). */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../drivers/switch/eos.h"
+#include "rocectl/desired.h"
+#include "rocectl/diff.h"
+#include "rocectl/policy.h"
+
+enum mode { M_GLOBAL, M_IF, M_QUEUE };
+
+#define SHAPES_MAX 1024
+#define SHAPE_LEN  256
+
+struct shapes {
+	size_t n;
+	enum mode mode[SHAPES_MAX];
+	char v[SHAPES_MAX][SHAPE_LEN];
+};
+
+static bool is_num(const char *w)
+{
+	bool digit = false;
+
+	for (; *w; w++) {
+		if (*w >= '0' && *w <= '9')
+			digit = true;
+		else if (*w != '.')
+			return false;
+	}
+	return digit;
+}
+
+static bool is_if(const char *w)
+{
+	if (strncmp(w, "Ethernet", 8) && strncmp(w, "Port-Channel", 12))
+		return false;
+	w += w[0] == 'E' ? 8 : 12;
+	for (; *w; w++)
+		if (!((*w >= '0' && *w <= '9') || *w == '/' || *w == '.'))
+			return false;
+	return true;
+}
+
+/* "qos map dscp 18 20 22 to traffic-class 4" -> "qos map dscp <n> to traffic-class <n>" */
+static void shape_of(const char *line, char *out, size_t len)
+{
+	char buf[SHAPE_LEN * 4], *save = NULL;
+	size_t o = 0;
+	bool last_num = false;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	out[0] = '\0';
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		const char *word = w;
+		bool num = is_num(w);
+
+		if (num && last_num)
+			continue;
+		if (num)
+			word = "<n>";
+		else if (is_if(w))
+			word = "<if>";
+		last_num = num;
+		o += (size_t)snprintf(out + o, o < len ? len - o : 0, "%s%s", o ? " " : "", word);
+	}
+}
+
+static bool opens_queue(const char *line)
+{
+	return !strncmp(line, "tx-queue ", 9) || !strncmp(line, "uc-tx-queue ", 12) ||
+	       !strncmp(line, "mc-tx-queue ", 12);
+}
+
+static void add_shape(struct shapes *s, enum mode m, const char *line)
+{
+	char sh[SHAPE_LEN];
+
+	shape_of(line, sh, sizeof(sh));
+	for (size_t i = 0; i < s->n; i++)
+		if (s->mode[i] == m && !strcmp(s->v[i], sh))
+			return;
+	assert_true(s->n < SHAPES_MAX);
+	s->mode[s->n] = m;
+	snprintf(s->v[s->n++], SHAPE_LEN, "%s", sh);
+}
+
+/* One AVD configuration: 3-space indentation per level ('!' lines are separators and
+ * comments). */
+static void load_cfg(struct shapes *s, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	bool depth1_is_if = false, depth2_is_queue = false;
+
+	if (!f)
+		fail_msg("conformance artifact missing: %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		size_t ind = strspn(line, " ");
+		char *t = line + ind;
+		int depth = (int)ind / 3;
+
+		t[strcspn(t, "\r\n")] = '\0';
+		if (!*t || *t == '!')
+			continue;
+		if (depth == 0) {
+			add_shape(s, M_GLOBAL, t);
+			depth1_is_if =
+			    !strncmp(t, "interface ", 10) || !strncmp(t, "qos profile ", 12);
+		} else if (depth == 1 && depth1_is_if) {
+			add_shape(s, M_IF, t);
+			depth2_is_queue = opens_queue(t);
+		} else if (depth == 2 && depth1_is_if && depth2_is_queue) {
+			add_shape(s, M_QUEUE, t);
+		}
+	}
+	fclose(f);
+}
+
+/* The values AVD's schema table allows for `key` ("Valid Values: <code>a</code> ..."): the
+ * configurations show one of them, the schema all.  Each becomes `prefix VALUE` in `m`. */
+static void load_schema_values(struct shapes *s, enum mode m, const char *prefix, const char *path,
+			       const char *key)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int found = 0;
+
+	if (!f)
+		fail_msg("conformance artifact missing: %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, key), *v, *e;
+
+		if (!p || !(p = strstr(p, "Valid Values:")))
+			continue;
+		while ((v = strstr(p, "<code>")) && (e = strstr(v, "</code>"))) {
+			char shape[SHAPE_LEN];
+
+			v += 6;
+			snprintf(shape, sizeof(shape), "%s %.*s", prefix, (int)(e - v), v);
+			add_shape(s, m, shape);
+			found++;
+			p = e + 7;
+		}
+	}
+	fclose(f);
+	if (!found)
+		fail_msg("%s: no valid values for %s", path, key);
+}
+
+static void load_shapes(struct shapes *s)
+{
+	const char *dir = getenv("CONFORMANCE_DIR");
+	char path[1024];
+
+	memset(s, 0, sizeof(*s));
+	if (!dir || !*dir)
+		fail_msg("CONFORMANCE_DIR is not set (the Makefile exports it)");
+	snprintf(path, sizeof(path), "%s/eos/avd/intended_configs/qos.cfg", dir);
+	load_cfg(s, path);
+	snprintf(path, sizeof(path), "%s/eos/avd/intended_configs/ethernet-interfaces.cfg", dir);
+	load_cfg(s, path);
+	/* qos.cfg shows `... watchdog action no-drop`; T-PFC gives drop and no-drop
+	 * (eos/FACTS.md #2) */
+	snprintf(path, sizeof(path), "%s/eos/avd/schema_tables/priority-flow-control.md", dir);
+	load_schema_values(s, M_GLOBAL, "priority-flow-control pause watchdog action", path,
+			   "\"priority_flow_control.watchdog.action\"");
+	assert_true(s->n > 50);
+}
+
+/* NULL when the line's shape is found in its mode, else why. */
+static const char *check_line(const struct shapes *s, enum mode m, const char *line)
+{
+	char sh[SHAPE_LEN];
+	bool neg = !strncmp(line, "no ", 3);
+
+	shape_of(neg ? line + 3 : line, sh, sizeof(sh));
+	for (size_t i = 0; i < s->n; i++) {
+		size_t l = strlen(sh);
+
+		if (s->mode[i] != m)
+			continue;
+		if (!strcmp(s->v[i], sh))
+			return NULL;
+		if (neg && !strncmp(s->v[i], sh, l) && (s->v[i][l] == ' ' || !s->v[i][l]))
+			return NULL;
+	}
+	return "shape not found in eos/avd/intended_configs";
+}
+
+/* Every rendered line, in its mode; the first failure is reported with the line. */
+static int check_script(const struct shapes *s, char **lines, size_t n, char *bad, size_t len)
+{
+	enum mode m = M_GLOBAL;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *l = lines[i];
+
+		if (!strcmp(l, "exit")) {
+			m = m == M_QUEUE ? M_IF : M_GLOBAL;
+			continue;
+		}
+		if (check_line(s, m, l)) {
+			snprintf(bad, len, "%s", l);
+			return -1;
+		}
+		if (m == M_GLOBAL && !strncmp(l, "interface ", 10))
+			m = M_IF;
+		else if (m == M_IF && opens_queue(l))
+			m = M_QUEUE;
+	}
+	return 0;
+}
+
+static void slurp_cfg(const char *name, struct eos_config *cfg)
+{
+	const char *src = getenv("SRC_DIR");
+	struct rc_err err = {0};
+	char path[1024], *buf;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/tests/data/eos/%s", src && *src ? src : ".", name);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	if (eos_parse_config_text(buf, (size_t)n, name, cfg, &err))
+		fail_msg("%s: %s", name, err.msg);
+	free(buf);
+}
+
+/* The lines the driver would send to bring `ports` of `start` to `policy`. */
+static size_t emit(const char *policy, const char *start, const char *const *ports, size_t np,
+		   const struct shapes *s)
+{
+	struct rc_policy p;
+	struct eos_config cfg;
+	struct port_qos want[4], have[4];
+	struct eos_port_info info[4];
+	struct rc_port_write w[4];
+	struct eos_peer peers[4];
+	struct eos_cmds cmds;
+	struct rc_err err = {0};
+	char **lines, bad[EOS_LINE_MAX] = "";
+	size_t n = 0;
+
+	if (rc_policy_load(policy, &p, NULL, &err))
+		fail_msg("%s: %s", policy, err.msg);
+	slurp_cfg(start, &cfg);
+	for (size_t i = 0; i < np; i++) {
+		struct rc_changes ch = {0};
+		int64_t m;
+
+		if (eos_parse_port(&cfg, ports[i], &have[i], &info[i], &err))
+			fail_msg("%s %s: %s", start, ports[i], err.msg);
+		eos_effect_ecn_count(&have[i], &info[i]);
+		if (rc_desired_port(&p, NULL, 0, ports[i], RC_DEV_SWITCH, 400, &want[i], &err))
+			fail_msg("%s: %s", policy, err.msg);
+		m = rc_diff_port(ports[i], &want[i], &have[i], p.tolerance_pct, 0, &ch);
+		assert_true(m >= 0);
+		rc_changes_free(&ch);
+		w[i] = (struct rc_port_write){ports[i], &want[i], &have[i], (uint32_t)m};
+		peers[i] = (struct eos_peer){ports[i], &info[i]};
+	}
+	if (eos_build_cmds(&cfg, w, info, np, peers, np, &cmds, &err))
+		fail_msg("%s from %s: %s", policy, start, err.msg);
+	lines = eos_render(&cmds, &n);
+	assert_non_null(lines);
+	if (check_script(s, lines, n, bad, sizeof(bad)))
+		fail_msg("%s from %s emits '%s': its shape is not in the real EOS configurations",
+			 policy, start, bad);
+	eos_lines_free(lines);
+	eos_cmds_free(&cmds);
+	eos_config_free(&cfg);
+	return n;
+}
+
+static void test_shipped_policies(void **state)
+{
+	static const char *const starts[] = {"running-factory.txt", "running-lossless.txt"};
+	static const char *const ports[] = {"Ethernet1", "Ethernet2"};
+	static const char *const uc[] = {"Ethernet3/1/1"};
+	const char *src = getenv("SRC_DIR");
+	char dir[1024], path[1400];
+	struct shapes *s = malloc(sizeof(*s));
+	struct dirent *e;
+	size_t policies = 0, lines = 0;
+	DIR *d;
+	(void)state;
+
+	assert_non_null(s);
+	load_shapes(s);
+	snprintf(dir, sizeof(dir), "%s/policies", src && *src ? src : ".");
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		for (size_t k = 0; k < 2; k++)
+			lines += emit(path, starts[k], ports, 2, s);
+		lines += emit(path, "running-uc.txt", uc, 1, s);
+		policies++;
+	}
+	closedir(d);
+	assert_true(policies >= 3);
+	assert_true(lines > 40); /* the writer did write */
+	free(s);
+}
+
+/* The checker itself: lines EOS does not write (or AVD never shows) are refused. */
+static void test_checker_refuses(void **state)
+{
+	struct shapes *s = malloc(sizeof(*s));
+	char *bad1[] = {"interface Ethernet1", "priority-flow-control mode on", "exit"};
+	char *bad2[] = {"interface Ethernet1", "tx-queue 3",
+			"random-detect ecn minimum-threshold 150000 octets maximum-threshold "
+			"1500000 octets",
+			"exit", "exit"};
+	char *bad3[] = {"qos map dscp 26 to priority 3"};
+	char *good[] = {"qos map dscp 26 to traffic-class 3",
+			"interface Ethernet1/1",
+			"priority-flow-control priority 3 no-drop",
+			"no priority-flow-control priority 4",
+			"tx-queue 3",
+			"no priority",
+			"bandwidth percent 50",
+			"random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 "
+			"kbytes max-mark-probability 100",
+			"random-detect ecn count",
+			"exit",
+			"exit"};
+	char why[EOS_LINE_MAX];
+	(void)state;
+
+	assert_non_null(s);
+	load_shapes(s);
+	assert_int_equal(check_script(s, bad1, 3, why, sizeof(why)), -1);
+	assert_string_equal(why, "priority-flow-control mode on");
+	assert_int_equal(check_script(s, bad2, 5, why, sizeof(why)), -1);
+	assert_int_equal(check_script(s, bad3, 1, why, sizeof(why)), -1);
+	/* a queue line outside its queue is in the wrong mode */
+	assert_int_equal(
+	    check_script(s, (char *[]){"random-detect ecn count"}, 1, why, sizeof(why)), -1);
+	assert_int_equal(check_script(s, good, 11, why, sizeof(why)), 0);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_checker_refuses),
+	    cmocka_unit_test(test_shipped_policies),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
