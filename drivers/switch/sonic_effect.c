@@ -101,16 +101,14 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
 	for (int p = 0; p < RC_NPRIO; p++) {
 		if (!(q->pfc_enabled & (1u << p)) || !strcmp(info->pg_profile[p], want))
 			continue;
-		rc_effect_drift(&q->effect, RC_F_CABLE,
-				"BUFFER_PG of %s priority %d has %s%s%s, not %s: buffermgrd %s",
+		rc_effect_drift(&q->effect, RC_F_CABLE, "%s prio %d BUFFER_PG %s, not %s (%s)",
 				port, p,
-				info->pg_profile[p][0] ? "profile " : "no lossless profile",
-				info->pg_profile[p], "", want,
+				info->pg_profile[p][0] ? info->pg_profile[p] : "not lossless", want,
 				rows && rows->n &&
 					sonic_row_up(rows, q->speed_gbps * 1000, q->cable_length_m,
 						     NULL) != q->cable_length_m
-				    ? "has no pg_profile_lookup.ini row for this (speed, cable)"
-				    : "did not apply the cable length");
+				    ? "no lookup row for this speed and cable"
+				    : "buffermgrd did not follow");
 		return;
 	}
 }
@@ -147,7 +145,6 @@ void sonic_effect_startup(const struct port_qos *startup, const char *why, struc
 		if ((q->known & groups[i]) && !same_group(q, startup, groups[i]))
 			differ |= groups[i];
 	if (differ)
-		rc_effect_drift(&q->effect, differ,
-				"running differs from startup (/etc/sonic/config_db.json)%s%s",
+		rc_effect_drift(&q->effect, differ, "running differs from startup%s%s",
 				why ? ": " : "", why ? why : "");
 }
