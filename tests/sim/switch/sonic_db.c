@@ -631,10 +631,9 @@ static int v_key(struct vctx *v, const cJSON *hash)
 		if (!jstr(hash, "size", NULL))
 			return verr(v, "Mandatory node \"size\" instance does not exist (%s|%s).",
 				    t, v->key);
-		long xoff = field_long(hash, "xoff", 0), size = field_long(hash, "size", 0);
-		if (xoff > size && size > 0)
-			return verr(v, "Must condition \"xoff <= size\" not satisfied (%s|%s).", t,
-				    v->key);
+		/* no "xoff <= size" rule: sonic-buffer-profile.yang has none, and Broadcom
+		 * lookup rows have xoff far above size (../shared/conformance/sonic/yang/,
+		 * skus/Arista-7260CX3-D108C8/pg_profile_lookup.ini) */
 	}
 	if (!strcmp(t, "PFC_WD") && strcmp(v->key, "GLOBAL") != 0) {
 		const char *g[] = {"PFC_WD", "GLOBAL"};
