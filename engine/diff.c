@@ -232,7 +232,7 @@ static void diff_pfc(struct differ *d)
 static void diff_cable(struct differ *d)
 {
 	const struct port_qos *h = d->have;
-	bool row = h->cable_row_below_m && d->want->cable_length_m > h->cable_row_below_m &&
+	bool row = h->cable_is_row && d->want->cable_length_m > h->cable_row_below_m &&
 		   d->want->cable_length_m <= h->cable_length_m;
 
 	cmp_u64(d, "cable_length_m", row ? h->cable_length_m : d->want->cable_length_m,

@@ -91,8 +91,10 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
 		return;
 	if (rows && rows->n &&
 	    sonic_row_up(rows, q->speed_gbps * 1000, q->cable_length_m, &below) ==
-		q->cable_length_m)
+		q->cable_length_m) {
+		q->cable_is_row = true;
 		q->cable_row_below_m = below;
+	}
 	/* the dynamic model computes profiles of its own names in APPL_DB: not checked */
 	if (info->buffer_dynamic || !q->pfc_enabled)
 		return;

@@ -76,12 +76,13 @@ static void test_cable_effect(void **state)
 	port(&q, &in, 150, "pg_lossless_400000_150m_profile");
 	sonic_effect_cable(&rows, &in, "Ethernet0", &q);
 	assert_int_equal(q.effect.drift, 0);
+	assert_true(q.cable_is_row);
 	assert_int_equal(q.cable_row_below_m, 40);
 	/* 100m has no row: buffermgrd dropped it, the old profile stays */
 	port(&q, &in, 100, "pg_lossless_400000_5m_profile");
 	sonic_effect_cable(&rows, &in, "Ethernet0", &q);
 	assert_int_equal(q.effect.drift, RC_F_CABLE);
-	assert_int_equal(q.cable_row_below_m, 0);
+	assert_false(q.cable_is_row);
 	assert_non_null(strstr(q.effect.why, "pg_lossless_400000_100m_profile"));
 	assert_non_null(strstr(q.effect.why, "no lookup row"));
 	/* no lossless profile at all */
