@@ -147,7 +147,8 @@ test_expect_success 'rollback restores the checkpoint; buffermgrd re-derives the
 
 # GCU's rules (gcu_field_operation_validators.conf.json, and the 2025-10-25 file before
 # 202511): th5 allows PFC_WD edits from 20240500, so not on 202311; lossless maps, PFC and
-# cable lengths have no validator; BUFFER_POOL edits are refused.
+# cable lengths have no validator; BUFFER_POOL edits are refused, but for a replace of the
+# three sizes the older file lists (allowed on spc4 from 20221100).
 test_expect_success 'GCU gates follow the real rules files per HWSKU and release' '
 	echo "[{\"op\": \"replace\", \"path\": \"/PFC_WD/Ethernet0/detection_time\", \"value\": \"400\"}]" |
 		test_expect_code 2 patch tl --dry-run >"$TMP/out" 2>"$TMP/err" &&
@@ -161,9 +162,11 @@ test_expect_success 'GCU gates follow the real rules files per HWSKU and release
 	done &&
 	echo "[{\"op\": \"replace\", \"path\": \"/PFC_WD/Ethernet0/detection_time\", \"value\": \"400\"}]" |
 		patch sn --dry-run >/dev/null &&
-	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"1000\"}]" |
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/egress_lossless_pool/size\", \"value\": \"1000\"}]" |
 		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Modification of BUFFER_POOL table is illegal" &&
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"50270208\"}]" |
+		patch sn -d >/dev/null &&
 	echo "[{\"op\": \"add\", \"path\": \"/PFC_WD/GLOBAL\", \"value\": {\"POLL_INTERVAL\": \"200\"}}]" |
 		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Modification of PFC_WD table is illegal" &&
