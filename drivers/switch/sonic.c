@@ -40,6 +40,8 @@ struct rc_session {
 	uint32_t gated;		     /* RC_F_* groups GCU refuses to change live here */
 	char reason[32][REASON_MAX]; /* why, per group bit */
 	unsigned seq;		     /* checkpoint names */
+	bool rows_read;
+	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
 };
 
 /* The table whose live edit GCU refused, per group (index by bit number). */
@@ -367,6 +369,82 @@ static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port
 	}
 }
 
+/* Run a read-only command; its output in *res when it exited 0, else -EIO naming it. */
+static int read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
+		    struct rc_err *err)
+{
+	int rc = ssh_run(s, cmd, NULL, 0, res, err);
+
+	if (rc)
+		return rc;
+	int status = res->exit_status;
+
+	if (status == 0)
+		return 0;
+	rc_ssh_result_free(res);
+	return rc_errf(err, EIO, "'%s' on '%s' failed (exit status %d)", cmd, s->dev->name, status);
+}
+
+/* The SKU's lookup rows, from the file buffermgrd reads (/usr/share/sonic/device/<platform>/
+ * <hwsku>/pg_profile_lookup.ini), once per session.  Unknown (n 0) when it cannot be read:
+ * lengths are then written as given and only the effect check tells. */
+static void fetch_rows(struct rc_session *s, const cJSON *cfg)
+{
+	const cJSON *md = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost");
+	const cJSON *pl = cJSON_GetObjectItemCaseSensitive(md, "platform");
+	const cJSON *sku = cJSON_GetObjectItemCaseSensitive(md, "hwsku");
+	char cmd[3 * RC_NAME_MAX], what[4 * RC_NAME_MAX];
+	struct rc_ssh_result res;
+	struct rc_err err = {0};
+
+	if (s->rows_read)
+		return;
+	s->rows_read = true;
+	s->rows.n = 0;
+	if (!cJSON_IsString(pl) || !cJSON_IsString(sku) || !sonic_name_ok(pl->valuestring) ||
+	    !sonic_name_ok(sku->valuestring))
+		return;
+	snprintf(cmd, sizeof(cmd), "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini",
+		 pl->valuestring, sku->valuestring);
+	if (read_cmd(s, cmd, &res, &err))
+		return;
+	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
+	if (sonic_parse_lookup(res.out, res.out_len, what, &s->rows, &err))
+		s->rows.n = 0;
+	rc_ssh_result_free(&res);
+}
+
+/* Each port of the startup configuration against running: effect drift where they differ
+ * (`config save` repairs it). */
+static void check_startup(struct rc_session *s, struct rc_port_state *ports, size_t n)
+{
+	static const char cmd[] = "cat /etc/sonic/config_db.json";
+	struct rc_ssh_result res;
+	struct rc_err err = {0};
+	struct sonic_port_info info;
+	struct port_qos q;
+	cJSON *db = NULL;
+	char what[RC_NAME_MAX + 64];
+
+	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
+	if (!read_cmd(s, cmd, &res, &err)) {
+		sonic_parse_configdb(res.out, res.out_len, what, &db, &err);
+		rc_ssh_result_free(&res);
+	}
+	for (size_t i = 0; i < n; i++) {
+		memset(&q, 0, sizeof(q));
+		if (db && !sonic_parse_port(db, NULL, ports[i].name, &q, &info, &err)) {
+			sonic_effect_startup(&q, NULL, &ports[i].qos);
+			continue;
+		}
+		/* unreadable or without the port: a reload would not bring the policy back */
+		memset(&q, 0xff, sizeof(q));
+		sonic_effect_startup(&q, err.msg, &ports[i].qos);
+	}
+	cJSON_Delete(db);
+}
+
 static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		      struct rc_err *err)
 {
@@ -389,8 +467,17 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		if (rc)
 			rc_err_prefix(err, "'%s'", s->dev->name);
 	}
-	if (!rc && n)
+	if (!rc && n) {
 		probe_gates(s, cfg, ports[0].name, &info[0]);
+		fetch_rows(s, cfg);
+		check_startup(s, ports, n);
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
+		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
+		/* APPL_DB's computed profiles: no vendor artifact shows them */
+		if (info[i].buffer_dynamic)
+			ports[i].qos.effect.unverified |= RC_F_HEADROOM;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		ports[i].qos.known &= ~s->gated;
 		ports[i].qos.unsupported |= s->gated;
@@ -417,12 +504,36 @@ static const struct sonic_port_info *info_of(const struct rc_session *s, const c
 	return rc_port_memo_find(&s->read, port);
 }
 
+/* A cable length is written as the SKU's next row up: buffermgrd drops any other
+ * (sonic_effect.c).  No row long enough: refused, naming the file. */
+static int round_cable(const struct rc_session *s, const struct rc_port_write *w,
+		       struct port_qos *want, struct rc_port_write *out, struct rc_err *err)
+{
+	uint32_t speed = w->have->speed_gbps * 1000, up;
+
+	*out = *w;
+	if (!(w->fields & RC_F_CABLE) || !s->rows.n || !(w->have->known & RC_F_SPEED))
+		return 0;
+	*want = *w->want;
+	out->want = want;
+	up = sonic_row_up(&s->rows, speed, want->cable_length_m, NULL);
+	if (!up)
+		return rc_errf(err, ERANGE,
+			       "'%s' port %s: pg_profile_lookup.ini has no row for %u Mb/s at %u m "
+			       "or longer; buffermgrd would drop the cable length, refusing",
+			       s->dev->name, w->port, speed, want->cable_length_m);
+	want->cable_length_m = up;
+	return 0;
+}
+
 /* The ops of the writes, against the last read. */
 static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		 struct sonic_ops *ops, struct rc_err *err)
 {
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	struct sonic_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
+	struct rc_port_write *rw = NULL;
+	struct port_qos *want = NULL;
 	int rc = 0;
 
 	memset(ops, 0, sizeof(*ops));
@@ -457,10 +568,19 @@ static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
 	}
 	for (size_t i = 0; i < s->read.n; i++)
 		peers[i] = (struct sonic_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
-	rc = sonic_build_ops(s->cfg, w, info, n, peers, s->read.n, ops, err);
+	if (!(rw = calloc(n ? n : 1, sizeof(*rw))) || !(want = calloc(n ? n : 1, sizeof(*want)))) {
+		rc = rc_errf(err, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = round_cable(s, &w[i], &want[i], &rw[i], err);
+	if (!rc)
+		rc = sonic_build_ops(s->cfg, rw, info, n, peers, s->read.n, ops, err);
 out:
 	free(info);
 	free(peers);
+	free(rw);
+	free(want);
 	return rc;
 }
 
@@ -499,8 +619,14 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		rc_err_prefix(err, "nothing was sent");
 		return rc;
 	}
-	if (!ops.n)
+	if (!ops.n) {
+		/* nothing differs from running: what was asked is the effect (the startup
+		 * configuration differs; sonic_effect.c) */
+		if (n &&
+		    gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), err))
+			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
+	}
 	if ((rc = render(s, &ops, &patch, &n_ops, err)))
 		goto out;
 	checkpoint_name(s, cp, sizeof(cp));

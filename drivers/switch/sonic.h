@@ -72,6 +72,38 @@ struct sonic_port_info {
 int sonic_parse_port(const struct cJSON *cfg, const struct cJSON *appl, const char *port,
 		     struct port_qos *out, struct sonic_port_info *info, struct rc_err *err);
 
+/* ---- effects (sonic_effect.c) ----------------------------------------------------------- */
+
+/* The (speed, cable) keys of a SKU's pg_profile_lookup.ini. */
+#define SONIC_ROWS_MAX 256
+struct sonic_rows {
+	size_t n;
+	struct {
+		uint32_t speed_mbps, cable_m;
+	} v[SONIC_ROWS_MAX];
+};
+
+/* `cat .../pg_profile_lookup.ini` -> its rows' keys; -EPROTO naming `what` on any line
+ * that is not a row or a comment. */
+int sonic_parse_lookup(const char *text, size_t len, const char *what, struct sonic_rows *rows,
+		       struct rc_err *err);
+
+/* The shortest row length >= cable_m at this speed (0: none); *below (may be NULL): the
+ * row before it (0: none). */
+uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32_t cable_m,
+		      uint32_t *below);
+
+/* After sonic_parse_port: the cable length's effect.  Sets q->cable_row_below_m when the
+ * length is a row (rows may be NULL: unknown), and effect drift on RC_F_CABLE when a
+ * lossless priority's BUFFER_PG is not pg_lossless_<speed>_<cable>_profile (traditional
+ * buffer model). */
+void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
+			const char *port, struct port_qos *q);
+
+/* Effect drift on every group that the startup configuration (parsed the same way) holds
+ * differently from running. */
+void sonic_effect_startup(const struct port_qos *startup, const char *why, struct port_qos *q);
+
 /* ---- writing ------------------------------------------------------------------------- */
 
 /* One change of CONFIG_DB: a field set, a field removed, or a whole entry removed. */

@@ -348,6 +348,33 @@ fail:
 	return -EPROTO;
 }
 
+/* The shapes `show runningconfiguration all` takes besides plain CONFIG_DB
+ * (switch-dialects.md, SONiC corrections): a single-ASIC switch adds a top-level "bgpraw"
+ * string (FRR's running configuration), dropped here; a multi-ASIC switch answers one
+ * CONFIG_DB per namespace ({"localhost": {...}, "asic0": {...}}) and takes patches scoped
+ * per ASIC (/asic0/TABLE/...), which this driver does not write: refused, by name. */
+static int configdb_shape(cJSON **out, const char *what, struct rc_err *err)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(*out, "localhost"), *t;
+	char names[96] = "";
+	size_t o = 0;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(*out, "bgpraw");
+	if (!cJSON_IsObject(l) || !cJSON_GetObjectItemCaseSensitive(l, "DEVICE_METADATA"))
+		return 0;
+	cJSON_ArrayForEach(t, *out)
+	{
+		if (t->string && !strncmp(t->string, "asic", 4) && o + 24 < sizeof(names))
+			o += (size_t)snprintf(names + o, sizeof(names) - o, ", %.16s", t->string);
+	}
+	cJSON_Delete(*out);
+	*out = NULL;
+	return rc_errf(err, ENOTSUP,
+		       "%s: a multi-ASIC switch (namespaces localhost%s): per-ASIC CONFIG_DB and "
+		       "patches scoped /asicN/ are not supported by this driver; refusing",
+		       what, names);
+}
+
 int sonic_parse_configdb(const char *buf, size_t len, const char *what, cJSON **out,
 			 struct rc_err *err)
 {
@@ -368,7 +395,7 @@ int sonic_parse_configdb(const char *buf, size_t len, const char *what, cJSON **
 		*out = NULL;
 		return rc_errf(err, EPROTO, "%s: expected a JSON object of CONFIG_DB tables", what);
 	}
-	return 0;
+	return configdb_shape(out, what, err);
 }
 
 /* ---- CONFIG_DB access -------------------------------------------------------------------- */
@@ -805,6 +832,26 @@ static int read_wred(struct ctx *c, const cJSON *cfg, const char *name, struct r
 	return 0;
 }
 
+/* A VOQ chassis keys QUEUE as host|asic|port|queue (sonic-queue.yang's VOQ_QUEUE_LIST;
+ * switch-dialects.md, SONiC corrections).  Queues keyed so cannot be bound per port here:
+ * refuse rather than read "no WRED" for a port whose queues live under such keys. */
+static int refuse_voq_keys(struct ctx *c, const cJSON *queues)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, queues)
+	{
+		const char *k = e->string, *bar = k ? strchr(k, '|') : NULL;
+
+		if (bar && strchr(bar + 1, '|'))
+			return bad_value(
+			    c, "QUEUE", k, NULL, NULL,
+			    "port|queue keys; a VOQ chassis key (host|asic|port|queue) "
+			    "is not supported by this driver");
+	}
+	return 0;
+}
+
 static int read_ecn(struct ctx *c, const cJSON *cfg, struct port_qos *q,
 		    struct sonic_port_info *info)
 {
@@ -812,6 +859,8 @@ static int read_ecn(struct ctx *c, const cJSON *cfg, struct port_qos *q,
 	int rc = table_of(c, cfg, "QUEUE", &queues);
 
 	if (rc)
+		return rc;
+	if ((rc = refuse_voq_keys(c, queues)) < 0)
 		return rc;
 	for (int t = 0; t < RC_NTC; t++) {
 		const cJSON *e;
@@ -907,6 +956,27 @@ static int pg_profile(struct ctx *c, const cJSON *cfg, const cJSON *appl, int pg
 	return 1;
 }
 
+/* What a PG's profile absorbs after XOFF is sent: its xoff.  Its size is not that: a
+ * Broadcom lookup row reserves a small size beside a large xoff (the 7060X6's 100G/5m row:
+ * size 18796, xoff 445770, ../shared/conformance/sonic/skus/Arista-7060X6-64PE-B-O128/
+ * pg_profile_lookup.ini), and with the shared headroom pool buffer_headroom_mellanox.lua
+ * sets size = xon, the xoff being taken from the pool (../shared/conformance/sonic/skus/
+ * _swss/buffer_headroom_mellanox.lua).  A profile without xoff (lossy) absorbs nothing:
+ * 0.  1 when the profile has no size either (not computed yet). */
+static int profile_headroom(struct ctx *c, const cJSON *prof, const char *tname, const char *name,
+			    uint64_t *out)
+{
+	uint64_t size;
+	int rc = get_u64(c, prof, tname, name, "xoff", 0, THRESH_MAX, out);
+
+	if (rc <= 0)
+		return rc;
+	rc = get_u64(c, prof, tname, name, "size", 0, THRESH_MAX, &size);
+	if (rc == 0)
+		*out = 0;
+	return rc;
+}
+
 static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, struct port_qos *q,
 			 struct sonic_port_info *info)
 {
@@ -935,8 +1005,7 @@ static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, str
 		tname = from_appl ? "BUFFER_PROFILE_TABLE" : "BUFFER_PROFILE";
 		if ((rc = entry(c, from_appl ? appl : cfg, tname, info->pg_profile[p], &prof)) < 0)
 			return rc;
-		rc = get_u64(c, prof, tname, info->pg_profile[p], "size", 0, THRESH_MAX, &size);
-		if (rc < 0)
+		if ((rc = profile_headroom(c, prof, tname, info->pg_profile[p], &size)) < 0)
 			return rc;
 		if (rc)
 			continue; /* not (yet) computed: unknown */

@@ -232,7 +232,12 @@ static void diff_pfc(struct differ *d)
 
 static void diff_cable(struct differ *d)
 {
-	cmp_u64(d, "cable_length_m", d->want->cable_length_m, d->have->cable_length_m, false);
+	const struct port_qos *h = d->have;
+	bool row = h->cable_is_row && d->want->cable_length_m > h->cable_row_below_m &&
+		   d->want->cable_length_m <= h->cable_length_m;
+
+	cmp_u64(d, "cable_length_m", row ? h->cable_length_m : d->want->cable_length_m,
+		h->cable_length_m, false);
 }
 
 static void diff_ecn(struct differ *d)

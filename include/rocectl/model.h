@@ -132,6 +132,11 @@ struct port_qos {
 
 	uint8_t pfc_enabled; /* bit p: PFC on priority p */
 	uint32_t cable_length_m;
+	/* Actual side: cable_is_row when the device holds lengths as rows (SONiC
+	 * pg_profile_lookup.ini); the row stands for any cable in (cable_row_below_m,
+	 * cable_length_m]. */
+	bool cable_is_row;
+	uint32_t cable_row_below_m;
 
 	uint8_t ecn_tc_mask; /* bit t: ecn[t] is meaningful */
 	struct rc_ecn_tc ecn[RC_NTC];

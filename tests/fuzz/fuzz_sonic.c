@@ -1,6 +1,7 @@
-/* libFuzzer target for the SONiC parsers (drivers/switch/sonic_parse.c, sonic_ops.c): the
- * input is device output, as any of `show runningconfiguration all` (CONFIG_DB JSON),
- * `sonic-db-cli ... HGETALL` lines (Python dicts) or GCU's output.  A CONFIG_DB that parses
+/* libFuzzer target for the SONiC parsers (drivers/switch/sonic_parse.c, sonic_ops.c,
+ * sonic_effect.c): the input is device output, as any of `show runningconfiguration all`
+ * (CONFIG_DB JSON), `sonic-db-cli ... HGETALL` lines (Python dicts), a pg_profile_lookup.ini
+ * or GCU's output.  A CONFIG_DB that parses
  * is also read as every port it names, and written back through the patch builder.
  *
  *   make fuzz && build/fuzz/fuzz_sonic tests/data/sonic/
@@ -73,6 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		sonic_parse_pfc_counters(text, size, "Ethernet0", &c, &err);
 		rc_counters_free(&c);
+	}
+	{
+		struct sonic_rows rows;
+		uint32_t below;
+
+		if (sonic_parse_lookup(text, size, "fuzz", &rows, &err) == 0)
+			sonic_row_up(&rows, rows.v[0].speed_mbps, rows.v[0].cable_m, &below);
 	}
 	if (sonic_parse_pydict(text, size, "fuzz", &j, &err) == 0)
 		cJSON_Delete(j);

@@ -24,12 +24,12 @@ on() {
 
 test_expect_success 'up assigns nvue, sonic, eos round-robin over leaves then spines' '
 	test_expect_code 1 "$LAB_CMD" up "$TMP/bad" --hosts 2 --leaves 1 --spines 0 \
-		--model sonic=SN5400,ios=X 2>"$TMP/err" &&
+		--model sonic=Arista-7060X6-64PE-B-O128,ios=X 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "unknown platform .ios." &&
 	"$LAB_CMD" up "$LAB" --hosts 3 --leaves 3 --spines 1 --platforms nvue,sonic,eos \
 		>/dev/null &&
 	awk "\$1 == \"switch\" { print \$2, \$5, \$6, \$7 }" "$LAB/topology" >"$TMP/sw" &&
-	printf "%s\n" "leaf01 nvue SN5400 swp1" "leaf02 sonic SN5400 Ethernet0" \
+	printf "%s\n" "leaf01 nvue SN5400 swp1" "leaf02 sonic Arista-7060X6-64PE-B-O128 Ethernet0" \
 		"leaf03 eos 7060DX5 Ethernet1" "spine01 nvue SN5400 swp1" >"$TMP/expect" &&
 	diff -u "$TMP/expect" "$TMP/sw" &&
 	test_must_contain "$LAB/topology" "^link leaf02:Ethernet[0-9]+ spine01:swp2 400G 30m$" &&

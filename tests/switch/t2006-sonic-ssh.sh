@@ -4,8 +4,8 @@
 # all`, one JSON Patch through the Generic Config Updater (dry run in the plan, checkpoint,
 # apply, rollback on failure).  The switch's own commands (`simctl cli`: sonic-db-cli, config
 # list-checkpoints) are the independent witness.  sonic1 is a Spectrum-4 (every lossless
-# table live-changeable), tl10 a Teralynx whose GCU refuses live PFC, cable length and
-# watchdog edits.
+# table live-changeable), tl10 an Arista-7060X6-64PE-B-O128 on release 202311, whose GCU
+# refuses live PFC_WD edits.
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -42,7 +42,8 @@ write_policy "$P" 40m
 mkdir -p "$LAB"
 test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
 test_expect_success 'two simulated SONiC switches come up' '
-	sim up "$LAB" --switch sonic1=127.0.5.1:sonic:SN5400 --switch tl10=127.0.5.2:sonic:TL10 \
+	sim up "$LAB" --switch sonic1=127.0.5.1:sonic:Mellanox-SN5600-O128 \
+		--switch tl10=127.0.5.2:sonic:Arista-7060X6-64PE-B-O128@202311 \
 		--ports Ethernet0,Ethernet4 >"$TMP/up.log" 2>&1 &&
 	test -s "$LAB/inventory.yaml"
 '
@@ -58,7 +59,6 @@ test_expect_success 'plan on a factory switch: DSCP 26 leaves lossy TC 1, and GC
 			"$p dscp2prio[26] 1 -> 3" \
 			"$p pfc_enabled 3,4 -> 3 (disruptive)" \
 			"$p cable_length_m 5 -> 40 (disruptive)" \
-			"$p headroom[3].bytes 117760 -> >= FLOOR" \
 			"$p ecn[3].kmin_bytes 1048576 -> 150000" \
 			"$p ecn[3].kmax_bytes 2097152 -> 1500000" \
 			"$p ecn[3].pmax_pct 5 -> 100" \
@@ -69,8 +69,8 @@ test_expect_success 'plan on a factory switch: DSCP 26 leaves lossy TC 1, and GC
 	test_must_contain "$TMP/plan" "^sonic1 \(sonic-ssh\)" &&
 	notes "$TMP/plan" >"$TMP/notes" &&
 	printf "%s\n" \
-		"DSCP_TO_TC_MAP|AZURE is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
-		"WRED_PROFILE|AZURE_LOSSLESS is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
+		"DSCP_TO_TC_MAP|AZURE is shared with 126 ports not in the inventory (Ethernet8, ...): they change too" \
+		"WRED_PROFILE|AZURE_LOSSLESS is shared with 126 ports not in the inventory (Ethernet8, ...): they change too" \
 		"GCU dry run: the patch (14 operations) would apply" >"$TMP/notes.want" &&
 	diff "$TMP/notes.want" "$TMP/notes"
 '
@@ -147,11 +147,12 @@ test_expect_success 'reject-next mid-apply: exit 1, rolled back to the checkpoin
 	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]"
 '
 
-# A read is 4 commands (the CONFIG_DB, then GCU dry runs asking which lossless tables are
-# live-changeable: PFC, cable length, watchdog); apply is `config checkpoint` (5th) then
-# `config apply-patch` (6th), which is dropped.
+# A read is 6 commands (the CONFIG_DB, GCU dry runs asking which lossless tables are
+# live-changeable: PFC, cable length, watchdog, then the SKU's pg_profile_lookup.ini and
+# the startup configuration); apply is `config checkpoint` (7th) then `config
+# apply-patch` (8th), which is dropped.
 test_expect_success 'a dropped connection mid-apply: rolled back over a new session' '
-	sim fault "$LAB" sonic1 drop-after 5 &&
+	sim fault "$LAB" sonic1 drop-after 7 &&
 	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
 	test "$st" = 1 &&
 	test_must_contain "$TMP/drop" "config apply-patch /dev/stdin. on .sonic1. failed" &&
@@ -204,59 +205,74 @@ test_expect_success 'dynamic buffer model: the lossless profile is looked up in 
 	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/dyn" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/dyn" >"$TMP/got" &&
-	test "$(cat "$TMP/got")" = "Ethernet0 headroom[3].bytes want >= $(sed -n "s/.*headroom\[3\].bytes *117760 -> >= \([0-9]*\).*/\1/p" "$TMP/plan" | head -1), have unknown (unreadable)" &&
+	floor=$("$ROCECTL" headroom --speed 400G --cable 40m --mtu 9216 | awk "/total/ { print \$2 }") &&
+	test_must_contain "$TMP/got" "^Ethernet0 headroom\[3\].bytes want >= $floor, have unknown \(unreadable\)$" &&
 	sim fault "$LAB" sonic1 drift DEVICE_METADATA.localhost.buffer_model=traditional \
 		"BUFFER_PG.Ethernet0|3.profile=pg_lossless_400000_40m_profile" &&
 	rc verify -p "$P" -i "$I" --limit sonic1 >/dev/null 2>&1
 '
 
-test_expect_success 'TL10: the plan says per field what is not live-changeable there' '
+# tl10 is an Arista-7060X6-64PE-B-O128 (th5) on release 202311: GCU's rules file allows
+# PFC_WD edits on th5 only from 20240500 (gcu_field_operation_validators.conf.json).
+test_expect_success 'th5 on 202311: the plan says the watchdog is not live-changeable there' '
 	{ rc plan -p "$P" -i "$I" --limit tl10 >"$TMP/tl" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
-	notes "$TMP/tl" | sed "s/>= [0-9]*/>= FLOOR/" >"$TMP/got" &&
+	notes "$TMP/tl" >"$TMP/got" &&
 	for p in Ethernet0 Ethernet4; do
 		printf "%s\n" \
-			"$p pfc_enabled 3,4 -> 3: not live-changeable on this platform (GCU refuses live edits of PORT_QOS_MAP pfc_enable)" \
-			"$p cable_length_m 5 -> 40: not live-changeable on this platform (GCU refuses live edits of CABLE_LENGTH)" \
-			"$p headroom[3].bytes 117760 -> >= FLOOR: not live-changeable on this platform (buffermgrd derives it from the cable length, which is not live-changeable here)" \
 			"$p watchdog.detection_ms 200 -> 300: not live-changeable on this platform (GCU refuses live edits of PFC_WD)" \
 			"$p watchdog.restoration_ms 200 -> 300: not live-changeable on this platform (GCU refuses live edits of PFC_WD)"
 	done >"$TMP/want" &&
-	printf "%s\n" \
-		"DSCP_TO_TC_MAP|AZURE is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
-		"WRED_PROFILE|AZURE_LOSSLESS is shared with 62 ports not in the inventory (Ethernet8, ...): they change too" \
-		"GCU dry run: the patch (4 operations) would apply" >>"$TMP/want" &&
-	diff "$TMP/want" "$TMP/got" &&
+	grep -v "is shared with\|GCU dry run" "$TMP/got" >"$TMP/got2" &&
+	diff "$TMP/want" "$TMP/got2" &&
+	test_must_contain "$TMP/got" "^GCU dry run: the patch \([0-9]* operations\) was refused: Modification of WRED_PROFILE table is illegal- validating function generic_config_updater.field_operation_validators.wred_profile_config_update_validator returned False$" &&
 	changes "$TMP/tl" >"$TMP/tlc" &&
-	test_must_contain "$TMP/tlc" "^Ethernet0 pfc_enabled not controllable here$" &&
-	test_must_contain "$TMP/tlc" "^Ethernet0 dscp2prio\[26\] 1 -> 3$"
+	test_must_contain "$TMP/tlc" "^Ethernet0 watchdog.detection_ms not controllable here$" &&
+	test_must_contain "$TMP/tlc" "^Ethernet0 pfc_enabled 3,4 -> 3 \(disruptive\)$"
 '
 
-test_expect_success 'TL10: apply changes what is live-changeable and does not fail on the rest' '
-	rc apply -p "$P" -i "$I" --limit tl10 -J "$J" >"$TMP/tlapply" 2>&1 &&
-	test_must_contain "$TMP/tlapply" "applied and verified" &&
-	hget tl10 "DSCP_TO_TC_MAP|AZURE" >"$TMP/tlmap" &&
-	test_must_contain "$TMP/tlmap" ".26.: .3." &&
-	hget tl10 "PORT_QOS_MAP|Ethernet0" >"$TMP/tlpqm" &&
-	test_must_contain "$TMP/tlpqm" ".pfc_enable.: .3,4." &&
-	{ rc plan -p "$P" -i "$I" --limit tl10 >"$TMP/tl2" 2>&1; st=$?; } ;
-	test "$st" = 0 &&
-	test_must_contain "$TMP/tl2" "note: Ethernet0 pfc_enabled 3,4 -> 3: not live-changeable"
-'
-
-test_expect_success 'TL10: moving RoCE onto a priority PFC cannot be enabled on is refused' '
-	sed "s/priority: 3}/priority: 2}/; s/priorities: \[3\]/priorities: [2]/; s/traffic_class: 3/traffic_class: 2/" \
-		"$P" >"$TMP/p2.yaml" &&
-	rc validate -p "$TMP/p2.yaml" >"$TMP/p2.val" 2>&1 &&
+# ... and WRED_PROFILE edits from 20240500 (the 2025-10-25 rules file): the patch is
+# refused before anything changes, naming the table.
+test_expect_success 'th5 on 202311: apply is refused naming WRED_PROFILE, nothing changes' '
 	config_db tl10 >"$TMP/db.before" &&
-	{ rc plan -p "$TMP/p2.yaml" -i "$I" --limit tl10 >"$TMP/mv" 2>&1; st=$?; } ;
-	test "$st" = 2 &&
-	test_must_contain "$TMP/mv" "note: apply would write nothing and fail: .Ethernet0.: PFC on priority set 0x4 is wanted but pfc_enable is not live-changeable on this platform" &&
-	{ rc apply -p "$TMP/p2.yaml" -i "$I" --limit tl10 -J "$J" >"$TMP/mva" 2>&1; st=$?; } ;
+	{ rc apply -p "$P" -i "$I" --limit tl10 -J "$J" >"$TMP/tlapply" 2>&1; st=$?; } ;
 	test "$st" = 1 &&
-	test_must_contain "$TMP/mva" "refusing to move traffic onto a lossy priority" &&
+	test_must_contain "$TMP/tlapply" "GCU refused the patch .* Modification of WRED_PROFILE table is illegal" &&
 	config_db tl10 >"$TMP/db.after" &&
 	cmp "$TMP/db.before" "$TMP/db.after"
+'
+
+test_expect_success 'a cable length without a lookup row is written as the next row up' '
+	sed "s/cable_length: 40m/cable_length: 100m/" "$P" >"$TMP/p100.yaml" &&
+	rc apply -p "$TMP/p100.yaml" -i "$I" --limit sonic1 -J "$J" >"$TMP/c100" 2>&1 &&
+	hget sonic1 "CABLE_LENGTH|AZURE" | grep -q ".Ethernet0.: .300m." &&
+	hget sonic1 "BUFFER_PG|Ethernet0|3" | grep -q ".profile.: .pg_lossless_400000_300m_profile." &&
+	rc verify -p "$TMP/p100.yaml" -i "$I" --limit sonic1 >"$TMP/v100" 2>&1
+'
+
+test_expect_success 'a cable length buffermgrd dropped is effect drift, apply repairs it' '
+	sim fault "$LAB" sonic1 drift "CABLE_LENGTH.AZURE.Ethernet0=\"100m\"" &&
+	hget sonic1 "BUFFER_PG|Ethernet0|3" | grep -q ".profile.: .pg_lossless_400000_300m_profile." &&
+	{ rc verify -p "$TMP/p100.yaml" -i "$I" --limit sonic1 >"$TMP/v100" 2>&1; st=$?; } ;
+	{ test "$st" = 2 || { cat "$TMP/v100"; false; }; } &&
+	test_must_contain "$TMP/v100" "no lookup row for this speed and cable" &&
+	rc apply -p "$TMP/p100.yaml" -i "$I" --limit sonic1 -J "$J" >"$TMP/c100" 2>&1 &&
+	hget sonic1 "CABLE_LENGTH|AZURE" | grep -q ".Ethernet0.: .300m." &&
+	rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >/dev/null 2>&1
+'
+
+test_expect_success 'running that differs from startup is drift; apply saves; a reboot keeps the policy' '
+	rc verify -p "$P" -i "$I" --limit sonic1 >/dev/null 2>&1 &&
+	sim fault "$LAB" sonic1 drift "PORT_QOS_MAP.Ethernet0.pfc_enable=\"3,4\"" &&
+	on sonic1 "sudo config save -y" >/dev/null &&
+	sim fault "$LAB" sonic1 drift "PORT_QOS_MAP.Ethernet0.pfc_enable=\"3\"" &&
+	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/vs" 2>&1; st=$?; } ;
+	{ test "$st" = 2 || { cat "$TMP/vs"; false; }; } &&
+	test_must_contain "$TMP/vs" "running differs from startup" &&
+	rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/as" 2>&1 &&
+	"$SIMCTL" reboot "$LAB" sonic1 >/dev/null &&
+	rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/vs2" 2>&1 &&
+	hget sonic1 "PORT_QOS_MAP|Ethernet0" | grep -q ".pfc_enable.: .3."
 '
 
 test_expect_success 'an inventory port like Ethernet0;reboot is refused, nothing sent' '

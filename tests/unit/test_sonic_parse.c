@@ -215,10 +215,10 @@ static void test_factory(void **state)
 	assert_string_equal(in.wred[3], "AZURE_LOSSLESS");
 	assert_string_equal(in.queue_key[3], "Ethernet0|3");
 	assert_string_equal(in.wred[0], "");
-	/* the lossless PG 3-4 profile's size */
+	/* the lossless PG 3-4 profile's xoff, not its size (xon + xoff) */
 	assert_true(q.headroom_mask & (1u << 3));
-	assert_int_equal(q.headroom_bytes[3], 58368);
-	assert_int_equal(q.headroom_bytes[4], 58368);
+	assert_int_equal(q.headroom_bytes[3], 38912);
+	assert_int_equal(q.headroom_bytes[4], 38912);
 	assert_string_equal(in.pg_profile[3], "pg_lossless_100000_40m_profile");
 	assert_true(q.watchdog.enabled);
 	assert_int_equal(q.watchdog.detection_ms, 200);
@@ -249,7 +249,7 @@ static void test_lossless(void **state)
 	assert_int_equal(q.ecn[3].kmin_bytes, 150000);
 	assert_int_equal(q.ecn[3].kmax_bytes, 1500000);
 	assert_true(q.ecn[3].pmax_pct == 100.0);
-	assert_int_equal(q.headroom_bytes[3], 71680);
+	assert_int_equal(q.headroom_bytes[3], 52224);
 	/* PG 4 lost its lossless profile with pfc_enable 3: TC 4 now maps to PG 4, none */
 	assert_false(q.headroom_mask & (1u << 4));
 	assert_int_equal(q.watchdog.detection_ms, 300);
@@ -265,10 +265,10 @@ static void test_dynamic_buffers(void **state)
 	/* CONFIG_DB says NULL: the profile buffermgrd computed is in APPL_DB */
 	parse_ok("configdb-dynamic.json", "appl-dynamic.json", "Ethernet0", &q, &in);
 	assert_true(in.buffer_dynamic);
-	assert_int_equal(q.headroom_bytes[3], 72704);
+	assert_int_equal(q.headroom_bytes[3], 53248);
 	/* older releases reference it as [BUFFER_PROFILE_TABLE:name] */
 	parse_ok("configdb-dynamic.json", "appl-dynamic.json", "Ethernet8", &q, &in);
-	assert_int_equal(q.headroom_bytes[3], 72704);
+	assert_int_equal(q.headroom_bytes[3], 53248);
 	assert_string_equal(in.pg_profile[3], "pg_lossless_100000_40m_profile");
 	/* without APPL_DB the headroom is unknown, never guessed */
 	assert_int_equal(parse("configdb-dynamic.json", NULL, "Ethernet0", &q, &in, &err), 0);
@@ -366,6 +366,51 @@ static void test_configdb_text(void **state)
 	assert_int_equal(sonic_parse_configdb("", 0, "x", &j, &err), -EPROTO);
 }
 
+/* A Broadcom lookup row reserves a small size beside a large xoff (Arista-7060X6-64PE-B-O128's
+ * pg_profile_lookup.ini, 100000 150m: size 18796, xoff 611328): the headroom is the xoff. */
+static void test_headroom_is_xoff(void **state)
+{
+	struct port_qos q;
+	struct sonic_port_info in;
+	(void)state;
+
+	parse_ok("configdb-broadcom-row.json", NULL, "Ethernet8", &q, &in);
+	assert_true(q.headroom_mask & (1u << 3));
+	assert_int_equal(q.headroom_bytes[3], 611328);
+	assert_int_equal(q.cable_length_m, 150);
+	/* a lossy PG absorbs nothing after XOFF */
+	assert_int_equal(q.headroom_bytes[0], 0);
+}
+
+/* `show runningconfiguration all` shapes (switch-dialects.md, SONiC corrections). */
+static void test_shapes(void **state)
+{
+	struct port_qos q;
+	struct sonic_port_info in;
+	struct rc_err err = {0};
+	size_t len;
+	char *buf;
+	cJSON *j = NULL;
+	(void)state;
+
+	/* single ASIC: FRR's configuration rides along as a "bgpraw" string */
+	parse_ok("configdb-bgpraw.json", NULL, "Ethernet8", &q, &in);
+	assert_int_equal(q.dscp2prio[26], 3);
+	/* multi-ASIC: one CONFIG_DB per namespace; refused by name */
+	buf = slurp("configdb-multi-asic.json", &len);
+	assert_int_equal(
+	    sonic_parse_configdb(buf, len, "'show runningconfiguration all'", &j, &err), -ENOTSUP);
+	assert_null(j);
+	assert_non_null(strstr(err.msg, "'show runningconfiguration all'"));
+	assert_non_null(strstr(err.msg, "multi-ASIC"));
+	assert_non_null(strstr(err.msg, "asic0, asic1"));
+	free(buf);
+	/* VOQ chassis QUEUE keys: a clear error naming the table and key */
+	assert_int_equal(parse("configdb-voq.json", NULL, "Ethernet8", &q, &in, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "QUEUE|sonic-lc1|asic0|Ethernet8|"));
+	assert_non_null(strstr(err.msg, "VOQ"));
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -389,7 +434,8 @@ int main(void)
 	    cmocka_unit_test(test_lossless),	 cmocka_unit_test(test_dynamic_buffers),
 	    cmocka_unit_test(test_bare_switch),	 cmocka_unit_test(test_variants),
 	    cmocka_unit_test(test_hostile),	 cmocka_unit_test(test_configdb_text),
-	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_names),	 cmocka_unit_test(test_headroom_is_xoff),
+	    cmocka_unit_test(test_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
 
 #include "sonic.h"
 
-/* model is "SN5400" or "SN5400@202311" (the release branch to imitate, YYYYMM; GCU's gate
+/* model is a HWSKU of sonic_sku.c, "Arista-7060X6-64PE-B-O128" or
+ * "Arista-7060X6-64PE-B-O128@202311" (the release branch to imitate, YYYYMM; GCU's gate
  * allows some edits only from a release on). */
 static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errlen)
 {
@@ -20,8 +21,12 @@ static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errl
 		m = sn_model_find(name);
 	}
 	if (!m) {
-		snprintf(err, errlen, "unknown SONiC model '%.*s' (SN5400, SN4600C, 7060DX5, TL10)",
-			 (int)n, model);
+		struct sbuf l;
+		sb_init(&l);
+		for (const char *const *k = sn_model_names; *k; k++)
+			sb_addf(&l, "%s%s", k == sn_model_names ? "" : ", ", *k);
+		snprintf(err, errlen, "unknown SONiC model '%.*s' (%s)", (int)n, model, sb_str(&l));
+		sb_free(&l);
 		return -1;
 	}
 	if (at) {
@@ -47,6 +52,8 @@ static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errl
 	cJSON *sn = cJSON_CreateObject();
 	jput(sn, "release", cJSON_CreateNumber((double)release));
 	jput(sn, "config_db", sn_factory_db(m, jstr(st, "hostname", "sonic"), mac));
+	/* /etc/sonic/config_db.json as shipped: the factory configuration, saved */
+	jput(sn, "startup", cJSON_Duplicate(jget1(sn, "config_db"), true));
 	jput(sn, "checkpoints", cJSON_CreateObject());
 	jput(st, "sonic", sn);
 	return 0;
@@ -55,6 +62,36 @@ static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errl
 static void sn_prompt(const struct sim_ctx *ctx, struct sbuf *out)
 {
 	sb_addf(out, "%s@%s:~$ ", ctx->user, jstr(ctx->st, "hostname", "sonic"));
+}
+
+/* The files a reader of the switch may look at: the saved CONFIG_DB, and the SKU's lookup
+ * table under /usr/share/sonic/device/<platform>/<hwsku>/, in the file's own layout
+ * (../shared/conformance/sonic/skus/<HWSKU>/pg_profile_lookup.ini). */
+static int sn_cat(struct sn_cli *c, const char *path)
+{
+	char ini[256];
+	snprintf(ini, sizeof(ini), "/usr/share/sonic/device/%s/%s/pg_profile_lookup.ini",
+		 c->sw.model->platform, c->sw.model->name);
+	if (!strcmp(path, "/etc/sonic/config_db.json")) {
+		struct sbuf sb;
+		sb_init(&sb);
+		sn_print_json(&sb, jget1(c->sw.sn, "startup"));
+		fputs(sb_str(&sb), c->out);
+		sb_free(&sb);
+		return 0;
+	}
+	if (!strcmp(path, ini)) {
+		fprintf(c->out,
+			"# PG lossless profiles.\n# speed cable size    xon  xoff threshold\n");
+		for (size_t i = 0; i < c->sw.model->n_rows; i++) {
+			const struct sn_row *r = &c->sw.model->rows[i];
+			fprintf(c->out, "%-7ld %ldm %-7ld %-6ld %-7ld 0\n", r->speed, r->cable_m,
+				r->size, r->xon, r->xoff);
+		}
+		return 0;
+	}
+	fprintf(c->err, "cat: %s: No such file or directory\n", path);
+	return 1;
 }
 
 int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err)
@@ -81,6 +118,8 @@ int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err)
 		sb_free(&sb);
 		return 0;
 	}
+	if (!strcmp(prog, "cat") && argc == 2)
+		return sn_cat(&c, argv[1]);
 	fprintf(err, "-bash: %s: command not found\n", prog);
 	return 127;
 }
@@ -210,14 +249,35 @@ static int sn_drift(struct sim_ctx *ctx, const char *root, char **path, int n, c
 	return 0;
 }
 
+/* A reload: CONFIG_DB is loaded from /etc/sonic/config_db.json (the last `config save`),
+ * and buffermgrd recomputes every port's lossless PGs from it.  Checkpoints are files under
+ * /etc/sonic/checkpoints and survive. */
+static int sn_reboot(struct sim_ctx *ctx, char *err, size_t errlen)
+{
+	struct sn_sw sw;
+	if (sn_sw_init(&sw, ctx->st, err, errlen) < 0)
+		return -1;
+	cJSON *startup = jget1(sw.sn, "startup");
+	if (!cJSON_IsObject(startup)) {
+		snprintf(err, errlen, "no /etc/sonic/config_db.json to load");
+		return -1;
+	}
+	cJSON *db = cJSON_Duplicate(startup, true);
+	sn_buffermgrd(sw.model, NULL, db);
+	jput(sw.sn, "config_db", db);
+	ctx->dirty = true;
+	return 0;
+}
+
 const struct sim_dialect sonic_dialect = {
     .name = "sonic",
     .rest_base = NULL, /* SONiC is managed over SSH here */
-    .default_model = "SN5400",
+    .default_model = "Arista-7060X6-64PE-B-O128",
     .models = sn_model_names,
     .factory = sn_factory_state,
     .cli = sonic_cli,
     .prompt = sn_prompt,
     .rest = NULL,
     .drift = sn_drift,
+    .reboot = sn_reboot,
 };

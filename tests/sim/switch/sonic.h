@@ -10,21 +10,40 @@
 
 #include "sim.h"
 
-#define SN_PORTS    64
-#define SN_FILE_MAX (1024 * 1024) /* a patch or config file read from stdin */
-#define SN_RELEASE  202405	  /* default release (YYYYMM of the branch) */
-#define SN_SCOPE    "localhost"	  /* GCU log scope on a single-ASIC switch */
+#define SN_PORTS_MAX 128
+#define SN_FILE_MAX  (1024 * 1024) /* a patch or config file read from stdin */
+#define SN_RELEASE   202405	   /* default release (YYYYMM of the branch) */
+#define SN_SCOPE     "localhost"   /* GCU log scope on a single-ASIC switch */
+
+/* Port layouts of the SKUs (sonic_sku.c says where each comes from). */
+enum sn_layout {
+	SN_LAYOUT_O128 = 1, /* 128 x 400G, 4 lanes: Ethernet0, Ethernet4, ... Ethernet508 */
+	SN_LAYOUT_C64,	    /* 64 x 100G, 4 lanes: Ethernet0 ... Ethernet252 */
+	SN_LAYOUT_D_C8,	    /* 50G pairs (2 lanes) on 0-11 and 20-63, 100G (4 lanes) on 12-19 */
+};
+
+/* One row of a SKU's pg_profile_lookup.ini. */
+struct sn_row {
+	long speed, cable_m, size, xon, xoff;
+};
 
 struct sn_model {
-	const char *name;      /* simctl model: SN5400 */
-	const char *hwsku;     /* DEVICE_METADATA hwsku */
+	const char *name;      /* the HWSKU: simctl model and DEVICE_METADATA hwsku */
 	const char *platform;  /* DEVICE_METADATA platform */
-	const char *asic_type; /* show version "ASIC:" */
-	const char *asic;      /* GCU's ASIC family name: spc4, spc3, th4, tl10 */
-	long speed_mbps;       /* every port */
-	int cell_bytes;	       /* Mellanox headroom formula; 0 = lookup table (5m/40m/300m) */
-	bool lossless_gate;    /* GCU refuses BUFFER_PG, CABLE_LENGTH, PORT_QOS_MAP pfc_enable */
+	const char *asic_type; /* show version "ASIC:" (GCU's asic_type) */
+	const char *asic;      /* GCU's ASIC family for this HWSKU: th5, spc4, ... */
+	enum sn_layout layout;
+	long shp_xoff; /* ingress_lossless_pool xoff: the shared headroom pool (0: off) */
+	const struct sn_row *rows;
+	size_t n_rows;
 };
+
+/* sonic_sku.c: the HWSKUs, NULL-terminated. */
+extern const struct sn_model sn_models[];
+
+/* Port i of a model (0-based): name and speed; false past the last port. */
+bool sn_port_of(const struct sn_model *m, int i, char *name, size_t len, long *speed, int *lanes,
+		int *first_lane);
 
 struct sn_sw {
 	cJSON *st;
@@ -46,9 +65,8 @@ extern const char *const sn_qos_tables[];
  * pfc_enable differs between before and db (before NULL = every port). */
 void sn_buffermgrd(const struct sn_model *m, const cJSON *before, cJSON *db);
 bool sn_port_exists(const cJSON *db, const char *port);
-/* Lossless headroom of a (speed, cable) pair; false when the model has no such row. */
-bool sn_headroom(const struct sn_model *m, long speed_mbps, long cable_m, long *xon, long *xoff,
-		 long *size);
+/* The lookup row of a (speed, cable) pair; NULL when the SKU has no such row. */
+const struct sn_row *sn_row_of(const struct sn_model *m, long speed_mbps, long cable_m);
 /* YANG-style validation of a whole CONFIG_DB; 0, or -1 with the reason. */
 int sn_validate(const struct sn_sw *sw, const cJSON *db, struct sbuf *err);
 
@@ -76,6 +94,11 @@ int sn_show(struct sn_cli *c, int argc, char **argv);	/* sonic_show.c */
 /* A write behind GCU's back (sonic-db-cli, drift): the new CONFIG_DB replaces the old one
  * and buffermgrd follows. */
 void sn_commit_direct(struct sn_sw *sw, cJSON *db);
+
+/* ---- GCU's field operation validators (sonic_gate.c) ---- */
+/* 0 when every operation of the patch passes the validators of this HWSKU and release, or
+ * -1 with GCU's message. */
+int sn_gate_patch(const struct sn_sw *sw, const cJSON *patch, struct sbuf *err);
 
 /* ---- JSON Patch (sonic_patch.c) ---- */
 /* Apply an RFC 6902 patch to doc in place; 0, or -1 with python-jsonpatch's message. */

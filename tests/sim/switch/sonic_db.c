@@ -10,19 +10,6 @@
 
 #include "sonic.h"
 
-static const struct sn_model models[] = {
-    {"SN5400", "Mellanox-SN5400-C64", "x86_64-nvidia_sn5400-r0", "mellanox", "spc4", 400000, 192,
-     false},
-    {"SN4600C", "Mellanox-SN4600C-C64", "x86_64-mlnx_msn4600c-r0", "mellanox", "spc3", 100000, 144,
-     false},
-    {"7060DX5", "Arista-7060DX5-64S", "x86_64-arista_7060dx5_64s", "broadcom", "th4", 400000, 0,
-     false},
-    {"TL10", "Marvell-TL10-C64", "x86_64-marvell_tl10-r0", "marvell-teralynx", "tl10", 400000, 0,
-     true},
-};
-
-const char *const sn_model_names[] = {"SN5400", "SN4600C", "7060DX5", "TL10", NULL};
-
 const char *const sn_qos_tables[] = {"DSCP_TO_TC_MAP",	"TC_TO_PRIORITY_GROUP_MAP",
 				     "TC_TO_QUEUE_MAP", "MAP_PFC_PRIORITY_TO_QUEUE",
 				     "PORT_QOS_MAP",	"SCHEDULER",
@@ -33,9 +20,9 @@ const char *const sn_qos_tables[] = {"DSCP_TO_TC_MAP",	"TC_TO_PRIORITY_GROUP_MAP
 
 const struct sn_model *sn_model_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(models) / sizeof(models[0]); i++)
-		if (strcasecmp(models[i].name, name) == 0)
-			return &models[i];
+	for (const struct sn_model *m = sn_models; m->name; m++)
+		if (strcasecmp(m->name, name) == 0)
+			return m;
 	return NULL;
 }
 
@@ -69,9 +56,28 @@ static void putf(cJSON *db, const char *table, const char *key, const char *fiel
 	put(db, table, key, field, buf);
 }
 
-static void port_name(char *buf, size_t len, int i)
+bool sn_port_of(const struct sn_model *m, int i, char *name, size_t len, long *speed, int *lanes,
+		int *first_lane)
 {
-	snprintf(buf, len, "Ethernet%d", i * 4);
+	int n = m->layout == SN_LAYOUT_C64 ? 64 : m->layout == SN_LAYOUT_O128 ? 128 : 120;
+	if (i < 0 || i >= n)
+		return false;
+	if (m->layout != SN_LAYOUT_D_C8) {
+		snprintf(name, len, "Ethernet%d", i * 4);
+		*speed = m->layout == SN_LAYOUT_O128 ? 400000 : 100000;
+		*lanes = 4;
+		*first_lane = i * 4;
+		return true;
+	}
+	/* 0..23: 50G pairs of cages 0-11; 24..31: 100G cages 12-19; 32..: pairs of 20-63 */
+	int cage = i < 24 ? i / 2 : i < 32 ? 12 + (i - 24) : 20 + (i - 32) / 2;
+	int half = i < 24 ? i % 2 : i < 32 ? 0 : (i - 32) % 2;
+	bool hundred = i >= 24 && i < 32;
+	snprintf(name, len, "Ethernet%d", cage * 4 + half * 2);
+	*speed = hundred ? 100000 : 50000;
+	*lanes = hundred ? 4 : 2;
+	*first_lane = cage * 4 + half * 2;
+	return true;
 }
 
 cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char *mac)
@@ -81,18 +87,18 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 
 	put(db, "DEVICE_METADATA", "localhost", "buffer_model", "traditional");
 	put(db, "DEVICE_METADATA", "localhost", "hostname", hostname);
-	put(db, "DEVICE_METADATA", "localhost", "hwsku", m->hwsku);
+	put(db, "DEVICE_METADATA", "localhost", "hwsku", m->name);
 	put(db, "DEVICE_METADATA", "localhost", "mac", mac);
 	put(db, "DEVICE_METADATA", "localhost", "platform", m->platform);
 	put(db, "DEVICE_METADATA", "localhost", "type", "ToRRouter");
 
-	int lanes = m->speed_mbps >= 400000 ? 8 : 4;
-	for (int i = 0; i < SN_PORTS; i++) {
+	long speed;
+	int lanes, lane0;
+	for (int i = 0; sn_port_of(m, i, p, sizeof(p), &speed, &lanes, &lane0); i++) {
 		struct sbuf l;
 		sb_init(&l);
 		for (int j = 0; j < lanes; j++)
-			sb_addf(&l, "%s%d", j ? "," : "", i * lanes + j);
-		port_name(p, sizeof(p), i);
+			sb_addf(&l, "%s%d", j ? "," : "", lane0 + j);
 		put(db, "PORT", p, "admin_status", "up");
 		snprintf(key, sizeof(key), "etp%d", i + 1);
 		put(db, "PORT", p, "alias", key);
@@ -100,7 +106,7 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 		putf(db, "PORT", p, "index", i + 1);
 		put(db, "PORT", p, "lanes", sb_str(&l));
 		put(db, "PORT", p, "mtu", "9100");
-		putf(db, "PORT", p, "speed", m->speed_mbps);
+		putf(db, "PORT", p, "speed", speed);
 		sb_free(&l);
 	}
 
@@ -154,6 +160,8 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 	put(db, "BUFFER_POOL", "ingress_lossless_pool", "mode", "dynamic");
 	put(db, "BUFFER_POOL", "ingress_lossless_pool", "size", "50270208");
 	put(db, "BUFFER_POOL", "ingress_lossless_pool", "type", "ingress");
+	if (m->shp_xoff)
+		putf(db, "BUFFER_POOL", "ingress_lossless_pool", "xoff", m->shp_xoff);
 	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "dynamic_th", "7");
 	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "pool", "egress_lossless_pool");
 	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "size", "0");
@@ -164,8 +172,7 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "pool", "ingress_lossless_pool");
 	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "size", "0");
 
-	for (int i = 0; i < SN_PORTS; i++) {
-		port_name(p, sizeof(p), i);
+	for (int i = 0; sn_port_of(m, i, p, sizeof(p), &speed, &lanes, &lane0); i++) {
 		static const char *const qos[][2] = {
 		    {"dscp_to_tc_map", "AZURE"},   {"pfc_enable", "3,4"},
 		    {"pfc_to_queue_map", "AZURE"}, {"pfcwd_sw_enable", "3,4"},
@@ -202,41 +209,12 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 
 /* ---- buffermgrd ---- */
 
-bool sn_headroom(const struct sn_model *m, long speed, long cable_m, long *xon, long *xoff,
-		 long *size)
+const struct sn_row *sn_row_of(const struct sn_model *m, long speed, long cable_m)
 {
-	static const struct {
-		long mbps, quanta;
-	} pq[] = {{800000, 905}, {400000, 905}, {200000, 453}, {100000, 394}, {50000, 147},
-		  {40000, 118},	 {25000, 80},	{10000, 67},   {1000, 2},     {100, 1}};
-	/* lookup-table models: rows for 5m, 40m and 300m only (pg_profile_lookup.ini) */
-	if (!m->cell_bytes && cable_m != 5 && cable_m != 40 && cable_m != 300)
-		return false;
-	if (cable_m <= 0)
-		return false;
-	long quanta = 0;
-	for (size_t i = 0; i < sizeof(pq) / sizeof(pq[0]); i++)
-		if (pq[i].mbps == speed)
-			quanta = pq[i].quanta;
-	if (!quanta)
-		return false;
-	double cell = m->cell_bytes ? m->cell_bytes : 256;
-	const double lossless_mtu = 1024, port_mtu = 9100, spp = 50;
-	double peer = (double)quanta * 512 / 8;
-	double wcf = ceil(cell > 128 ? cell / 64 : 2 * cell / (1 + cell));
-	double sp_bytes = 100 * 64 / ((spp * 64 + (100 - spp) * lossless_mtu) / 100);
-	double occupancy = (100 - sp_bytes + sp_bytes * wcf) / 100;
-	double on_cable = 2.0 * (double)cable_m * (double)speed * 1e9 / 198000000 / 8000;
-	double on_tile = m->cell_bytes == 192 ? (double)speed / 1000 * 120 / 8 : 0;
-	double propagation = port_mtu + on_cable + 0.8 * 1024 + peer + on_tile;
-	long x = (long)(ceil((lossless_mtu + propagation * occupancy) / 1024) * 1024);
-	long full = (long)(ceil((lossless_mtu + propagation * wcf) / 1024) * 1024);
-	if (x + 2048 < full)
-		x += 2048;
-	*xoff = x;
-	*xon = 19 * 1024;
-	*size = (long)(ceil((double)(x + *xon) / 1024) * 1024);
-	return true;
+	for (size_t i = 0; i < m->n_rows; i++)
+		if (m->rows[i].speed == speed && m->rows[i].cable_m == cable_m)
+			return &m->rows[i];
+	return NULL;
 }
 
 bool sn_port_exists(const cJSON *db, const char *port)
@@ -296,13 +274,13 @@ static void bm_port(const struct sn_model *m, cJSON *db, const char *port)
 	struct bm_in in = bm_inputs(db, port);
 	char pgs[8][8], key[160], prof[96];
 	long cable = in.cable ? strtol(in.cable, NULL, 10) : 0, speed = 0;
-	long xon, xoff, size;
+	const struct sn_row *row = NULL;
 	if (in.speed)
 		speed = strtol(in.speed, NULL, 10);
 	int n = lossless_pgs(in.pfc, pgs);
 	/* a missing (speed, cable) row: buffermgrd logs "No PG profile configured for speed S
 	 * and cable length C" and leaves the port's PGs as they are */
-	if (n > 0 && !sn_headroom(m, speed, cable, &xon, &xoff, &size))
+	if (n > 0 && !(row = sn_row_of(m, speed, cable)))
 		return;
 	cJSON *pg = jget1(db, "BUFFER_PG"), *e, *next;
 	size_t plen = strlen(port);
@@ -319,9 +297,11 @@ static void bm_port(const struct sn_model *m, cJSON *db, const char *port)
 	if (!jget(db, pp, 2)) {
 		put(db, "BUFFER_PROFILE", prof, "dynamic_th", "0");
 		put(db, "BUFFER_PROFILE", prof, "pool", "ingress_lossless_pool");
-		putf(db, "BUFFER_PROFILE", prof, "size", size);
-		putf(db, "BUFFER_PROFILE", prof, "xoff", xoff);
-		putf(db, "BUFFER_PROFILE", prof, "xon", xon);
+		/* with the shared headroom pool the profile reserves xon only
+		 * (buffer_headroom_mellanox.lua); the row's size otherwise */
+		putf(db, "BUFFER_PROFILE", prof, "size", m->shp_xoff ? row->xon : row->size);
+		putf(db, "BUFFER_PROFILE", prof, "xoff", row->xoff);
+		putf(db, "BUFFER_PROFILE", prof, "xon", row->xon);
 	}
 	for (int i = 0; i < n; i++) {
 		snprintf(key, sizeof(key), "%s|%s", port, pgs[i]);
@@ -651,10 +631,9 @@ static int v_key(struct vctx *v, const cJSON *hash)
 		if (!jstr(hash, "size", NULL))
 			return verr(v, "Mandatory node \"size\" instance does not exist (%s|%s).",
 				    t, v->key);
-		long xoff = field_long(hash, "xoff", 0), size = field_long(hash, "size", 0);
-		if (xoff > size && size > 0)
-			return verr(v, "Must condition \"xoff <= size\" not satisfied (%s|%s).", t,
-				    v->key);
+		/* no "xoff <= size" rule: sonic-buffer-profile.yang has none, and Broadcom
+		 * lookup rows have xoff far above size (../shared/conformance/sonic/yang/,
+		 * skus/Arista-7260CX3-D108C8/pg_profile_lookup.ini) */
 	}
 	if (!strcmp(t, "PFC_WD") && strcmp(v->key, "GLOBAL") != 0) {
 		const char *g[] = {"PFC_WD", "GLOBAL"};

@@ -13,9 +13,6 @@
 
 #include "sonic.h"
 
-#define GCU_VALIDATOR                                                                              \
-	"generic_config_updater.field_operation_validators.rdma_config_update_validator"
-
 struct opts {
 	bool dry, verbose, time;
 	const char *format;
@@ -168,80 +165,9 @@ static int read_input(struct sn_cli *c, const char *path, cJSON **out, struct sb
 	return 0;
 }
 
-/* ---- the gate: rdma_config_update_validator per ASIC and release ---- */
-
-struct gate_rule {
-	const char *table;
-	const char *const *fields; /* NULL = none allowed */
-	const char *asics;	   /* " spc3 spc4 " */
-	long from;		   /* release (YYYYMM) from which the edit is allowed */
-};
-
-static const char *const wd_fields[] = {"action",
-					"detection_time",
-					"restoration_time",
-					"POLL_INTERVAL",
-					"pfc_stat_history",
-					"BIG_RED_SWITCH",
-					NULL};
-static const char *const dyn_th[] = {"dynamic_th", NULL};
-
-static const struct gate_rule allow[] = {
-    {"PFC_WD", wd_fields, " spc3 spc4 th4 ", 201811},
-    {"BUFFER_PROFILE", dyn_th, " spc3 spc4 th4 ", 202211},
-};
-
-static bool in_list(const char *const *l, const char *s)
-{
-	for (; l && *l; l++)
-		if (!strcmp(*l, s))
-			return true;
-	return false;
-}
-
-/* Is a change of table.field gated on this switch, and if so is it allowed? */
-static bool field_allowed(const struct sn_sw *sw, const char *table, const char *field)
-{
-	static const char *const lossless_qos[] = {"pfc_enable", "pfcwd_sw_enable", NULL};
-	bool gated = !strcmp(table, "PFC_WD") || !strcmp(table, "BUFFER_POOL") ||
-		     !strcmp(table, "BUFFER_PROFILE");
-	if (sw->model->lossless_gate)
-		gated = gated || !strcmp(table, "BUFFER_PG") || !strcmp(table, "CABLE_LENGTH") ||
-			(!strcmp(table, "PORT_QOS_MAP") && in_list(lossless_qos, field));
-	if (!gated)
-		return true;
-	char asic[24];
-	snprintf(asic, sizeof(asic), " %s ", sw->model->asic);
-	for (size_t i = 0; i < sizeof(allow) / sizeof(allow[0]); i++)
-		if (!strcmp(allow[i].table, table) && in_list(allow[i].fields, field) &&
-		    strstr(allow[i].asics, asic) && sw->release >= allow[i].from)
-			return true;
-	return false;
-}
-
-static int gate_hash(const struct sn_sw *sw, const char *table, const cJSON *a, const cJSON *b,
-		     struct sbuf *err)
-{
-	const cJSON *f;
-	for (int pass = 0; pass < 2; pass++) {
-		cJSON_ArrayForEach(f, (pass ? b : a))
-		{
-			const cJSON *g = jget1(pass ? a : b, f->string);
-			if (g && (pass || cJSON_Compare(f, g, true)))
-				continue;
-			if (!field_allowed(sw, table, f->string)) {
-				sb_addf(err,
-					"Modification of %s table is illegal- validating function "
-					"%s returned False",
-					table, GCU_VALIDATOR);
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-static int gate(const struct sn_sw *sw, const cJSON *cur, const cJSON *target, struct sbuf *err)
+/* gu_common's forbidden operations: PFC_WD's GLOBAL entry and its POLL_INTERVAL cannot be
+ * removed. */
+static int gate(const cJSON *cur, const cJSON *target, struct sbuf *err)
 {
 	const char *wd[] = {"PFC_WD", "GLOBAL"};
 	const cJSON *gc = jget(cur, wd, 2), *gt = jget(target, wd, 2);
@@ -255,30 +181,7 @@ static int gate(const struct sn_sw *sw, const cJSON *cur, const cJSON *target, s
 			     "field: /PFC_WD/GLOBAL/POLL_INTERVAL");
 		return -1;
 	}
-	const cJSON *t, *k;
-	cJSON *empty = cJSON_CreateObject();
-	int rc = 0;
-	for (int pass = 0; pass < 2 && rc == 0; pass++) {
-		const cJSON *x = pass ? target : cur, *y = pass ? cur : target;
-		cJSON_ArrayForEach(t, x)
-		{
-			const cJSON *ty = jget1(y, t->string);
-			cJSON_ArrayForEach(k, t)
-			{
-				const cJSON *ky = jget1(ty, k->string);
-				if (pass && ky)
-					continue; /* compared in the first pass */
-				rc = pass ? gate_hash(sw, t->string, ky ? ky : empty, k, err)
-					  : gate_hash(sw, t->string, k, ky ? ky : empty, err);
-				if (rc)
-					break;
-			}
-			if (rc)
-				break;
-		}
-	}
-	cJSON_Delete(empty);
-	return rc;
+	return 0;
 }
 
 /* ---- Patch Applier ---- */
@@ -320,7 +223,7 @@ static int patch_applier(struct sn_cli *c, const cJSON *patch, bool dry, struct 
 	}
 	glog(c, "Patch Applier",
 	     "Validating all JsonPatch operations are permitted on the specified fields");
-	if (gate(sw, cur, target, err) < 0) {
+	if (gate(cur, target, err) < 0 || sn_gate_patch(sw, patch, err) < 0) {
 		cJSON_Delete(target);
 		return -1;
 	}
@@ -712,8 +615,8 @@ static int cmd_qos(struct sn_cli *c, int argc, char **argv)
 			"/usr/share/sonic/device/%s/%s/buffers.json.j2,/tmp/cfg_buffer.json -t "
 			"/usr/share/sonic/device/%s/%s/qos.json.j2,/tmp/cfg_qos.json -y "
 			"/etc/sonic/sonic_version.yml\n",
-			c->sw.model->platform, c->sw.model->hwsku, c->sw.model->platform,
-			c->sw.model->hwsku);
+			c->sw.model->platform, c->sw.model->name, c->sw.model->platform,
+			c->sw.model->name);
 		fprintf(c->out,
 			"Running command: /usr/local/bin/sonic-cfggen -j /tmp/cfg_buffer.json "
 			"-j /tmp/cfg_qos.json --write-to-db\n");
@@ -761,6 +664,9 @@ int sn_config(struct sn_cli *c, int argc, char **argv)
 	if (!strcmp(sub, "qos"))
 		return cmd_qos(c, argc, argv);
 	if (!strcmp(sub, "save")) {
+		/* running CONFIG_DB -> /etc/sonic/config_db.json, what a reload loads */
+		jput(c->sw.sn, "startup", cJSON_Duplicate(c->sw.db, true));
+		c->ctx->dirty = true;
 		fprintf(c->out, "Running command: /usr/local/bin/sonic-cfggen -d --print-data > "
 				"/etc/sonic/config_db.json\n");
 		return 0;

@@ -62,7 +62,7 @@ static int show_version(struct sn_cli *c)
 		"Model Number: %s\n"
 		"Hardware Revision: A1\n"
 		"Uptime: 00:00:00 up 1 day,  0:00,  0 user,  load average: 0.00, 0.00, 0.00\n",
-		c->sw.release, m->platform, m->hwsku, m->asic_type, m->name, m->name);
+		c->sw.release, m->platform, m->name, m->asic_type, m->name, m->name);
 	return 0;
 }
 
@@ -188,7 +188,14 @@ int sn_show(struct sn_cli *c, int argc, char **argv)
 			return click_no_such(c, "runningconfiguration ", argc < 3 ? "" : argv[2]);
 		struct sbuf sb;
 		sb_init(&sb);
-		sn_print_json(&sb, c->sw.db);
+		/* a single-ASIC switch adds FRR's configuration as "bgpraw" (switch-dialects.md,
+		 * SONiC corrections) */
+		cJSON *all = cJSON_Duplicate(c->sw.db, true);
+		jput(all, "bgpraw",
+		     cJSON_CreateString("Building configuration...\n\nCurrent configuration:\n!\n"
+					"frr version 8.5.4\nfrr defaults traditional\n!\nend\n"));
+		sn_print_json(&sb, all);
+		cJSON_Delete(all);
 		fputs(sb_str(&sb), c->out);
 		sb_free(&sb);
 		return 0;

@@ -50,8 +50,9 @@ patch() {
 }
 
 test_expect_success 'simctl up starts SONiC switches of three SKUs' '
-	"$SIMCTL" up "$LAB" --switch sn=127.0.4.1:sonic:SN5400 \
-		--switch tl=127.0.4.2:sonic:TL10 --switch bc=127.0.4.3:sonic:7060DX5 \
+	"$SIMCTL" up "$LAB" --switch sn=127.0.4.1:sonic:Mellanox-SN5600-O128 \
+		--switch tl=127.0.4.2:sonic:Arista-7060X6-64PE-B-O128@202311 \
+		--switch bc=127.0.4.3:sonic:Arista-7260CX3-D108C8 \
 		>/dev/null &&
 	test_must_contain "$LAB/inventory.yaml" "platform: sonic" &&
 	test_must_contain "$LAB/inventory.yaml" "ports: \\[Ethernet0, Ethernet4, Ethernet8, Ethernet12\\]" &&
@@ -66,7 +67,7 @@ test_expect_success 'factory CONFIG_DB: AZURE maps, DSCP 26 lossy, PFC 3,4, WRED
 		"PFC_WD|Ethernet0 action" "PFC_WD|GLOBAL POLL_INTERVAL" \
 		"CABLE_LENGTH|AZURE Ethernet12")" = "1 6 AZURE_LOSSLESS 200 drop 200 5m" &&
 	sw sn "sonic-db-cli CONFIG_DB KEYS '\''QUEUE|*'\''" >"$TMP/keys" &&
-	test $(wc -l <"$TMP/keys") = 448 &&
+	test $(wc -l <"$TMP/keys") = 896 &&
 	sw sn "sonic-db-cli CONFIG_DB HGETALL '\''WRED_PROFILE|AZURE_LOSSLESS'\''" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "'\''green_min_threshold'\'': '\''1048576'\''" &&
 	test_must_contain "$TMP/out" "'\''green_max_threshold'\'': '\''2097152'\''" &&
@@ -78,8 +79,8 @@ test_expect_success 'buffermgrd derived the lossless PG profile from speed and c
 	sw sn "sonic-db-cli CONFIG_DB HGETALL '\''BUFFER_PROFILE|pg_lossless_400000_5m_profile'\''" \
 		>"$TMP/out" &&
 	test_must_contain "$TMP/out" "'\''xon'\'': '\''19456'\''" &&
-	test_must_contain "$TMP/out" "'\''xoff'\'': '\''98304'\''" &&
-	test_must_contain "$TMP/out" "'\''size'\'': '\''117760'\''"
+	test_must_contain "$TMP/out" "'\''xoff'\'': '\''231424'\''" &&
+	test_must_contain "$TMP/out" "'\''size'\'': '\''250880'\''"
 '
 
 test_expect_success 'show runningconfiguration all is the same CONFIG_DB as JSON' '
@@ -87,7 +88,8 @@ test_expect_success 'show runningconfiguration all is the same CONFIG_DB as JSON
 	jq -e ".DSCP_TO_TC_MAP.AZURE[\"26\"] == \"1\" and
 		.PORT_QOS_MAP.Ethernet0.pfc_enable == \"3,4\" and
 		.BUFFER_PG[\"Ethernet0|3-4\"].profile == \"pg_lossless_400000_5m_profile\" and
-		(.PORT | length) == 64 and .PORT.Ethernet252.speed == \"400000\"" "$TMP/run.json" &&
+		(.PORT | length) == 128 and .PORT.Ethernet508.speed == \"400000\" and
+		(.bgpraw | type) == \"string\"" "$TMP/run.json" &&
 	test_expect_code 1 sw sn "sonic-db-cli NO_DB KEYS x" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Invalid database name input : .NO_DB."
 '
@@ -108,7 +110,7 @@ cat >"$TMP/roce.json" <<'EOF'
  {"op": "replace", "path": "/PORT_QOS_MAP/Ethernet0/pfc_enable", "value": "3"},
  {"op": "replace", "path": "/WRED_PROFILE/AZURE_LOSSLESS/green_min_threshold", "value": "150000"},
  {"op": "replace", "path": "/WRED_PROFILE/AZURE_LOSSLESS/green_max_threshold", "value": "1500000"},
- {"op": "replace", "path": "/CABLE_LENGTH/AZURE/Ethernet0", "value": "3m"},
+ {"op": "replace", "path": "/CABLE_LENGTH/AZURE/Ethernet0", "value": "40m"},
  {"op": "replace", "path": "/PFC_WD/Ethernet0/detection_time", "value": "400"}]
 EOF
 
@@ -125,8 +127,8 @@ test_expect_success 'checkpoint, apply, and buffermgrd follows cable length and 
 	printf "BUFFER_PG|Ethernet0|0\nBUFFER_PG|Ethernet0|3\n" >"$TMP/expect" &&
 	diff -u "$TMP/expect" "$TMP/pgs" &&
 	set -- $(hgets sn "BUFFER_PG|Ethernet0|3 profile" \
-		"BUFFER_PROFILE|pg_lossless_400000_3m_profile xoff") &&
-	test "$1" = pg_lossless_400000_3m_profile && test "$2" -lt 98304 &&
+		"BUFFER_PROFILE|pg_lossless_400000_40m_profile xoff") &&
+	test "$1" = pg_lossless_400000_40m_profile && test "$2" = 283648 &&
 	sw sn "sudo config list-checkpoints" | jq -e ". == [\"rocectl-1\"]"
 '
 
@@ -143,24 +145,45 @@ test_expect_success 'rollback restores the checkpoint; buffermgrd re-derives the
 	test_must_contain "$TMP/err" "^Error: Checkpoint .rocectl-1. does not exist$"
 '
 
-test_expect_success 'the gated SKU refuses lossless-table edits, in the dry run already' '
-	echo "[{\"op\": \"replace\", \"path\": \"/PORT_QOS_MAP/Ethernet0/pfc_enable\", \"value\": \"3\"}]" |
+# GCU's rules (gcu_field_operation_validators.conf.json, and the 2025-10-25 file before
+# 202511): th5 allows PFC_WD edits from 20240500, so not on 202311; lossless maps, PFC and
+# cable lengths have no validator; BUFFER_POOL edits are refused, but for a replace of the
+# three sizes the older file lists (allowed on spc4 from 20221100).
+test_expect_success 'GCU gates follow the real rules files per HWSKU and release' '
+	echo "[{\"op\": \"replace\", \"path\": \"/PFC_WD/Ethernet0/detection_time\", \"value\": \"400\"}]" |
 		test_expect_code 2 patch tl --dry-run >"$TMP/out" 2>"$TMP/err" &&
-	test_must_contain "$TMP/err" "^Failed to apply patch due to: Modification of PORT_QOS_MAP table is illegal- validating function generic_config_updater.field_operation_validators.rdma_config_update_validator returned False$" &&
+	test_must_contain "$TMP/err" "^Failed to apply patch due to: Modification of PFC_WD table is illegal- validating function generic_config_updater.field_operation_validators.rdma_config_update_validator returned False$" &&
 	test_must_not_contain "$TMP/out" "Patch applied successfully" &&
-	for p in /BUFFER_PG/Ethernet0\|3-4/profile /CABLE_LENGTH/AZURE/Ethernet0 \
-		/PFC_WD/Ethernet0/detection_time; do
-		case $p in */profile) v=ingress_lossy_profile ;; */Ethernet0) v=3m ;; *) v=400 ;; esac
+	for p in /PORT_QOS_MAP/Ethernet0/pfc_enable /CABLE_LENGTH/AZURE/Ethernet0 \
+		/BUFFER_PG/Ethernet0\|3-4/profile; do
+		case $p in */profile) v=ingress_lossy_profile ;; */Ethernet0) v=40m ;; *) v=3 ;; esac
 		echo "[{\"op\": \"replace\", \"path\": \"$p\", \"value\": \"$v\"}]" |
-			test_expect_code 2 patch tl --dry-run >/dev/null 2>"$TMP/err" &&
-		test_must_contain "$TMP/err" "Modification of [A-Z_]+ table is illegal" || exit 1
+			patch tl --dry-run >/dev/null 2>"$TMP/err" || { cat "$TMP/err"; exit 1; }
 	done &&
-	echo "[{\"op\": \"replace\", \"path\": \"/DSCP_TO_TC_MAP/AZURE/26\", \"value\": \"3\"}]" |
-		patch tl --dry-run >/dev/null &&
-	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"1000\"}]" |
+	echo "[{\"op\": \"replace\", \"path\": \"/PFC_WD/Ethernet0/detection_time\", \"value\": \"400\"}]" |
+		patch sn --dry-run >/dev/null &&
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/egress_lossless_pool/size\", \"value\": \"1000\"}]" |
 		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Modification of BUFFER_POOL table is illegal" &&
-	test "$(hget tl "PORT_QOS_MAP|Ethernet0" pfc_enable)" = 3,4
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"50270208\"}]" |
+		patch sn -d >/dev/null &&
+	echo "[{\"op\": \"add\", \"path\": \"/PFC_WD/GLOBAL\", \"value\": {\"POLL_INTERVAL\": \"200\"}}]" |
+		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "Modification of PFC_WD table is illegal" &&
+	test "$(hget tl "PFC_WD|Ethernet0" detection_time)" = 200
+'
+
+test_expect_success 'config save keeps running; reboot loads it' '
+	sw sn "sonic-db-cli CONFIG_DB HSET '\''PORT_QOS_MAP|Ethernet8'\'' pfc_enable 3" >/dev/null &&
+	"$SIMCTL" reboot "$LAB" sn >/dev/null &&
+	test "$(hget sn "PORT_QOS_MAP|Ethernet8" pfc_enable)" = 3,4 &&
+	sw sn "sonic-db-cli CONFIG_DB HSET '\''PORT_QOS_MAP|Ethernet8'\'' pfc_enable 3" >/dev/null &&
+	sw sn "sudo config save -y" >/dev/null &&
+	"$SIMCTL" reboot "$LAB" sn >/dev/null &&
+	test "$(hget sn "PORT_QOS_MAP|Ethernet8" pfc_enable)" = 3 &&
+	sw sn "cat /etc/sonic/config_db.json" | jq -e ".PORT_QOS_MAP.Ethernet8.pfc_enable == \"3\"" >/dev/null &&
+	sw sn "sonic-db-cli CONFIG_DB HSET '\''PORT_QOS_MAP|Ethernet8'\'' pfc_enable 3,4" >/dev/null &&
+	sw sn "sudo config save -y" >/dev/null
 '
 
 test_expect_success 'invalid patches are refused with GCU and YANG reasons' '
@@ -194,12 +217,14 @@ test_expect_success 'reject-next fails the apply half way; rollback repairs it' 
 		"WRED_PROFILE|AZURE_LOSSLESS green_min_threshold")" = "1 1048576"
 '
 
-test_expect_success 'a lookup-table SKU has no headroom row for 3m: the PG keeps its profile' '
+test_expect_success 'a SKU without a lookup row for 3m: the PG keeps its profile' '
 	echo "[{\"op\": \"replace\", \"path\": \"/CABLE_LENGTH/AZURE/Ethernet0\", \"value\": \"3m\"},
 	       {\"op\": \"replace\", \"path\": \"/CABLE_LENGTH/AZURE/Ethernet4\", \"value\": \"40m\"}]" |
 		patch bc >/dev/null &&
 	test "$(hgets bc "BUFFER_PG|Ethernet0|3-4 profile" "BUFFER_PG|Ethernet4|3-4 profile")" = \
-		"pg_lossless_400000_5m_profile pg_lossless_400000_40m_profile"
+		"pg_lossless_50000_5m_profile pg_lossless_50000_40m_profile" &&
+	sw bc "cat /usr/share/sonic/device/x86_64-arista_7260cx3_64/Arista-7260CX3-D108C8/pg_profile_lookup.ini" >"$TMP/ini" &&
+	test_must_contain "$TMP/ini" "^50000 +40m +1248 +1248 +59696 +0$"
 '
 
 test_expect_success 'writes through sonic-db-cli and drift bypass GCU; buffermgrd follows' '
@@ -222,7 +247,7 @@ test_expect_success 'drop-after closes the SSH connection; hang never answers' '
 	sw tl "show version" >/dev/null &&
 	test_expect_code 255 sw tl "show version" >/dev/null 2>&1 &&
 	sw tl "show version" >"$TMP/out" &&
-	test_must_contain "$TMP/out" "^HwSKU: Marvell-TL10-C64$" &&
+	test_must_contain "$TMP/out" "^HwSKU: Arista-7060X6-64PE-B-O128$" &&
 	"$SIMCTL" fault "$LAB" tl hang &&
 	test_expect_code 124 "$SIMCTL" exec "$LAB" -- timeout 1 \
 		ssh -F "$LAB/ssh_config" tl "show version" &&

@@ -1,0 +1,152 @@
+/* SONiC: what makes the values take effect, checked beside the values (verify effects, not
+ * echoes).
+ *
+ * Cable length: buffermgrd (traditional model) gives a port a lossless profile only for a
+ * (speed, cable) pair its SKU's pg_profile_lookup.ini has; for any other pair it logs "No
+ * PG profile configured for speed ... and cable length ...", drops the update and GCU
+ * still reports success (../shared/conformance/sonic/skus/_swss/
+ * buffermgr.cpp.missing-lookup-row.excerpt).  So lengths are written rounded up to the
+ * next row, and the port's lossless BUFFER_PG must reference pg_lossless_<speed>_<cable>_
+ * profile, the name buffermgrd gives the profile of that row.
+ *
+ * Persistence: a reload loads /etc/sonic/config_db.json (what `config save` wrote); a
+ * running CONFIG_DB that differs from it loses the policy at the next reboot. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sonic.h"
+
+int sonic_parse_lookup(const char *text, size_t len, const char *what, struct sonic_rows *rows,
+		       struct rc_err *err)
+{
+	size_t at = 0;
+
+	rows->n = 0;
+	if (!text || len > (1u << 20))
+		return rc_errf(err, EPROTO, "%s: no output, or too long", what);
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len, n = end - at;
+		char line[160], unit[8];
+		unsigned long speed, cable;
+		int used = 0;
+
+		if (n >= sizeof(line))
+			return rc_errf(err, EPROTO, "%s: line of %zu bytes", what, n);
+		memcpy(line, text + at, n);
+		line[n] = '\0';
+		at = end + 1;
+		if (memchr(line, '\0', n))
+			return rc_errf(err, EPROTO, "%s: NUL byte in the output", what);
+		if (strspn(line, " \t\r") == n || line[strspn(line, " \t")] == '#')
+			continue;
+		/* speed cable size xon xoff threshold [xon_offset]: only the key is used */
+		if (sscanf(line, " %7lu %7lu%1[m]%n", &speed, &cable, unit, &used) != 3 || !speed ||
+		    !cable || speed > 10000000 || cable > 100000)
+			return rc_errf(err, EPROTO,
+				       "%s: expected 'speed cable size xon xoff threshold' rows "
+				       "(pg_profile_lookup.ini), got a line that is not one",
+				       what);
+		if (rows->n == SONIC_ROWS_MAX)
+			return rc_errf(err, EPROTO, "%s: more than %d rows", what, SONIC_ROWS_MAX);
+		rows->v[rows->n].speed_mbps = (uint32_t)speed;
+		rows->v[rows->n].cable_m = (uint32_t)cable;
+		rows->n++;
+	}
+	if (!rows->n)
+		return rc_errf(err, EPROTO, "%s: no (speed, cable) row", what);
+	return 0;
+}
+
+uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32_t cable_m,
+		      uint32_t *below)
+{
+	uint32_t up = 0, lo = 0;
+
+	for (size_t i = 0; i < rows->n; i++) {
+		uint32_t c = rows->v[i].cable_m;
+
+		if (rows->v[i].speed_mbps != speed_mbps)
+			continue;
+		if (c >= cable_m && (!up || c < up))
+			up = c;
+	}
+	for (size_t i = 0; up && i < rows->n; i++)
+		if (rows->v[i].speed_mbps == speed_mbps && rows->v[i].cable_m < up &&
+		    rows->v[i].cable_m > lo)
+			lo = rows->v[i].cable_m;
+	if (below)
+		*below = lo;
+	return up;
+}
+
+void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
+			const char *port, struct port_qos *q)
+{
+	char want[RC_NAME_MAX];
+	uint32_t below = 0;
+
+	if (!(q->known & RC_F_CABLE) || !(q->known & RC_F_SPEED) || !q->cable_length_m)
+		return;
+	if (rows && rows->n &&
+	    sonic_row_up(rows, q->speed_gbps * 1000, q->cable_length_m, &below) ==
+		q->cable_length_m) {
+		q->cable_is_row = true;
+		q->cable_row_below_m = below;
+	}
+	/* the dynamic model computes profiles of its own names in APPL_DB: not checked */
+	if (info->buffer_dynamic || !q->pfc_enabled)
+		return;
+	snprintf(want, sizeof(want), "pg_lossless_%u_%um_profile", q->speed_gbps * 1000,
+		 q->cable_length_m);
+	for (int p = 0; p < RC_NPRIO; p++) {
+		if (!(q->pfc_enabled & (1u << p)) || !strcmp(info->pg_profile[p], want))
+			continue;
+		rc_effect_drift(&q->effect, RC_F_CABLE, "%s prio %d BUFFER_PG %s, not %s (%s)",
+				port, p,
+				info->pg_profile[p][0] ? info->pg_profile[p] : "not lossless", want,
+				rows && rows->n &&
+					sonic_row_up(rows, q->speed_gbps * 1000, q->cable_length_m,
+						     NULL) != q->cable_length_m
+				    ? "no lookup row for this speed and cable"
+				    : "buffermgrd did not follow");
+		return;
+	}
+}
+
+static bool same_group(const struct port_qos *a, const struct port_qos *b, uint32_t g)
+{
+	switch (g) {
+	case RC_F_TRUST:
+		return a->trust == b->trust;
+	case RC_F_DSCP2PRIO:
+		return a->dscp_mask == b->dscp_mask && !memcmp(a->dscp2prio, b->dscp2prio, 64);
+	case RC_F_PRIO2TC:
+		return !memcmp(a->prio2tc, b->prio2tc, sizeof(a->prio2tc));
+	case RC_F_PFC:
+		return a->pfc_enabled == b->pfc_enabled;
+	case RC_F_CABLE:
+		return a->cable_length_m == b->cable_length_m;
+	case RC_F_ECN:
+		return !memcmp(a->ecn, b->ecn, sizeof(a->ecn));
+	case RC_F_WATCHDOG:
+		return !memcmp(&a->watchdog, &b->watchdog, sizeof(a->watchdog));
+	default:
+		return true;
+	}
+}
+
+void sonic_effect_startup(const struct port_qos *startup, const char *why, struct port_qos *q)
+{
+	static const uint32_t groups[] = {RC_F_TRUST, RC_F_DSCP2PRIO, RC_F_PRIO2TC, RC_F_PFC,
+					  RC_F_CABLE, RC_F_ECN,	      RC_F_WATCHDOG};
+	uint32_t differ = 0;
+
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if ((q->known & groups[i]) && !same_group(q, startup, groups[i]))
+			differ |= groups[i];
+	if (differ)
+		rc_effect_drift(&q->effect, differ, "running differs from startup%s%s",
+				why ? ": " : "", why ? why : "");
+}

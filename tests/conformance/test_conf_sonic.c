@@ -1,0 +1,101 @@
+/* SONiC parsers against real vendor artifacts ($CONFORMANCE_DIR, ../shared/conformance):
+ * every SKU's pg_profile_lookup.ini (sonic-buildimage) must read as its rows, and
+ * sonic-utilities' `show pfc counters` fixture as its counts.  A missing artifact fails. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+#include <cmocka.h>
+
+#include "../../drivers/switch/sonic.h"
+
+static char *artifact(const char *rel, size_t *len)
+{
+	const char *dir = getenv("CONFORMANCE_DIR");
+	char path[1024];
+	FILE *f;
+	char *buf;
+	long n;
+
+	if (!dir || !*dir)
+		fail_msg("CONFORMANCE_DIR is not set");
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("missing artifact %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void lookup(const char *sku, size_t rows_expected, uint32_t speed, uint32_t cable,
+		   uint32_t up)
+{
+	char rel[256];
+	struct sonic_rows rows;
+	struct rc_err err = {0};
+	size_t len;
+	char *text;
+
+	snprintf(rel, sizeof(rel), "sonic/skus/%s/pg_profile_lookup.ini", sku);
+	text = artifact(rel, &len);
+	if (sonic_parse_lookup(text, len, rel, &rows, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(rows.n, rows_expected);
+	assert_int_equal(sonic_row_up(&rows, speed, cable, NULL), up);
+	free(text);
+}
+
+static void test_lookup_rows(void **state)
+{
+	(void)state;
+	/* counts and rows as the kit's README lists them */
+	lookup("Arista-7060X6-64PE-B-O128", 12, 400000, 100, 150);
+	lookup("Arista-7260CX3-D108C8", 9, 50000, 41, 300);
+	lookup("Mellanox-SN3800-D112C8", 20, 100000, 300, 300);
+	lookup("Mellanox-SN4600C-C64", 20, 100000, 301, 2000);
+	lookup("Mellanox-SN5600-O128", 24, 800000, 6, 40);
+}
+
+static void test_pfc_counters(void **state)
+{
+	struct rc_counters c = {0};
+	struct rc_err err = {0};
+	size_t len;
+	char *text = artifact("sonic/outputs/show_pfc_counters.txt", &len);
+	bool rx3 = false, tx0 = false;
+	(void)state;
+
+	if (sonic_parse_pfc_counters(text, len, "Ethernet4", &c, &err))
+		fail_msg("%s", err.msg);
+	for (size_t i = 0; i < c.n; i++) {
+		rx3 |= !strcmp(c.v[i].name, "pfc_pause_rx[3]") && c.v[i].value == 403;
+		tx0 |= !strcmp(c.v[i].name, "pfc_pause_tx[0]") && c.v[i].value == 1410;
+	}
+	assert_true(rx3);
+	assert_true(tx0);
+	rc_counters_free(&c);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_lookup_rows),
+	    cmocka_unit_test(test_pfc_counters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
