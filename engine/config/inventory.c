@@ -6,6 +6,7 @@
 
 #include "range.h"
 #include "rocectl/inventory.h"
+#include "rocectl/util.h"
 #include "yaml_device.h"
 #include "yaml_walk.h"
 
@@ -205,22 +206,14 @@ static int add_devices(struct ctx *c, size_t count, const struct yd_node *at, co
 	if (need > RC_INV_MAX_DEVICES)
 		return yw_fail(&c->w, at, "%s: the inventory would have more than %d devices", path,
 			       RC_INV_MAX_DEVICES);
-	if (need > c->cap_devices) {
-		size_t cap = c->cap_devices ? c->cap_devices : 16;
-		void *q, *r;
+	size_t cap_roles = c->cap_devices;
 
-		while (cap < need)
-			cap *= 2;
-		q = realloc(inv->devices, cap * sizeof(*inv->devices));
-		if (q)
-			inv->devices = q;
-		r = realloc(c->role_given, cap * sizeof(*c->role_given));
-		if (r)
-			c->role_given = r;
-		if (!q || !r)
-			return rc_errf(c->w.err, ENOMEM, "out of memory");
-		c->cap_devices = cap;
-	}
+	/* the two arrays grow together: role_given[i] belongs to devices[i] */
+	if (rc_array_reserve((void **)&inv->devices, &c->cap_devices, need, sizeof(*inv->devices),
+			     16) ||
+	    rc_array_reserve((void **)&c->role_given, &cap_roles, c->cap_devices,
+			     sizeof(*c->role_given), 16))
+		return rc_errf(c->w.err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -516,18 +509,8 @@ static int add_links(struct ctx *c, size_t count, const struct yd_node *at, cons
 	if (need > RC_INV_MAX_LINKS)
 		return yw_fail(&c->w, at, "%s: the inventory would have more than %d links", path,
 			       RC_INV_MAX_LINKS);
-	if (need > c->cap_links) {
-		size_t cap = c->cap_links ? c->cap_links : 16;
-		void *q;
-
-		while (cap < need)
-			cap *= 2;
-		q = realloc(inv->links, cap * sizeof(*inv->links));
-		if (!q)
-			return rc_errf(c->w.err, ENOMEM, "out of memory");
-		inv->links = q;
-		c->cap_links = cap;
-	}
+	if (rc_array_reserve((void **)&inv->links, &c->cap_links, need, sizeof(*inv->links), 16))
+		return rc_errf(c->w.err, ENOMEM, "out of memory");
 	return 0;
 }
 

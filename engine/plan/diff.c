@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rocectl/diff.h"
+#include "rocectl/util.h"
 
 /* Marking probabilities: platforms store whole percents (SONiC, EOS) or round to them;
  * half a percentage point either way is that rounding, not drift. */
@@ -69,15 +70,10 @@ size_t rc_changes_count(const struct rc_changes *c, enum rc_change_kind kind)
 
 static int push(struct rc_changes *c, const struct rc_change *ch)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct rc_change *v = realloc(c->v, cap * sizeof(*v));
+	int rc = rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (rc)
+		return rc;
 	c->v[c->n++] = *ch;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rocectl/driver.h"
+#include "rocectl/util.h"
 
 #define RC_MAX_DRIVERS 32
 #define PLUGIN_NAME    "rocectl-net.so"
@@ -124,15 +125,10 @@ int rc_counters_add(struct rc_counters *c, const char *port, const char *name, c
 {
 	struct rc_counter *e;
 
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 32;
-		struct rc_counter *v = realloc(c->v, cap * sizeof(*v));
+	int rc = rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 32);
 
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (rc)
+		return rc;
 	e = &c->v[c->n++];
 	memset(e, 0, sizeof(*e));
 	snprintf(e->port, sizeof(e->port), "%s", port ? port : "");

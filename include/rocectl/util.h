@@ -22,4 +22,10 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
  * out of range. */
 int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
 
+/* Make room for `need` elements of `elem` bytes in *v (capacity *cap, in elements):
+ * doubling from `first` (8 when 0), overflow-checked.  On failure *v and *cap are
+ * unchanged and -ENOMEM is returned.  Use: rc_array_reserve((void **)&a->v, &a->cap,
+ * a->n + 1, sizeof(*a->v), 16). */
+int rc_array_reserve(void **v, size_t *cap, size_t need, size_t elem, size_t first);
+
 #endif

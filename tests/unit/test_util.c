@@ -139,10 +139,35 @@ static void test_numbers_are_digits_only(void **unused)
 	assert_int_equal(rc_parse_u64("12", 8, 0, 100, &v), -EINVAL);
 }
 
+/* The one growth rule: doubling from the first size, nothing moved when there is room,
+ * overflow refused with the array untouched. */
+static void test_array_reserve(void **unused)
+{
+	int *v = NULL;
+	size_t cap = 0;
+
+	(void)unused;
+	assert_int_equal(rc_array_reserve((void **)&v, &cap, 1, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 4);
+	for (int i = 0; i < 4; i++)
+		v[i] = i;
+	assert_int_equal(rc_array_reserve((void **)&v, &cap, 4, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 4);
+	assert_int_equal(rc_array_reserve((void **)&v, &cap, 9, sizeof(*v), 4), 0);
+	assert_int_equal(cap, 16);
+	assert_int_equal(v[3], 3);
+	assert_int_equal(rc_array_reserve((void **)&v, &cap, SIZE_MAX / 2, sizeof(*v), 4), -ENOMEM);
+	assert_int_equal(cap, 16);
+	assert_int_equal(v[2], 2);
+	assert_int_equal(rc_array_reserve((void **)&v, &cap, 17, 0, 4), -EINVAL);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers_are_digits_only),
+	    cmocka_unit_test(test_array_reserve),
 	    cmocka_unit_test(test_write_replaces_the_file),
 	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
 	    cmocka_unit_test(test_short_write_of_a_plan_leaks_nothing),
