@@ -219,6 +219,35 @@ test_expect_success 'MLNX_OFED sysfs: ECN enables written, read before write' '
 	agent d verify -p "$P" >/dev/null
 '
 
+test_expect_success 'upstream debugfs cc_params: CNP DSCP and priority read and written there' '
+	"$NICSIM" init "$TMP/dbg" --nic eth0,rdma=mlx5_0,debugfs >/dev/null &&
+	cc="$TMP/dbg/sys/kernel/debug/mlx5/0000:10:00.0/cc_params" &&
+	agent dbg apply -p "$P" --journal "$J" >/dev/null &&
+	agent dbg verify -p "$P" >/dev/null &&
+	on dbg sh -c "echo 1 >$cc/np_cnp_prio_mode" &&
+	test_expect_code 2 agent dbg verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.effect +want in effect, have not in effect" &&
+	test_expect_code 2 agent dbg verify -p "$P" --json >"$TMP/out" &&
+	test_must_contain "$TMP/out" "\{\"field\":\"cnp.effect\",\"group\":\"cnp\",\"kind\":\"set\"" &&
+	on dbg sh -c "echo 46 >$cc/np_cnp_dscp" &&
+	test_expect_code 2 agent dbg verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.dscp +want 48, have 46" &&
+	: >"$TMP/dbg/writes.log" &&
+	agent dbg apply -p "$P" --journal "$J" >/dev/null &&
+	device_writes dbg >"$TMP/w" &&
+	test_must_contain "$TMP/w" "^write sys/kernel/debug/mlx5/0000:10:00.0/cc_params/np_cnp_dscp \"48\" -> 0$" &&
+	test_must_contain "$TMP/w" "^write sys/kernel/debug/mlx5/0000:10:00.0/cc_params/np_cnp_prio \"6\" -> 0$" &&
+	test "$(cat "$cc/np_cnp_prio_mode")" = 0 &&
+	agent dbg verify -p "$P" >/dev/null
+'
+
+test_expect_success 'without OFED sysfs or debugfs, CNP marking is not controllable, with the reason' '
+	agent a show >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp: not controllable here" &&
+	agent a verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.*not controllable"
+'
+
 test_expect_success '--only limits plan and apply to the sections named' '
 	"$NICSIM" init "$TMP/o" --ofed --nic eth0,rdma=mlx5_0 >/dev/null &&
 	test_expect_code 2 agent o plan -p "$P" --only rdma >"$TMP/out" &&
