@@ -248,6 +248,23 @@ test_expect_success 'without OFED sysfs or debugfs, CNP marking is not controlla
 	test_must_contain "$TMP/out" "cnp.*not controllable"
 '
 
+test_expect_success 'an ETS policy converges on a 2024 mlx5 and on an older one' '
+	{ cat "$P" && cat <<-EOF
+	ets:
+	  - {traffic_class: 6, mode: strict}
+	  - {traffic_class: 3, mode: dwrr, bandwidth: 50%}
+	  - {traffic_class: 0, mode: dwrr, bandwidth: 50%}
+	EOF
+	} >"$TMP/ets.yaml" &&
+	"$NICSIM" init "$TMP/etsv" --nic eth0,rdma=mlx5_0 --nic eth1,rdma=mlx5_1,mlx5=pre-2024 >/dev/null &&
+	agent etsv apply -p "$TMP/ets.yaml" --journal "$J" >/dev/null &&
+	agent etsv verify -p "$TMP/ets.yaml" >/dev/null &&
+	test_must_not_contain "$TMP/etsv/writes.log" "status -" &&
+	grep "^ets-tsa" "$TMP/etsv/nics/eth0.state" >"$TMP/e0" &&
+	grep "^ets-tsa" "$TMP/etsv/nics/eth1.state" >"$TMP/e1" &&
+	cmp "$TMP/e0" "$TMP/e1"
+'
+
 test_expect_success '--only limits plan and apply to the sections named' '
 	"$NICSIM" init "$TMP/o" --ofed --nic eth0,rdma=mlx5_0 >/dev/null &&
 	test_expect_code 2 agent o plan -p "$P" --only rdma >"$TMP/out" &&
