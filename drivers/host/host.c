@@ -355,6 +355,8 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 		if (st->pfc.delay) {
 			q->cable_length_m = st->pfc.delay;
 			q->known |= RC_F_CABLE;
+			/* Whether it counts is a guess from the layout (firmware_buffers). */
+			q->effect.unverified |= RC_F_CABLE;
 			if (firmware_buffers(st))
 				rc_effect_inert(&q->effect, RC_F_CABLE,
 						"cable length is used only once the host sizes the "
@@ -427,6 +429,15 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
 			q->cnp_dscp = (uint8_t)hp->nic.cnp_dscp;
 			q->cnp_prio = (uint8_t)hp->nic.cnp_prio;
 			q->known |= RC_F_CNP;
+			/* cong.c: only mode 0 makes CNPs take np_cnp_prio; what firmware uses
+			 * otherwise is not public (PRM), hence unverified. */
+			if (hp->nic.cnp_route == RC_CNP_DEBUGFS && hp->nic.cnp_prio_mode) {
+				rc_effect_drift(&q->effect, RC_F_CNP,
+						"np_cnp_prio_mode is %d: firmware does not use "
+						"np_cnp_prio %d for CNPs",
+						hp->nic.cnp_prio_mode, hp->nic.cnp_prio);
+				q->effect.unverified |= RC_F_CNP;
+			}
 		} else {
 			q->unsupported |= RC_F_CNP;
 		}
@@ -883,12 +894,8 @@ static int write_nic(struct writer *x, uint32_t fields, struct rc_err *err)
 					       want->nic_ecn_rp, err);
 	}
 	if (!rc && (fields & RC_F_CNP)) {
-		if (!x->nic.has_cnp)
-			return rc_errf(err, EOPNOTSUPP,
-				       "'%s': CNP marking is not controllable here (no OFED "
-				       "ecn/roce_np sysfs)",
-				       x->ifname);
-		rc = rc_mlx5_write_cnp(root, x->ifname, want->cnp_dscp, want->cnp_prio, err);
+		rc = rc_mlx5_write_cnp(root, x->ifname, &x->nic, want->cnp_dscp, want->cnp_prio,
+				       err);
 	}
 	if (!rc && (fields & RC_F_ROCE_TOS)) {
 		struct rc_rdma_port *p = malloc(sizeof(*p));

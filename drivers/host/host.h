@@ -199,9 +199,14 @@ struct rc_mlx5_state {
 	/* MLNX_OFED ecn/roce_np|roce_rp/enable/<prio>: prio_mask = files present. */
 	bool has_ecn;
 	uint8_t ecn_prio_mask, np, rp;
-	/* ecn/roce_np/cnp_dscp and cnp_802p_prio. */
+	/* CNP marking: OFED ecn/roce_np/{cnp_dscp,cnp_802p_prio}, or upstream debugfs
+	 * mlx5/<pci>/cc_params/np_cnp_{dscp,prio_mode,prio} (mlx5_cc.c). */
 	bool has_cnp;
+	enum { RC_CNP_NONE, RC_CNP_OFED, RC_CNP_DEBUGFS } cnp_route;
 	int cnp_dscp, cnp_prio;
+	int cnp_prio_mode; /* debugfs: 0 = CNPs take cnp_prio */
+	char pci[32];	   /* PCI address of the netdev (debugfs directory name) */
+	char cnp_why[200]; /* why CNP marking is not available, when !has_cnp */
 	/* rdma_cm default ToS (configfs). */
 	bool has_tos;
 	int roce_tos;
@@ -217,7 +222,13 @@ int rc_mlx5_write_qos_trust(const char *root, const char *ifname, enum rc_trust 
  * re-enabling an enabled priority fails with EPERM on OFED). */
 int rc_mlx5_write_ecn(const char *root, const char *ifname, const char *point, uint8_t mask,
 		      uint8_t want, struct rc_err *err);
-int rc_mlx5_write_cnp(const char *root, const char *ifname, int dscp, int prio, struct rc_err *err);
+/* Through the route the read found (st->cnp_route), writing only what differs. */
+int rc_mlx5_write_cnp(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+		      int dscp, int prio, struct rc_err *err);
+/* mlx5_cc.c: the debugfs route. */
+void rc_mlx5_read_cc(const char *root, const char *ifname, struct rc_mlx5_state *st);
+int rc_mlx5_write_cc_cnp(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+			 int dscp, int prio, struct rc_err *err);
 int rc_mlx5_write_tos(const char *root, const struct rc_rdma_port *rdma, int tos,
 		      struct rc_err *err);
 

@@ -1,7 +1,8 @@
 /* mlx5 knobs outside DCB netlink (host-dcb.md §2.5, §2.8, §2.9):
  *   - legacy MLNX_OFED trust file  /sys/class/net/IF/qos/trust  ("pcp" | "dscp")
  *   - MLNX_OFED DCQCN enables      /sys/class/net/IF/ecn/roce_{np,rp}/enable/<prio>
- *     and the CNP marking          /sys/class/net/IF/ecn/roce_np/{cnp_dscp,cnp_802p_prio}
+ *     and the CNP marking          /sys/class/net/IF/ecn/roce_np/{cnp_dscp,cnp_802p_prio},
+ *     or on upstream kernels       debugfs mlx5/<pci>/cc_params/np_cnp_* (mlx5_cc.c)
  *   - rdma_cm default ToS          /sys/kernel/config/rdma_cm/IBDEV/ports/N/default_roce_tos
  * Upstream mlx5 has none of the OFED files: their groups are then "not controllable here",
  * which the caller reports as such (neither drift nor success). */
@@ -62,15 +63,17 @@ static void read_ecn(const char *root, const char *ifname, struct rc_mlx5_state 
 			st->rp |= (uint8_t)(1u << p);
 	}
 	st->has_ecn = st->ecn_prio_mask != 0;
-	if (net_path(path, root, ifname, "ecn/roce_np/cnp_dscp") || rc_host_read_ll(path, &dscp))
+	if (net_path(path, root, ifname, "ecn/roce_np/cnp_dscp") || rc_host_read_ll(path, &dscp) ||
+	    net_path(path, root, ifname, "ecn/roce_np/cnp_802p_prio") ||
+	    rc_host_read_ll(path, &prio) || dscp < 0 || dscp >= RC_NDSCP || prio < 0 ||
+	    prio >= RC_NPRIO) {
+		/* Upstream kernels: the same firmware fields through debugfs. */
+		rc_mlx5_read_cc(root, ifname, st);
 		return;
-	if (net_path(path, root, ifname, "ecn/roce_np/cnp_802p_prio") ||
-	    rc_host_read_ll(path, &prio))
-		return;
-	if (dscp < 0 || dscp >= RC_NDSCP || prio < 0 || prio >= RC_NPRIO)
-		return;
+	}
 	st->cnp_dscp = (int)dscp;
 	st->cnp_prio = (int)prio;
+	st->cnp_route = RC_CNP_OFED;
 	st->has_cnp = true;
 }
 
@@ -229,10 +232,17 @@ static int write_if_differs(const char *ifname, const char *path, int want, stru
 	return write_file(ifname, path, v, err);
 }
 
-int rc_mlx5_write_cnp(const char *root, const char *ifname, int dscp, int prio, struct rc_err *err)
+int rc_mlx5_write_cnp(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+		      int dscp, int prio, struct rc_err *err)
 {
 	char path[PATH_LEN];
 	int rc;
+
+	if (st->cnp_route == RC_CNP_DEBUGFS)
+		return rc_mlx5_write_cc_cnp(root, ifname, st, dscp, prio, err);
+	if (st->cnp_route != RC_CNP_OFED)
+		return rc_errf(err, EOPNOTSUPP, "'%s': CNP marking is not controllable here (%s)",
+			       ifname, st->cnp_why);
 
 	if (net_path(path, root, ifname, "ecn/roce_np/cnp_dscp"))
 		return rc_errf(err, ENAMETOOLONG, "'%s': path too long", ifname);

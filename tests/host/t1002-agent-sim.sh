@@ -219,6 +219,52 @@ test_expect_success 'MLNX_OFED sysfs: ECN enables written, read before write' '
 	agent d verify -p "$P" >/dev/null
 '
 
+test_expect_success 'upstream debugfs cc_params: CNP DSCP and priority read and written there' '
+	"$NICSIM" init "$TMP/dbg" --nic eth0,rdma=mlx5_0,debugfs >/dev/null &&
+	cc="$TMP/dbg/sys/kernel/debug/mlx5/0000:10:00.0/cc_params" &&
+	agent dbg apply -p "$P" --journal "$J" >/dev/null &&
+	agent dbg verify -p "$P" >/dev/null &&
+	on dbg sh -c "echo 1 >$cc/np_cnp_prio_mode" &&
+	test_expect_code 2 agent dbg verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.effect +want in effect, have not in effect" &&
+	test_expect_code 2 agent dbg verify -p "$P" --json >"$TMP/out" &&
+	test_must_contain "$TMP/out" "\{\"field\":\"cnp.effect\",\"group\":\"cnp\",\"kind\":\"set\"" &&
+	on dbg sh -c "echo 46 >$cc/np_cnp_dscp" &&
+	test_expect_code 2 agent dbg verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.dscp +want 48, have 46" &&
+	: >"$TMP/dbg/writes.log" &&
+	agent dbg apply -p "$P" --journal "$J" >/dev/null &&
+	device_writes dbg >"$TMP/w" &&
+	test_must_contain "$TMP/w" "^write sys/kernel/debug/mlx5/0000:10:00.0/cc_params/np_cnp_dscp \"48\" -> 0$" &&
+	test_must_contain "$TMP/w" "^write sys/kernel/debug/mlx5/0000:10:00.0/cc_params/np_cnp_prio \"6\" -> 0$" &&
+	test "$(cat "$cc/np_cnp_prio_mode")" = 0 &&
+	agent dbg verify -p "$P" >/dev/null
+'
+
+test_expect_success 'without OFED sysfs or debugfs, CNP marking is not controllable, with the reason' '
+	agent a show >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp: not controllable here" &&
+	agent a verify -p "$P" >"$TMP/out" &&
+	test_must_contain "$TMP/out" "cnp.*not controllable"
+'
+
+test_expect_success 'an ETS policy converges on a 2024 mlx5 and on an older one' '
+	{ cat "$P" && cat <<-EOF
+	ets:
+	  - {traffic_class: 6, mode: strict}
+	  - {traffic_class: 3, mode: dwrr, bandwidth: 50%}
+	  - {traffic_class: 0, mode: dwrr, bandwidth: 50%}
+	EOF
+	} >"$TMP/ets.yaml" &&
+	"$NICSIM" init "$TMP/etsv" --nic eth0,rdma=mlx5_0 --nic eth1,rdma=mlx5_1,mlx5=pre-2024 >/dev/null &&
+	agent etsv apply -p "$TMP/ets.yaml" --journal "$J" >/dev/null &&
+	agent etsv verify -p "$TMP/ets.yaml" >/dev/null &&
+	test_must_not_contain "$TMP/etsv/writes.log" "status -" &&
+	grep "^ets-tsa" "$TMP/etsv/nics/eth0.state" >"$TMP/e0" &&
+	grep "^ets-tsa" "$TMP/etsv/nics/eth1.state" >"$TMP/e1" &&
+	cmp "$TMP/e0" "$TMP/e1"
+'
+
 test_expect_success '--only limits plan and apply to the sections named' '
 	"$NICSIM" init "$TMP/o" --ofed --nic eth0,rdma=mlx5_0 >/dev/null &&
 	test_expect_code 2 agent o plan -p "$P" --only rdma >"$TMP/out" &&

@@ -269,6 +269,7 @@ static void ofed_knobs_are_read(void **state)
 /* OFED answers EPERM to enabling an enabled priority: only differing files are written. */
 static void ecn_writes_read_first(void **state)
 {
+	struct rc_mlx5_state st;
 	struct rc_err err = {0};
 
 	(void)state;
@@ -283,12 +284,71 @@ static void ecn_writes_read_first(void **state)
 	assert_string_equal(slurp("sys/class/net/eth2/ecn/roce_rp/enable/3"), "1");
 
 	age("sys/class/net/eth2/ecn/roce_np/cnp_dscp");
-	assert_int_equal(rc_mlx5_write_cnp(root, "eth2", 48, 5, &err), 0);
+	assert_int_equal(rc_mlx5_read(root, "eth2", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_int_equal(st.cnp_route, RC_CNP_OFED);
+	assert_int_equal(rc_mlx5_write_cnp(root, "eth2", &st, 48, 5, &err), 0);
 	assert_false(written("sys/class/net/eth2/ecn/roce_np/cnp_dscp"));
 	assert_string_equal(slurp("sys/class/net/eth2/ecn/roce_np/cnp_802p_prio"), "5");
 
 	assert_int_equal(rc_mlx5_write_ecn(root, "eth1", "np", 0x08, 0x08, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "'eth1': cannot read"));
+}
+
+/* Upstream kernels: CNP DSCP/priority in debugfs mlx5/<pci>/cc_params (cong.c), found
+ * through the netdev's PCI device; np_cnp_prio is written when the mode ignores it. */
+static void cnp_through_debugfs(void **state)
+{
+	const char *cc = "sys/kernel/debug/mlx5/0000:30:00.0/cc_params";
+	char link[1024], rel[256];
+	struct rc_mlx5_state st;
+	struct rc_err err = {0};
+
+	(void)state;
+	put("sys/devices/pci0000:00/0000:30:00.0/net/eth3/mtu", "1500\n");
+	snprintf(link, sizeof(link), "%s/sys/class/net/eth3", root);
+	mkdir(link, 0755);
+	snprintf(link, sizeof(link), "%s/sys/class/net/eth3/device", root);
+	assert_int_equal(symlink("../../../devices/pci0000:00/0000:30:00.0", link), 0);
+	/* No debugfs: not controllable, and the reason names what is missing. */
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_cnp);
+	assert_non_null(strstr(st.cnp_why, "mlx5/0000:30:00.0/cc_params"));
+	assert_int_equal(rc_mlx5_write_cnp(root, "eth3", &st, 48, 6, &err), -EOPNOTSUPP);
+
+	snprintf(rel, sizeof(rel), "%s/np_cnp_dscp", cc);
+	put(rel, "48\n");
+	snprintf(rel, sizeof(rel), "%s/np_cnp_prio_mode", cc);
+	put(rel, "1\n");
+	snprintf(rel, sizeof(rel), "%s/np_cnp_prio", cc);
+	put(rel, "6\n");
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_true(st.has_cnp);
+	assert_int_equal(st.cnp_route, RC_CNP_DEBUGFS);
+	assert_string_equal(st.pci, "0000:30:00.0");
+	assert_int_equal(st.cnp_dscp, 48);
+	assert_int_equal(st.cnp_prio, 6);
+	assert_int_equal(st.cnp_prio_mode, 1);
+
+	snprintf(rel, sizeof(rel), "%s/np_cnp_dscp", cc);
+	age(rel);
+	assert_int_equal(rc_mlx5_write_cnp(root, "eth3", &st, 48, 6, &err), 0);
+	assert_false(written(rel));
+	snprintf(rel, sizeof(rel), "%s/np_cnp_prio", cc);
+	assert_true(written(rel));
+	assert_string_equal(slurp(rel), "6");
+	assert_int_equal(rc_mlx5_write_cnp(root, "eth3", &st, 64, 6, &err), -ERANGE);
+
+	/* Hostile values: out of range is not a reading. */
+	snprintf(rel, sizeof(rel), "%s/np_cnp_dscp", cc);
+	put(rel, "4294967296\n");
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_cnp);
+	put(rel, "\n");
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_cnp);
+	put(rel, "64\n");
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_cnp);
 }
 
 static void roce_tos_through_configfs(void **state)
@@ -426,6 +486,25 @@ static void model_view_of_a_nic(void **state)
 	assert_true(q.effect.inert & RC_F_CABLE);
 	assert_non_null(strstr(q.effect.why, "manual-buffer"));
 	assert_int_equal(q.cable_length_m, 7);
+	/* ...a guess from the layout: the kernel does not report the mode. */
+	assert_true(q.effect.unverified & RC_F_CABLE);
+	assert_false(q.effect.unverified & (RC_F_PFC | RC_F_ETS | RC_F_TRUST));
+
+	/* CNP priority through debugfs with a mode that ignores it: drift, unverified. */
+	hp->nic.has_cnp = true;
+	hp->nic.cnp_route = RC_CNP_DEBUGFS;
+	hp->nic.cnp_dscp = 48;
+	hp->nic.cnp_prio = 6;
+	hp->nic.cnp_prio_mode = 1;
+	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
+	assert_true(q.known & RC_F_CNP);
+	assert_true(q.effect.drift & RC_F_CNP);
+	assert_true(q.effect.unverified & RC_F_CNP);
+	assert_non_null(strstr(q.effect.why, "np_cnp_prio_mode is 1"));
+	hp->nic.cnp_prio_mode = 0;
+	rc_host_to_qos(hp, RC_HOST_SEC_ALL, &q);
+	assert_false(q.effect.drift & RC_F_CNP);
+	hp->nic.has_cnp = false;
 
 	/* Empty table: PCP trust, the map is firmware's and no DSCP is a stray. */
 	hp->dcb.n_app = 0;
@@ -469,6 +548,7 @@ int main(void)
 	    cmocka_unit_test(gid_table_and_roce_v2_index),
 	    cmocka_unit_test(ofed_knobs_are_read),
 	    cmocka_unit_test(ecn_writes_read_first),
+	    cmocka_unit_test(cnp_through_debugfs),
 	    cmocka_unit_test(roce_tos_through_configfs),
 	    cmocka_unit_test(counter_names_by_meaning),
 	    cmocka_unit_test(hw_counters_keep_their_source),

@@ -25,7 +25,8 @@
 static void usage(void)
 {
 	fputs("usage: nicsim init DIR [--ofed] --nic NAME[,rdma=DEV][,speed=400G][,mtu=N]"
-	      "[,ip=A.B.C.D][,nodcb][,dcbx=host|fw][,ecn=0|1][,buffer=BYTES]...\n"
+	      "[,ip=A.B.C.D][,nodcb][,dcbx=host|fw][,ecn=0|1][,buffer=BYTES]"
+	      "[,mlx5=2024|pre-2024][,debugfs]...\n"
 	      "       nicsim run DIR -- CMD [ARG]...\n"
 	      "       nicsim env DIR\n"
 	      "       nicsim fault DIR fail-set N [--nic IF] [--errno E]\n"
@@ -121,6 +122,7 @@ static int parse_spec(char *spec, int idx, int ofed, struct nicspec *s)
 	hw->cell_size = 128;
 	hw->dcb = 1;
 	hw->ofed = ofed;
+	hw->ets_nonets_check = 1;
 	uint32_t mtu = 1500;
 	uint8_t dcbx = 0x0c;
 
@@ -162,6 +164,13 @@ static int parse_spec(char *spec, int idx, int ofed, struct nicspec *s)
 			if (strcmp(val, "0") && strcmp(val, "1"))
 				return die("invalid ecn default '%s' (want 0 or 1)", val, 0);
 			s->ecn = val[0] == '1';
+		} else if (!strcmp(opt, "mlx5") && val) {
+			if (strcmp(val, "2024") && strcmp(val, "pre-2024"))
+				return die("invalid mlx5 driver '%s' (want 2024 or pre-2024)", val,
+					   0);
+			hw->ets_nonets_check = !strcmp(val, "2024");
+		} else if (!strcmp(opt, "debugfs") && !val) {
+			hw->debugfs = 1;
 		} else if (!strcmp(opt, "buffer") && val) {
 			if (parse_uint(val, UINT32_MAX, &v) || v < 65536)
 				return die("invalid port buffer size '%s'", val, 0);

@@ -389,12 +389,7 @@ static int ieee_set(struct ctx *c, const struct attr *tb, int *status)
 		struct ieee_ets ets;
 		memcpy(&ets, ieee[DCB_ATTR_IEEE_ETS].data, sizeof(ets));
 		logf_(c, " ets");
-		/* IEEE 802.1Qaz: bandwidth belongs to ETS TCs only (recent dcbnl core) */
-		for (int i = 0; i < NS_NPRIO; i++)
-			if (ets.tc_tsa[i] != IEEE_8021QAZ_TSA_ETS && ets.tc_tx_bw[i]) {
-				*status = -EINVAL;
-				return 0;
-			}
+		/* the core checks no bandwidth (dcbnl_ieee_set): the driver does (mlx5.c) */
 		if ((*status = ns_mlx5_setets(&c->nic, &ets)))
 			return 0;
 	}

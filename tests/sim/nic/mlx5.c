@@ -32,19 +32,35 @@ void ns_mlx5_getets(const struct ns_nic *nic, struct ieee_ets *ets)
 	}
 }
 
-int ns_mlx5_setets(struct ns_nic *nic, const struct ieee_ets *ets)
+/* mlx5e_dbcnl_validate_ets: priorities < 8; an ETS TC needs bandwidth ("BW 0 is illegal")
+ * and ETS bandwidths sum to 100.  The 2024 "Validate Non ETS BW" patch adds: bandwidth on
+ * a non-ETS TC -> -EINVAL, and CBS -> -EOPNOTSUPP (host-dcb.md 2.3, corrected); drivers
+ * before it take both, which is why the check is a property of the simulated driver */
+static int validate_ets(const struct ns_nic *nic, const struct ieee_ets *ets)
 {
-	int have_ets = 0, sum = 0;
+	int sum = 0;
 	for (int i = 0; i < NS_NPRIO; i++)
 		if (ets->prio_tc[i] >= NS_NPRIO)
 			return -EINVAL;
-	for (int i = 0; i < NS_NPRIO; i++)
+	for (int i = 0; i < NS_NPRIO; i++) {
 		if (ets->tc_tsa[i] == NS_TSA_ETS) {
-			have_ets = 1;
+			if (!ets->tc_tx_bw[i])
+				return -EINVAL;
 			sum += ets->tc_tx_bw[i];
+		} else if (nic->hw.ets_nonets_check && ets->tc_tsa[i] == NS_TSA_CBS) {
+			return -EOPNOTSUPP;
+		} else if (nic->hw.ets_nonets_check && ets->tc_tx_bw[i]) {
+			return -EINVAL;
 		}
-	if (have_ets && sum != 100)
-		return -EINVAL;
+	}
+	return sum != 0 && sum != 100 ? -EINVAL : 0;
+}
+
+int ns_mlx5_setets(struct ns_nic *nic, const struct ieee_ets *ets)
+{
+	int err = validate_ets(nic, ets);
+	if (err)
+		return err;
 	for (int i = 0; i < NS_NPRIO; i++) {
 		nic->cfg.prio_tc[i] = ets->prio_tc[i];
 		nic->cfg.tc_tsa[i] = ets->tc_tsa[i];

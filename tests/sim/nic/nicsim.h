@@ -51,6 +51,13 @@ struct ns_hw {
 	uint32_t cell_size;
 	int dcb;  /* 0: the netdev has no dcbnl_ops (like a VF) */
 	int ofed; /* MLNX_OFED sysfs extras */
+	/* mlx5 driver with the 2024 "Validate Non ETS BW" patch in mlx5e_dbcnl_validate_ets
+	 * (host-dcb.md 2.3): bandwidth on a non-ETS TC -> -EINVAL, CBS -> -EOPNOTSUPP.  Older
+	 * drivers accept both (the dcbnl core checks neither). */
+	int ets_nonets_check;
+	/* debugfs mlx5/<pci>/cc_params (drivers/infiniband/hw/mlx5/cong.c): created when
+	 * debugfs is mounted and the HCA has cc_query_allowed and cc_modify_allowed */
+	int debugfs;
 };
 
 struct ns_app {
@@ -58,6 +65,12 @@ struct ns_app {
 	uint8_t priority;
 	uint16_t protocol;
 };
+
+/* debugfs cc_params (cong.c): the parameters, in the kernel's order */
+#define NS_CC_N		    20
+#define NS_CC_CNP_DSCP	    17
+#define NS_CC_CNP_PRIO_MODE 18
+#define NS_CC_CNP_PRIO	    19
 
 /* Configuration only: what `state` files hold */
 struct ns_cfg {
@@ -83,6 +96,7 @@ struct ns_cfg {
 	uint8_t ecn_rp[NS_NPRIO];
 	uint32_t cnp_dscp;
 	uint32_t cnp_prio;
+	uint32_t cc[NS_CC_N]; /* cc_params but the CNP DSCP and priority (above) */
 };
 
 enum ns_ckind {
@@ -143,6 +157,13 @@ uint64_t ns_counter_get(const struct ns_nic *nic, const char *name);
 int ns_counter_visible(const struct ns_nic *nic, size_t i);
 int ns_counters_grow(struct ns_nic *nic, const struct ns_faults *f, int kind, int only);
 
+/* cong.c: debugfs cc_params */
+const char *ns_cc_name(int i);
+int ns_cc_index(const char *name);
+void ns_cc_factory(struct ns_cfg *c);
+uint32_t ns_cc_get(const struct ns_cfg *c, int i);
+int ns_cc_store(struct ns_nic *nic, const char *name, const char *buf, size_t len);
+
 /* buf.c */
 void ns_buf_put(struct ns_buf *b, const void *data, size_t n);
 void ns_buf_printf(struct ns_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -199,10 +220,10 @@ int ns_dcb_handle(const char *dir, const uint8_t *msg, size_t len, uint32_t port
 		  struct ns_buf *reply, struct ns_buf *ack);
 
 /* tree.c: the fake sysfs/configfs tree */
-enum ns_area { NS_AREA_NONE, NS_AREA_NET, NS_AREA_IB, NS_AREA_CFS, NS_AREA_OTHER };
+enum ns_area { NS_AREA_NONE, NS_AREA_NET, NS_AREA_IB, NS_AREA_CFS, NS_AREA_DBG, NS_AREA_OTHER };
 struct ns_where {
 	enum ns_area area;
-	char dev[32];		    /* netdev, or RDMA device for IB/configfs */
+	char dev[32];		    /* netdev; RDMA device for IB/configfs; PCI for debugfs */
 	char attr[256];		    /* path below the device directory */
 	char rel[NS_PATH_MAX];	    /* canonical path relative to DIR */
 	char show[NS_PATH_MAX / 2]; /* the path under its /sys/class name, for the log */

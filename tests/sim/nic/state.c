@@ -135,6 +135,7 @@ void ns_cfg_factory(const struct ns_hw *hw, struct ns_cfg *cfg)
 	cfg->roce_mode = NS_ROCE_V2;
 	cfg->cnp_dscp = 48;
 	cfg->cnp_prio = 6;
+	ns_cc_factory(cfg);
 }
 
 static const char *tsa_name(uint8_t t)
@@ -176,6 +177,8 @@ int ns_hw_format(const struct ns_hw *hw, struct ns_buf *b)
 	ns_buf_printf(b, "cell-size %u\n", hw->cell_size);
 	ns_buf_printf(b, "dcb %s\n", hw->dcb ? "on" : "off");
 	ns_buf_printf(b, "ofed %s\n", hw->ofed ? "on" : "off");
+	ns_buf_printf(b, "mlx5-driver %s\n", hw->ets_nonets_check ? "2024" : "pre-2024");
+	ns_buf_printf(b, "debugfs %s\n", hw->debugfs ? "on" : "off");
 	return b->oom ? -ENOMEM : 0;
 }
 
@@ -230,8 +233,18 @@ int ns_cfg_format(const struct ns_hw *hw, const struct ns_cfg *c, struct ns_buf 
 	if (hw->ofed) {
 		put_u8s(b, "ecn-np-enable", c->ecn_np, NS_NPRIO);
 		put_u8s(b, "ecn-rp-enable", c->ecn_rp, NS_NPRIO);
+	}
+	if (hw->ofed || hw->debugfs) {
 		ns_buf_printf(b, "cnp-dscp %u\n", c->cnp_dscp);
 		ns_buf_printf(b, "cnp-802p-prio %u\n", c->cnp_prio);
+	}
+	if (hw->debugfs) {
+		/* cc_params in cong.c's order, the CNP DSCP and priority above */
+		ns_buf_printf(b, "cc-params");
+		for (int i = 0; i < NS_CC_N; i++)
+			if (i != NS_CC_CNP_DSCP && i != NS_CC_CNP_PRIO)
+				ns_buf_printf(b, " %s=%u", ns_cc_name(i), c->cc[i]);
+		ns_buf_printf(b, "\n");
 	}
 	return b->oom ? -ENOMEM : 0;
 }
@@ -370,6 +383,14 @@ static int hw_line(const char *key, char *rest, void *ctx)
 		return onoff(rest, &hw->dcb);
 	if (!strcmp(key, "ofed"))
 		return onoff(rest, &hw->ofed);
+	if (!strcmp(key, "debugfs"))
+		return onoff(rest, &hw->debugfs);
+	if (!strcmp(key, "mlx5-driver")) {
+		if (strcmp(rest, "2024") && strcmp(rest, "pre-2024"))
+			return -EINVAL;
+		hw->ets_nonets_check = !strcmp(rest, "2024");
+		return 0;
+	}
 	if (parse_u64(rest, UINT32_MAX, &v))
 		return -EINVAL;
 	if (!strcmp(key, "ifindex"))
@@ -391,6 +412,7 @@ int ns_hw_parse(const char *text, struct ns_hw *hw)
 {
 	memset(hw, 0, sizeof(*hw));
 	hw->cell_size = 128;
+	hw->ets_nonets_check = 1;
 	int err = for_lines(text, hw_line, hw);
 	if (!err && !hw->ifname[0])
 		err = -EINVAL;
@@ -508,6 +530,22 @@ static int cfg_line(const char *key, char *rest, void *ctx)
 		}
 		c->n_rewr = n;
 		return 0;
+	}
+	if (!strcmp(key, "cc-params")) {
+		n = split(rest, w, NS_CC_N);
+		for (int i = 0; i < n; i++) {
+			char *eq = strchr(w[i], '=');
+			int k;
+			if (!eq)
+				return -EINVAL;
+			*eq = 0;
+			k = ns_cc_index(w[i]);
+			if (k < 0 || k == NS_CC_CNP_DSCP || k == NS_CC_CNP_PRIO ||
+			    parse_u64(eq + 1, UINT32_MAX, &v))
+				return -EINVAL;
+			c->cc[k] = (uint32_t)v;
+		}
+		return n < 0 ? -EINVAL : 0;
 	}
 	if (!strcmp(key, "rdma-cm-mode")) {
 		if (!strcmp(rest, "RoCE v2"))

@@ -118,6 +118,32 @@ test_expect_success 'mlx5 accepts DSCP app entries only' '
 	test "$(on f dcb -j app show dev eth0)" = "{}"
 '
 
+test_expect_success 'ETS bandwidth on a strict TC: refused by a 2024 mlx5, taken by an older one' '
+	"$NICSIM" init "$TMP/etsv" --nic eth0 --nic eth1,mlx5=pre-2024 &&
+	grep -q "^mlx5-driver 2024$" "$TMP/etsv/nics/eth0.hw" &&
+	grep -q "^mlx5-driver pre-2024$" "$TMP/etsv/nics/eth1.hw" &&
+	probe etsv eth0 set-ets 0,0,0,1,0,0,0,0 2,2,0,0,0,0,0,0 50,50,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=0" &&
+	probe etsv eth0 set-ets 0,0,0,1,0,0,0,0 2,0,0,0,0,0,0,0 100,10,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=-22" &&
+	probe etsv eth0 set-ets 0,0,0,1,0,0,0,0 2,1,0,0,0,0,0,0 100,0,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=-95" &&
+	test "$(state etsv eth0 ets-tsa)" = "ets ets strict strict strict strict strict strict" &&
+	probe etsv eth1 set-ets 0,0,0,1,0,0,0,0 2,0,0,0,0,0,0,0 100,10,0,0,0,0,0,0 >out &&
+	test_must_contain out "status=0" &&
+	test "$(state etsv eth1 ets-tsa)" = "ets strict strict strict strict strict strict strict" &&
+	test "$(state etsv eth1 ets-bw)" = "100 100 100 100 100 100 100 100"
+'
+
+test_expect_success 'ETS checks both drivers share: BW 0 on an ETS TC, a sum other than 100' '
+	for i in eth0 eth1; do
+		probe etsv $i set-ets 0,0,0,1,0,0,0,0 2,2,0,0,0,0,0,0 100,0,0,0,0,0,0,0 >out &&
+		test_must_contain out "status=-22" &&
+		probe etsv $i set-ets 0,0,0,1,0,0,0,0 2,2,0,0,0,0,0,0 50,40,0,0,0,0,0,0 >out &&
+		test_must_contain out "status=-22" || return 1
+	done
+'
+
 test_expect_success 'buffer sizes are rounded down to 128-byte cells' '
 	"$NICSIM" init "$TMP/b" --nic eth0,speed=400G &&
 	rmw b buffer set dev eth0 buffer-size 0:100000 1:200001 &&
@@ -330,6 +356,28 @@ test_expect_success 'eperm fault refuses writing a tree file; read-only attribut
 	"$NICSIM" fault "$TMP/w" clear &&
 	on w sh -c "echo 4200 >\"\$NICSIM_DIR/sys/class/net/eth0/mtu\"" &&
 	test "$(cat "$TMP/w/sys/class/net/eth0/mtu")" = 4200
+'
+
+test_expect_success 'debugfs cc_params as cong.c: %d reads, kstrtou32 writes, field widths' '
+	"$NICSIM" init "$TMP/cc" --nic eth0,rdma=mlx5_0,debugfs --nic eth1,rdma=mlx5_1 &&
+	d="$TMP/cc/sys/kernel/debug/mlx5/0000:10:00.0/cc_params" &&
+	test "$(ls "$d" | wc -l)" = 20 &&
+	test ! -e "$TMP/cc/sys/kernel/debug/mlx5/0000:11:00.0" &&
+	test "$(cat "$d/np_cnp_dscp")" = 48 &&
+	test "$(cat "$d/np_cnp_prio")" = 6 &&
+	test "$(cat "$d/rp_gd")" = 11 &&
+	on cc sh -c "echo 0x1a >$d/np_cnp_dscp && echo 1 >$d/np_cnp_prio_mode" &&
+	test "$(state cc eth0 cnp-dscp)" = 26 &&
+	test_must_contain "$TMP/cc/nics/eth0.state" " np_cnp_prio_mode=1$" &&
+	on cc sh -c "echo 5 >$d/np_cnp_prio" &&
+	test "$(cat "$d/np_cnp_prio_mode")" = 0 &&
+	test "$(state cc eth0 cnp-802p-prio)" = 5 &&
+	on cc sh -c "echo 65 >$d/np_cnp_dscp" &&
+	test "$(cat "$d/np_cnp_dscp")" = 1 &&
+	test_expect_code 1 on cc sh -c "echo 99999999999 >$d/rp_gd" 2>err &&
+	test_expect_code 1 on cc sh -c "echo abc >$d/rp_gd" 2>err &&
+	test "$(cat "$d/rp_gd")" = 11 &&
+	test_must_contain "$TMP/cc/writes.log" "cc_params/rp_gd \"abc\" -> -EINVAL"
 '
 
 test_expect_success 'attributes of an empty GID slot fail with EINVAL' '

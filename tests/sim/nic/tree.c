@@ -17,6 +17,7 @@
 
 #define PCI_ROOT "sys/devices/pci0000:00"
 #define CFS_ROOT "sys/kernel/config/rdma_cm"
+#define DBG_ROOT "sys/kernel/debug/mlx5"
 
 static const char *const ofed_attrs[] = {"ecn/roce_np/cnp_dscp", "ecn/roce_np/cnp_802p_prio",
 					 "qos/trust"};
@@ -195,6 +196,11 @@ int ns_tree_create(const char *dir, const struct ns_nic *nic)
 	ns_pathf(p, sizeof(p), "%s/%s", dir, net);
 	if ((err = mkdirs(p)))
 		return err;
+	if (hw->debugfs) {
+		ns_pathf(p, sizeof(p), "%s/" DBG_ROOT "/%s/cc_params", dir, hw->pci);
+		if ((err = mkdirs(p)))
+			return err;
+	}
 	if (hw->ofed) {
 		ns_pathf(p, sizeof(p), "%s/%s/ecn/roce_np/enable", dir, net);
 		err |= mkdirs(p);
@@ -305,10 +311,15 @@ int ns_tree_sync(const char *dir, const struct ns_nic *nic)
 	}
 	if (hw->rdma[0] && cfs_exists(dir, hw->rdma))
 		err |= sync_cfs(dir, nic);
+	/* get_param prints "%d\n" of the u32 (cong.c) */
+	for (int i = 0; hw->debugfs && i < NS_CC_N; i++) {
+		ns_pathf(v, sizeof(v), "%d\n", (int)ns_cc_get(c, i));
+		err |= put_filef(dir, v, DBG_ROOT "/%s/cc_params/%s", hw->pci, ns_cc_name(i));
+	}
 	return err ? -EIO : 0;
 }
 
-/* Which NIC a netdev or RDMA device name belongs to */
+/* Which NIC a netdev, RDMA device or (debugfs) PCI function name belongs to */
 static int find_nic(const char *dir, enum ns_area area, const char *dev, struct ns_nic *nic)
 {
 	char names[NS_MAX_NICS][NS_IFNAMSIZ];
@@ -319,7 +330,8 @@ static int find_nic(const char *dir, enum ns_area area, const char *dev, struct 
 		int err = ns_nic_load(dir, names[i], nic);
 		if (err)
 			return err;
-		if (nic->hw.rdma[0] && !strcmp(nic->hw.rdma, dev))
+		if (area == NS_AREA_DBG ? !strcmp(nic->hw.pci, dev)
+					: nic->hw.rdma[0] && !strcmp(nic->hw.rdma, dev))
 			return 0;
 	}
 	return -ENODEV;
@@ -344,6 +356,16 @@ int ns_classify(const char *dir, const char *rel, struct ns_where *w)
 		if (!n || n >= sizeof(w->dev))
 			return 0;
 		w->area = NS_AREA_CFS;
+		memcpy(w->dev, p, n);
+		ns_pathf(w->attr, sizeof(w->attr), "%s", p[n] ? p + n + 1 : "");
+		return 0;
+	}
+	if (!strncmp(rel, DBG_ROOT "/", strlen(DBG_ROOT) + 1)) {
+		p = rel + strlen(DBG_ROOT) + 1;
+		size_t n = strcspn(p, "/");
+		if (!n || n >= sizeof(w->dev))
+			return 0;
+		w->area = NS_AREA_DBG;
 		memcpy(w->dev, p, n);
 		ns_pathf(w->attr, sizeof(w->attr), "%s", p[n] ? p + n + 1 : "");
 		return 0;
@@ -431,6 +453,10 @@ int ns_tree_open_write(const char *dir, const struct ns_where *w, int exists)
 			err = -EACCES;
 	} else if (w->area == NS_AREA_CFS) {
 		err = cfs_attr(w->attr) ? 0 : -EACCES;
+	} else if (w->area == NS_AREA_DBG) {
+		err = find_nic(dir, w->area, w->dev, &nic);
+		if (!err && (strncmp(w->attr, "cc_params/", 10) || ns_cc_index(w->attr + 10) < 0))
+			err = -EACCES;
 	} else {
 		err = -EACCES;
 	}
@@ -607,6 +633,8 @@ int ns_tree_store(const char *dir, const struct ns_where *w, const char *buf, si
 			err = store_net(&nic, w->attr, buf, len);
 		else if (w->area == NS_AREA_CFS)
 			err = store_cfs(&nic, w->attr, buf, len);
+		else if (w->area == NS_AREA_DBG && !strncmp(w->attr, "cc_params/", 10))
+			err = ns_cc_store(&nic, w->attr + 10, buf, len);
 		else
 			err = -EACCES;
 	}
