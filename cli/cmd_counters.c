@@ -164,7 +164,13 @@ static void out_counters(struct rc_out *o, const struct rc_policy *pol,
 		rc_out_open_object(o, NULL);
 		rc_out_str(o, "port", NULL, e->port);
 		rc_out_str(o, "name", "    %-38s", e->name);
-		rc_out_uint(o, "value", " %20" PRIu64, e->value);
+		if (e->not_enabled) {
+			/* switched off on the device: no value, never a zero */
+			rc_out_null(o, "value", "          not enabled");
+			rc_out_bool(o, "not_enabled", NULL, true);
+		} else {
+			rc_out_uint(o, "value", " %20" PRIu64, e->value);
+		}
 		rc_out_str(o, "source", "  %s", e->source);
 		rc_out_bool(o, "is_drop", NULL, e->is_drop);
 		if (pol)

@@ -862,7 +862,12 @@ static void run_counters(struct agent *a)
 
 			rc_out_open_object(&a->out, NULL);
 			rc_out_str(&a->out, "name", "    %-36s", e->name);
-			rc_out_uint(&a->out, "value", " %20llu", e->value);
+			if (e->not_enabled) {
+				rc_out_null(&a->out, "value", "          not enabled");
+				rc_out_bool(&a->out, "not_enabled", NULL, true);
+			} else {
+				rc_out_uint(&a->out, "value", " %20llu", e->value);
+			}
 			rc_out_str(&a->out, "source", "  %s", e->source);
 			rc_out_bool(&a->out, "is_drop", NULL, e->is_drop);
 			rc_out_text(&a->out, "%s\n", e->is_drop && e->value ? "   DROPS" : "");

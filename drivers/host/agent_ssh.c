@@ -240,6 +240,13 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
 			const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
 
+			if (ifname && name && src &&
+			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "not_enabled"))) {
+				rc = rc_counters_add_disabled(out, ifname, name, src);
+				if (rc)
+					break;
+				continue;
+			}
 			if (!ifname || !name || !src || !cJSON_IsNumber(v) || v->valuedouble < 0)
 				continue;
 			rc = rc_counters_add(

@@ -25,6 +25,19 @@ struct meaning {
 	bool is_drop;
 };
 
+/* mlx5's optional counters: absent until enabled with `rdma statistic set link DEV/PORT
+ * optional-counters NAME` (host-dcb.md "Corrections and additions"). */
+static const char *const mlx5_optional[] = {"cc_rx_ce_pkts", "cc_rx_cnp_pkts", "cc_tx_cnp_pkts",
+					    "rdma_tx_packets", "rdma_rx_packets"};
+
+static bool mlx5_is_optional(const char *source)
+{
+	for (size_t i = 0; i < sizeof(mlx5_optional) / sizeof(mlx5_optional[0]); i++)
+		if (!strcmp(mlx5_optional[i], source))
+			return true;
+	return false;
+}
+
 static const struct meaning ethtool_names[] = {
     {"rx_prio%u_pause", "pfc_pause_rx[%u]", false},
     {"tx_prio%u_pause", "pfc_pause_tx[%u]", false},
@@ -248,6 +261,17 @@ int rc_host_ethtool_counters(const char *ifname, struct rc_counters *out, struct
 	return 0;
 }
 
+static int optional_off(const char *ifname, const struct rc_rdma_port *p, const struct meaning *m,
+			struct rc_counters *out)
+{
+	char source[96];
+
+	/* the command that enables it, as the source an operator sees */
+	snprintf(source, sizeof(source), "rdma statistic set link %s/%u optional-counters %s",
+		 p->ibdev, p->port, m->source);
+	return rc_counters_add_disabled(out, ifname, m->name, source);
+}
+
 int rc_host_rdma_counters(const char *root, const char *ifname, const struct rc_rdma_port *p,
 			  struct rc_counters *out, struct rc_err *err)
 {
@@ -261,9 +285,14 @@ int rc_host_rdma_counters(const char *root, const char *ifname, const struct rc_
 				 "sys/class/infiniband/%s/ports/%u/hw_counters/%s", p->ibdev,
 				 p->port, hw_names[i].source))
 			continue;
-		/* A counter group exists only if the HCA has its capability. */
-		if (rc_host_read_ll(path, &v) || v < 0)
+		/* A counter group exists only if the HCA has its capability; an optional one
+		 * of mlx5 only once enabled: then it is "not enabled", never zero. */
+		if (rc_host_read_ll(path, &v) || v < 0) {
+			if (mlx5_is_optional(hw_names[i].source) && !strncmp(p->ibdev, "mlx5", 4) &&
+			    optional_off(ifname, p, &hw_names[i], out))
+				return rc_errf(err, ENOMEM, "out of memory");
 			continue;
+		}
 		snprintf(source, sizeof(source), "hw_counters:%s/%u/%s", p->ibdev, p->port,
 			 hw_names[i].source);
 		if (rc_counters_add(out, ifname, hw_names[i].name, source, (uint64_t)v,

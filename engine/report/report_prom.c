@@ -300,6 +300,8 @@ static void counter_family(FILE *f, const struct rc_result *r)
 		for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
 			const struct rc_counter *c = &d->counters.v[k];
 
+			if (c->not_enabled) /* no sample: absent is not zero */
+				continue;
 			fputs("rocectl_device_counter_total", f);
 			label(f, true, "device", r->inv->devices[d->index].name, RC_NAME_MAX);
 			label(f, false, "port", c->port, RC_NAME_MAX);

@@ -139,6 +139,16 @@ int rc_counters_add(struct rc_counters *c, const char *port, const char *name, c
 	return 0;
 }
 
+int rc_counters_add_disabled(struct rc_counters *c, const char *port, const char *name,
+			     const char *source)
+{
+	int rc = rc_counters_add(c, port, name, source, 0, false);
+
+	if (!rc)
+		c->v[c->n - 1].not_enabled = true;
+	return rc;
+}
+
 void rc_counters_fini(struct rc_counters *c)
 {
 	free(c->v);

@@ -43,6 +43,10 @@ struct rc_counter {
 	char source[96]; /* "ethtool:rx_prio3_pause", "hw_counters:np_cnp_sent", ... */
 	uint64_t value;
 	bool is_drop; /* a non-zero value means packets were lost */
+	/* An optional counter the device has but keeps switched off (mlx5's cc_* and
+	 * rdma_*_packets until `rdma statistic set ... optional-counters`): no value, and
+	 * never shown as zero.  `source` says how to enable it. */
+	bool not_enabled;
 };
 
 struct rc_counters {
@@ -53,6 +57,9 @@ struct rc_counters {
 int rc_counters_add(struct rc_counters *c, const char *port, const char *name, const char *source,
 		    uint64_t value, bool is_drop);
 void rc_counters_fini(struct rc_counters *c);
+/* A counter the device keeps switched off (struct rc_counter.not_enabled). */
+int rc_counters_add_disabled(struct rc_counters *c, const char *port, const char *name,
+			     const char *source);
 /* _fini releases what the struct holds, not the struct (_free would); the old name is
  * kept for callers not yet renamed. */
 static inline void rc_counters_free(struct rc_counters *c)
