@@ -136,7 +136,7 @@ drift_round() {
 	diff -u "$TMP/want3" "$TMP/applied" &&
 	jq -e ".summary.errors == 0 and
 		all(.devices[]; (.changes | length == 0) or .status == \"changes\" or
-			all(.changes[]; .kind == \"unsupported\"))" "$TMP/apply.json" &&
+			all(.changes[]; .kind == \"unsupported\" or .kind == \"warning\"))" "$TMP/apply.json" &&
 	rm -f "$TMP/dirty"
 }
 
