@@ -71,9 +71,15 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 	if (tmp_name(tmp, sizeof(tmp), path))
 		return rc_errf(err, ENAMETOOLONG, "cannot write %s '%s': name too long", what,
 			       path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return rc_errf(err, errno, "cannot write %s '%s': %s", what, tmp, strerror(errno));
+	/* O_EXCL | O_NOFOLLOW: a file or symlink planted under the temporary name is refused,
+	 * not written through (open(2)) */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0) {
+		rc = errno;
+		/* the user named `path`: the temporary name would only confuse */
+		return rc_errf(err, rc, "cannot write %s '%s': %s", what, path, strerror(rc));
+	}
 	rc = write_all(fd, data, len);
 	if (!rc && fsync(fd))
 		rc = -errno;
