@@ -371,7 +371,17 @@ static int check_saved_plan(const struct rc_plan_file *plan, const struct rc_fle
 	for (size_t i = 0; i < f->n; i++) {
 		const struct rc_fleet_dev *d = &f->devs[i];
 		const char *name = f->inv->devices[d->index].name;
+		bool listed = false;
 
+		for (size_t j = 0; j < plan->n; j++)
+			listed |= !strcmp(plan->devs[j].name, name);
+		if (!listed) {
+			/* only what the plan fingerprinted may be applied */
+			fprintf(stderr,
+				"rocectl apply: '%s' is not in the plan; nothing was applied\n",
+				name);
+			bad = -1;
+		}
 		for (size_t j = 0; j < plan->n; j++) {
 			if (strcmp(plan->devs[j].name, name))
 				continue;

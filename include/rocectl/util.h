@@ -22,4 +22,10 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
  * out of range. */
 int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
 
+/* SHA-256 (FIPS 180-4) of `len` bytes; _hex writes 64 lower-case digits and a NUL. */
+#define RC_SHA256_LEN	  32
+#define RC_SHA256_HEX_LEN (2 * RC_SHA256_LEN + 1)
+void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN]);
+void rc_sha256_hex(const void *data, size_t len, char out[RC_SHA256_HEX_LEN]);
+
 #endif
