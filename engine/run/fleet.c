@@ -12,12 +12,12 @@
 #include "rocectl/fleet.h"
 
 struct pool {
-	struct rc_fleet *f;
-	size_t *order; /* device indices (into f->devs) to work on */
 	size_t n;
 	size_t next;
 	size_t done, failed;
-	void (*work)(struct rc_fleet *f, struct rc_fleet_dev *d);
+	int (*work)(void *ctx, size_t i);
+	void *ctx;
+	bool progress;
 	pthread_mutex_t lock;
 	struct timespec start;
 };
@@ -32,7 +32,7 @@ static double elapsed_s(const struct timespec *start)
 
 static void progress(struct pool *p)
 {
-	if (!p->f->progress)
+	if (!p->progress)
 		return;
 	fprintf(stderr, "\r\033[K[%zu/%zu] devices done, %zu failed, %.1fs", p->done, p->n,
 		p->failed, elapsed_s(&p->start));
@@ -44,33 +44,33 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 
 	for (;;) {
-		struct rc_fleet_dev *d;
+		size_t i;
+		int bad;
 
 		pthread_mutex_lock(&p->lock);
 		if (p->next >= p->n) {
 			pthread_mutex_unlock(&p->lock);
 			return NULL;
 		}
-		d = &p->f->devs[p->order[p->next++]];
+		i = p->next++;
 		pthread_mutex_unlock(&p->lock);
 
-		p->work(p->f, d);
+		bad = p->work(p->ctx, i);
 
 		pthread_mutex_lock(&p->lock);
 		p->done++;
-		if (d->rc)
+		if (bad)
 			p->failed++;
 		progress(p);
 		pthread_mutex_unlock(&p->lock);
 	}
 }
 
-/* Run work() on the listed devices with at most f->parallel threads. */
-static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
-		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
+size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
+		   int (*work)(void *ctx, size_t i), void *ctx)
 {
-	struct pool p = {.f = f, .order = order, .n = n, .work = work};
-	size_t nthreads = f->parallel < n ? f->parallel : n;
+	struct pool p = {.n = n, .work = work, .ctx = ctx, .progress = show_progress};
+	size_t nthreads = parallel < n ? parallel : n;
 	pthread_t *tids;
 	size_t started = 0;
 
@@ -86,11 +86,35 @@ static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
 		worker(&p);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	if (f->progress)
+	if (show_progress)
 		fprintf(stderr, "\r\033[K");
 	free(tids);
 	pthread_mutex_destroy(&p.lock);
 	return p.failed;
+}
+
+struct fleet_job {
+	struct rc_fleet *f;
+	size_t *order; /* device indices (into f->devs) to work on */
+	void (*work)(struct rc_fleet *f, struct rc_fleet_dev *d);
+};
+
+static int fleet_job_one(void *ctx, size_t i)
+{
+	struct fleet_job *j = ctx;
+	struct rc_fleet_dev *d = &j->f->devs[j->order[i]];
+
+	j->work(j->f, d);
+	return d->rc != 0;
+}
+
+/* Run work() on the listed devices with at most f->parallel threads. */
+static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
+		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
+{
+	struct fleet_job j = {.f = f, .order = order, .work = work};
+
+	return rc_pool_run(f->parallel, f->progress, n, fleet_job_one, &j);
 }
 
 static bool selected(const struct rc_device *d, const char *limit)

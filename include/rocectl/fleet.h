@@ -65,6 +65,11 @@ size_t rc_fleet_apply(struct rc_fleet *f);
  * never decide. */
 bool rc_fleet_reverse_order(const struct rc_fleet *f);
 void rc_fleet_fini(struct rc_fleet *f);
+/* The one worker pool every fleet operation runs on, for work that is not a fleet of the
+ * inventory (rollback's journal entries): work(ctx, i) for i in 0..n-1 on at most
+ * `parallel` threads; returns how many returned non-zero. */
+size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
+		   int (*work)(void *ctx, size_t i), void *ctx);
 /* _fini releases what the struct holds, not the struct (_free would); the old name is
  * kept for callers not yet renamed. */
 static inline void rc_fleet_free(struct rc_fleet *f)

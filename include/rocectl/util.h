@@ -17,10 +17,19 @@
 int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
 		    struct rc_err *err);
 
+/* The same inside the directory open as `dfd`; `name` is a plain file name (no '/'), and
+ * no symlink is followed. */
+int rc_write_atomic_at(int dfd, const char *name, const void *data, size_t len, mode_t mode,
+		       const char *what, struct rc_err *err);
+
 /* `s` as an unsigned number in base 10 or 16: digits only (no blank, sign or "0x"), the
  * whole string, min <= value <= max.  -EINVAL when it is not a number, -ERANGE when it is
  * out of range. */
 int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
+
+/* The file name for device `name` (+ `suffix`) in a per-device directory (journal, locks):
+ * '/' becomes "%2F"; -EINVAL for a name rc_name_is_safe() refuses, -ENAMETOOLONG. */
+int rc_name_to_file(const char *name, const char *suffix, char *buf, size_t len);
 
 /* SHA-256 (FIPS 180-4) of `len` bytes; _hex writes 64 lower-case digits and a NUL. */
 #define RC_SHA256_LEN	  32
