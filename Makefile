@@ -189,6 +189,7 @@ check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(CONF_BINS) $(S
 FAULT_TRIALS ?= 200
 faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
+		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 

@@ -1,24 +1,32 @@
 /* rocectl rollback [RUN]: restore every device left in the journal by an interrupted or
- * failed run, through the same driver path as apply. */
+ * failed run, through the same driver path as apply, on the fleet's worker pool (one job
+ * per device) while holding each device's lock (engine/run/lock.c).  A journal file that
+ * cannot be used is reported with its reason and the others are restored (exit 1). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../engine/run/lock.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
+#include "rocectl/fleet.h"
 #include "rocectl/journal.h"
+#include "rocectl/util.h"
 
 struct rollback_opts {
 	const char *inventory;
 	const char *journal;
+	unsigned parallel;
 };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "inventory giving how to reach journaled switches", 'i'},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    {"parallel", 0, "N", "devices restored at once (default 32)", 'P'},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -26,10 +34,22 @@ static int on_option(int id, const char *arg, void *ctx)
 {
 	struct rollback_opts *o = ctx;
 
+	uint64_t v;
+
 	if (id == 'i')
 		o->inventory = arg;
 	else if (id == 'J')
 		o->journal = arg;
+	else if (id == 'P') {
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr,
+				"rocectl rollback: --parallel: '%s' is not a number in "
+				"1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+	}
 	return 0;
 }
 
@@ -58,8 +78,25 @@ static int find_device(const struct rc_journal_entry *e, const struct rc_invento
 		       e->driver);
 }
 
-static int restore_one(const struct rc_journal_entry *e, const struct rc_inventory *inv,
-		       const struct rc_run_opts *ropts, const char *dir, struct rc_err *err)
+/* One device's journal entries, restored newest run first so that it ends in the state
+ * the oldest interrupted run found. */
+struct device_job {
+	struct rc_journal_entry **e; /* oldest first */
+	size_t n;
+	size_t restored;
+	int rc;
+	struct rc_err err;
+};
+
+struct rollback_ctx {
+	const struct rc_inventory *inv;
+	const struct rc_run_opts *ropts;
+	const char *dir;
+	struct device_job *jobs;
+};
+
+static int restore_entry(const struct rc_journal_entry *e, const struct rc_inventory *inv,
+			 const struct rc_run_opts *ropts, const char *dir, struct rc_err *err)
 {
 	struct rc_device local;
 	const struct rc_device *dev = NULL;
@@ -87,6 +124,99 @@ static int restore_one(const struct rc_journal_entry *e, const struct rc_invento
 	return rc;
 }
 
+/* A pool worker (engine/run/fleet.c): one device, all its entries. */
+static int restore_device(void *ctx, size_t i)
+{
+	struct rollback_ctx *c = ctx;
+	struct device_job *j = &c->jobs[i];
+
+	for (size_t k = j->n; k-- > 0;) {
+		j->rc = restore_entry(j->e[k], c->inv, c->ropts, c->dir, &j->err);
+		if (j->rc)
+			break; /* older states on top of a failed restore would mislead */
+		j->restored++;
+	}
+	return j->rc != 0;
+}
+
+/* Group the usable entries by device; `bad` counts the unusable ones (reported here). */
+static struct device_job *group(struct rc_journal_entry *e, size_t n, size_t *n_jobs, size_t *bad)
+{
+	struct device_job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+
+	*n_jobs = 0;
+	for (size_t i = 0; jobs && i < n; i++) {
+		size_t k = 0;
+
+		if (e[i].bad[0]) {
+			fprintf(stderr,
+				"rocectl rollback: '%s' (run %s) cannot be restored: %s; the file "
+				"is left for you to inspect\n",
+				e[i].device[0] ? e[i].device : "?", e[i].run_id, e[i].bad);
+			(*bad)++;
+			continue;
+		}
+		while (k < *n_jobs && strcmp(jobs[k].e[0]->device, e[i].device))
+			k++;
+		if (k == *n_jobs) {
+			jobs[k].e = calloc(n, sizeof(*jobs[k].e));
+			if (!jobs[k].e)
+				break;
+			(*n_jobs)++;
+		}
+		jobs[k].e[jobs[k].n++] = &e[i];
+	}
+	return jobs;
+}
+
+static void list_entries(const struct rc_journal_entry *e, size_t n, const char *dir)
+{
+	printf("journal '%s' holds %zu entr%s left by interrupted or failed runs:\n", dir, n,
+	       n == 1 ? "y" : "ies");
+	for (size_t i = 0; i < n; i++)
+		printf("  run %s  %s%s\n", e[i].run_id, e[i].device[0] ? e[i].device : "?",
+		       e[i].bad[0] ? "  (unreadable)" : "");
+}
+
+static int lock_jobs(const struct device_job *jobs, size_t n, struct rc_locks *locks)
+{
+	const char **v = calloc(n ? n : 1, sizeof(*v));
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (!v) {
+		fprintf(stderr, "rocectl rollback: out of memory\n");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = jobs[i].e[0]->device;
+	rc = rc_lock_devices(rc_lock_dir(), v, n, "rollback", locks, &warn, &err);
+	free(v);
+	rc_warnings_print(&warn, stderr);
+	if (rc)
+		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+	return rc;
+}
+
+static size_t report(const struct device_job *jobs, size_t n)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct device_job *j = &jobs[i];
+
+		for (size_t k = j->n; k-- > j->n - j->restored;)
+			printf("restored '%s' (%zu port%s) from run %s\n", j->e[k]->device,
+			       j->e[k]->n_ports, j->e[k]->n_ports == 1 ? "" : "s", j->e[k]->run_id);
+		if (j->rc) {
+			fprintf(stderr, "rocectl rollback: %s\n", j->err.msg);
+			failed++;
+		}
+	}
+	return failed;
+}
+
 int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 {
 	struct rollback_opts o = {.journal = getenv("ROCECTL_JOURNAL")};
@@ -94,12 +224,15 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 				    .accept_new_host_keys = g->accept_new_host_keys};
 	struct rc_inventory inv = {0};
 	struct rc_journal_entry *e = NULL;
+	struct device_job *jobs = NULL;
+	struct rc_locks locks = {0};
 	struct rc_err err = {0};
-	size_t n = 0, failed = 0;
+	size_t n = 0, n_jobs = 0, bad = 0;
 	int npos, rc;
 
-	rc = rc_parse_options(argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR]",
-			      options, on_option, &o, &npos);
+	rc = rc_parse_options(
+	    argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N]",
+	    options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
 	if (npos > 1) {
@@ -119,16 +252,24 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	}
 	if (n == 0)
 		printf("nothing to roll back in '%s'\n", o.journal);
-	for (size_t i = 0; i < n; i++) {
-		if (restore_one(&e[i], o.inventory ? &inv : NULL, &ropts, o.journal, &err)) {
-			fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-			failed++;
-			continue;
-		}
-		printf("restored '%s' (%zu port%s) from run %s\n", e[i].device, e[i].n_ports,
-		       e[i].n_ports == 1 ? "" : "s", e[i].run_id);
+	else
+		list_entries(e, n, o.journal);
+	jobs = group(e, n, &n_jobs, &bad);
+	rc = jobs ? 0 : -ENOMEM;
+	if (!rc && n_jobs)
+		rc = lock_jobs(jobs, n_jobs, &locks);
+	if (!rc) {
+		struct rollback_ctx c = {o.inventory ? &inv : NULL, &ropts, o.journal, jobs};
+
+		rc_pool_run(o.parallel ? o.parallel : RC_FLEET_DEFAULT_PARALLEL, false, n_jobs,
+			    restore_device, &c);
+		bad += report(jobs, n_jobs);
 	}
+	rc_locks_release(&locks);
+	for (size_t i = 0; jobs && i < n_jobs; i++)
+		free(jobs[i].e);
+	free(jobs);
 	rc_journal_entries_free(e, n);
 	rc_inventory_fini(&inv);
-	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
+	return rc || bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 }

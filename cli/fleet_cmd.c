@@ -6,10 +6,11 @@
  * Every device of the inventory is selected unless --limit says otherwise; verify also
  * checks every link (both ends agree) and every dual-homed host (its NICs land on
  * switches with the same QoS).  `plan -o FILE` saves a plan with a fingerprint of each
- * device's state; `apply FILE` applies it only if nothing changed since.  Runs that write
- * hold the journal directory's lock. */
+ * device's state; `apply FILE` applies it only if nothing changed since.  apply holds
+ * the lock of every device it selected (engine/run/lock.c) from before the read to the end. */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,8 @@ static const struct rc_option plan_options[] = {
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
     {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
      OPT_OUTPUT},
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -83,6 +86,8 @@ static const struct rc_option verify_options[] = {
      "also read every device's counters (PFC pauses, ECN marks, CNPs, drops) into the "
      "prometheus output",
      OPT_COUNTERS},
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -372,7 +377,17 @@ static int check_saved_plan(const struct rc_plan_file *plan, const struct rc_fle
 	for (size_t i = 0; i < f->n; i++) {
 		const struct rc_fleet_dev *d = &f->devs[i];
 		const char *name = f->inv->devices[d->index].name;
+		bool listed = false;
 
+		for (size_t j = 0; j < plan->n; j++)
+			listed |= !strcmp(plan->devs[j].name, name);
+		if (!listed) {
+			/* only what the plan fingerprinted may be applied */
+			fprintf(stderr,
+				"rocectl apply: '%s' is not in the plan; nothing was applied\n",
+				name);
+			bad = -1;
+		}
 		for (size_t j = 0; j < plan->n; j++) {
 			if (strcmp(plan->devs[j].name, name))
 				continue;
@@ -401,6 +416,102 @@ static char *plan_limit(const struct rc_plan_file *plan)
 	for (size_t i = 0; s && i < plan->n; i++)
 		off += (size_t)sprintf(s + off, "%s%s", i ? "," : "", plan->devs[i].name);
 	return s;
+}
+
+/* The run a journal entry belongs to is still going: its id ends in "-PID"
+ * (rc_journal_new_run_id) and that process lives. */
+static bool run_alive(const char *run_id)
+{
+	const char *dash = strrchr(run_id, '-');
+	uint64_t pid;
+
+	if (!dash || rc_parse_u64(dash + 1, 10, 1, INT32_MAX, &pid))
+		return false;
+	return (pid_t)pid != getpid() && kill((pid_t)pid, 0) == 0;
+}
+
+static bool in_fleet(const struct rc_fleet *f, const char *device)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->inv->devices[f->devs[i].index].name, device))
+			return true;
+	return false;
+}
+
+/* Journal entries left by runs that were killed or failed to restore: a warning before the
+ * run, for the selected devices (a rollback would revert them to the state they hold). */
+static void warn_stale(enum rc_fleet_cmd cmd, const char *journal, const struct rc_fleet *f)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_err err = {0};
+	size_t n = 0;
+
+	if (rc_journal_list(journal, NULL, &e, &n, &err)) {
+		fprintf(stderr, "rocectl %s: warning: %s\n", names[cmd], err.msg);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (in_fleet(f, e[i].device) && !run_alive(e[i].run_id))
+			fprintf(stderr,
+				"rocectl %s: warning: '%s' has a stale journal entry from run %s "
+				"(killed or failed)%s%s; 'rocectl rollback %s' would restore the "
+				"state it recorded\n",
+				names[cmd], e[i].device, e[i].run_id, e[i].bad[0] ? ": " : "",
+				e[i].bad, e[i].run_id);
+	rc_journal_entries_free(e, n);
+}
+
+/* A device this run found in policy (verify) or brought there (apply) has nothing left to
+ * roll back: its stale entries go, so that a later rollback never reverts verified work. */
+static void clear_verified(enum rc_fleet_cmd cmd, const char *journal, const struct rc_fleet *f)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_err err = {0};
+	size_t n = 0;
+
+	if (rc_journal_list(journal, NULL, &e, &n, &err))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < f->n; k++) {
+			const struct rc_fleet_dev *d = &f->devs[k];
+
+			if (strcmp(f->inv->devices[d->index].name, e[i].device) || d->rc ||
+			    d->skipped || rc_changes_count(&d->run.changes, RC_CHANGE_SET) ||
+			    !strcmp(e[i].run_id, f->run_id) || run_alive(e[i].run_id))
+				continue;
+			if (rc_journal_done(journal, e[i].run_id, e[i].device, &err) == 0)
+				fprintf(stderr,
+					"rocectl %s: '%s' is verified in policy: its stale journal "
+					"entry from run %s is cleared\n",
+					names[cmd], e[i].device, e[i].run_id);
+			else
+				fprintf(stderr, "rocectl %s: warning: %s\n", names[cmd], err.msg);
+		}
+	}
+	rc_journal_entries_free(e, n);
+}
+
+/* apply: every selected device locked across the machine before it is read, so that the
+ * state the run diffs against is not changed under it by another run (engine/run/lock.c). */
+static int lock_fleet(const struct rc_fleet *f, struct rc_locks *locks)
+{
+	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (!v) {
+		fprintf(stderr, "rocectl apply: out of memory\n");
+		return -1;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = f->inv->devices[f->devs[i].index].name;
+	rc = rc_lock_devices(rc_lock_dir(), v, f->n, "apply", locks, &warn, &err);
+	free(v);
+	rc_warnings_print(&warn, stderr);
+	if (rc)
+		fprintf(stderr, "rocectl apply: %s\n", err.msg);
+	return rc;
 }
 
 static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_opts *o,
@@ -488,7 +599,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_fleet f = {0};
 	struct rc_err err = {0};
 	struct tally t = {0};
-	int exit_code = RC_EXIT_ERROR, lock_fd = -1;
+	struct rc_locks locks = {0};
+	int exit_code = RC_EXIT_ERROR;
 	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
 	size_t buf_len = 0;
 	FILE *dst = stdout;
@@ -511,18 +623,17 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	memset(&pol, 0, sizeof(pol));
 	if (load(&o, &pol, &inv))
 		goto out;
-	if (cmd == RC_FLEET_CMD_APPLY && rc_lock_take(o.journal, &lock_fd, &err)) {
-		fprintf(stderr, "rocectl apply: %s\n", err.msg);
-		goto out;
-	}
 	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
 		goto out;
 	}
+	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&f, &locks))
+		goto out;
 	f.journal_dir = o.journal;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	warn_stale(cmd, o.journal, &f);
 	rc_fleet_read(&f);
 	if (plan_path && check_saved_plan(&plan, &f))
 		goto out;
@@ -541,6 +652,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	} else {
 		exit_code = print_report(dst, cmd, &o, &f);
 	}
+	if (cmd != RC_FLEET_CMD_PLAN)
+		clear_verified(cmd, o.journal, &f);
 	if (dst != stdout) {
 		fclose(dst);
 		dst = stdout;
@@ -563,7 +676,7 @@ out:
 	if (dst != stdout)
 		fclose(dst);
 	free(buf);
-	rc_lock_release(lock_fd);
+	rc_locks_release(&locks);
 	rc_fleet_fini(&f);
 	rc_inventory_fini(&inv);
 	rc_plan_fini(&plan);

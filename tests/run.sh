@@ -12,6 +12,11 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:verify_asan_link_order=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
+# Device locks (engine/run/lock.c) are machine-wide: each test run gets its own directory,
+# so that builds of other worktrees applying to their own "leaf01" do not collide.
+ROCECTL_LOCK_DIR="${ROCECTL_LOCK_DIR:-$BUILD_DIR/locks}"
+export ROCECTL_LOCK_DIR
+
 log_dir="$BUILD_DIR/test-logs"
 rm -rf "$log_dir" && mkdir -p "$log_dir"
 passed=0

@@ -19,18 +19,21 @@ void rc_secret_wipe(void *buf, size_t len)
 		*p++ = 0;
 }
 
-static int read_secret_file(const struct rc_device *dev, const char *path, char *buf, size_t len,
-			    struct rc_err *err)
+/* Open a password file the way OpenSSH opens a private key (authfile.c, sshkey_perm_ok():
+ * "UNPROTECTED PRIVATE KEY FILE"): O_NONBLOCK so that a FIFO or a device cannot hang the
+ * run in open(2) or read(2), O_NOFOLLOW so that a symlink is not followed, then fstat on
+ * what was opened: only a regular file without group or other permission bits is read.
+ * Returns the descriptor or a negative errno with the message naming the file. */
+static int open_secret(const struct rc_device *dev, const char *file, struct rc_err *err)
 {
-	char file[PATH_MAX];
 	struct stat st;
-	size_t got = 0;
 	int fd, e;
 
-	if (rc_expand_home(path, file, sizeof(file)))
-		return rc_errf(err, ENAMETOOLONG, "'%s': password file path is too long",
-			       dev->name);
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0 && errno == ELOOP)
+		return rc_errf(err, ELOOP,
+			       "'%s': password file '%s' is a symbolic link; name the file itself",
+			       dev->name, file);
 	if (fd < 0) {
 		e = errno;
 		return rc_errf(err, e, "'%s': cannot read password file '%s': %s", dev->name, file,
@@ -41,6 +44,29 @@ static int read_secret_file(const struct rc_device *dev, const char *path, char 
 		return rc_errf(err, EINVAL, "'%s': password file '%s' is not a regular file",
 			       dev->name, file);
 	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return rc_errf(err, EPERM,
+			       "'%s': password file '%s' is accessible by group or others "
+			       "(mode %04o); it must be 0600 or stricter (chmod 600 '%s')",
+			       dev->name, file, (unsigned)(st.st_mode & 07777), file);
+	}
+	return fd;
+}
+
+static int read_secret_file(const struct rc_device *dev, const char *path, char *buf, size_t len,
+			    struct rc_err *err)
+{
+	char file[PATH_MAX];
+	size_t got = 0;
+	int fd, e;
+
+	if (rc_expand_home(path, file, sizeof(file)))
+		return rc_errf(err, ENAMETOOLONG, "'%s': password file path is too long",
+			       dev->name);
+	fd = open_secret(dev, file, err);
+	if (fd < 0)
+		return fd;
 	while (got < len - 1) {
 		ssize_t n = read(fd, buf + got, len - 1 - got);
 

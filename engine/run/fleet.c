@@ -12,12 +12,12 @@
 #include "rocectl/fleet.h"
 
 struct pool {
-	struct rc_fleet *f;
-	size_t *order; /* device indices (into f->devs) to work on */
 	size_t n;
 	size_t next;
 	size_t done, failed;
-	void (*work)(struct rc_fleet *f, struct rc_fleet_dev *d);
+	int (*work)(void *ctx, size_t i);
+	void *ctx;
+	bool progress;
 	pthread_mutex_t lock;
 	struct timespec start;
 };
@@ -32,7 +32,7 @@ static double elapsed_s(const struct timespec *start)
 
 static void progress(struct pool *p)
 {
-	if (!p->f->progress)
+	if (!p->progress)
 		return;
 	fprintf(stderr, "\r\033[K[%zu/%zu] devices done, %zu failed, %.1fs", p->done, p->n,
 		p->failed, elapsed_s(&p->start));
@@ -44,33 +44,33 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 
 	for (;;) {
-		struct rc_fleet_dev *d;
+		size_t i;
+		int bad;
 
 		pthread_mutex_lock(&p->lock);
 		if (p->next >= p->n) {
 			pthread_mutex_unlock(&p->lock);
 			return NULL;
 		}
-		d = &p->f->devs[p->order[p->next++]];
+		i = p->next++;
 		pthread_mutex_unlock(&p->lock);
 
-		p->work(p->f, d);
+		bad = p->work(p->ctx, i);
 
 		pthread_mutex_lock(&p->lock);
 		p->done++;
-		if (d->rc)
+		if (bad)
 			p->failed++;
 		progress(p);
 		pthread_mutex_unlock(&p->lock);
 	}
 }
 
-/* Run work() on the listed devices with at most f->parallel threads. */
-static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
-		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
+size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
+		   int (*work)(void *ctx, size_t i), void *ctx)
 {
-	struct pool p = {.f = f, .order = order, .n = n, .work = work};
-	size_t nthreads = f->parallel < n ? f->parallel : n;
+	struct pool p = {.n = n, .work = work, .ctx = ctx, .progress = show_progress};
+	size_t nthreads = parallel < n ? parallel : n;
 	pthread_t *tids;
 	size_t started = 0;
 
@@ -86,11 +86,35 @@ static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
 		worker(&p);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	if (f->progress)
+	if (show_progress)
 		fprintf(stderr, "\r\033[K");
 	free(tids);
 	pthread_mutex_destroy(&p.lock);
 	return p.failed;
+}
+
+struct fleet_job {
+	struct rc_fleet *f;
+	size_t *order; /* device indices (into f->devs) to work on */
+	void (*work)(struct rc_fleet *f, struct rc_fleet_dev *d);
+};
+
+static int fleet_job_one(void *ctx, size_t i)
+{
+	struct fleet_job *j = ctx;
+	struct rc_fleet_dev *d = &j->f->devs[j->order[i]];
+
+	j->work(j->f, d);
+	return d->rc != 0;
+}
+
+/* Run work() on the listed devices with at most f->parallel threads. */
+static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
+		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
+{
+	struct fleet_job j = {.f = f, .order = order, .work = work};
+
+	return rc_pool_run(f->parallel, f->progress, n, fleet_job_one, &j);
 }
 
 static bool selected(const struct rc_device *d, const char *limit)
@@ -221,25 +245,58 @@ size_t rc_fleet_read(struct rc_fleet *f)
 	return failed;
 }
 
+/* The apply order protects RoCE: no host may mark the RoCE DSCP towards a hop that does not
+ * yet treat its priority lossless (switches first), and no hop may stop honouring the
+ * priority RoCE is on while hosts still send on it (hosts first).  Only the priority RoCE
+ * travels on decides: a device with extra lossless priorities (a factory SONiC leaf has
+ * PORT_QOS_MAP pfc_enable "3,4", as in ../shared/conformance/sonic/config_db/
+ * sonic-utilities_filter_fdb_config_db.json) losing them must not flip the order for the
+ * whole fabric. */
+
+/* The device gains lossless on the priority the policy puts RoCE on. */
+static bool gains_roce_lossless(const struct port_qos *w, const struct port_qos *h, uint8_t dscp)
+{
+	uint8_t prio = w->dscp2prio[dscp];
+
+	if (!(w->known & RC_F_PFC) || !(w->pfc_enabled & (1u << prio)))
+		return false;
+	return !(h->known & RC_F_PFC) || !(h->pfc_enabled & (1u << prio));
+}
+
+/* The priority RoCE is on now is lossless now, and stops being so or RoCE moves off it. */
+static bool loses_roce_lossless(const struct port_qos *w, const struct port_qos *h, uint8_t dscp)
+{
+	uint8_t now;
+
+	if (!(h->known & RC_F_PFC) || !(h->known & RC_F_DSCP2PRIO) ||
+	    !(h->dscp_mask & (1ull << dscp)))
+		return false;
+	now = h->dscp2prio[dscp];
+	if (!(h->pfc_enabled & (1u << now)))
+		return false; /* RoCE is lossy today: nothing to protect */
+	if ((w->known & RC_F_PFC) && !(w->pfc_enabled & (1u << now)))
+		return true;
+	return (w->known & RC_F_DSCP2PRIO) && (w->dscp_mask & (1ull << dscp)) &&
+	       w->dscp2prio[dscp] != now;
+}
+
 bool rc_fleet_reverse_order(const struct rc_fleet *f)
 {
+	uint8_t dscp = f->pol->roce_dscp;
+	bool gains = false, loses = false;
+
 	for (size_t i = 0; i < f->n; i++) {
 		const struct rc_devrun *r = &f->devs[i].run;
 
+		if (f->devs[i].rc)
+			continue; /* not read: it is not applied either */
 		for (size_t p = 0; r->want && p < r->n_ports; p++) {
-			const struct port_qos *w = &r->want[p].qos, *h = &r->have[p].qos;
-			uint8_t d = w->dscp2prio[f->pol->roce_dscp];
-
-			if ((h->known & RC_F_PFC) && (h->pfc_enabled & ~w->pfc_enabled))
-				return true; /* a lossless priority goes away */
-			if ((h->known & RC_F_DSCP2PRIO) &&
-			    (h->dscp_mask & (1ull << f->pol->roce_dscp)) &&
-			    h->dscp2prio[f->pol->roce_dscp] != d &&
-			    (h->pfc_enabled & (1u << h->dscp2prio[f->pol->roce_dscp])))
-				return true; /* RoCE moves off a lossless priority */
+			gains |= gains_roce_lossless(&r->want[p].qos, &r->have[p].qos, dscp);
+			loses |= loses_roce_lossless(&r->want[p].qos, &r->have[p].qos, dscp);
 		}
 	}
-	return false;
+	/* switches first whenever anyone gains: a host must never mark ahead of its switch */
+	return loses && !gains;
 }
 
 static void counters_one(struct rc_fleet *f, struct rc_fleet_dev *d)

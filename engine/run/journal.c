@@ -1,5 +1,7 @@
 /* The journal (include/rocectl/journal.h): pre-change state on disk before any write. */
 #include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +16,10 @@
 #include "rocectl/journal.h"
 #include "rocectl/util.h"
 
+/* Everything here works through directory descriptors with O_NOFOLLOW below DIR: a run or
+ * file name is never a path, a device name becomes a file name by rc_name_to_file(), and a
+ * run id must be a plain name (run_id_is_safe), so nothing can reach outside DIR. */
+
 /* A journal file is small; anything bigger is not ours. */
 #define JOURNAL_MAX_BYTES (16u << 20)
 
@@ -26,6 +32,22 @@ void rc_journal_new_run_id(char *buf, size_t len)
 	gmtime_r(&ts.tv_sec, &tm);
 	snprintf(buf, len, "%04d%02d%02dT%02d%02d%02d.%03ldZ-%d", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000, (int)getpid());
+}
+
+/* A run id is a file name of the journal: it may not name anything outside it. */
+static bool run_id_is_safe(const char *id)
+{
+	size_t n = strnlen(id, 64);
+
+	if (n == 0 || n >= 64 ||
+	    !((id[0] >= '0' && id[0] <= '9') || (id[0] >= 'A' && id[0] <= 'Z') ||
+	      (id[0] >= 'a' && id[0] <= 'z')))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz._-",
+			    id[i]))
+			return false;
+	return true;
 }
 
 static int mkdir_p(const char *path, struct rc_err *err)
@@ -49,39 +71,48 @@ static int mkdir_p(const char *path, struct rc_err *err)
 	return 0;
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-/* Write `data` to dir/name atomically and durably (engine/util/atomic.c). */
-static int write_durable(const char *dir, const char *name, const char *data, struct rc_err *err)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return rc_write_atomic(path, data, strlen(data), 0600, "journal", err);
-}
-
-int rc_journal_save(const char *dir, const char *run_id, const struct rc_device *dev,
-		    const char *driver, const struct rc_port_state *ports, size_t n,
+/* DIR itself (the operator's choice, symlinks allowed) and DIR/RUN, which must be a real
+ * directory: O_NOFOLLOW, so that a symlink planted in the journal is never written through
+ * or read from (openat(2)). */
+static int open_run(const char *dir, const char *run_id, bool create, int *dfd, int *rfd,
 		    struct rc_err *err)
 {
-	char rundir[PATH_MAX], name[RC_NAME_MAX + 8];
+	*dfd = *rfd = -1;
+	if (!run_id_is_safe(run_id))
+		return rc_errf(err, EINVAL, "'%s' is not a journal run id", run_id);
+	*dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*dfd < 0)
+		return rc_errf(err, errno, "cannot open journal '%s': %s", dir, strerror(errno));
+	if (create && mkdirat(*dfd, run_id, 0700) == 0)
+		fsync(*dfd); /* best effort: the new run directory's entry */
+	*rfd = openat(*dfd, run_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*rfd < 0) {
+		int e = errno;
+
+		close(*dfd);
+		*dfd = -1;
+		return rc_errf(err, e, "cannot open journal run '%s/%s': %s", dir, run_id,
+			       e == ELOOP || e == ENOTDIR ? "not a directory" : strerror(e));
+	}
+	return 0;
+}
+
+static void close_run(int dfd, int rfd)
+{
+	if (rfd >= 0)
+		close(rfd);
+	if (dfd >= 0)
+		close(dfd);
+}
+
+static char *entry_text(const char *run_id, const struct rc_device *dev, const char *driver,
+			const struct rc_port_state *ports, size_t n)
+{
 	cJSON *o = cJSON_CreateObject(), *arr;
 	char *text;
-	int rc;
 
 	if (!o)
-		return rc_errf(err, ENOMEM, "out of memory");
+		return NULL;
 	cJSON_AddNumberToObject(o, "version", 1);
 	cJSON_AddStringToObject(o, "run_id", run_id);
 	cJSON_AddStringToObject(o, "device", dev->name);
@@ -97,60 +128,99 @@ int rc_journal_save(const char *dir, const char *run_id, const struct rc_device 
 	}
 	text = cJSON_Print(o);
 	cJSON_Delete(o);
+	return text;
+}
+
+int rc_journal_save(const char *dir, const char *run_id, const struct rc_device *dev,
+		    const char *driver, const struct rc_port_state *ports, size_t n,
+		    struct rc_err *err)
+{
+	char name[RC_NAME_MAX * 3 + 8];
+	char *text;
+	int rc, dfd, rfd;
+
+	if (rc_name_to_file(dev->name, ".json", name, sizeof(name)))
+		return rc_errf(err, EINVAL, "'%s': not a name a journal file can have", dev->name);
+	text = entry_text(run_id, dev, driver, ports, n);
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
-
-	snprintf(rundir, sizeof(rundir), "%s/%s", dir, run_id);
-	snprintf(name, sizeof(name), "%s.json", dev->name);
-	rc = mkdir_p(rundir, err);
+	rc = mkdir_p(dir, err);
 	if (!rc)
-		fsync_dir(dir); /* best effort: the new run directory's entry */
-	if (!rc)
-		rc = write_durable(rundir, name, text, err);
+		rc = open_run(dir, run_id, true, &dfd, &rfd, err);
+	if (!rc) {
+		/* atomic and durable (engine/util/atomic.c), 0600: it holds a configuration */
+		rc = rc_write_atomic_at(rfd, name, text, strlen(text), 0600, "journal", err);
+		if (rc)
+			rc_err_prefix(err, "journal run '%s/%s'", dir, run_id);
+		close_run(dfd, rfd);
+	}
 	free(text);
 	return rc;
 }
 
 int rc_journal_done(const char *dir, const char *run_id, const char *device, struct rc_err *err)
 {
-	char path[PATH_MAX], rundir[PATH_MAX];
+	char name[RC_NAME_MAX * 3 + 8];
+	struct rc_err ignored;
+	int dfd, rfd, rc = 0;
 
-	snprintf(rundir, sizeof(rundir), "%s/%s", dir, run_id);
-	snprintf(path, sizeof(path), "%s/%s.json", rundir, device);
-	if (unlink(path) && errno != ENOENT)
-		return rc_errf(err, errno, "cannot remove journal '%s': %s", path, strerror(errno));
-	fsync_dir(rundir);
-	rmdir(rundir); /* only succeeds once every device of the run is done */
-	return 0;
+	if (!err)
+		err = &ignored;
+	if (rc_name_to_file(device, ".json", name, sizeof(name)))
+		return rc_errf(err, EINVAL, "'%s': not a name a journal file can have", device);
+	rc = open_run(dir, run_id, false, &dfd, &rfd, err);
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	if (unlinkat(rfd, name, 0) && errno != ENOENT)
+		rc = rc_errf(err, errno, "cannot remove journal '%s/%s/%s': %s", dir, run_id, name,
+			     strerror(errno));
+	fsync(rfd);
+	unlinkat(dfd, run_id, AT_REMOVEDIR); /* only succeeds once every device is done */
+	fsync(dfd);
+	close_run(dfd, rfd);
+	return rc;
 }
 
-static char *slurp(const char *path, struct rc_err *err)
+/* A journal file, read without following a symlink and only if it is a regular file of a
+ * sane size. */
+static char *slurp_at(int rfd, const char *name, const char *path, struct rc_err *err)
 {
-	FILE *f = fopen(path, "re");
+	int fd = openat(rfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	char *buf = NULL;
-	long len;
+	size_t got = 0;
 
-	if (!f) {
-		rc_errf(err, errno, "cannot read journal '%s': %s", path, strerror(errno));
+	if (fd < 0) {
+		rc_errf(err, errno, "cannot read journal '%s': %s", path,
+			errno == ELOOP ? "a symbolic link" : strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || len > (long)JOURNAL_MAX_BYTES ||
-	    fseek(f, 0, SEEK_SET)) {
-		rc_errf(err, EFBIG, "journal '%s' is unreadable or too big", path);
-		fclose(f);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)JOURNAL_MAX_BYTES) {
+		rc_errf(err, EFBIG, "journal '%s' is not a regular file of at most 16 MiB", path);
+		close(fd);
 		return NULL;
 	}
-	buf = malloc((size_t)len + 1);
-	if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-		rc_errf(err, EIO, "cannot read journal '%s'", path);
-	} else if (buf) {
-		buf[len] = '\0';
-	} else {
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!buf) {
 		rc_errf(err, ENOMEM, "out of memory");
+		return NULL;
 	}
-	fclose(f);
+	buf[got] = '\0';
+	if (got != (size_t)st.st_size || strlen(buf) != got) {
+		rc_errf(err, EIO, "journal '%s' is truncated or not text", path);
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 
@@ -217,24 +287,31 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the entries of `dir` that pass `want`. */
-static int list_dir(const char *dir, int want_dirs, char ***out, size_t *n)
+/* Sorted names in the directory open as `fd` (not consumed): runs (directories, or any
+ * non-hidden name when want_dirs: a run that is not a directory is reported at open) or
+ * journal files (*.json). */
+static int list_dir(int fd, int want_dirs, char ***out, size_t *n)
 {
-	DIR *d = opendir(dir);
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
 	struct dirent *de;
 	char **v = NULL;
 	size_t cap = 0;
 
 	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	*out = NULL;
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return -errno;
+	}
+	rewinddir(d);
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 
 		if (de->d_name[0] == '.')
 			continue;
-		if (want_dirs ? de->d_type != DT_DIR && de->d_type != DT_UNKNOWN
-			      : (l < 6 || strcmp(de->d_name + l - 5, ".json")))
+		if (!want_dirs && (l < 6 || strcmp(de->d_name + l - 5, ".json")))
 			continue;
 		if (*n == cap) {
 			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
@@ -243,7 +320,9 @@ static int list_dir(const char *dir, int want_dirs, char ***out, size_t *n)
 				break;
 			v = nv;
 		}
-		v[(*n)++] = strdup(de->d_name);
+		if (!(v[*n] = strdup(de->d_name)))
+			break;
+		(*n)++;
 	}
 	closedir(d);
 	if (*n)
@@ -259,60 +338,128 @@ static void free_names(char **v, size_t n)
 	free(v);
 }
 
+static struct rc_journal_entry *grow(struct rc_journal_entry **v, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		struct rc_journal_entry *nv = realloc(*v, nc * sizeof(**v));
+
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*cap = nc;
+	}
+	memset(&(*v)[*n], 0, sizeof(**v));
+	return &(*v)[(*n)++];
+}
+
+/* The device a journal file is about, from its name ("rack1%2Fleaf01.json"). */
+static void device_of_file(const char *file, char *dev, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = file; *p && strcmp(p, ".json") && o + 1 < len; p++) {
+		if (!strncmp(p, "%2F", 3)) {
+			dev[o++] = '/';
+			p += 2;
+		} else {
+			dev[o++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
+		}
+	}
+	dev[o] = '\0';
+}
+
+/* One journal file into `e`; a file that cannot be used becomes an entry with `bad` set,
+ * so that the caller reports it and goes on with the others. */
+static void read_entry(int rfd, const char *dir, const char *run, const char *file,
+		       struct rc_journal_entry *e)
+{
+	char path[PATH_MAX], want[RC_NAME_MAX * 3 + 8];
+	struct rc_err err = {0};
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, run, file);
+	text = slurp_at(rfd, file, path, &err);
+	if (text && !parse_entry(path, text, e, &err)) {
+		if (strcmp(e->run_id, run) ||
+		    rc_name_to_file(e->device, ".json", want, sizeof(want)) || strcmp(want, file))
+			rc_errf(&err, EINVAL, "journal '%s' names another run or device", path);
+		else
+			err.msg[0] = '\0';
+	}
+	free(text);
+	if (!err.msg[0])
+		return;
+	free(e->ports);
+	memset(e, 0, sizeof(*e));
+	snprintf(e->run_id, sizeof(e->run_id), "%s", run);
+	device_of_file(file, e->device, sizeof(e->device));
+	snprintf(e->bad, sizeof(e->bad), "%s", err.msg);
+}
+
+static int list_run(int dfd, const char *dir, const char *run, struct rc_journal_entry **out,
+		    size_t *n, size_t *cap)
+{
+	int rfd = openat(dfd, run, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char **files = NULL;
+	size_t nfiles = 0;
+	int rc = 0;
+
+	if (rfd < 0) {
+		struct rc_journal_entry *e = grow(out, n, cap);
+
+		if (!e)
+			return -ENOMEM;
+		snprintf(e->run_id, sizeof(e->run_id), "%.63s", run);
+		snprintf(e->bad, sizeof(e->bad), "journal run '%s/%s' is not a directory (%s)", dir,
+			 run, strerror(errno));
+		return 0;
+	}
+	if (list_dir(rfd, 0, &files, &nfiles) == 0) {
+		for (size_t f = 0; f < nfiles; f++) {
+			struct rc_journal_entry *e = grow(out, n, cap);
+
+			if (!e) {
+				rc = -ENOMEM;
+				break;
+			}
+			read_entry(rfd, dir, run, files[f], e);
+		}
+	}
+	free_names(files, nfiles);
+	close(rfd);
+	return rc;
+}
+
 int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out, size_t *n,
 		    struct rc_err *err)
 {
-	char **runs = NULL, **files;
-	size_t nruns = 0, nfiles, cap = 0;
-	int rc = list_dir(dir, 1, &runs, &nruns);
+	char **runs = NULL;
+	size_t nruns = 0, cap = 0;
+	int dfd, rc = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (rc)
-		return rc_errf(err, -rc, "cannot read journal '%s': %s", dir, strerror(-rc));
-	for (size_t r = 0; r < nruns && !rc; r++) {
-		char rundir[PATH_MAX];
-
-		if (run_id && strcmp(run_id, runs[r]))
-			continue;
-		snprintf(rundir, sizeof(rundir), "%s/%s", dir, runs[r]);
-		if (list_dir(rundir, 0, &files, &nfiles))
-			continue;
-		for (size_t f = 0; f < nfiles && !rc; f++) {
-			char path[PATH_MAX];
-			char *text;
-
-			snprintf(path, sizeof(path), "%s/%s", rundir, files[f]);
-			text = slurp(path, err);
-			if (!text) {
-				rc = -EIO;
-				break;
-			}
-			if (*n == cap) {
-				struct rc_journal_entry *nv =
-				    realloc(*out, (cap = cap ? cap * 2 : 8) * sizeof(**out));
-
-				if (!nv) {
-					free(text);
-					rc = rc_errf(err, ENOMEM, "out of memory");
-					break;
-				}
-				*out = nv;
-			}
-			rc = parse_entry(path, text, &(*out)[*n], err);
-			free(text);
-			if (!rc)
-				(*n)++;
-		}
-		free_names(files, nfiles);
-	}
+	if (run_id && !run_id_is_safe(run_id))
+		return rc_errf(err, EINVAL, "'%s' is not a journal run id", run_id);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOENT ? 0
+				       : rc_errf(err, errno, "cannot read journal '%s': %s", dir,
+						 strerror(errno));
+	rc = list_dir(dfd, 1, &runs, &nruns);
+	for (size_t r = 0; !rc && r < nruns; r++)
+		if (!run_id || !strcmp(run_id, runs[r]))
+			rc = list_run(dfd, dir, runs[r], out, n, &cap);
 	free_names(runs, nruns);
+	close(dfd);
 	if (rc) {
 		rc_journal_entries_free(*out, *n);
 		*out = NULL;
 		*n = 0;
+		return rc_errf(err, -rc, "cannot read journal '%s': %s", dir, strerror(-rc));
 	}
-	return rc;
+	return 0;
 }
 
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n)

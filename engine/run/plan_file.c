@@ -14,6 +14,58 @@
 #include "rocectl/journal.h"
 
 #define PLAN_MAX_BYTES (16u << 20)
+/* v2 added the digest; a v1 plan (none) is refused with a reason. */
+#define PLAN_SCHEMA   "rocectl.plan/v2"
+#define DIGEST_PREFIX "sha256:"
+
+/* "sha256:" + SHA-256 of the canonical body: the plan object without "digest", printed by
+ * cJSON without formatting (keys in file order).  Parsing and printing again gives the same
+ * bytes, so that load can recompute what save computed.  It detects truncation and edits;
+ * it is not a signature: whoever can write the file can recompute it. */
+static int body_digest(const cJSON *o, char *out, size_t len, struct rc_err *err)
+{
+	char *body = cJSON_PrintUnformatted(o);
+	char hex[RC_SHA256_HEX_LEN];
+
+	if (!body)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc_sha256_hex(body, strlen(body), hex);
+	free(body);
+	snprintf(out, len, DIGEST_PREFIX "%s", hex);
+	return 0;
+}
+
+static int add_digest(cJSON *o, struct rc_err *err)
+{
+	char d[sizeof(DIGEST_PREFIX) + RC_SHA256_HEX_LEN];
+	int rc = body_digest(o, d, sizeof(d), err);
+
+	if (!rc && !cJSON_AddStringToObject(o, "digest", d))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	return rc;
+}
+
+/* Take "digest" out of `o` and compare it with the digest of what remains. */
+static int check_digest(const char *path, cJSON *o, struct rc_err *err)
+{
+	cJSON *item = cJSON_DetachItemFromObjectCaseSensitive(o, "digest");
+	const char *have = cJSON_GetStringValue(item);
+	char want[sizeof(DIGEST_PREFIX) + RC_SHA256_HEX_LEN];
+	int rc;
+
+	if (!have) {
+		cJSON_Delete(item);
+		return rc_errf(err, EINVAL, "'%s' has no digest; make a new plan", path);
+	}
+	rc = body_digest(o, want, sizeof(want), err);
+	if (!rc && strcmp(have, want))
+		rc = rc_errf(err, EINVAL,
+			     "'%s' does not match its digest: the file was edited or damaged "
+			     "since it was saved; make a new plan",
+			     path);
+	cJSON_Delete(item);
+	return rc;
+}
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
 {
@@ -119,7 +171,7 @@ int rc_plan_save(const char *path, const char *policy, const char *inventory,
 	char *text;
 	int rc = 0;
 
-	cJSON_AddStringToObject(o, "schema", "rocectl.plan/v1");
+	cJSON_AddStringToObject(o, "schema", PLAN_SCHEMA);
 	if (!(e = file_entry(policy, err, &rc)))
 		goto out;
 	cJSON_AddItemToObject(o, "policy", e);
@@ -142,6 +194,9 @@ int rc_plan_save(const char *path, const char *policy, const char *inventory,
 		cJSON_AddNumberToObject(e, "changes", d->n_changes);
 		cJSON_AddItemToArray(devs, e);
 	}
+	rc = add_digest(o, err);
+	if (rc)
+		goto out;
 	text = cJSON_Print(o);
 	if (!text) {
 		rc = rc_errf(err, ENOMEM, "out of memory");
@@ -173,49 +228,89 @@ static int file_of(const cJSON *o, const char *key, char *path, size_t len, uint
 	return 0;
 }
 
+/* A device entry: a safe name, not a role (a role in the --limit apply builds would select
+ * devices whose state the plan never fingerprinted), not listed twice. */
+static int device_entry(const char *path, const cJSON *e, struct rc_plan_file *p, size_t i,
+			struct rc_err *err)
+{
+	static const char *const roles[] = {"spine", "leaf", "host", "switch"};
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
+
+	if (!name || !rc_name_is_safe(name) || strlen(name) >= RC_NAME_MAX ||
+	    parse_hex(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")),
+		      &p->devs[i].fingerprint))
+		return rc_errf(err, EINVAL, "'%s': device entry #%zu is malformed", path, i + 1);
+	for (size_t r = 0; r < sizeof(roles) / sizeof(roles[0]); r++)
+		if (!strcmp(name, roles[r]))
+			return rc_errf(err, EINVAL,
+				       "'%s': device entry #%zu is the role '%s', not a device",
+				       path, i + 1, name);
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(p->devs[k].name, name))
+			return rc_errf(err, EINVAL, "'%s': device '%s' is listed twice", path,
+				       name);
+	snprintf(p->devs[i].name, sizeof(p->devs[i].name), "%s", name);
+	return 0;
+}
+
+static int plan_header(const char *path, cJSON *o, struct rc_plan_file *p, struct rc_err *err)
+{
+	const char *schema = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "schema"));
+	int rc;
+
+	if (!o)
+		return rc_errf(err, EINVAL,
+			       "'%s' is not a rocectl plan file: not valid JSON (truncated?)",
+			       path);
+	if (schema && !strcmp(schema, "rocectl.plan/v1"))
+		return rc_errf(err, EINVAL,
+			       "'%s' was saved by an older rocectl without a digest; make a new "
+			       "plan",
+			       path);
+	if (!schema || strcmp(schema, PLAN_SCHEMA))
+		return rc_errf(err, EINVAL, "'%s' is not a rocectl plan file (schema %s)", path,
+			       PLAN_SCHEMA);
+	rc = check_digest(path, o, err);
+	if (rc)
+		return rc;
+	if (file_of(o, "policy", p->policy, sizeof(p->policy), &p->policy_fp) ||
+	    file_of(o, "inventory", p->inventory, sizeof(p->inventory), &p->inventory_fp))
+		return rc_errf(err, EINVAL, "'%s': the policy or inventory entry is malformed",
+			       path);
+	return 0;
+}
+
 int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
 {
 	size_t len, i = 0;
 	char *text = slurp(path, &len, err);
 	const cJSON *devs, *e;
-	const char *schema;
 	cJSON *o;
-	int rc = 0;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
 	if (!text)
 		return -EIO;
-	o = cJSON_Parse(text);
+	/* the whole file is one JSON value: no NUL inside, nothing after it */
+	o = strlen(text) == len ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
 	free(text);
-	schema = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "schema"));
+	rc = plan_header(path, o, p, err);
 	devs = cJSON_GetObjectItemCaseSensitive(o, "devices");
-	if (!o || !schema || strcmp(schema, "rocectl.plan/v1") || !cJSON_IsArray(devs) ||
-	    file_of(o, "policy", p->policy, sizeof(p->policy), &p->policy_fp) ||
-	    file_of(o, "inventory", p->inventory, sizeof(p->inventory), &p->inventory_fp)) {
-		cJSON_Delete(o);
-		return rc_errf(err, EINVAL, "'%s' is not a rocectl plan file", path);
+	if (!rc && !cJSON_IsArray(devs))
+		rc = rc_errf(err, EINVAL, "'%s': no device list", path);
+	if (!rc && cJSON_GetArraySize(devs) == 0)
+		rc = rc_errf(err, EINVAL, "'%s' lists no device: nothing could be checked", path);
+	if (!rc) {
+		p->n = (size_t)cJSON_GetArraySize(devs);
+		p->devs = calloc(p->n, sizeof(*p->devs));
+		if (!p->devs)
+			rc = rc_errf(err, ENOMEM, "out of memory");
 	}
-	p->n = (size_t)cJSON_GetArraySize(devs);
-	p->devs = calloc(p->n ? p->n : 1, sizeof(*p->devs));
-	if (!p->devs)
-		rc = rc_errf(err, ENOMEM, "out of memory");
 	cJSON_ArrayForEach(e, devs)
 	{
-		const char *name =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"));
-
 		if (rc)
 			break;
-		if (!name || !rc_name_is_safe(name) ||
-		    parse_hex(
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fingerprint")),
-			&p->devs[i].fingerprint)) {
-			rc = rc_errf(err, EINVAL, "'%s': device entry #%zu is malformed", path,
-				     i + 1);
-			break;
-		}
-		snprintf(p->devs[i].name, sizeof(p->devs[i].name), "%s", name);
-		i++;
+		rc = device_entry(path, e, p, i++, err);
 	}
 	cJSON_Delete(o);
 	if (rc)

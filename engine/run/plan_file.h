@@ -1,7 +1,9 @@
 /* Saved plans (`rocectl plan -o FILE`, `rocectl apply FILE`): what was reviewed is what
  * is applied.  The file records the policy and inventory files and, per device, a
  * fingerprint of the state read when the plan was made; apply re-reads and refuses when
- * anything differs. */
+ * anything differs.  The file carries "digest": "sha256:HEX" of its canonical body (the
+ * object without the digest, printed unformatted): a truncated or edited plan, one that
+ * lists no device, a role instead of a device, or a device twice is refused at load. */
 #ifndef ROCECTL_PLAN_FILE_H
 #define ROCECTL_PLAN_FILE_H
 

@@ -29,64 +29,81 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-static int fsync_parent(const char *path)
+/* .name.tmp.PID: hidden, so that nothing listing the directory (the journal's runs) takes a
+ * leftover for a real entry. */
+static int tmp_name(char *buf, size_t len, const char *base)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd, rc = 0;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-/* dir/.name.tmp.PID: hidden, so that nothing listing the directory (the journal's runs)
- * takes a leftover for a real entry. */
-static int tmp_name(char *buf, size_t len, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dir_len = slash ? (int)(slash - path + 1) : 0;
-	int n = snprintf(buf, len, "%.*s.%s.tmp.%d", dir_len, path, base, (int)getpid());
+	int n = snprintf(buf, len, ".%s.tmp.%d", base, (int)getpid());
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
-		    struct rc_err *err)
+/* Write through the directory's descriptor: neither a symlink planted under the temporary
+ * name nor one swapped in for the directory after it was opened is followed (openat(2)). */
+static int write_at(int dfd, const char *base, const void *data, size_t len, mode_t mode)
 {
-	char tmp[PATH_MAX];
+	char tmp[NAME_MAX + 1];
 	int fd, rc, crc;
 
-	if (tmp_name(tmp, sizeof(tmp), path))
-		return rc_errf(err, ENAMETOOLONG, "cannot write %s '%s': name too long", what,
-			       path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (tmp_name(tmp, sizeof(tmp), base))
+		return -ENAMETOOLONG;
+	unlinkat(dfd, tmp, 0); /* a leftover of a killed run with our pid */
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
-		return rc_errf(err, errno, "cannot write %s '%s': %s", what, tmp, strerror(errno));
+		return -errno;
 	rc = write_all(fd, data, len);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	crc = close(fd); /* always: a failed write must not leak the descriptor */
 	if (!rc && crc)
 		rc = -errno;
-	if (!rc && rename(tmp, path))
+	if (!rc && renameat(dfd, tmp, dfd, base))
 		rc = -errno;
 	if (rc) {
-		unlink(tmp);
-		return rc_errf(err, -rc, "cannot write %s '%s': %s", what, path, strerror(-rc));
+		unlinkat(dfd, tmp, 0);
+		return rc;
 	}
-	rc = fsync_parent(path);
+	return fsync(dfd) ? -errno : 0;
+}
+
+int rc_write_atomic_at(int dfd, const char *name, const void *data, size_t len, mode_t mode,
+		       const char *what, struct rc_err *err)
+{
+	int rc;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return rc_errf(err, EINVAL, "cannot write %s '%s': not a file name", what, name);
+	rc = write_at(dfd, name, data, len, mode);
+	if (rc)
+		return rc_errf(err, -rc, "cannot write %s '%s': %s", what, name, strerror(-rc));
+	return 0;
+}
+
+int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
+		    struct rc_err *err)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dfd, rc;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
+		return rc_errf(err, ENAMETOOLONG, "cannot write %s '%s': name too long", what,
+			       path);
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return rc_errf(err, EISDIR, "cannot write %s '%s': not a file name", what, path);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		rc = -errno;
+	else
+		rc = write_at(dfd, base, data, len, mode);
+	if (dfd >= 0)
+		close(dfd);
+	/* the user named `path`: a temporary name would only confuse */
 	if (rc)
 		return rc_errf(err, -rc, "cannot write %s '%s': %s", what, path, strerror(-rc));
 	return 0;

@@ -59,10 +59,17 @@ size_t rc_fleet_counters(struct rc_fleet *f);
  * a device it is linked to in an earlier tier failed.  Returns the number of devices that
  * failed or were skipped. */
 size_t rc_fleet_apply(struct rc_fleet *f);
-/* True when the changes remove lossless somewhere (PFC turned off on a priority, or the
- * RoCE DSCP moved): apply then goes hosts first. */
+/* True (apply hosts first) when some device's RoCE priority stops being lossless or RoCE
+ * moves off a lossless priority, and no device gains lossless on the priority the policy
+ * puts RoCE on: any such gain means switches first.  Extra lossless priorities going away
+ * never decide. */
 bool rc_fleet_reverse_order(const struct rc_fleet *f);
 void rc_fleet_fini(struct rc_fleet *f);
+/* The one worker pool every fleet operation runs on, for work that is not a fleet of the
+ * inventory (rollback's journal entries): work(ctx, i) for i in 0..n-1 on at most
+ * `parallel` threads; returns how many returned non-zero. */
+size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
+		   int (*work)(void *ctx, size_t i), void *ctx);
 /* _fini releases what the struct holds, not the struct (_free would); the old name is
  * kept for callers not yet renamed. */
 static inline void rc_fleet_free(struct rc_fleet *f)

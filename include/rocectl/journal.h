@@ -23,6 +23,9 @@ struct rc_journal_entry {
 	char address[RC_NAME_MAX];
 	size_t n_ports;
 	struct rc_port_state *ports; /* the pre-change state */
+	/* Non-empty: the file could not be used (unreadable, corrupt, a symlink, naming another
+	 * device); only run_id and device (from the file name) are set, and why is here. */
+	char bad[RC_ERR_MSG_MAX];
 };
 
 /* A new run id: UTC timestamp + pid, sortable. */
@@ -33,7 +36,9 @@ int rc_journal_save(const char *dir, const char *run_id, const struct rc_device 
 		    struct rc_err *err);
 int rc_journal_done(const char *dir, const char *run_id, const char *device, struct rc_err *err);
 
-/* Every entry left in DIR (or only run `run_id` when non-NULL), oldest run first. */
+/* Every entry left in DIR (or only run `run_id` when non-NULL), oldest run first.  A file
+ * that cannot be used is an entry with `bad` set, not an error: one corrupt file must not
+ * block the rollback of the others.  Errors: DIR unreadable, a bad run id, no memory. */
 int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry **out, size_t *n,
 		    struct rc_err *err);
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n);

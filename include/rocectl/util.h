@@ -17,6 +17,11 @@
 int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode, const char *what,
 		    struct rc_err *err);
 
+/* The same inside the directory open as `dfd`; `name` is a plain file name (no '/'), and
+ * no symlink is followed. */
+int rc_write_atomic_at(int dfd, const char *name, const void *data, size_t len, mode_t mode,
+		       const char *what, struct rc_err *err);
+
 /* `s` as an unsigned number in base 10 or 16: digits only (no blank, sign or "0x"), the
  * whole string, min <= value <= max.  -EINVAL when it is not a number, -ERANGE when it is
  * out of range. */
@@ -27,5 +32,15 @@ int rc_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *
  * unchanged and -ENOMEM is returned.  Use: rc_array_reserve((void **)&a->v, &a->cap,
  * a->n + 1, sizeof(*a->v), 16). */
 int rc_array_reserve(void **v, size_t *cap, size_t need, size_t elem, size_t first);
+
+/* The file name for device `name` (+ `suffix`) in a per-device directory (journal, locks):
+ * '/' becomes "%2F"; -EINVAL for a name rc_name_is_safe() refuses, -ENAMETOOLONG. */
+int rc_name_to_file(const char *name, const char *suffix, char *buf, size_t len);
+
+/* SHA-256 (FIPS 180-4) of `len` bytes; _hex writes 64 lower-case digits and a NUL. */
+#define RC_SHA256_LEN	  32
+#define RC_SHA256_HEX_LEN (2 * RC_SHA256_LEN + 1)
+void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN]);
+void rc_sha256_hex(const void *data, size_t len, char out[RC_SHA256_HEX_LEN]);
 
 #endif

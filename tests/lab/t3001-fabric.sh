@@ -1,7 +1,7 @@
 #!/bin/sh
 # The fabric commands end to end on the lab (tests/lab): a factory fabric is brought up with
 # plan -> apply -> verify; a saved plan is refused once a device changed behind its back;
-# the journal lock keeps a second apply out; a hung switch fails alone and the hosts behind
+# a device lock keeps a second apply out; a hung switch fails alone and the hosts behind
 # it are skipped; a controller killed mid-apply is undone by `rollback`; and the machine
 # outputs (JSON against examples/*.schema.json, Prometheus, DOT) are what they claim to be.
 # Every check of device state goes through the simulators' own views (dcb, nv, nicsim state
@@ -17,6 +17,7 @@ POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 REPORT_SCHEMA="$SRC_DIR/examples/report.schema.json"
 TRACE_SCHEMA="$SRC_DIR/examples/trace.schema.json"
 ROCECTL_JOURNAL="$TMP/journal"
+LOCKS="${ROCECTL_LOCK_DIR:-/run/lock/rocectl}" # per-device locks (engine/run/lock.c)
 HOSTS="gpu001 gpu002 gpu003 gpu004"
 SWITCHES="leaf01 leaf02 spine01"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL
@@ -196,10 +197,10 @@ test_expect_success 'a saved plan is refused once a device changed behind it, an
 	rc verify -p "$POLICY" -i "$INV" >/dev/null
 '
 
-test_expect_success 'the journal lock keeps a second apply out while flock holds it' '
+test_expect_success 'a device lock keeps a second apply out while flock holds it' '
 	fault spine01 drift qos.mapping.default-global.trust=l2 &&
-	mkdir -p "$ROCECTL_JOURNAL" &&
-	{ (exec 9>"$ROCECTL_JOURNAL/.lock" && flock -n 9 && : >"$TMP/locked" && exec sleep 60) & } &&
+	mkdir -p "$LOCKS" &&
+	{ (exec 9>"$LOCKS/spine01.lock" && flock -n 9 && : >"$TMP/locked" && exec sleep 60) & } &&
 	holder=$! &&
 	i=0 && while [ ! -e "$TMP/locked" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
 	test -e "$TMP/locked" &&
@@ -208,27 +209,28 @@ test_expect_success 'the journal lock keeps a second apply out while flock holds
 	st=$?
 	kill "$holder" && wait "$holder"
 	test $st = 0 &&
-	test_must_contain "$TMP/err" "another rocectl run holds the lock .$ROCECTL_JOURNAL/\.lock.* nothing was changed" &&
+	test_must_contain "$TMP/err" "spine01. is locked by another rocectl run \(pid unknown; lock $LOCKS/spine01\.lock\); nothing was changed" &&
 	test ! -s "$TMP/out" &&
 	state_of >"$TMP/state.after" &&
 	cmp "$TMP/state.before" "$TMP/state.after" &&
 	test "$(sw_trust spine01 swp1)" = l2
 '
 
-test_expect_success 'a running apply holds the lock: a second one names its pid and touches nothing' '
+test_expect_success 'a running apply holds its devices: a second one, with another journal, names its pid and touches nothing' '
 	fault spine01 slow 300 &&
 	{ "$LAB_CMD" exec "$LAB" -- "$ROCECTL" apply -p "$POLICY" -i "$INV" >"$TMP/first.out" 2>&1 & } &&
 	first=$! &&
-	i=0 && while ! grep -qx "$first" "$ROCECTL_JOURNAL/.lock" 2>/dev/null && [ $i -lt 200 ]; do
+	i=0 && while ! grep -qx "pid $first" "$LOCKS/spine01.lock" 2>/dev/null && [ $i -lt 200 ]; do
 		sleep 0.05; i=$((i + 1)); done &&
 	state_of leaf01 leaf02 >"$TMP/state.before" &&
-	test_expect_code 1 rc apply -p "$POLICY" -i "$INV" >"$TMP/out" 2>"$TMP/err"
+	test_expect_code 1 rc apply -p "$POLICY" -i "$INV" --journal "$TMP/journal2" >"$TMP/out" 2>"$TMP/err"
 	st=$?
 	wait "$first"
 	first_st=$?
 	fault spine01 slow 0
 	test $st = 0 &&
-	test_must_contain "$TMP/err" "another rocectl run holds the lock .$ROCECTL_JOURNAL/\.lock. \(pid $first\); nothing was changed" &&
+	test_must_contain "$TMP/err" "is locked by another rocectl run \(.apply., pid $first on host [^,]*, started [0-9T:Z-]*; lock $LOCKS/[a-z0-9]*\.lock\); nothing was changed" &&
+	test ! -e "$TMP/journal2" &&
 	test ! -s "$TMP/out" &&
 	state_of leaf01 leaf02 >"$TMP/state.after" &&
 	cmp "$TMP/state.before" "$TMP/state.after" &&

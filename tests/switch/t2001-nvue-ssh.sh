@@ -182,7 +182,7 @@ test_expect_success 'an inventory port like swp1;reboot or swp1$(id) is refused,
 '
 
 test_expect_success 'wrong password: a clear error and a single attempt' '
-	echo not-the-password >"$TMP/wrongpw" &&
+	echo not-the-password >"$TMP/wrongpw" && chmod 600 "$TMP/wrongpw" &&
 	inventory pw "s|identity_file: \"[^\"]*\"|password_file: \"$TMP/wrongpw\"|" &&
 	f0=$(grep -c "Failed password" "$RUN/sshd.log" || true) &&
 	{ rc plan -p "$P" -i "$TMP/pw.yaml" >"$TMP/pw.out" 2>&1; st=$?; } ;

@@ -162,7 +162,7 @@ test_expect_success 'a certificate from another CA is refused, nothing is sent' 
 '
 
 test_expect_success 'wrong password: a clear error, one request, no retry storm' '
-	echo not-the-password >"$TMP/wrongpw" &&
+	echo not-the-password >"$TMP/wrongpw" && chmod 600 "$TMP/wrongpw" &&
 	inventory pw "s|password_file: \"[^\"]*\"|password_file: \"$TMP/wrongpw\"|" &&
 	u0=$(grep -c " 401$" "$RUN/rest.log" || true) &&
 	{ rc plan -p "$P" -i "$TMP/pw.yaml" >"$TMP/pw.out" 2>&1; st=$?; } ;
@@ -172,7 +172,7 @@ test_expect_success 'wrong password: a clear error, one request, no retry storm'
 '
 
 test_expect_success 'the factory password (403 until changed) gives a clear error' '
-	echo cumulus >"$TMP/cumulus" &&
+	echo cumulus >"$TMP/cumulus" && chmod 600 "$TMP/cumulus" &&
 	sim rest-password "$LAB" leaf01 "$TMP/cumulus" &&
 	inventory fac "s|password_file: \"[^\"]*\"|password_file: \"$TMP/cumulus\"|" &&
 	{ rc plan -p "$P" -i "$TMP/fac.yaml" >"$TMP/fac.out" 2>&1; st=$?; } ;

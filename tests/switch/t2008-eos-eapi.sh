@@ -170,7 +170,7 @@ test_expect_success 'apply repairs the drift' '
 '
 
 test_expect_success 'wrong password: a clear error, one request' '
-	echo not-the-password >"$TMP/wrongpw" &&
+	echo not-the-password >"$TMP/wrongpw" && chmod 600 "$TMP/wrongpw" &&
 	inventory pw "s|password_file: \"[^\"]*\"|password_file: \"$TMP/wrongpw\"|" &&
 	u0=$(grep -c " 401$" "$RUN/rest.log" || true) &&
 	{ rc plan -p "$P" -i "$TMP/pw.yaml" >"$TMP/pw.out" 2>&1; st=$?; } ;

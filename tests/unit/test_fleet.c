@@ -167,6 +167,38 @@ static void test_lossless_off_goes_hosts_first(void **state)
 	rc_fleet_fini(&fl);
 }
 
+/* A factory SONiC leaf (PORT_QOS_MAP pfc_enable "3,4") loses priority 4 while the whole
+ * fabric gains priority 3 for RoCE: switches first all the same, never hosts first. */
+static void test_extra_lossless_priority_does_not_reverse(void **state)
+{
+	struct fixture *f = *state;
+	struct fake_dev *leaf01 = fake_find("leaf01");
+	struct rc_fleet fl;
+	bool reverse;
+
+	for (size_t p = 0; p < leaf01->n_ports; p++) {
+		leaf01->ports[p].qos.pfc_enabled = (1u << 3) | (1u << 4);
+		leaf01->ports[p].qos.dscp2prio[26] = 3;
+	}
+	assert_int_equal(run(f, &f->pol, 4, &fl, &reverse), 0);
+	assert_false(reverse);
+	for (int leaf = LEAF01; leaf <= LEAF02; leaf++) {
+		assert_before(SPINE01, leaf);
+		assert_before(leaf, GPU001);
+		assert_before(leaf, GPU002);
+	}
+	assert_int_equal(leaf01->ports[0].qos.pfc_enabled, 1u << 3);
+	rc_fleet_fini(&fl);
+
+	/* compliant everywhere but the extra priority: still not hosts first */
+	leaf01->ports[0].qos.pfc_enabled |= 1u << 4;
+	fake.n_log = 0;
+	assert_int_equal(run(f, &f->pol, 4, &fl, &reverse), 0);
+	assert_false(reverse);
+	assert_true(applied_at(LEAF01) >= 0);
+	rc_fleet_fini(&fl);
+}
+
 /* leaf01 fails and is restored; gpu001 behind it is not touched; leaf02 and gpu002 are
  * applied all the same. */
 static void test_device_behind_a_failed_one_is_skipped(void **state)
@@ -239,6 +271,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_lossless_on_goes_switches_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lossless_off_goes_hosts_first, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_extra_lossless_priority_does_not_reverse, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_device_behind_a_failed_one_is_skipped, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unreadable_switch_blocks_its_hosts, setup,

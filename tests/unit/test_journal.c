@@ -1,4 +1,5 @@
 /* The journal and the port state serialization it relies on. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,28 +183,105 @@ static void test_missing_dir_is_empty(void **unused)
 	rc_journal_entries_free(e, n);
 }
 
-static void test_corrupt_entry_is_an_error(void **unused)
+/* A corrupt file is one entry marked bad with its reason, next to the good ones: it used
+ * to fail the whole listing, and with it every rollback. */
+static void test_corrupt_entry_is_reported_not_fatal(void **unused)
 {
+	struct rc_device dev = {.name = "leaf02", .address = "192.0.2.2"};
+	struct rc_port_state port = {.name = "swp1"};
 	struct rc_journal_entry *e;
 	struct rc_err err = {0};
-	char *dir = make_dir(), path[512];
+	char *dir = make_dir(), path[512], cmd[600];
 	size_t n;
 	FILE *f;
 
 	(void)unused;
-	snprintf(path, sizeof(path), "%s/run-x", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(rc_journal_save(dir, "run-x", &dev, "nvue-ssh", &port, 1, &err), 0);
 	snprintf(path, sizeof(path), "%s/run-x/leaf01.json", dir);
 	f = fopen(path, "w");
 	fputs("{\"run_id\":\"run-x\",\"device\":\"leaf01\"", f);
 	fclose(f);
-	assert_true(rc_journal_list(dir, NULL, &e, &n, &err) < 0);
-	assert_non_null(strstr(err.msg, "leaf01.json"));
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/run-x", dir);
-	rmdir(path);
-	rmdir(dir);
+	assert_int_equal(rc_journal_list(dir, NULL, &e, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(e[0].device, "leaf01");
+	assert_non_null(strstr(e[0].bad, "leaf01.json"));
+	assert_non_null(strstr(e[0].bad, "not valid JSON"));
+	assert_null(e[0].ports);
+	assert_string_equal(e[1].device, "leaf02");
+	assert_string_equal(e[1].bad, "");
+	assert_int_equal(e[1].n_ports, 1);
+	rc_journal_entries_free(e, n);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
 	free(dir);
+}
+
+/* Nothing in the journal is followed through a symlink, read or written, and no device or
+ * run name reaches outside it. */
+static void test_journal_stays_inside_its_directory(void **unused)
+{
+	struct rc_device dev = {.name = "rack1/leaf01", .address = "192.0.2.1"};
+	struct rc_port_state port = {.name = "swp1"};
+	struct rc_journal_entry *e;
+	struct rc_err err = {0};
+	char *dir = make_dir(), *outside = make_dir(), path[512], target[512], cmd[1200];
+	struct stat st;
+	size_t n;
+
+	(void)unused;
+	/* a '/' in a device name stays in the file name */
+	assert_int_equal(rc_journal_save(dir, "run-a", &dev, "nvue-ssh", &port, 1, &err), 0);
+	snprintf(path, sizeof(path), "%s/run-a/rack1%%2Fleaf01.json", dir);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 077, 0);
+	snprintf(path, sizeof(path), "%s/run-a", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 077, 0);
+	assert_int_equal(rc_journal_list(dir, NULL, &e, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(e[0].device, "rack1/leaf01");
+	assert_string_equal(e[0].bad, "");
+	rc_journal_entries_free(e, n);
+	assert_int_equal(rc_journal_done(dir, "run-a", "rack1/leaf01", &err), 0);
+
+	/* hostile names */
+	snprintf(dev.name, sizeof(dev.name), "../../etc/x");
+	assert_int_equal(rc_journal_save(dir, "run-b", &dev, "nvue-ssh", &port, 1, &err), -EINVAL);
+	snprintf(dev.name, sizeof(dev.name), "leaf01");
+	assert_int_equal(rc_journal_save(dir, "../run-b", &dev, "nvue-ssh", &port, 1, &err),
+			 -EINVAL);
+	assert_int_equal(rc_journal_save(dir, ".hidden", &dev, "nvue-ssh", &port, 1, &err),
+			 -EINVAL);
+	assert_true(rc_journal_list(dir, "../x", &e, &n, &err) < 0);
+
+	/* a run directory that is a symlink to elsewhere: neither written nor read through */
+	snprintf(path, sizeof(path), "%s/run-c", dir);
+	assert_int_equal(symlink(outside, path), 0);
+	assert_true(rc_journal_save(dir, "run-c", &dev, "nvue-ssh", &port, 1, &err) < 0);
+	assert_non_null(strstr(err.msg, "not a directory"));
+	snprintf(target, sizeof(target), "%s/leaf01.json", outside);
+	assert_int_not_equal(access(target, F_OK), 0);
+	assert_int_equal(unlink(path), 0);
+
+	/* a journal file that is a symlink: reported, not read */
+	assert_int_equal(rc_journal_save(dir, "run-d", &dev, "nvue-ssh", &port, 1, &err), 0);
+	snprintf(path, sizeof(path), "%s/run-d/leaf01.json", dir);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(rc_journal_list(dir, NULL, &e, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(e[0].bad, "symbolic link"));
+	rc_journal_entries_free(e, n);
+	/* and writing over it replaces the link, never the file it points to */
+	assert_int_equal(rc_journal_save(dir, "run-d", &dev, "nvue-ssh", &port, 1, &err), 0);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, outside);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+	free(outside);
 }
 
 static void test_run_ids_sort_by_time(void **unused)
@@ -226,7 +304,8 @@ int main(void)
 	    cmocka_unit_test(test_hostile_state_is_refused),
 	    cmocka_unit_test(test_save_list_done),
 	    cmocka_unit_test(test_missing_dir_is_empty),
-	    cmocka_unit_test(test_corrupt_entry_is_an_error),
+	    cmocka_unit_test(test_corrupt_entry_is_reported_not_fatal),
+	    cmocka_unit_test(test_journal_stays_inside_its_directory),
 	    cmocka_unit_test(test_run_ids_sort_by_time),
 	};
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -47,6 +48,7 @@ static void write_file(const char *name, const char *content, char *path, size_t
 	assert_non_null(f);
 	fputs(content, f);
 	fclose(f);
+	assert_int_equal(chmod(path, 0600), 0); /* as a password file must be */
 }
 
 static void device(struct rc_device *d, const char *address)
@@ -92,6 +94,44 @@ static void test_password_file(void **state)
 	/* a directory is not a password file */
 	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s", tmpdir);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
+}
+
+/* A FIFO as password_file used to hang the run in open(2); now it is refused at once, and
+ * so are symlinks and files other users may read, each naming the file. */
+static void test_password_file_not_plain(void **state)
+{
+	struct rc_device d;
+	struct rc_err err = {0};
+	char pw[RC_SECRET_MAX], target[300];
+	(void)state;
+
+	device(&d, "127.0.0.1");
+	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s/fifo", tmpdir);
+	assert_int_equal(mkfifo(d.cred.password_file, 0600), 0);
+	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not a regular file"));
+	assert_non_null(strstr(err.msg, d.cred.password_file));
+
+	write_file("shared", SECRET "\n", target, sizeof(target));
+	assert_int_equal(chmod(target, 0640), 0);
+	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s", target);
+	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EPERM);
+	assert_non_null(strstr(err.msg, "accessible by group or others (mode 0640)"));
+	assert_non_null(strstr(err.msg, target));
+	assert_null(strstr(err.msg, "Pa55"));
+	assert_int_equal(chmod(target, 0604), 0);
+	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EPERM);
+
+	assert_int_equal(chmod(target, 0600), 0);
+	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s/link", tmpdir);
+	assert_int_equal(symlink(target, d.cred.password_file), 0);
+	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -ELOOP);
+	assert_non_null(strstr(err.msg, "symbolic link"));
+	assert_non_null(strstr(err.msg, "/link"));
+
+	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "/dev/null");
+	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not a regular file"));
 }
 
 static void test_password_too_long(void **state)
@@ -287,10 +327,15 @@ static void test_insecure_warns(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_password_file),  cmocka_unit_test(test_password_too_long),
-	    cmocka_unit_test(test_password_env),   cmocka_unit_test(test_expand_home),
-	    cmocka_unit_test(test_escape),	   cmocka_unit_test(test_unsafe_addresses),
-	    cmocka_unit_test(test_unreachable),	   cmocka_unit_test(test_ca_file_missing),
+	    cmocka_unit_test(test_password_file),
+	    cmocka_unit_test(test_password_file_not_plain),
+	    cmocka_unit_test(test_password_too_long),
+	    cmocka_unit_test(test_password_env),
+	    cmocka_unit_test(test_expand_home),
+	    cmocka_unit_test(test_escape),
+	    cmocka_unit_test(test_unsafe_addresses),
+	    cmocka_unit_test(test_unreachable),
+	    cmocka_unit_test(test_ca_file_missing),
 	    cmocka_unit_test(test_insecure_warns),
 	};
 
