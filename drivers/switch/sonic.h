@@ -56,6 +56,7 @@ struct sonic_port_info {
 	char pg_map[RC_NAME_MAX];		/* TC_TO_PRIORITY_GROUP_MAP bound to the port */
 	char pfc_queue_map[RC_NAME_MAX];	/* pfc_to_queue_map bound to the port */
 	bool pfcwd_sw_field;			/* PORT_QOS_MAP|<port> has pfcwd_sw_enable */
+	uint8_t pfcwd_sw;			/* ... its priorities, as bits */
 	char queue_key[RC_NTC][SONIC_KEY_MAX];	/* QUEUE key holding queue q ("" none) */
 	char wred[RC_NTC][RC_NAME_MAX];		/* WRED_PROFILE bound to queue q ("" none) */
 	char cable_key[RC_NAME_MAX];		/* CABLE_LENGTH key that lists the port ("" none) */
@@ -99,6 +100,11 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
  * buffer model). */
 void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
 			const char *port, struct port_qos *q);
+
+/* Effect drift on PFC when the PFC watchdog's priorities (pfcwd_sw_enable) do not follow
+ * pfc_enable: the template keeps them equal, and a half-applied patch or restore can part
+ * them while pfc_enable reads as wanted. */
+void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q);
 
 /* Effect drift on every group that the startup configuration (parsed the same way) holds
  * differently from running. */

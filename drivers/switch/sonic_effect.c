@@ -115,6 +115,32 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
 	}
 }
 
+static void prio_text(uint8_t bits, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	snprintf(buf, len, "\"\"");
+	for (int p = 0; p < RC_NPRIO && o + 3 < len; p++)
+		if (bits & (1u << p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+}
+
+/* SONiC's QoS template writes pfcwd_sw_enable with the same lossless list as pfc_enable
+ * (../shared/conformance/sonic/skus/_common/qos_config.j2, PORT_QOS_MAP; its dual-ToR
+ * extra-queue ports are the one exception, and rocectl writes the two equal there too).
+ * Parted, a lossless priority runs without the watchdog, or a lossy one is watched. */
+void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q)
+{
+	char a[24], b[24];
+
+	if (!info->pfcwd_sw_field || !(q->known & RC_F_PFC) || info->pfcwd_sw == q->pfc_enabled)
+		return;
+	prio_text(info->pfcwd_sw, a, sizeof(a));
+	prio_text(q->pfc_enabled, b, sizeof(b));
+	rc_effect_drift(&q->effect, RC_F_PFC, "%s pfcwd_sw_enable %s does not follow pfc_enable %s",
+			port, a, b);
+}
+
 static bool same_group(const struct port_qos *a, const struct port_qos *b, uint32_t g)
 {
 	switch (g) {
