@@ -75,19 +75,28 @@ int sonic_parse_port(const struct cJSON *cfg, const struct cJSON *appl, const ch
 
 /* ---- effects (sonic_effect.c) ----------------------------------------------------------- */
 
-/* The (speed, cable) keys of a SKU's pg_profile_lookup.ini. */
+/* The (speed, cable) keys of a SKU's pg_profile_lookup.ini.  Speed 0: a row for every
+ * speed (the fallbacks of sonic_rows.c). */
 #define SONIC_ROWS_MAX 256
 struct sonic_rows {
 	size_t n;
 	struct {
 		uint32_t speed_mbps, cable_m;
 	} v[SONIC_ROWS_MAX];
+	char src[96]; /* where they came from, for messages */
 };
 
 /* `cat .../pg_profile_lookup.ini` -> its rows' keys; -EPROTO naming `what` on any line
  * that is not a row or a comment. */
 int sonic_parse_lookup(const char *text, size_t len, const char *what, struct sonic_rows *rows,
 		       struct rc_err *err);
+
+/* ---- lookup rows when the switch's file cannot be read (sonic_rows.c) --------------------- */
+
+/* The inventory's `cable_rows` (n > 0) win; else rocectl's table of the SKUs whose files it
+ * has checked, by DEVICE_METADATA hwsku (may be NULL).  False (rows->n 0): unknown. */
+bool sonic_rows_fallback(const uint32_t *inv_rows_m, size_t n, const char *hwsku,
+			 struct sonic_rows *rows);
 
 /* The shortest row length >= cable_m at this speed (0: none); *below (may be NULL): the
  * row before it (0: none). */

@@ -67,14 +67,14 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
 	for (size_t i = 0; i < rows->n; i++) {
 		uint32_t c = rows->v[i].cable_m;
 
-		if (rows->v[i].speed_mbps != speed_mbps)
+		if (rows->v[i].speed_mbps && rows->v[i].speed_mbps != speed_mbps)
 			continue;
 		if (c >= cable_m && (!up || c < up))
 			up = c;
 	}
 	for (size_t i = 0; up && i < rows->n; i++)
-		if (rows->v[i].speed_mbps == speed_mbps && rows->v[i].cable_m < up &&
-		    rows->v[i].cable_m > lo)
+		if ((!rows->v[i].speed_mbps || rows->v[i].speed_mbps == speed_mbps) &&
+		    rows->v[i].cable_m < up && rows->v[i].cable_m > lo)
 			lo = rows->v[i].cable_m;
 	if (below)
 		*below = lo;
