@@ -482,9 +482,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
 		sonic_effect_pfcwd(&info[i], ports[i].name, &ports[i].qos);
-		/* APPL_DB's computed profiles: no vendor artifact shows them */
-		if (info[i].buffer_dynamic)
-			ports[i].qos.effect.unverified |= RC_F_HEADROOM;
+		sonic_effect_unverified(&info[i], &s->rows, &ports[i].qos);
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		ports[i].qos.known &= ~s->gated;

@@ -115,6 +115,13 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
  * them while pfc_enable reads as wanted. */
 void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q);
 
+/* effect.unverified on the groups whose reading here no vendor artifact checks
+ * (docs/platforms/sonic.md): on the dynamic buffer model the headroom (APPL_DB's computed
+ * profiles) and the cable length's effect; lookup rows that came from the inventory (the
+ * cable length is rounded to rows nobody checked against the switch's file). */
+void sonic_effect_unverified(const struct sonic_port_info *info, const struct sonic_rows *rows,
+			     struct port_qos *q);
+
 /* Effect drift on every group that the startup configuration (parsed the same way) holds
  * differently from running. */
 void sonic_effect_startup(const struct port_qos *startup, const char *why, struct port_qos *q);

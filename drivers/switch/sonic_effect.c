@@ -141,6 +141,17 @@ void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, st
 			port, a, b);
 }
 
+void sonic_effect_unverified(const struct sonic_port_info *info, const struct sonic_rows *rows,
+			     struct port_qos *q)
+{
+	/* no artifact shows APPL_DB's BUFFER_PROFILE_TABLE or the dynamic model's profile
+	 * names (buffer_headroom_mellanox.lua computes sizes, not names) */
+	if (info->buffer_dynamic)
+		q->effect.unverified |= RC_F_HEADROOM | RC_F_CABLE;
+	if (rows && rows->n && !strcmp(rows->src, "the inventory's cable_rows"))
+		q->effect.unverified |= RC_F_CABLE;
+}
+
 static bool same_group(const struct port_qos *a, const struct port_qos *b, uint32_t g)
 {
 	switch (g) {

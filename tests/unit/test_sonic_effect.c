@@ -76,6 +76,36 @@ static void test_rows_fallback(void **state)
 	assert_false(sonic_rows_fallback(NULL, 0, NULL, &rows));
 }
 
+/* What no artifact checks is marked unverified: the dynamic model's headroom and cable
+ * effect, and rows the inventory gave; the traditional model with the file's rows is not. */
+static void test_unverified(void **state)
+{
+	static const uint32_t inv[] = {5, 40};
+	struct sonic_port_info info;
+	struct sonic_rows rows;
+	struct port_qos q;
+	(void)state;
+
+	memset(&info, 0, sizeof(info));
+	memset(&q, 0, sizeof(q));
+	rows.n = 1;
+	snprintf(rows.src, sizeof(rows.src), "pg_profile_lookup.ini");
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, 0);
+	info.buffer_dynamic = true;
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, RC_F_HEADROOM | RC_F_CABLE);
+	memset(&q, 0, sizeof(q));
+	info.buffer_dynamic = false;
+	assert_true(sonic_rows_fallback(inv, 2, NULL, &rows));
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, RC_F_CABLE);
+	memset(&q, 0, sizeof(q));
+	assert_true(sonic_rows_fallback(NULL, 0, "Mellanox-SN5600-O128", &rows));
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, 0);
+}
+
 static void port(struct port_qos *q, struct sonic_port_info *in, uint32_t cable,
 		 const char *profile)
 {
@@ -142,9 +172,8 @@ static void test_startup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows),
-	    cmocka_unit_test(test_rows_fallback),
-	    cmocka_unit_test(test_cable_effect),
+	    cmocka_unit_test(test_rows),       cmocka_unit_test(test_rows_fallback),
+	    cmocka_unit_test(test_unverified), cmocka_unit_test(test_cable_effect),
 	    cmocka_unit_test(test_startup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
