@@ -194,7 +194,9 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
-conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS)
+# test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states.
+conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS) \
+		$(BUILD)/sim/switch/switchsim-ctl $(BUILD)/sim/switch/switchsim-cli
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" ROCECTL_TEST_FILTER=tests/conformance/ sh tests/run.sh $(CONF_BINS)
 

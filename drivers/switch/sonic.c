@@ -386,8 +386,9 @@ static int read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result 
 }
 
 /* The SKU's lookup rows, from the file buffermgrd reads (/usr/share/sonic/device/<platform>/
- * <hwsku>/pg_profile_lookup.ini), once per session.  Unknown (n 0) when it cannot be read:
- * lengths are then written as given and only the effect check tells. */
+ * <hwsku>/pg_profile_lookup.ini), once per session.  When it cannot be read: the inventory's
+ * cable_rows, else rocectl's table for the SKU (sonic_rows.c); unknown (n 0) when neither
+ * has it: lengths are then written as given and only the effect check tells. */
 static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(
@@ -402,17 +403,23 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 		return;
 	s->rows_read = true;
 	s->rows.n = 0;
-	if (!cJSON_IsString(pl) || !cJSON_IsString(sku) || !sonic_name_ok(pl->valuestring) ||
-	    !sonic_name_ok(sku->valuestring))
-		return;
-	snprintf(cmd, sizeof(cmd), "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini",
-		 pl->valuestring, sku->valuestring);
-	if (read_cmd(s, cmd, &res, &err))
-		return;
-	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
-	if (sonic_parse_lookup(res.out, res.out_len, what, &s->rows, &err))
-		s->rows.n = 0;
-	rc_ssh_result_free(&res);
+	if (cJSON_IsString(pl) && cJSON_IsString(sku) && sonic_name_ok(pl->valuestring) &&
+	    sonic_name_ok(sku->valuestring)) {
+		snprintf(cmd, sizeof(cmd),
+			 "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini", pl->valuestring,
+			 sku->valuestring);
+		if (!read_cmd(s, cmd, &res, &err)) {
+			snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
+			if (sonic_parse_lookup(res.out, res.out_len, what, &s->rows, &err))
+				s->rows.n = 0;
+			else
+				snprintf(s->rows.src, sizeof(s->rows.src), "pg_profile_lookup.ini");
+			rc_ssh_result_free(&res);
+		}
+	}
+	if (!s->rows.n)
+		sonic_rows_fallback(s->dev->cable_rows_m, s->dev->n_cable_rows,
+				    cJSON_IsString(sku) ? sku->valuestring : NULL, &s->rows);
 }
 
 /* Each port of the startup configuration against running: effect drift where they differ
@@ -474,9 +481,8 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
-		/* APPL_DB's computed profiles: no vendor artifact shows them */
-		if (info[i].buffer_dynamic)
-			ports[i].qos.effect.unverified |= RC_F_HEADROOM;
+		sonic_effect_pfcwd(&info[i], ports[i].name, &ports[i].qos);
+		sonic_effect_unverified(&info[i], &s->rows, &ports[i].qos);
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		ports[i].qos.known &= ~s->gated;
@@ -519,9 +525,9 @@ static int round_cable(const struct rc_session *s, const struct rc_port_write *w
 	up = sonic_row_up(&s->rows, speed, want->cable_length_m, NULL);
 	if (!up)
 		return rc_errf(err, ERANGE,
-			       "'%s' port %s: pg_profile_lookup.ini has no row for %u Mb/s at %u m "
-			       "or longer; buffermgrd would drop the cable length, refusing",
-			       s->dev->name, w->port, speed, want->cable_length_m);
+			       "'%s' port %s: %s has no row for %u Mb/s at %u m or longer; "
+			       "buffermgrd would drop the cable length, refusing",
+			       s->dev->name, w->port, s->rows.src, speed, want->cable_length_m);
 	want->cable_length_m = up;
 	return 0;
 }

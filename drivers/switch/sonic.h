@@ -56,6 +56,7 @@ struct sonic_port_info {
 	char pg_map[RC_NAME_MAX];		/* TC_TO_PRIORITY_GROUP_MAP bound to the port */
 	char pfc_queue_map[RC_NAME_MAX];	/* pfc_to_queue_map bound to the port */
 	bool pfcwd_sw_field;			/* PORT_QOS_MAP|<port> has pfcwd_sw_enable */
+	uint8_t pfcwd_sw;			/* ... its priorities, as bits */
 	char queue_key[RC_NTC][SONIC_KEY_MAX];	/* QUEUE key holding queue q ("" none) */
 	char wred[RC_NTC][RC_NAME_MAX];		/* WRED_PROFILE bound to queue q ("" none) */
 	char cable_key[RC_NAME_MAX];		/* CABLE_LENGTH key that lists the port ("" none) */
@@ -74,19 +75,28 @@ int sonic_parse_port(const struct cJSON *cfg, const struct cJSON *appl, const ch
 
 /* ---- effects (sonic_effect.c) ----------------------------------------------------------- */
 
-/* The (speed, cable) keys of a SKU's pg_profile_lookup.ini. */
+/* The (speed, cable) keys of a SKU's pg_profile_lookup.ini.  Speed 0: a row for every
+ * speed (the fallbacks of sonic_rows.c). */
 #define SONIC_ROWS_MAX 256
 struct sonic_rows {
 	size_t n;
 	struct {
 		uint32_t speed_mbps, cable_m;
 	} v[SONIC_ROWS_MAX];
+	char src[96]; /* where they came from, for messages */
 };
 
 /* `cat .../pg_profile_lookup.ini` -> its rows' keys; -EPROTO naming `what` on any line
  * that is not a row or a comment. */
 int sonic_parse_lookup(const char *text, size_t len, const char *what, struct sonic_rows *rows,
 		       struct rc_err *err);
+
+/* ---- lookup rows when the switch's file cannot be read (sonic_rows.c) --------------------- */
+
+/* The inventory's `cable_rows` (n > 0) win; else rocectl's table of the SKUs whose files it
+ * has checked, by DEVICE_METADATA hwsku (may be NULL).  False (rows->n 0): unknown. */
+bool sonic_rows_fallback(const uint32_t *inv_rows_m, size_t n, const char *hwsku,
+			 struct sonic_rows *rows);
 
 /* The shortest row length >= cable_m at this speed (0: none); *below (may be NULL): the
  * row before it (0: none). */
@@ -99,6 +109,18 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
  * buffer model). */
 void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
 			const char *port, struct port_qos *q);
+
+/* Effect drift on PFC when the PFC watchdog's priorities (pfcwd_sw_enable) do not follow
+ * pfc_enable: the template keeps them equal, and a half-applied patch or restore can part
+ * them while pfc_enable reads as wanted. */
+void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q);
+
+/* effect.unverified on the groups whose reading here no vendor artifact checks
+ * (docs/platforms/sonic.md): on the dynamic buffer model the headroom (APPL_DB's computed
+ * profiles) and the cable length's effect; lookup rows that came from the inventory (the
+ * cable length is rounded to rows nobody checked against the switch's file). */
+void sonic_effect_unverified(const struct sonic_port_info *info, const struct sonic_rows *rows,
+			     struct port_qos *q);
 
 /* Effect drift on every group that the startup configuration (parsed the same way) holds
  * differently from running. */

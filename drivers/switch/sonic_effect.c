@@ -67,14 +67,14 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
 	for (size_t i = 0; i < rows->n; i++) {
 		uint32_t c = rows->v[i].cable_m;
 
-		if (rows->v[i].speed_mbps != speed_mbps)
+		if (rows->v[i].speed_mbps && rows->v[i].speed_mbps != speed_mbps)
 			continue;
 		if (c >= cable_m && (!up || c < up))
 			up = c;
 	}
 	for (size_t i = 0; up && i < rows->n; i++)
-		if (rows->v[i].speed_mbps == speed_mbps && rows->v[i].cable_m < up &&
-		    rows->v[i].cable_m > lo)
+		if ((!rows->v[i].speed_mbps || rows->v[i].speed_mbps == speed_mbps) &&
+		    rows->v[i].cable_m < up && rows->v[i].cable_m > lo)
 			lo = rows->v[i].cable_m;
 	if (below)
 		*below = lo;
@@ -113,6 +113,43 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
 				    : "buffermgrd did not follow");
 		return;
 	}
+}
+
+static void prio_text(uint8_t bits, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	snprintf(buf, len, "\"\"");
+	for (int p = 0; p < RC_NPRIO && o + 3 < len; p++)
+		if (bits & (1u << p))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+}
+
+/* SONiC's QoS template writes pfcwd_sw_enable with the same lossless list as pfc_enable
+ * (../shared/conformance/sonic/skus/_common/qos_config.j2, PORT_QOS_MAP; its dual-ToR
+ * extra-queue ports are the one exception, and rocectl writes the two equal there too).
+ * Parted, a lossless priority runs without the watchdog, or a lossy one is watched. */
+void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q)
+{
+	char a[24], b[24];
+
+	if (!info->pfcwd_sw_field || !(q->known & RC_F_PFC) || info->pfcwd_sw == q->pfc_enabled)
+		return;
+	prio_text(info->pfcwd_sw, a, sizeof(a));
+	prio_text(q->pfc_enabled, b, sizeof(b));
+	rc_effect_drift(&q->effect, RC_F_PFC, "%s pfcwd_sw_enable %s does not follow pfc_enable %s",
+			port, a, b);
+}
+
+void sonic_effect_unverified(const struct sonic_port_info *info, const struct sonic_rows *rows,
+			     struct port_qos *q)
+{
+	/* no artifact shows APPL_DB's BUFFER_PROFILE_TABLE or the dynamic model's profile
+	 * names (buffer_headroom_mellanox.lua computes sizes, not names) */
+	if (info->buffer_dynamic)
+		q->effect.unverified |= RC_F_HEADROOM | RC_F_CABLE;
+	if (rows && rows->n && !strcmp(rows->src, "the inventory's cable_rows"))
+		q->effect.unverified |= RC_F_CABLE;
 }
 
 static bool same_group(const struct port_qos *a, const struct port_qos *b, uint32_t g)

@@ -211,6 +211,19 @@ static int w_prio2tc(struct wctx *x)
 	return rc;
 }
 
+/* Set a PORT_QOS_MAP|<port> priority list ("" removes it) unless it already reads so: a
+ * group rewritten for its effect (sonic_effect.c) changes only what parted. */
+static int pqm_list(struct wctx *x, const char *field, const char *list)
+{
+	const char *cur = db_field(x->cfg, "PORT_QOS_MAP", x->w->port, field);
+
+	if (!list[0])
+		return cur ? OP_DEL(x, RC_F_PFC, "PORT_QOS_MAP", x->w->port, field) : 0;
+	if (cur && !strcmp(cur, list))
+		return 0;
+	return OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", x->w->port, field, list);
+}
+
 static int w_pfc(struct wctx *x)
 {
 	const struct port_qos *want = x->w->want;
@@ -219,17 +232,10 @@ static int w_pfc(struct wctx *x)
 	int rc;
 
 	prio_list(want->pfc_enabled, list, sizeof(list));
-	if (want->pfc_enabled)
-		rc = OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_enable", list);
-	else
-		rc = db_field(x->cfg, "PORT_QOS_MAP", port, "pfc_enable")
-			 ? OP_DEL(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_enable")
-			 : 0;
+	rc = pqm_list(x, "pfc_enable", list);
 	/* the template keeps the software watchdog's list equal to pfc_enable (§2.2) */
 	if (!rc && x->info->pfcwd_sw_field)
-		rc = want->pfc_enabled
-			 ? OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfcwd_sw_enable", list)
-			 : OP_DEL(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfcwd_sw_enable");
+		rc = pqm_list(x, "pfcwd_sw_enable", list);
 	/* lossless needs the PG and PFC-queue maps bound; bind SONiC's own when missing */
 	if (!rc && want->pfc_enabled && !x->info->pg_map[0] &&
 	    db_entry(x->cfg, "TC_TO_PRIORITY_GROUP_MAP", DEFAULT_MAP))

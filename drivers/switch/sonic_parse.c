@@ -646,6 +646,9 @@ static int read_bindings(struct ctx *c, const cJSON *cfg, struct sonic_port_info
 	if (rc < 0)
 		return rc;
 	info->pfcwd_sw_field = rc == 0;
+	if (rc == 0 && !parse_prio_list(s, &info->pfcwd_sw))
+		return bad_value(c, "PORT_QOS_MAP", c->port, "pfcwd_sw_enable", s,
+				 "a list of priorities 0-7 like '3,4'");
 	if (info->dscp_map[0])
 		return 0;
 	/* a switch-wide DSCP map applies to ports that bind none of their own */

@@ -17,7 +17,7 @@ static const char *const host_keys[] = {"name", "address",     "interfaces", "tr
 					"ssh",	"credentials", NULL};
 static const char *const switch_keys[] = {"name",  "address", "platform",    "transport",
 					  "ports", "role",    "credentials", "overrides",
-					  "ssh",   "rest",    NULL};
+					  "ssh",   "rest",    "cable_rows",  NULL};
 static const char *const name_required[] = {"name", NULL};
 static const char *const switch_required[] = {"name", "platform", NULL};
 static const char *const link_keys[] = {"a", "b", "speed", "cable_length", NULL};
@@ -326,8 +326,14 @@ static int read_entry(struct ctx *c, const struct yd_node *n, const char *path, 
 		if (role_given)
 			t.role = v == 0 ? RC_ROLE_LEAF : RC_ROLE_SPINE;
 		if (ydev_read_overrides(&c->w, &m, "overrides", &t.ov) < 0 ||
-		    ydev_read_rest(&c->w, &m, "rest", &t.rest, c->warn) < 0)
+		    ydev_read_rest(&c->w, &m, "rest", &t.rest, c->warn) < 0 ||
+		    ydev_read_cable_rows(&c->w, &m, "cable_rows", &t) < 0)
 			return -EINVAL;
+		/* only SONiC reads a lookup table of cable lengths (docs/platforms/sonic.md) */
+		if (t.n_cable_rows && t.platform != RC_PLAT_SONIC)
+			return yw_fail(&c->w, yw_get(&m, "cable_rows"),
+				       "%s%scable_rows: only SONiC switches have cable-length rows",
+				       m.path, *m.path ? "." : "");
 	} else {
 		if (yw_f_enum(&c->w, &m, "transport", host_transports, &v) < 0)
 			return -EINVAL;

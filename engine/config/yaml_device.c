@@ -1,6 +1,7 @@
 /* The per-device blocks of an inventory.  Values inherit: built-in defaults, then
  * `defaults:`, then the device's own block, key by key. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rocectl/units.h"
@@ -234,5 +235,38 @@ int ydev_read_overrides(struct yw *w, const struct yw_map *m, const char *key,
 				       ov->tolerance_pct);
 		}
 	}
+	return 0;
+}
+
+int ydev_read_cable_rows(struct yw *w, const struct yw_map *m, const char *key,
+			 struct rc_device *out)
+{
+	const struct yd_node *list;
+	char path[YW_PATH_MAX];
+	int rc = yw_f_seq(w, m, key, &list);
+
+	if (rc <= 0)
+		return rc;
+	yw_join(path, m->path, key);
+	if (!list->n || list->n > RC_CABLE_ROWS_MAX)
+		return yw_fail(w, list, "%s: expected 1 to %d cable lengths, got %zu", path,
+			       RC_CABLE_ROWS_MAX, list->n);
+	for (size_t i = 0; i < list->n; i++) {
+		uint32_t v;
+
+		snprintf(path, sizeof(path), "%s%s%s[%zu]", m->path, *m->path ? "." : "", key, i);
+		if (yw_length(w, list->kids[i], path, &v) < 0)
+			return -EINVAL;
+		if (v < RC_CABLE_MIN_M || v > RC_CABLE_MAX_M)
+			return yw_fail(w, list->kids[i], "%s (%um) must be between 1m and 100km",
+				       path, v);
+		if (i && v <= out->cable_rows_m[i - 1])
+			return yw_fail(w, list->kids[i],
+				       "%s (%um) must be longer than the row before it (%um): "
+				       "list the rows in ascending order, each once",
+				       path, v, out->cable_rows_m[i - 1]);
+		out->cable_rows_m[i] = v;
+	}
+	out->n_cable_rows = list->n;
 	return 0;
 }

@@ -15,5 +15,9 @@ int ydev_read_credentials(struct yw *w, const struct yw_map *m, const char *key,
 			  struct rc_credentials *out);
 int ydev_read_overrides(struct yw *w, const struct yw_map *m, const char *key,
 			struct rc_overrides *out);
+/* `cable_rows: [5m, 40m, 300m]` of a switch: lengths, each 1m..100km, strictly ascending,
+ * at most RC_CABLE_ROWS_MAX. */
+int ydev_read_cable_rows(struct yw *w, const struct yw_map *m, const char *key,
+			 struct rc_device *out);
 
 #endif

@@ -79,6 +79,8 @@ struct rc_overrides {
 	    cable_length_pos, headroom_size_pos, mtu_pos, tolerance_pos;
 };
 
+#define RC_CABLE_ROWS_MAX 16
+
 struct rc_device {
 	char name[RC_NAME_MAX];
 	char address[RC_NAME_MAX];
@@ -96,6 +98,10 @@ struct rc_device {
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
 	struct rc_overrides ov;
+	/* SONiC: the cable lengths buffermgrd has a lookup row for (`cable_rows:`, ascending),
+	 * used when the switch's pg_profile_lookup.ini cannot be read; 0 = not given. */
+	size_t n_cable_rows;
+	uint32_t cable_rows_m[RC_CABLE_ROWS_MAX];
 	struct rc_pos pos; /* where the device's entry starts */
 };
 

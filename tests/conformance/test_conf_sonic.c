@@ -70,6 +70,52 @@ static void test_lookup_rows(void **state)
 	lookup("Mellanox-SN5600-O128", 24, 800000, 6, 40);
 }
 
+/* rocectl's own rows (used when a switch's file cannot be read) are each kit SKU's lengths,
+ * and the file has a row of every one of them at every speed it lists. */
+static void test_builtin_rows(void **state)
+{
+	static const char *const skus[] = {"Arista-7060X6-64PE-B-O128", "Arista-7260CX3-D108C8",
+					   "Mellanox-SN3800-D112C8", "Mellanox-SN4600C-C64",
+					   "Mellanox-SN5600-O128"};
+	(void)state;
+
+	for (size_t k = 0; k < sizeof(skus) / sizeof(skus[0]); k++) {
+		struct sonic_rows file, table;
+		struct rc_err err = {0};
+		char rel[256];
+		size_t len, n_speeds = 0;
+		uint32_t speeds[16];
+		char *text;
+
+		snprintf(rel, sizeof(rel), "sonic/skus/%s/pg_profile_lookup.ini", skus[k]);
+		text = artifact(rel, &len);
+		if (sonic_parse_lookup(text, len, rel, &file, &err))
+			fail_msg("%s", err.msg);
+		free(text);
+		assert_true(sonic_rows_fallback(NULL, 0, skus[k], &table));
+		for (size_t i = 0; i < file.n; i++) {
+			bool seen = false, listed = false;
+
+			for (size_t s = 0; s < n_speeds; s++)
+				seen |= speeds[s] == file.v[i].speed_mbps;
+			if (!seen && n_speeds < 16)
+				speeds[n_speeds++] = file.v[i].speed_mbps;
+			for (size_t t = 0; t < table.n; t++)
+				listed |= table.v[t].cable_m == file.v[i].cable_m;
+			if (!listed)
+				fail_msg("%s: %um is not in rocectl's rows", skus[k],
+					 file.v[i].cable_m);
+		}
+		for (size_t t = 0; t < table.n; t++)
+			for (size_t s = 0; s < n_speeds; s++)
+				if (sonic_row_up(&file, speeds[s], table.v[t].cable_m, NULL) !=
+				    table.v[t].cable_m)
+					fail_msg("%s: no %u Mb/s row at %um", skus[k], speeds[s],
+						 table.v[t].cable_m);
+		assert_int_equal(file.n, table.n * n_speeds);
+	}
+}
+
 static void test_pfc_counters(void **state)
 {
 	struct rc_counters c = {0};
@@ -95,6 +141,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lookup_rows),
+	    cmocka_unit_test(test_builtin_rows),
 	    cmocka_unit_test(test_pfc_counters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,8 @@ static void ports_of(const cJSON *cfg)
 			break;
 		if (sonic_parse_port(cfg, cfg, p->string, &have, &info, &err))
 			continue;
+		sonic_effect_pfcwd(&info, p->string, &have);
+		sonic_effect_unverified(&info, NULL, &have);
 		want = have;
 		want.dscp2prio[26] = 3;
 		want.pfc_enabled = 1u << 3;

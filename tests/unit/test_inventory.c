@@ -464,6 +464,39 @@ static void test_device_errors(void **state)
 		     4, 1, "hosts: duplicate key (first at 3:1)");
 }
 
+/* `cable_rows:` of a SONiC switch: lengths in ascending order, each error at its value. */
+static void test_cable_rows(void **state)
+{
+	struct fixture *f = *state;
+	const struct rc_device *d;
+
+	assert_int_equal(load(f, HEAD "switches: [{name: s, platform: sonic, "
+				      "cable_rows: [5m, 40m, 300m, 2km]}]\n"),
+			 0);
+	d = dev(f, "s");
+	assert_int_equal(d->n_cable_rows, 4);
+	assert_int_equal(d->cable_rows_m[0], 5);
+	assert_int_equal(d->cable_rows_m[2], 300);
+	assert_int_equal(d->cable_rows_m[3], 2000);
+	assert_int_equal(load(f, HEAD "switches: [{name: s, platform: sonic}]\n"), 0);
+	assert_int_equal(dev(f, "s")->n_cable_rows, 0);
+	expect_error(f, HEAD "switches: [{name: s, platform: sonic, cable_rows: [5m, 40m, 40m]}]\n",
+		     3, 61,
+		     "switches[0].cable_rows[2] (40m) must be longer than the row before it");
+	expect_error(f, HEAD "switches: [{name: s, platform: sonic, cable_rows: [5m, 3 m]}]\n", 3,
+		     56, "switches[0].cable_rows[1]: expected a length");
+	expect_error(f, HEAD "switches: [{name: s, platform: sonic, cable_rows: [200km]}]\n", 3, 52,
+		     "switches[0].cable_rows[0] (200000m) must be between 1m and 100km");
+	expect_error(f, HEAD "switches: [{name: s, platform: sonic, cable_rows: []}]\n", 3, 51,
+		     "switches[0].cable_rows: expected 1 to 16 cable lengths, got 0");
+	expect_error(f, HEAD "switches: [{name: s, platform: sonic, cable_rows: 5m}]\n", 3, 51,
+		     "switches[0].cable_rows");
+	expect_error(f, HEAD "switches: [{name: s, platform: nvue, cable_rows: [5m]}]\n", 3, 50,
+		     "switches[0].cable_rows: only SONiC switches have cable-length rows");
+	expect_error(f, HEAD "hosts: [{name: h, cable_rows: [5m]}]\n", 3, 19,
+		     "hosts[0].cable_rows: unknown key");
+}
+
 static void test_home_unset(void **state)
 {
 	struct fixture *f = *state;
@@ -582,6 +615,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_defaults_inherit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_host_without_interfaces, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_link_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cable_rows, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_device_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_home_unset, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_policy_per_device, setup, teardown),

@@ -51,6 +51,61 @@ static void test_rows(void **state)
 	assert_int_equal(sonic_parse_lookup("# only\n", 7, "'cat x'", &rows, &err), -EPROTO);
 }
 
+/* No readable lookup file: the inventory's rows win, else the table of the SKUs whose files
+ * the project has checked, else unknown.  Fallback rows hold for every speed. */
+static void test_rows_fallback(void **state)
+{
+	static const uint32_t inv[] = {5, 40, 300};
+	struct sonic_rows rows;
+	uint32_t below = 0;
+	(void)state;
+
+	assert_true(sonic_rows_fallback(inv, 3, "Arista-7060X6-64PE-B-O128", &rows));
+	assert_int_equal(rows.n, 3);
+	assert_string_equal(rows.src, "the inventory's cable_rows");
+	assert_int_equal(sonic_row_up(&rows, 400000, 100, &below), 300);
+	assert_int_equal(below, 40);
+	assert_int_equal(sonic_row_up(&rows, 25000, 6, NULL), 40);
+	assert_int_equal(sonic_row_up(&rows, 400000, 301, NULL), 0);
+	assert_true(sonic_rows_fallback(NULL, 0, "Arista-7060X6-64PE-B-O128", &rows));
+	assert_int_equal(rows.n, 6);
+	assert_int_equal(sonic_row_up(&rows, 400000, 100, NULL), 150);
+	assert_non_null(strstr(rows.src, "Arista-7060X6-64PE-B-O128"));
+	assert_false(sonic_rows_fallback(NULL, 0, "Vendor-Unknown-SKU", &rows));
+	assert_int_equal(rows.n, 0);
+	assert_false(sonic_rows_fallback(NULL, 0, NULL, &rows));
+}
+
+/* What no artifact checks is marked unverified: the dynamic model's headroom and cable
+ * effect, and rows the inventory gave; the traditional model with the file's rows is not. */
+static void test_unverified(void **state)
+{
+	static const uint32_t inv[] = {5, 40};
+	struct sonic_port_info info;
+	struct sonic_rows rows;
+	struct port_qos q;
+	(void)state;
+
+	memset(&info, 0, sizeof(info));
+	memset(&q, 0, sizeof(q));
+	rows.n = 1;
+	snprintf(rows.src, sizeof(rows.src), "pg_profile_lookup.ini");
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, 0);
+	info.buffer_dynamic = true;
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, RC_F_HEADROOM | RC_F_CABLE);
+	memset(&q, 0, sizeof(q));
+	info.buffer_dynamic = false;
+	assert_true(sonic_rows_fallback(inv, 2, NULL, &rows));
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, RC_F_CABLE);
+	memset(&q, 0, sizeof(q));
+	assert_true(sonic_rows_fallback(NULL, 0, "Mellanox-SN5600-O128", &rows));
+	sonic_effect_unverified(&info, &rows, &q);
+	assert_int_equal(q.effect.unverified, 0);
+}
+
 static void port(struct port_qos *q, struct sonic_port_info *in, uint32_t cable,
 		 const char *profile)
 {
@@ -117,8 +172,8 @@ static void test_startup(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows),
-	    cmocka_unit_test(test_cable_effect),
+	    cmocka_unit_test(test_rows),       cmocka_unit_test(test_rows_fallback),
+	    cmocka_unit_test(test_unverified), cmocka_unit_test(test_cable_effect),
 	    cmocka_unit_test(test_startup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,6 +209,50 @@ static void test_nothing_to_do(void **state)
 	teardown(&f);
 }
 
+/* A failed apply rolled back half way left PORT_QOS_MAP|Ethernet0 with pfc_enable "3,4"
+ * (as before) but pfcwd_sw_enable "3" (as the policy wanted).  Restoring the state read
+ * before must bring the watchdog's list back with pfc_enable, though pfc_enable itself
+ * reads as wanted. */
+static void test_restore_pfcwd_follows_pfc(void **state)
+{
+	cJSON *cfg = load_db("configdb-factory.json");
+	cJSON *pqm = cJSON_GetObjectItem(cJSON_GetObjectItem(cfg, "PORT_QOS_MAP"), "Ethernet0");
+	struct port_qos before, have;
+	struct sonic_port_info info_before, info;
+	struct rc_changes ch = {0};
+	struct rc_err err = {0};
+	struct sonic_ops ops;
+	struct rc_port_write w;
+	struct sonic_peer peer;
+	cJSON *patch;
+	int64_t m;
+	(void)state;
+
+	assert_int_equal(sonic_parse_port(cfg, NULL, "Ethernet0", &before, &info_before, &err), 0);
+	sonic_effect_pfcwd(&info_before, "Ethernet0", &before);
+	assert_int_equal(before.effect.drift, 0); /* the factory's lists agree */
+	cJSON_ReplaceItemInObject(pqm, "pfcwd_sw_enable", cJSON_CreateString("3"));
+	assert_int_equal(sonic_parse_port(cfg, NULL, "Ethernet0", &have, &info, &err), 0);
+	sonic_effect_pfcwd(&info, "Ethernet0", &have);
+	assert_int_equal(have.pfc_enabled, before.pfc_enabled);
+	assert_true(have.effect.drift & RC_F_PFC);
+	assert_non_null(
+	    strstr(have.effect.why, "pfcwd_sw_enable 3 does not follow pfc_enable 3,4"));
+	m = rc_diff_port("Ethernet0", &before, &have, 0, 0, &ch);
+	rc_changes_free(&ch);
+	assert_true(m > 0 && (m & RC_F_PFC));
+	w = (struct rc_port_write){"Ethernet0", &before, &have, (uint32_t)m};
+	peer = (struct sonic_peer){"Ethernet0", &info};
+	assert_int_equal(sonic_build_ops(cfg, &w, &info, 1, &peer, 1, &ops, &err), 0);
+	patch = sonic_render_patch(&ops, cfg, &err);
+	assert_non_null(patch);
+	expect_op(patch, "replace", "/PORT_QOS_MAP/Ethernet0/pfcwd_sw_enable", "3,4");
+	assert_null(op_at(patch, "/PORT_QOS_MAP/Ethernet0/pfc_enable")); /* already 3,4 */
+	cJSON_Delete(patch);
+	sonic_ops_free(&ops);
+	cJSON_Delete(cfg);
+}
+
 static void test_bare_switch_adds_whole_tables(void **state)
 {
 	static const char *const ports[] = {"Ethernet0"};
@@ -483,6 +527,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_factory_to_lossless),
 	    cmocka_unit_test(test_nothing_to_do),
+	    cmocka_unit_test(test_restore_pfcwd_follows_pfc),
 	    cmocka_unit_test(test_bare_switch_adds_whole_tables),
 	    cmocka_unit_test(test_watchdog_off_and_empty_tables),
 	    cmocka_unit_test(test_render_removes_emptied),
