@@ -31,9 +31,6 @@ struct rc_session {
 	struct rc_rest *api;
 	/* the last read, so that apply can check ports sharing a profile */
 	struct rc_port_memo read; /* what was read last, for apply's checks */
-	/* REST: the revision the snapshot created for apply to stage into (its id is in the
-	 * journal, so a rollback after a kill can delete it); "" once used or over SSH */
-	char staged_rev[64];
 };
 
 static void sleep_ms(unsigned ms)
@@ -193,18 +190,13 @@ static int rest_new_revision(struct rc_session *s, char *id, size_t len, struct 
 	return rc;
 }
 
-/* The revision to stage into: the snapshot's (once), else a new one. */
+/* A new revision to stage into, and its paths. */
 static int rest_take_revision(struct rc_session *s, char *id, size_t len, char *rev_path,
 			      char *path, size_t plen, struct rc_err *err)
 {
 	char eid[200];
-	int rc = 0;
+	int rc = rest_new_revision(s, id, len, err);
 
-	if (s->staged_rev[0])
-		snprintf(id, len, "%s", s->staged_rev);
-	else
-		rc = rest_new_revision(s, id, len, err);
-	s->staged_rev[0] = '\0';
 	if (rc)
 		return rc;
 	if (rc_rest_escape(id, eid, sizeof(eid)))
@@ -541,13 +533,12 @@ static int applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
 		       : ssh_applied_root(s, root, err);
 }
 
-/* Over REST the revision apply will stage into is created here, so that its id is
- * journaled before anything is staged in it. */
+/* Over REST the revisions pending now are kept: apply creates its own after the journal
+ * is written, and a rollback after a kill finds it as a pending one that was not. */
 static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
-	cJSON *root = NULL;
-	char id[64] = "";
+	cJSON *root = NULL, *revs = NULL;
 	int rc;
 
 	*blob = NULL;
@@ -555,22 +546,26 @@ static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 		return rc_errf(err, EINVAL, "'%s': no port was read before the snapshot",
 			       s->dev->name);
 	rc = applied_root(s, &root, err);
-	if (!rc && s->rest && !s->staged_rev[0])
-		rc = rest_new_revision(s, id, sizeof(id), err);
 	if (!rc)
 		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])s->read.port, s->read.n,
-					 s->rest ? id : NULL, &snap, err);
+					 &snap, err);
 	cJSON_Delete(root);
+	if (!rc && s->rest) {
+		snap.rest = true;
+		rc = rest_get(s, "/revision", &revs, err);
+		if (!rc)
+			rc = nvue_pending_revisions(revs, &snap.pending, &snap.n_pending, err);
+		cJSON_Delete(revs);
+		if (rc)
+			nvue_snap_free(&snap);
+	}
 	if (rc) {
 		rc_err_prefix(err, "'%s'", s->dev->name);
 		return rc;
 	}
 	*blob = nvue_snap_write(&snap);
 	nvue_snap_free(&snap);
-	if (!*blob)
-		return rc_errf(err, ENOMEM, "out of memory");
-	snprintf(s->staged_rev, sizeof(s->staged_rev), "%s", id);
-	return 0;
+	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
 /* REST: the journaled revision must not stay pending.  NVUE deletes only pending
@@ -615,6 +610,25 @@ static int ssh_detach(struct rc_session *s, struct rc_err *err)
 	return rc;
 }
 
+/* REST: every revision pending now that was not pending at the snapshot was staged by the
+ * killed run (rocectl holds the device lock: no other rocectl run stages at the same time). */
+static int rest_drop_new(struct rc_session *s, const struct nvue_snap *snap, struct rc_err *err)
+{
+	char(*ids)[64] = NULL;
+	cJSON *revs = NULL;
+	size_t n = 0;
+	int rc = rest_get(s, "/revision", &revs, err);
+
+	if (!rc)
+		rc = nvue_pending_revisions(revs, &ids, &n, err);
+	cJSON_Delete(revs);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!nvue_snap_was_pending(snap, ids[i]))
+			rc = rest_drop_revision(s, ids[i], err);
+	free(ids);
+	return rc;
+}
+
 static int nvue_discard(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
@@ -623,10 +637,10 @@ static int nvue_discard(struct rc_session *s, const char *blob, struct rc_err *e
 	if (!s->rest)
 		return ssh_detach(s, err);
 	if (!blob)
-		return 0; /* without the journaled id no revision is known to be ours */
+		return 0; /* without the snapshot no revision is known to be ours */
 	rc = nvue_snap_parse(blob, &snap, err);
-	if (!rc && snap.revision[0])
-		rc = rest_drop_revision(s, snap.revision, err);
+	if (!rc && snap.rest)
+		rc = rest_drop_new(s, &snap, err);
 	nvue_snap_free(&snap);
 	return rc;
 }
@@ -650,7 +664,9 @@ static int rest_restore(struct rc_session *s, const struct nvue_snap *snap, stru
 	for (size_t i = 0; !rc && i < snap->n_ports; i++) {
 		if (rc_rest_escape(snap->port[i], esc, sizeof(esc)))
 			rc = rc_errf(err, EINVAL, "port name too long");
-		snprintf(q, sizeof(q), "/interface/%s/qos%s", esc, path + 1);
+		/* an interface entry the run created goes as a whole */
+		snprintf(q, sizeof(q), "/interface/%s%s%s", esc, snap->absent[i] ? "" : "/qos",
+			 path + 1);
 		if (!rc)
 			rc = rc_rest_json(s->api, "DELETE", q, NULL, absent, NULL, NULL, err);
 	}
@@ -673,7 +689,6 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 
 	if (!rc)
 		rc = nvue_discard(s, blob, err);
-	s->staged_rev[0] = '\0';
 	if (!rc)
 		rc = s->rest ? rest_restore(s, &snap, err)
 			     : ssh_commit_lines(s, nvue_snap_cli(&snap), err);
@@ -687,15 +702,8 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 
 static void nvue_close(struct rc_session *s)
 {
-	char eid[200], path[300];
-
 	if (!s)
 		return;
-	/* a snapshot's revision that apply did not use (nothing to write after all) */
-	if (s->staged_rev[0] && !rc_rest_escape(s->staged_rev, eid, sizeof(eid))) {
-		snprintf(path, sizeof(path), "/revision/%s", eid);
-		rest_discard(s, path);
-	}
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	rc_port_memo_free(&s->read);

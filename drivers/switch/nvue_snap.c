@@ -9,7 +9,10 @@
  * of empty objects), §1.10 and conformance nvue/FACTS.md fact 29 (`GET ...?rev=applied&
  * filled=false` = only the configured values; DELETE / PATCH `?rev=<id>` stage changes;
  * the "Replace an Entire Configuration" workflow deletes then patches the tree in one
- * revision, api/06_DELETE_root_rev1.txt).  Nothing here does I/O.
+ * revision, api/06_DELETE_root_rev1.txt).  An interface entry that did not exist before
+ * the run is deleted whole.  Over REST the revisions pending before the run are kept, so
+ * that a rollback can find the one a killed run staged (it is created after the journal
+ * is written, so its id cannot be in it).  Nothing here does I/O.
  *
  * The blob is untrusted when it is read back (a journal file on disk): every key and value
  * is checked against NVUE's token character set before it can reach a command line. */
@@ -85,6 +88,8 @@ void nvue_snap_free(struct nvue_snap *s)
 		cJSON_Delete(s->ifqos[i]);
 	free(s->ifqos);
 	free(s->port);
+	free(s->absent);
+	free(s->pending);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -92,7 +97,8 @@ static int alloc_ports(struct nvue_snap *s, size_t n, struct rc_err *err)
 {
 	s->port = calloc(n ? n : 1, sizeof(*s->port));
 	s->ifqos = calloc(n ? n : 1, sizeof(*s->ifqos));
-	if (!s->port || !s->ifqos)
+	s->absent = calloc(n ? n : 1, sizeof(*s->absent));
+	if (!s->port || !s->ifqos || !s->absent)
 		return rc_errf(err, ENOMEM, "out of memory");
 	s->n_ports = n;
 	return 0;
@@ -117,7 +123,7 @@ static int take(const cJSON *src, cJSON **dst, const char *what, struct rc_err *
 }
 
 int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], size_t n,
-			const char *revision, struct nvue_snap *out, struct rc_err *err)
+			struct nvue_snap *out, struct rc_err *err)
 {
 	const cJSON *ifs = cJSON_GetObjectItemCaseSensitive(root, "interface");
 	int rc;
@@ -125,9 +131,6 @@ int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], siz
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsObject(root) || (ifs && !cJSON_IsObject(ifs)))
 		return rc_errf(err, EPROTO, "the applied configuration is not an object tree");
-	if (revision && (strlen(revision) >= sizeof(out->revision) || !token_ok(revision)))
-		return rc_errf(err, EPROTO, "revision id '%.40s' is not an NVUE word", revision);
-	snprintf(out->revision, sizeof(out->revision), "%s", revision ? revision : "");
 	rc = alloc_ports(out, n, err);
 	if (!rc)
 		rc = take(cJSON_GetObjectItemCaseSensitive(root, "qos"), &out->qos, "qos", err);
@@ -141,10 +144,50 @@ int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], siz
 				  ports[i], err);
 		if (!rc)
 			snprintf(out->port[i], sizeof(out->port[i]), "%s", ports[i]);
+		out->absent[i] = !p;
 	}
 	if (rc)
 		nvue_snap_free(out);
 	return rc;
+}
+
+/* Revision ids by state from GET /nvue_v1/revision: {"<id>": {"state": ...}, ...} (the
+ * shape of one revision's object, FACTS.md 29 and api/01_POST_revision.txt; that the
+ * listing is an object of those is what the simulator answers, unverified). */
+int nvue_pending_revisions(const cJSON *revs, char (**ids)[64], size_t *n, struct rc_err *err)
+{
+	const cJSON *r;
+	size_t k = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (!cJSON_IsObject(revs))
+		return rc_errf(err, EPROTO, "GET /revision: not an object of revisions");
+	*ids = calloc((size_t)cJSON_GetArraySize(revs) + 1, sizeof(**ids));
+	if (!*ids)
+		return rc_errf(err, ENOMEM, "out of memory");
+	cJSON_ArrayForEach(r, revs)
+	{
+		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "state"));
+
+		if (!st || !token_ok(r->string) || strlen(r->string) >= sizeof(**ids)) {
+			free(*ids);
+			*ids = NULL;
+			return rc_errf(err, EPROTO, "GET /revision: a revision has no id or state");
+		}
+		if (!strcmp(st, "pending"))
+			snprintf((*ids)[k++], sizeof(**ids), "%s", r->string);
+	}
+	*n = k;
+	return 0;
+}
+
+bool nvue_snap_was_pending(const struct nvue_snap *s, const char *id)
+{
+	for (size_t i = 0; i < s->n_pending; i++)
+		if (!strcmp(s->pending[i], id))
+			return true;
+	return false;
 }
 
 /* `nv config show -o json`: the YAML form's list -- a `header` item, then a `set` item
@@ -185,21 +228,61 @@ int nvue_config_show_root(const char *buf, size_t len, cJSON **root, struct rc_e
 char *nvue_snap_write(const struct nvue_snap *s)
 {
 	cJSON *o = cJSON_CreateObject(), *ports = cJSON_AddObjectToObject(o, "ports");
+	cJSON *absent = cJSON_AddArrayToObject(o, "absent");
+	cJSON *pend = s->rest ? cJSON_AddArrayToObject(o, "pending") : NULL;
 	char *text = NULL;
-	bool ok = o && ports && cJSON_AddNumberToObject(o, "version", SNAP_VERSION);
+	bool ok = o && ports && absent && (pend || !s->rest) &&
+		  cJSON_AddNumberToObject(o, "version", SNAP_VERSION);
 
-	if (ok && s->revision[0])
-		ok = cJSON_AddStringToObject(o, "revision", s->revision) != NULL;
+	for (size_t i = 0; ok && i < s->n_pending; i++)
+		ok = cJSON_AddItemToArray(pend, cJSON_CreateString(s->pending[i]));
 	if (ok && s->qos)
 		ok = cJSON_AddItemToObject(o, "qos", cJSON_Duplicate(s->qos, true));
-	for (size_t i = 0; ok && i < s->n_ports; i++)
+	for (size_t i = 0; ok && i < s->n_ports; i++) {
 		ok = cJSON_AddItemToObject(ports, s->port[i],
 					   s->ifqos[i] ? cJSON_Duplicate(s->ifqos[i], true)
 						       : cJSON_CreateObject());
+		if (ok && s->absent[i])
+			ok = cJSON_AddItemToArray(absent, cJSON_CreateString(s->port[i]));
+	}
 	if (ok)
 		text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return text;
+}
+
+/* The list of ports whose interface entry did not exist, and of revisions pending then. */
+static int parse_lists(const cJSON *o, struct nvue_snap *out, struct rc_err *err)
+{
+	const cJSON *absent = cJSON_GetObjectItemCaseSensitive(o, "absent");
+	const cJSON *pend = cJSON_GetObjectItemCaseSensitive(o, "pending"), *v;
+
+	if (!cJSON_IsArray(absent) || (pend && !cJSON_IsArray(pend)))
+		return rc_errf(err, EPROTO, "native snapshot: bad 'absent' or 'pending'");
+	cJSON_ArrayForEach(v, absent)
+	{
+		size_t i = 0;
+
+		while (i < out->n_ports &&
+		       (!cJSON_IsString(v) || strcmp(out->port[i], v->valuestring)))
+			i++;
+		if (i == out->n_ports)
+			return rc_errf(err, EPROTO, "native snapshot: 'absent' names no port");
+		out->absent[i] = true;
+	}
+	out->rest = pend != NULL;
+	out->pending = calloc((size_t)cJSON_GetArraySize(pend) + 1, sizeof(*out->pending));
+	if (!out->pending)
+		return rc_errf(err, ENOMEM, "out of memory");
+	cJSON_ArrayForEach(v, pend)
+	{
+		if (!cJSON_IsString(v) || !token_ok(v->valuestring) ||
+		    strlen(v->valuestring) >= sizeof(*out->pending))
+			return rc_errf(err, EPROTO, "native snapshot: bad revision id");
+		snprintf(out->pending[out->n_pending++], sizeof(*out->pending), "%s",
+			 v->valuestring);
+	}
+	return 0;
 }
 
 static int parse_ports(const cJSON *ports, struct nvue_snap *out, struct rc_err *err)
@@ -232,7 +315,6 @@ int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err)
 {
 	cJSON *o = blob ? cJSON_Parse(blob) : NULL;
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
-	const cJSON *rev = cJSON_GetObjectItemCaseSensitive(o, "revision");
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -240,16 +322,13 @@ int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err)
 		rc = rc_errf(err, EPROTO, "native snapshot: not a JSON object");
 	else if (!cJSON_IsNumber(v) || v->valuedouble != SNAP_VERSION)
 		rc = rc_errf(err, EPROTO, "native snapshot: unknown version");
-	else if (rev && (!cJSON_IsString(rev) || !token_ok(rev->valuestring) ||
-			 strlen(rev->valuestring) >= sizeof(out->revision)))
-		rc = rc_errf(err, EPROTO, "native snapshot: bad 'revision'");
-	if (!rc && rev)
-		snprintf(out->revision, sizeof(out->revision), "%s", rev->valuestring);
 	if (!rc)
 		rc = take(cJSON_GetObjectItemCaseSensitive(o, "qos"), &out->qos,
 			  "native snapshot qos", err);
 	if (!rc)
 		rc = parse_ports(cJSON_GetObjectItemCaseSensitive(o, "ports"), out, err);
+	if (!rc)
+		rc = parse_lists(o, out, err);
 	cJSON_Delete(o);
 	if (rc)
 		nvue_snap_free(out);
@@ -343,7 +422,8 @@ char *nvue_snap_cli(const struct nvue_snap *s)
 
 	line(&o, "nv unset", &w, NULL);
 	for (size_t i = 0; i < s->n_ports; i++) {
-		struct words p = {.w = {"interface", s->port[i], "qos"}, .n = 3};
+		/* an interface entry the run created goes as a whole */
+		struct words p = {.w = {"interface", s->port[i], "qos"}, .n = s->absent[i] ? 2 : 3};
 
 		line(&o, "nv unset", &p, NULL);
 	}

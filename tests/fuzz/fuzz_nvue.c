@@ -32,7 +32,12 @@ static void native_snapshot(const char *text, size_t size)
 	char *blob;
 
 	if (nvue_config_show_root(text, size, &root, &err) == 0) {
-		if (nvue_snap_from_root(root, ports, 2, "7", &snap, &err) == 0)
+		char(*ids)[64] = NULL;
+		size_t n;
+
+		if (nvue_pending_revisions(root, &ids, &n, &err) == 0)
+			free(ids);
+		if (nvue_snap_from_root(root, ports, 2, &snap, &err) == 0)
 			nvue_snap_free(&snap);
 		cJSON_Delete(root);
 	}

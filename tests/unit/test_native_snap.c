@@ -37,20 +37,30 @@ static void test_nvue_round_trip(void **state)
 
 	(void)state;
 	assert_int_equal(nvue_config_show_root(nv_show, strlen(nv_show), &root, &err), 0);
-	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, "12", &snap, &err), 0);
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &snap, &err), 0);
 	cJSON_Delete(root);
 	assert_null(snap.ifqos[1]); /* swp2: nothing configured */
+	assert_false(snap.absent[0]);
+	assert_true(snap.absent[1]); /* ... not even the interface entry */
+	snap.rest = true;
+	snap.pending = calloc(1, sizeof(*snap.pending));
+	assert_non_null(snap.pending);
+	strcpy(snap.pending[0], "12");
+	snap.n_pending = 1;
 	blob = nvue_snap_write(&snap);
 	assert_non_null(blob);
 	assert_int_equal(nvue_snap_parse(blob, &back, &err), 0);
-	assert_string_equal(back.revision, "12");
+	assert_true(back.rest);
+	assert_true(nvue_snap_was_pending(&back, "12"));
+	assert_false(nvue_snap_was_pending(&back, "13"));
+	assert_true(back.absent[1]);
 	assert_true(cJSON_Compare(snap.qos, back.qos, true));
 	cli = nvue_snap_cli(&back);
 	assert_non_null(cli);
 	/* the subtrees are emptied first (what the run created goes), then set back */
 	assert_string_equal(cli, "nv unset qos\n"
 				 "nv unset interface swp1 qos\n"
-				 "nv unset interface swp2 qos\n"
+				 "nv unset interface swp2\n"
 				 "nv set qos mapping default-global trust l3\n"
 				 "nv set qos pfc lab switch-priority 3\n"
 				 "nv set qos pfc lab cable-length 10\n"
@@ -69,7 +79,7 @@ static void test_nvue_patch(void **state)
 
 	(void)state;
 	assert_int_equal(nvue_config_show_root(nv_show, strlen(nv_show), &root, &err), 0);
-	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, NULL, &snap, &err), 0);
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &snap, &err), 0);
 	patch = nvue_snap_patch(&snap);
 	assert_non_null(patch);
 	/* the managed subtrees only: not system, not swp9 */
@@ -97,7 +107,9 @@ static void test_nvue_refuses(void **state)
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"pfc\": {\"a\": \"x y\"}}}",
 	    "{\"version\": 1, \"ports\": {\"swp1 && reboot\": {}}}",
 	    "{\"version\": 1, \"ports\": {\"../x\": {}}}",
-	    "{\"version\": 1, \"ports\": {}, \"revision\": \"1/../x\"}",
+	    "{\"version\": 1, \"ports\": {}, \"absent\": [], \"pending\": [\"1/../x\"]}",
+	    "{\"version\": 1, \"ports\": {}, \"absent\": [\"swp1\"]}",
+	    "{\"version\": 1, \"ports\": {}}",
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"a\": [1]}}",
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"a\": 1.5}}",
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"a\": 1e300}}",
@@ -133,6 +145,28 @@ static void test_nvue_refuses(void **state)
 	assert_int_equal(nvue_config_show_root("[{\"header\": {}}]", 16, &root, &err), 0);
 	assert_null(root->child);
 	cJSON_Delete(root);
+}
+
+static void test_nvue_pending(void **state)
+{
+	static const char revs[] =
+	    "{\"1\": {\"state\": \"applied\"}, \"4\": {\"state\": \"pending\"},"
+	    " \"5\": {\"state\": \"invalid\"}}";
+	struct rc_err err = {0};
+	char(*ids)[64];
+	size_t n;
+	cJSON *j = cJSON_Parse(revs), *bad = cJSON_Parse("{\"4\": {\"x\": 1}}");
+
+	(void)state;
+	assert_int_equal(nvue_pending_revisions(j, &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ids[0], "4");
+	free(ids);
+	assert_int_not_equal(nvue_pending_revisions(bad, &ids, &n, &err), 0);
+	assert_null(ids);
+	assert_int_not_equal(nvue_pending_revisions(NULL, &ids, &n, &err), 0);
+	cJSON_Delete(j);
+	cJSON_Delete(bad);
 }
 
 /* ---- EOS ----------------------------------------------------------------------------- */
@@ -303,9 +337,10 @@ static void test_eos_refuses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nvue_round_trip),  cmocka_unit_test(test_nvue_patch),
-	    cmocka_unit_test(test_nvue_refuses),     cmocka_unit_test(test_eos_restore),
-	    cmocka_unit_test(test_eos_startup_kept), cmocka_unit_test(test_eos_refuses),
+	    cmocka_unit_test(test_nvue_round_trip), cmocka_unit_test(test_nvue_patch),
+	    cmocka_unit_test(test_nvue_refuses),    cmocka_unit_test(test_nvue_pending),
+	    cmocka_unit_test(test_eos_restore),	    cmocka_unit_test(test_eos_startup_kept),
+	    cmocka_unit_test(test_eos_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
