@@ -314,13 +314,15 @@ static void add(struct lines *l, const char *a, const char *b)
 		l->v = nv;
 		l->cap = nc;
 	}
-	s = malloc(strlen(a) + strlen(b) + 1);
+	size_t la = strlen(a), lb = strlen(b);
+
+	s = malloc(la + lb + 1);
 	if (!s) {
 		l->failed = true;
 		return;
 	}
-	strcpy(s, a);
-	strcat(s, b);
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb + 1);
 	l->v[l->n++] = s;
 	l->v[l->n] = NULL;
 }
