@@ -113,7 +113,7 @@ static int eapi(struct rc_session *s, const char *const *cmds, size_t n, const c
 					  !cJSON_GetObjectItemCaseSensitive(j, "error"))) {
 		char txt[120];
 
-		eos_clean_text(resp.body, resp.len < 100 ? resp.len : 100, txt, sizeof(txt));
+		rc_clean_text(resp.body, resp.len < 100 ? resp.len : 100, txt, sizeof(txt));
 		rc = rc_errf(err, resp.status >= 400 ? EIO : EPROTO,
 			     "'%s' answered HTTP %ld to POST %s without a JSON-RPC answer%s%s",
 			     s->dev->name, resp.status, url, txt[0] ? ": " : "", txt);

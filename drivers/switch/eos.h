@@ -17,6 +17,7 @@
 #include "rocectl/driver.h"
 #include "rocectl/err.h"
 #include "rocectl/model.h"
+#include "rocectl/util.h"
 
 struct cJSON;
 
@@ -27,8 +28,6 @@ struct cJSON;
 bool eos_port_name_ok(const char *name);
 /* Profile and session names: [A-Za-z0-9][A-Za-z0-9_-]{0,62}. */
 bool eos_name_ok(const char *name);
-
-void eos_clean_text(const char *in, size_t in_len, char *out, size_t len);
 
 /* One port's counters from `show priority-flow-control counters` and `show qos interfaces
  * ecn counters queue` (JSON): pfc_pause_rx, pfc_pause_tx (per port: EOS does not split them

@@ -508,7 +508,7 @@ static bool find_error_line(const char *text, size_t len, char *out, size_t olen
 		while (s < e && (text[s] == ' ' || text[s] == '\r'))
 			s++;
 		if (s < e && text[s] == '%') {
-			eos_clean_text(text + s, e - s, out, olen);
+			rc_clean_text(text + s, e - s, out, olen);
 			return true;
 		}
 	}
@@ -525,9 +525,9 @@ int eos_check_cli_output(const char *out, size_t out_len, const char *errout, si
 	if (exit_status == 0)
 		return 0;
 	if (err_len)
-		eos_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
+		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
 	else if (out_len)
-		eos_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
+		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
 	if (!why[0])
 		snprintf(why, why_len, "exit status %d", exit_status);
 	return -EIO;
@@ -591,7 +591,7 @@ int eos_eapi_result(const cJSON *ans, const char *id, const char *const *cmds, s
 		if (!cJSON_IsObject(e))
 			return rc_errf(err, EPROTO, "eAPI answer has a malformed error object");
 		if (cJSON_IsString(m))
-			eos_clean_text(m->valuestring, strlen(m->valuestring), msg, sizeof(msg));
+			rc_clean_text(m->valuestring, strlen(m->valuestring), msg, sizeof(msg));
 		/* data: one entry per command run, the failing one last (§3.3) */
 		if (cJSON_IsArray(data) && cJSON_GetArraySize(data) > 0) {
 			const cJSON *last = cJSON_GetArrayItem(data, cJSON_GetArraySize(data) - 1);
@@ -600,15 +600,15 @@ int eos_eapi_result(const cJSON *ans, const char *id, const char *const *cmds, s
 
 			at = (size_t)cJSON_GetArraySize(data);
 			if (cJSON_IsString(first))
-				eos_clean_text(first->valuestring, strlen(first->valuestring),
-					       detail, sizeof(detail));
+				rc_clean_text(first->valuestring, strlen(first->valuestring),
+					      detail, sizeof(detail));
 			if (!detail[0])
 				at = 0; /* an answer without errors: not the failing one */
 		}
 		if (!at)
 			at = index_from_message(msg);
 		if (at >= 1 && at <= n)
-			eos_clean_text(cmds[at - 1], strlen(cmds[at - 1]), cmd, sizeof(cmd));
+			rc_clean_text(cmds[at - 1], strlen(cmds[at - 1]), cmd, sizeof(cmd));
 		if (cmd[0])
 			return rc_errf(err, EIO, "eAPI error %d at command %zu '%s': %s",
 				       cJSON_IsNumber(code) ? code->valueint : 0, at, cmd,

@@ -62,28 +62,6 @@ bool eos_name_ok(const char *name)
 	return true;
 }
 
-void eos_clean_text(const char *in, size_t in_len, char *out, size_t len)
-{
-	size_t o = 0;
-	bool space = false;
-
-	if (!len)
-		return;
-	for (size_t i = 0; in && i < in_len && o + 1 < len; i++) {
-		unsigned char c = (unsigned char)in[i];
-
-		if (c < 0x20 || c >= 0x7f || c == ' ') {
-			space = o > 0;
-			continue;
-		}
-		if (space && o + 2 < len)
-			out[o++] = ' ';
-		space = false;
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-}
-
 void eos_config_free(struct eos_config *c)
 {
 	free(c->v);
@@ -96,7 +74,7 @@ static int push_line(struct eos_config *c, int depth, const char *text, size_t l
 {
 	char shown[48];
 
-	eos_clean_text(text, len < 40 ? len : 40, shown, sizeof(shown));
+	rc_clean_text(text, len < 40 ? len : 40, shown, sizeof(shown));
 	if (len >= EOS_LINE_MAX)
 		return rc_errf(err, EPROTO, "%s: configuration line too long: '%s...'", what,
 			       shown);
@@ -247,7 +225,7 @@ static int bad_line(struct ctx *c, const char *line, const char *expected)
 {
 	char shown[120];
 
-	eos_clean_text(line, strlen(line), shown, sizeof(shown));
+	rc_clean_text(line, strlen(line), shown, sizeof(shown));
 	return rc_errf(c->err, EPROTO, "unexpected EOS configuration line '%s'%s%s: expected %s",
 		       shown, c->port ? " of " : "", c->port ? c->port : "", expected);
 }

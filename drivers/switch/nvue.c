@@ -97,8 +97,8 @@ static int ssh_commit_lines(struct rc_session *s, char *lines, struct rc_err *er
 	if (rc)
 		goto fail;
 	if (res.exit_status != 0) {
-		nvue_clean_text(res.err_len ? res.err : res.out,
-				res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
 		rc = rc_errf(err, EIO,
 			     "a staged change was refused (exit status %d)%s%s; "
 			     "nothing was applied",
@@ -337,8 +337,8 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 		return rc;
 	snprintf(what, sizeof(what), "'nv show' on '%s'", s->dev->name);
 	if (res.exit_status != 0) {
-		nvue_clean_text(res.err_len ? res.err : res.out,
-				res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
 		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
 			     why[0] ? ": " : "", why);
 	} else {
@@ -514,8 +514,8 @@ static int ssh_applied_root(struct rc_session *s, cJSON **root, struct rc_err *e
 	if (rc)
 		return rc;
 	if (res.exit_status != 0) {
-		nvue_clean_text(res.err_len ? res.err : res.out,
-				res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
 		rc = rc_errf(err, EIO, "'nv config show -o json' failed (exit status %d)%s%s",
 			     res.exit_status, why[0] ? ": " : "", why);
 	} else {

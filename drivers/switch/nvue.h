@@ -12,6 +12,7 @@
 #include "rocectl/driver.h"
 #include "rocectl/err.h"
 #include "rocectl/model.h"
+#include "rocectl/util.h"
 
 struct cJSON;
 
@@ -200,8 +201,5 @@ int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err)
 char *nvue_snap_cli(const struct nvue_snap *s);
 /* The snapshot as one patch of the root (to follow the DELETEs of the same subtrees). */
 struct cJSON *nvue_snap_patch(const struct nvue_snap *s);
-
-/* Device text made printable and short, for messages. */
-void nvue_clean_text(const char *in, size_t in_len, char *out, size_t len);
 
 #endif

@@ -695,7 +695,7 @@ static bool find_line(const char *text, size_t len, const char *needle, char *ou
 			s--;
 		while (e < len && text[e] != '\n')
 			e++;
-		nvue_clean_text(text + s, e - s, out, olen);
+		rc_clean_text(text + s, e - s, out, olen);
 		return true;
 	}
 	return false;
@@ -719,9 +719,9 @@ int nvue_check_apply_output(const char *out, size_t out_len, const char *errout,
 	if (exit_status == 0)
 		return 0;
 	if (err_len)
-		nvue_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
+		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
 	else if (out_len)
-		nvue_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
+		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
 	if (!why[0])
 		snprintf(why, why_len, "exit status %d", exit_status);
 	return -EIO;
@@ -750,18 +750,18 @@ int nvue_revision_state(const cJSON *j, char *state, size_t slen, char *issue, s
 	issue[0] = '\0';
 	if (!cJSON_IsString(st) || !st->valuestring[0])
 		return rc_errf(err, EPROTO, "unexpected NVUE revision: no state");
-	nvue_clean_text(st->valuestring, strlen(st->valuestring), state, slen);
+	rc_clean_text(st->valuestring, strlen(st->valuestring), state, slen);
 	tr = cJSON_GetObjectItemCaseSensitive(j, "transition");
 	issues = cJSON_IsObject(tr) ? cJSON_GetObjectItemCaseSensitive(tr, "issue") : NULL;
 	first = cJSON_IsObject(issues) || cJSON_IsArray(issues) ? issues->child : NULL;
 	msg = cJSON_IsObject(first) ? cJSON_GetObjectItemCaseSensitive(first, "message") : NULL;
 	if (cJSON_IsString(msg))
-		nvue_clean_text(msg->valuestring, strlen(msg->valuestring), issue, ilen);
+		rc_clean_text(msg->valuestring, strlen(msg->valuestring), issue, ilen);
 	if (!issue[0] && cJSON_IsObject(tr)) {
 		const cJSON *pr = cJSON_GetObjectItemCaseSensitive(tr, "progress");
 
 		if (cJSON_IsString(pr))
-			nvue_clean_text(pr->valuestring, strlen(pr->valuestring), issue, ilen);
+			rc_clean_text(pr->valuestring, strlen(pr->valuestring), issue, ilen);
 	}
 	return 0;
 }

@@ -44,29 +44,6 @@ bool nvue_port_name_ok(const char *name)
 	return true;
 }
 
-void nvue_clean_text(const char *in, size_t in_len, char *out, size_t len)
-{
-	size_t o = 0;
-	bool space = false;
-
-	if (!len)
-		return;
-	for (size_t i = 0; in && i < in_len && o + 1 < len; i++) {
-		unsigned char c = (unsigned char)in[i];
-
-		if (c < 0x20 || c >= 0x7f || c == ' ') {
-			/* runs of blanks, newlines and control bytes become one space */
-			space = o > 0;
-			continue;
-		}
-		if (space && o + 2 < len)
-			out[o++] = ' ';
-		space = false;
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-}
-
 int nvue_parse_json(const char *buf, size_t len, const char *what, cJSON **out, struct rc_err *err)
 {
 	const char *end = NULL;

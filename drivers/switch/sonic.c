@@ -109,8 +109,8 @@ static int fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 		return rc;
 	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
 	if (res.exit_status != 0) {
-		sonic_clean_text(res.err_len ? res.err : res.out,
-				 res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
 		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
 			     why[0] ? ": " : "", why);
 	} else {

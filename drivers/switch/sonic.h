@@ -16,6 +16,7 @@
 #include "rocectl/driver.h"
 #include "rocectl/err.h"
 #include "rocectl/model.h"
+#include "rocectl/util.h"
 
 struct cJSON;
 
@@ -24,9 +25,6 @@ struct cJSON;
 /* Names that go into commands and JSON pointers (ports, maps, profiles, checkpoints):
  * [A-Za-z0-9][A-Za-z0-9._-]{0,62}.  SONiC's own (YANG) patterns are narrower. */
 bool sonic_name_ok(const char *name);
-
-/* Device text made printable and short, for messages. */
-void sonic_clean_text(const char *in, size_t in_len, char *out, size_t len);
 
 /* ---- reading ------------------------------------------------------------------------- */
 

@@ -715,7 +715,7 @@ static bool find_line(const char *text, size_t len, const char *needle, bool fro
 		s--;
 	while (e < len && text[e] != '\n')
 		e++;
-	sonic_clean_text(text + s, e - s, out, olen);
+	rc_clean_text(text + s, e - s, out, olen);
 	return true;
 }
 
@@ -752,9 +752,9 @@ int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, c
 	if (exit_status == 0)
 		return 0;
 	if (err_len)
-		sonic_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
+		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
 	else if (out_len)
-		sonic_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
+		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
 	if (!why[0])
 		snprintf(why, why_len, "exit status %d", exit_status);
 	return -EIO;

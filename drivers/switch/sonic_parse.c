@@ -34,28 +34,6 @@ bool sonic_name_ok(const char *name)
 	return true;
 }
 
-void sonic_clean_text(const char *in, size_t in_len, char *out, size_t len)
-{
-	size_t o = 0;
-	bool space = false;
-
-	if (!len)
-		return;
-	for (size_t i = 0; in && i < in_len && o + 1 < len; i++) {
-		unsigned char c = (unsigned char)in[i];
-
-		if (c < 0x20 || c >= 0x7f || c == ' ') {
-			space = o > 0;
-			continue;
-		}
-		if (space && o + 2 < len)
-			out[o++] = ' ';
-		space = false;
-		out[o++] = (char)c;
-	}
-	out[o] = '\0';
-}
-
 /* ---- Python dict repr ------------------------------------------------------------------ */
 
 struct py {
@@ -410,7 +388,7 @@ static int bad_value(struct ctx *c, const char *table, const char *key, const ch
 {
 	char v[48];
 
-	sonic_clean_text(value ? value : "", value ? strlen(value) : 0, v, sizeof(v));
+	rc_clean_text(value ? value : "", value ? strlen(value) : 0, v, sizeof(v));
 	return rc_errf(c->err, EPROTO, "unexpected SONiC output at %s|%s%s%s: expected %s%s%s%s",
 		       table, key, field ? " " : "", field ? field : "", expected,
 		       value ? ", got '" : "", value ? v : "", value ? "'" : "");

@@ -43,4 +43,9 @@ int rc_name_to_file(const char *name, const char *suffix, char *buf, size_t len)
 void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN]);
 void rc_sha256_hex(const void *data, size_t len, char out[RC_SHA256_HEX_LEN]);
 
+/* Device text (an error message, an unexpected line) as one printable line: at most
+ * len - 1 bytes of `in`'s first in_len, runs of blanks, control and non-ASCII bytes
+ * folded into one space, never an escape sequence from a device reaching a terminal. */
+void rc_clean_text(const char *in, size_t in_len, char *out, size_t len);
+
 #endif

@@ -163,11 +163,28 @@ static void test_array_reserve(void **unused)
 	free(v);
 }
 
+/* Device text becomes one printable line: controls and non-ASCII folded into one space,
+ * cut to fit, never unterminated. */
+static void test_clean_text(void **unused)
+{
+	char out[16];
+	const char in[] = "  Error:\x1b[31m bad\r\n\tvalue\xff  ";
+
+	(void)unused;
+	rc_clean_text(in, sizeof(in) - 1, out, sizeof(out));
+	assert_string_equal(out, "Error: [31m bad");
+	rc_clean_text("abc", 3, out, 2);
+	assert_string_equal(out, "a");
+	rc_clean_text(NULL, 5, out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers_are_digits_only),
 	    cmocka_unit_test(test_array_reserve),
+	    cmocka_unit_test(test_clean_text),
 	    cmocka_unit_test(test_write_replaces_the_file),
 	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
 	    cmocka_unit_test(test_short_write_of_a_plan_leaks_nothing),
