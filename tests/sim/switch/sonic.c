@@ -7,11 +7,19 @@
 
 /* model is a HWSKU of sonic_sku.c, "Arista-7060X6-64PE-B-O128" or
  * "Arista-7060X6-64PE-B-O128@202311" (the release branch to imitate, YYYYMM; GCU's gate
- * allows some edits only from a release on). */
-static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errlen)
+ * allows some edits only from a release on, and its rules file follows the release), and
+ * "+rdma" at the end for an RDMA SKU whose map tables GCU cannot patch (sonic_gate.c). */
+static int sn_factory_state(cJSON *st, const char *spec, char *err, size_t errlen)
 {
-	char name[32];
+	char name[32], model[64];
 	long release = SN_RELEASE;
+	bool rdma = false;
+	size_t sl = strlen(spec);
+	if (sl > 5 && !strcmp(spec + sl - 5, "+rdma")) {
+		rdma = true;
+		sl -= 5;
+	}
+	snprintf(model, sizeof(model), "%.*s", (int)sl, spec);
 	const char *at = strchr(model, '@');
 	size_t n = at ? (size_t)(at - model) : strlen(model);
 	const struct sn_model *m = NULL;
@@ -51,6 +59,8 @@ static int sn_factory_state(cJSON *st, const char *model, char *err, size_t errl
 	jput(st, "version", cJSON_CreateString(version));
 	cJSON *sn = cJSON_CreateObject();
 	jput(sn, "release", cJSON_CreateNumber((double)release));
+	if (rdma)
+		jput(sn, "rdma", cJSON_CreateTrue());
 	jput(sn, "config_db", sn_factory_db(m, jstr(st, "hostname", "sonic"), mac));
 	/* /etc/sonic/config_db.json as shipped: the factory configuration, saved */
 	jput(sn, "startup", cJSON_Duplicate(jget1(sn, "config_db"), true));

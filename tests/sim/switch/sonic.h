@@ -45,12 +45,24 @@ extern const struct sn_model sn_models[];
 bool sn_port_of(const struct sn_model *m, int i, char *name, size_t len, long *speed, int *lanes,
 		int *first_lane);
 
+/* GCU's rules files (sonic_gate.c): the 2025-10-25 one before release 202511, the newest
+ * from 202511 on. */
+#define SN_RULES_OLD	 1u
+#define SN_RULES_NEW	 2u
+#define SN_RULES_NEW_REL 202511
+/* From 202405 on, apply-patch wraps its failures per scope ("Failed to apply patch on the
+ * following scopes:\n- localhost: ..."; sonic-utilities config/main.py apply_patch, and the
+ * output in commit-2e9e81c1-gcu-4219.message.txt). */
+#define SN_SCOPED_REL 202405
+
 struct sn_sw {
 	cJSON *st;
 	cJSON *sn; /* st["sonic"] */
 	cJSON *db; /* st["sonic"]["config_db"] */
 	const struct sn_model *model;
-	long release; /* 202405 */
+	long release;	/* 202405 */
+	unsigned rules; /* SN_RULES_OLD or SN_RULES_NEW */
+	bool rdma;	/* an RDMA SKU whose map tables GCU cannot patch ("+rdma") */
 };
 
 /* ---- switch and CONFIG_DB (sonic_db.c) ---- */
@@ -96,9 +108,12 @@ int sn_show(struct sn_cli *c, int argc, char **argv);	/* sonic_show.c */
 void sn_commit_direct(struct sn_sw *sw, cJSON *db);
 
 /* ---- GCU's field operation validators (sonic_gate.c) ---- */
-/* 0 when every operation of the patch passes the validators of this HWSKU and release, or
- * -1 with GCU's message. */
-int sn_gate_patch(const struct sn_sw *sw, const cJSON *patch, struct sbuf *err);
+/* 0 when every operation of the diff from cur to target passes the validators of this
+ * HWSKU and release, or -1 with GCU's message. */
+int sn_gate_patch(const struct sn_sw *sw, const cJSON *cur, const cJSON *target, struct sbuf *err);
+/* The patch sorter's failure on an RDMA SKU's map tables: 0, or -1 with the stand-in
+ * message. */
+int sn_rdma_maps(const struct sn_sw *sw, const cJSON *cur, const cJSON *target, struct sbuf *err);
 
 /* ---- JSON Patch (sonic_patch.c) ---- */
 /* Apply an RFC 6902 patch to doc in place; 0, or -1 with python-jsonpatch's message. */

@@ -33,6 +33,8 @@ int sn_sw_init(struct sn_sw *sw, cJSON *st, char *err, size_t errlen)
 	sw->db = jget1(sw->sn, "config_db");
 	sw->model = sn_model_find(jstr(st, "model", ""));
 	sw->release = jint(sw->sn, "release", SN_RELEASE);
+	sw->rules = sw->release >= SN_RULES_NEW_REL ? SN_RULES_NEW : SN_RULES_OLD;
+	sw->rdma = cJSON_IsTrue(jget1(sw->sn, "rdma"));
 	if (!cJSON_IsObject(sw->db) || !sw->model) {
 		snprintf(err, errlen, "bad SONiC state");
 		return -1;

@@ -223,7 +223,7 @@ static int patch_applier(struct sn_cli *c, const cJSON *patch, bool dry, struct 
 	}
 	glog(c, "Patch Applier",
 	     "Validating all JsonPatch operations are permitted on the specified fields");
-	if (gate(cur, target, err) < 0 || sn_gate_patch(sw, patch, err) < 0) {
+	if (gate(cur, target, err) < 0 || sn_gate_patch(sw, cur, target, err) < 0) {
 		cJSON_Delete(target);
 		return -1;
 	}
@@ -261,6 +261,10 @@ static int patch_applier(struct sn_cli *c, const cJSON *patch, bool dry, struct 
 		return -1;
 	}
 	sb_free(&why);
+	if (sn_rdma_maps(sw, cur, target, err) < 0) {
+		cJSON_Delete(target);
+		return -1;
+	}
 	cJSON *ops = cJSON_CreateArray();
 	jpatch_diff(cur, target, ops);
 	int n = cJSON_GetArraySize(ops);
@@ -411,8 +415,16 @@ static int cmd_apply_patch(struct sn_cli *c, int argc, char **argv)
 	sb_init(&err);
 	cJSON *patch = NULL;
 	int rc = read_input(c, o.pos[0], &patch, &err);
-	if (rc == 0)
-		rc = patch_applier(c, patch, o.dry, &err);
+	if (rc == 0 && (rc = patch_applier(c, patch, o.dry, &err)) < 0 &&
+	    c->sw.release >= SN_SCOPED_REL) {
+		/* the failures of the one scope, as the multi-ASIC front end words them */
+		struct sbuf scoped;
+		sb_init(&scoped);
+		sb_addf(&scoped, "Failed to apply patch on the following scopes:\n- %s: %s",
+			SN_SCOPE, sb_str(&err));
+		sb_free(&err);
+		err = scoped;
+	}
 	cJSON_Delete(patch);
 	if (rc < 0) {
 		rc = gcu_fail(c, "apply-patch", "apply patch", sb_str(&err));

@@ -53,6 +53,8 @@ test_expect_success 'simctl up starts SONiC switches of three SKUs' '
 	"$SIMCTL" up "$LAB" --switch sn=127.0.4.1:sonic:Mellanox-SN5600-O128 \
 		--switch tl=127.0.4.2:sonic:Arista-7060X6-64PE-B-O128@202311 \
 		--switch bc=127.0.4.3:sonic:Arista-7260CX3-D108C8 \
+		--switch nw=127.0.4.4:sonic:Mellanox-SN5600-O128@202511 \
+		--switch rd=127.0.4.5:sonic:Mellanox-SN5600-O128@202511+rdma \
 		>/dev/null &&
 	test_must_contain "$LAB/inventory.yaml" "platform: sonic" &&
 	test_must_contain "$LAB/inventory.yaml" "ports: \\[Ethernet0, Ethernet4, Ethernet8, Ethernet12\\]" &&
@@ -165,12 +167,77 @@ test_expect_success 'GCU gates follow the real rules files per HWSKU and release
 	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/egress_lossless_pool/size\", \"value\": \"1000\"}]" |
 		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Modification of BUFFER_POOL table is illegal" &&
-	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"50270208\"}]" |
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"50000000\"}]" |
 		patch sn -d >/dev/null &&
-	echo "[{\"op\": \"add\", \"path\": \"/PFC_WD/GLOBAL\", \"value\": {\"POLL_INTERVAL\": \"200\"}}]" |
-		test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
-	test_must_contain "$TMP/err" "Modification of PFC_WD table is illegal" &&
 	test "$(hget tl "PFC_WD|Ethernet0" detection_time)" = 200
+'
+
+# The validators judge jsonpatch.JsonPatch.from_diff(old, target), not the patch as sent
+# (gu_common.py validate_field_operation): a whole-entry add that changes one field is that
+# field's replace; creating PFC_WD|GLOBAL is a dict add whose key POLL_INTERVAL is not
+# lower-cased, so it matches no listed field.
+test_expect_success 'GCU judges the diff: a whole PFC_WD|GLOBAL add passes where GLOBAL exists' '
+	echo "[{\"op\": \"add\", \"path\": \"/PFC_WD/GLOBAL\", \"value\": {\"POLL_INTERVAL\": \"150\"}}]" |
+		patch sn -d >"$TMP/out" &&
+	test_must_contain "$TMP/out" "^Patch Applier: localhost:   \* \[{\"op\": \"replace\", \"path\": \"/PFC_WD/GLOBAL/POLL_INTERVAL\", \"value\": \"150\"}\]$" &&
+	"$SIMCTL" fault "$LAB" nw drift "PFC_WD.GLOBAL=" &&
+	echo "[{\"op\": \"add\", \"path\": \"/PFC_WD/GLOBAL\", \"value\": {\"POLL_INTERVAL\": \"200\"}}]" |
+		test_expect_code 2 patch nw -d >/dev/null 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "^- localhost: Modification of PFC_WD table is illegal- validating function generic_config_updater.field_operation_validators.rdma_config_update_validator returned False$"
+'
+
+# 202405 and later word a failure per scope (config/main.py; the output quoted in
+# commit-2e9e81c1-gcu-4219.message.txt); 202311 does not.
+test_expect_success 'apply-patch failures are worded per scope from 202405 on' '
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/egress_lossless_pool/size\", \"value\": \"1000\"}]" |
+		test_expect_code 2 patch sn >/dev/null 2>"$TMP/err" &&
+	printf "%s\n" "Failed to apply patch due to: Failed to apply patch on the following scopes:" \
+		"- localhost: Modification of BUFFER_POOL table is illegal- validating function generic_config_updater.field_operation_validators.rdma_config_update_validator returned False" \
+		"Usage: config apply-patch [OPTIONS] PATCH_FILE_PATH" >"$TMP/want" &&
+	head -n 3 "$TMP/err" | diff -u "$TMP/want" - &&
+	test_must_contain "$TMP/err" "^Error: Failed to apply patch on the following scopes:$" &&
+	echo "[{\"op\": \"replace\", \"path\": \"/PFC_WD/Ethernet0/detection_time\", \"value\": \"400\"}]" |
+		test_expect_code 2 patch tl >/dev/null 2>"$TMP/err" &&
+	test_must_not_contain "$TMP/err" "following scopes"
+'
+
+# The rules file follows the release: 202511 carries the newest (no WRED_PROFILE validator,
+# every BUFFER_POOL change refused, whole BUFFER_PROFILE entries allowed); earlier releases
+# the 2025-10-25 file with its .py (WRED_PROFILE: replace of three fields only, whole
+# entries included; BUFFER_PROFILE: fields only).
+test_expect_success 'the 2025-10-25 rules before 202511, the newest from 202511 on' '
+	wred="[{\"op\": \"add\", \"path\": \"/WRED_PROFILE/ROCE\", \"value\": {\"ecn\": \"ecn_all\", \"wred_green_enable\": \"true\", \"green_min_threshold\": \"150000\", \"green_max_threshold\": \"1500000\", \"green_drop_probability\": \"5\"}}]" &&
+	echo "$wred" | test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "Modification of WRED_PROFILE table is illegal- validating function generic_config_updater.field_operation_validators.wred_profile_config_update_validator returned False" &&
+	echo "$wred" | patch nw -d >/dev/null &&
+	echo "[{\"op\": \"replace\", \"path\": \"/BUFFER_POOL/ingress_lossless_pool/size\", \"value\": \"50000000\"}]" |
+		test_expect_code 2 patch nw -d >/dev/null 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "Modification of BUFFER_POOL table is illegal" &&
+	prof="[{\"op\": \"add\", \"path\": \"/BUFFER_PROFILE/rocectl_test\", \"value\": {\"pool\": \"ingress_lossless_pool\", \"size\": \"19456\", \"xon\": \"19456\", \"xoff\": \"231424\", \"dynamic_th\": \"0\"}}]" &&
+	echo "$prof" | patch nw -d >/dev/null &&
+	echo "$prof" | test_expect_code 2 patch sn -d >/dev/null 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "Modification of BUFFER_PROFILE table is illegal- validating function generic_config_updater.field_operation_validators.buffer_profile_config_update_validator returned False"
+'
+
+# An RDMA SKU ("+rdma"): commit-2e9e81c1-gcu-4219.message.txt lists DSCP_TO_TC_MAP,
+# TC_TO_QUEUE_MAP and TC_TO_PRIORITY_GROUP_MAP patches as failing; PORT_QOS_MAP bindings pass.
+test_expect_success 'an RDMA SKU refuses map edits (stand-in message), not PORT_QOS_MAP bindings' '
+	for p in /DSCP_TO_TC_MAP/AZURE/26 /TC_TO_QUEUE_MAP/AZURE/3 /TC_TO_PRIORITY_GROUP_MAP/AZURE/3; do
+		echo "[{\"op\": \"replace\", \"path\": \"$p\", \"value\": \"5\"}]" |
+			test_expect_code 2 patch rd -d >"$TMP/out" 2>"$TMP/err" &&
+		t=${p#/} && t=${t%%/*} &&
+		test_must_contain "$TMP/err" "^- localhost: \[switchsim stand-in, the real message is not public\] Patch Sorter - Strict: changes to $t are not supported" ||
+		{ sed "s,^,$p: ," "$TMP/err"; exit 1; }
+	done &&
+	test_must_not_contain "$TMP/out" "Patch applied successfully" &&
+	echo "[{\"op\": \"add\", \"path\": \"/DSCP_TO_TC_MAP/ROCE\", \"value\": {\"26\": \"3\"}}]" |
+		test_expect_code 2 patch rd -d >/dev/null 2>&1 &&
+	"$SIMCTL" fault "$LAB" rd drift "DSCP_TO_TC_MAP.ROCE={\"26\": \"3\", \"48\": \"6\"}" &&
+	echo "[{\"op\": \"replace\", \"path\": \"/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map\", \"value\": \"ROCE\"}]" |
+		patch rd >/dev/null &&
+	test "$(hget rd "PORT_QOS_MAP|Ethernet0" dscp_to_tc_map)" = ROCE &&
+	echo "[{\"op\": \"replace\", \"path\": \"/DSCP_TO_TC_MAP/AZURE/26\", \"value\": \"3\"}]" |
+		patch nw -d >/dev/null
 '
 
 test_expect_success 'config save keeps running; reboot loads it' '
@@ -210,7 +277,7 @@ test_expect_success 'reject-next fails the apply half way; rollback repairs it' 
 	sw sn "sudo config checkpoint before-fault" >/dev/null &&
 	"$SIMCTL" fault "$LAB" sn reject-next &&
 	test_expect_code 2 patch sn <"$TMP/roce.json" >/dev/null 2>"$TMP/err" &&
-	test_must_contain "$TMP/err" "Failed to apply patch due to: change 4 of 6 was not applied" &&
+	test_must_contain "$TMP/err" "^- localhost: change 4 of 6 was not applied" &&
 	test "$(hgets sn "DSCP_TO_TC_MAP|AZURE 26" "CABLE_LENGTH|AZURE Ethernet0")" = "3 5m" &&
 	sw sn "sudo config rollback before-fault" >/dev/null &&
 	test "$(hgets sn "DSCP_TO_TC_MAP|AZURE 26" \
