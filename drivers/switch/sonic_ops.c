@@ -719,6 +719,42 @@ static bool find_line(const char *text, size_t len, const char *needle, bool fro
 	return true;
 }
 
+/* From 202405 on, apply-patch words its failure per scope (sonic-utilities config/main.py
+ * apply_patch; the output quoted in ../shared/conformance/sonic/gcu/
+ * commit-2e9e81c1-gcu-4219.message.txt):
+ *   Failed to apply patch due to: Failed to apply patch on the following scopes:
+ *   - localhost: Modification of BUFFER_POOL table is illegal- ...
+ * The reason is on the "- <scope>: " lines after the marker line: joined with "; ". */
+static const char SCOPES_MARK[] = "Failed to apply patch on the following scopes:";
+
+static bool scoped_reason(const char *text, size_t len, char *why, size_t why_len)
+{
+	const char *at = text ? memmem(text, len, SCOPES_MARK, sizeof(SCOPES_MARK) - 1) : NULL;
+	size_t o = 0, i;
+
+	if (!at)
+		return false;
+	why[0] = '\0';
+	i = (size_t)(at - text);
+	while (i < len && text[i] != '\n')
+		i++;
+	while (i < len && text[i] == '\n' && i + 2 < len && text[i + 1] == '-' &&
+	       text[i + 2] == ' ') {
+		size_t s = i + 3, e = s;
+		char line[400];
+
+		while (e < len && text[e] != '\n')
+			e++;
+		rc_clean_text(text + s, e - s, line, sizeof(line));
+		if (o + 3 < why_len)
+			o += (size_t)snprintf(why + o, why_len - o, "%s%s", o ? "; " : "", line);
+		if (o >= why_len)
+			o = why_len - 1;
+		i = e;
+	}
+	return why[0] != '\0';
+}
+
 int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, const char *errout,
 		      size_t err_len, int exit_status, char *why, size_t why_len)
 {
@@ -734,6 +770,9 @@ int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, c
 	(void)cmd;
 
 	why[0] = '\0';
+	if (scoped_reason(errout, err_len, why, why_len) ||
+	    scoped_reason(out, out_len, why, why_len))
+		return -EIO;
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
 		bool after = i < 3;
 		char line[400];

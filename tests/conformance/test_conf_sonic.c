@@ -137,12 +137,42 @@ static void test_pfc_counters(void **state)
 	free(text);
 }
 
+/* GCU's failure as sonic-utilities prints it from 202405 on, quoted in the commit message
+ * of PR #4219 (sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt): "Failed to apply patch due
+ * to: Failed to apply patch on the following scopes:" then "- localhost: <reason>".  The
+ * verdict must carry the reason, and the refused table must be found in it. */
+static void test_gcu_scoped_failure(void **state)
+{
+	static const char want[] = "localhost: Modification of BUFFER_POOL table is illegal- "
+				   "validating function generic_config_updater."
+				   "field_operation_validators.rdma_config_update_validator "
+				   "returned False";
+	char why[400], tables[4][RC_NAME_MAX];
+	size_t len;
+	char *text = artifact("sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt", &len);
+	const char *from = strstr(text, "Patch Applier: localhost: Patch application starting.");
+	const char *to = from ? strstr(from, "\nValidation for RDMA tables") : NULL;
+	(void)state;
+
+	if (!from || !to)
+		fail_msg("the example output is not in the commit message");
+	/* the whole example as the command's output (stdout and stderr interleaved) */
+	assert_int_equal(sonic_gcu_verdict(SONIC_GCU_DRY_RUN, from, (size_t)(to - from), from,
+					   (size_t)(to - from), 2, why, sizeof(why)),
+			 -EIO);
+	assert_string_equal(why, want);
+	assert_int_equal(sonic_gcu_refused_tables(why, strlen(why), tables, 4), 1);
+	assert_string_equal(tables[0], "BUFFER_POOL");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_lookup_rows),
 	    cmocka_unit_test(test_builtin_rows),
 	    cmocka_unit_test(test_pfc_counters),
+	    cmocka_unit_test(test_gcu_scoped_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
