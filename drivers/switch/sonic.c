@@ -604,6 +604,154 @@ static int render(struct rc_session *s, const struct sonic_ops *ops, char **text
 	return *text ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
+/* ---- GCU's dry run decides what is sent -------------------------------------------------- */
+
+#define REFUSED_MAX 8
+
+/* `ops` as one patch (*text, *n_ops), dry-run: 0 when GCU would apply it, else -EIO with
+ * GCU's reason in `why`. */
+static int dry_run(struct rc_session *s, const struct sonic_ops *ops, char **text, int *n_ops,
+		   char *why, size_t why_len, struct rc_err *err)
+{
+	int rc = render(s, ops, text, n_ops, err);
+
+	if (rc) {
+		snprintf(why, why_len, "%s", err->msg);
+		return rc;
+	}
+	return gcu(s, SONIC_GCU_DRY_RUN, "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
+		   *text, why, why_len, err);
+}
+
+/* The tables whose changes GCU refuses: those its message names, else (a patch sorter
+ * failure names none) those whose own part of the patch fails a dry run, unless an empty
+ * patch fails too (the running CONFIG_DB itself is refused, e.g. invalid for YANG). */
+static size_t refused_tables(struct rc_session *s, const struct sonic_ops *ops, const char *why,
+			     char (*tables)[RC_NAME_MAX], size_t max)
+{
+	size_t n = sonic_gcu_refused_tables(why, strlen(why), tables, max);
+	struct sonic_ops none = {0};
+	struct rc_err e0 = {0};
+	char *t0 = NULL, w0[400];
+	int n0;
+
+	if (!n && dry_run(s, &none, &t0, &n0, w0, sizeof(w0), &e0)) {
+		free(t0);
+		return 0;
+	}
+	free(t0);
+	for (size_t i = 0; !n && i < ops->n; i++) {
+		struct sonic_ops sub = {0};
+		struct rc_err e = {0};
+		char *text = NULL, w2[400];
+		bool seen = false;
+		int n_ops;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(ops->v[k].table, ops->v[i].table);
+		if (seen)
+			continue;
+		if (!(sub.v = calloc(ops->n, sizeof(*sub.v))))
+			break;
+		for (size_t k = 0; k < ops->n; k++)
+			if (!strcmp(ops->v[k].table, ops->v[i].table))
+				sub.v[sub.n++] = ops->v[k];
+		if (dry_run(s, &sub, &text, &n_ops, w2, sizeof(w2), &e) && n < max)
+			snprintf(tables[n++], RC_NAME_MAX, "%s", ops->v[i].table);
+		free(text);
+		free(sub.v);
+	}
+	return n;
+}
+
+static bool is_map(const char *table)
+{
+	return !strcmp(table, "DSCP_TO_TC_MAP") || !strcmp(table, "TC_TO_QUEUE_MAP");
+}
+
+/* The patch apply sends, as GCU's dry run decides it (switch-dialects.md §6: the dry run is
+ * the truth).  Where GCU refuses DSCP_TO_TC_MAP or TC_TO_QUEUE_MAP, the ports that wanted
+ * the edit are bound to an existing map that already fits (PORT_QOS_MAP bindings pass on
+ * such SKUs, commit-2e9e81c1-gcu-4219.message.txt), and `instead` says so.  0 with *text
+ * (NULL when nothing is left to send); else -EPERM naming the refused tables, GCU's first
+ * reason in `why`, *n_ops the size of the refused patch. */
+static int settle(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		  struct sonic_ops *ops, char **text, int *n_ops, char *why, size_t why_len,
+		  char *instead, size_t instead_len, struct rc_err *err)
+{
+	char tables[REFUSED_MAX][RC_NAME_MAX], list[REFUSED_MAX * (RC_NAME_MAX + 2)] = "";
+	char bound[256] = "", why2[400];
+	struct sonic_port_info *info = NULL;
+	struct rc_err e = {0};
+	size_t nt, o = 0;
+	bool maps = true;
+	int rc = 0, n2;
+
+	instead[0] = '\0';
+	why[0] = '\0';
+	if (!dry_run(s, ops, text, n_ops, why, why_len, &e))
+		return 0;
+	free(*text);
+	*text = NULL;
+	nt = refused_tables(s, ops, why, tables, REFUSED_MAX);
+	for (size_t i = 0; i < nt; i++) {
+		maps &= is_map(tables[i]);
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s%s", i ? ", " : "", tables[i]);
+	}
+	if (!nt)
+		return rc_errf(err, EPERM,
+			       "GCU refused the patch (%d operation%s) before changing anything: "
+			       "%s",
+			       *n_ops, *n_ops == 1 ? "" : "s", why);
+	if (!maps)
+		return rc_errf(err, EPERM,
+			       "'%s': GCU refuses changes to %s there, and rocectl has no other "
+			       "way to make them (dry run: %s)",
+			       s->dev->name, list, why);
+	if (!(info = calloc(n ? n : 1, sizeof(*info))))
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const struct sonic_port_info *in = info_of(s, w[i].port);
+
+		if (in)
+			info[i] = *in;
+	}
+	for (size_t i = 0, bl = 0; i < nt && !rc; i++) {
+		char one[128];
+
+		rc = sonic_rebind_map(s->cfg, w, info, n, tables[i], ops, one, sizeof(one), &e);
+		if (!rc && one[0] && bl + 1 < sizeof(bound))
+			bl += (size_t)snprintf(bound + bl, sizeof(bound) - bl, "%s%s",
+					       bl ? ", " : "", one);
+	}
+	free(info);
+	if (rc) {
+		rc = rc_errf(err, EPERM,
+			     "'%s': GCU refuses changes to %s there, and %s (dry run: %s)",
+			     s->dev->name, list, e.msg, why);
+		snprintf(instead, instead_len, "apply would write nothing and fail: %s", err->msg);
+		return rc;
+	}
+	if (!ops->n)
+		return 0;
+	if (dry_run(s, ops, text, &n2, why2, sizeof(why2), &e)) {
+		free(*text);
+		*text = NULL;
+		rc = rc_errf(err, EPERM,
+			     "'%s': GCU refuses changes to %s there, and binding the ports to %s "
+			     "instead is refused too (dry run: %s)",
+			     s->dev->name, list, bound, why2);
+		snprintf(instead, instead_len, "apply would write nothing and fail: %s", err->msg);
+		return rc;
+	}
+	*n_ops = n2;
+	snprintf(instead, instead_len,
+		 "%s cannot be patched here: apply binds the ports to the existing map %s "
+		 "instead (GCU dry run: %s)",
+		 list, bound, why);
+	return 0;
+}
+
 static void checkpoint_name(struct rc_session *s, char *buf, size_t len)
 {
 	snprintf(buf, len, "rocectl-%ld-%d-%u", (long)time(NULL), (int)getpid(), ++s->seq);
@@ -613,7 +761,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		       struct rc_err *err)
 {
 	struct sonic_ops ops;
-	char *patch = NULL, cp[96], cmd[160], why[400], why2[400];
+	char *patch = NULL, cp[96], cmd[160], why[400], why2[400], instead[RC_NOTE_LEN];
 	struct rc_err ignored = {0};
 	bool changing;
 	int rc, n_ops = 0;
@@ -633,7 +781,12 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
 	}
-	if ((rc = render(s, &ops, &patch, &n_ops, err)))
+	rc = settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead), err);
+	if (rc) {
+		rc_err_prefix(err, "nothing was sent");
+		goto out;
+	}
+	if (!patch)
 		goto out;
 	checkpoint_name(s, cp, sizeof(cp));
 	snprintf(cmd, sizeof(cmd), "sudo config checkpoint %s", cp);
@@ -834,7 +987,7 @@ static int sonic_check(struct rc_session *s, const struct rc_port_write *w, size
 	struct rc_port_write *writes = calloc(n ? n : 1, sizeof(*writes));
 	struct sonic_ops ops = {0};
 	struct rc_err berr = {0};
-	char *patch = NULL, why[400];
+	char *patch = NULL, why[400], instead[RC_NOTE_LEN];
 	size_t nw = 0;
 	int rc = 0, n_ops = 0;
 
@@ -853,16 +1006,22 @@ static int sonic_check(struct rc_session *s, const struct rc_port_write *w, size
 	}
 	if (!ops.n)
 		goto out;
-	shared_notes(s, &ops, notes);
-	if ((rc = render(s, &ops, &patch, &n_ops, err)))
-		goto out;
-	if (gcu(s, SONIC_GCU_DRY_RUN, "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
-		patch, why, sizeof(why), &berr))
+	/* the ports outside the inventory that a shared map's edit changes: only for what is
+	 * sent (a map GCU refuses is re-bound per port instead, and a refused patch sends
+	 * nothing) */
+	if (settle(s, writes, nw, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead),
+		   &berr)) {
 		note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
 		     n_ops == 1 ? "" : "s", why);
-	else
+		if (instead[0])
+			note(notes, "%s", instead);
+	} else {
+		shared_notes(s, &ops, notes);
+		if (instead[0])
+			note(notes, "%s", instead);
 		note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
 		     n_ops == 1 ? "" : "s");
+	}
 out:
 	free(patch);
 	free(writes);

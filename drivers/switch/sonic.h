@@ -159,6 +159,16 @@ int sonic_build_ops(const struct cJSON *cfg, const struct rc_port_write *w,
 		    const struct sonic_port_info *info, size_t n, const struct sonic_peer *peers,
 		    size_t n_peers, struct sonic_ops *ops, struct rc_err *err);
 
+/* GCU cannot patch `table` (DSCP_TO_TC_MAP or TC_TO_QUEUE_MAP) here (an RDMA SKU:
+ * commit-2e9e81c1-gcu-4219.message.txt lists both as failing, PORT_QOS_MAP bindings as
+ * allowed): the ops on `table` are dropped, and each port that wanted them is bound in
+ * PORT_QOS_MAP to an existing map that already gives every mapping its `want` asks of that
+ * table.  `bound` lists the maps used ("'ROCE'").  -ENOENT naming the table and the port
+ * when no map fits; -EPERM for a switch-wide (PORT_QOS_MAP|global) DSCP map. */
+int sonic_rebind_map(const struct cJSON *cfg, const struct rc_port_write *w,
+		     const struct sonic_port_info *info, size_t n, const char *table,
+		     struct sonic_ops *ops, char *bound, size_t bound_len, struct rc_err *err);
+
 /* The ops as one RFC 6902 patch against `cfg`: add/replace/remove per field, a new entry
  * or table added whole, an entry or table removed whole rather than left empty (GCU
  * refuses empty tables). */

@@ -457,6 +457,101 @@ int sonic_build_ops(const cJSON *cfg, const struct rc_port_write *w,
 	return rc;
 }
 
+/* ---- maps GCU cannot patch ------------------------------------------------------------- */
+
+/* Does `map` (an entry of DSCP_TO_TC_MAP or TC_TO_QUEUE_MAP) give every mapping `want`
+ * asks of that table? */
+static bool map_fits(const cJSON *map, bool dscp, const struct port_qos *want)
+{
+	int n = dscp ? RC_NDSCP : RC_NPRIO;
+	char id[8], v[8];
+
+	for (int k = 0; k < n; k++) {
+		bool wanted = dscp ? (want->dscp_mask >> k) & 1 : (want->prio_mask >> k) & 1;
+		const cJSON *f;
+
+		if (!wanted)
+			continue;
+		num(id, sizeof(id), (unsigned)k);
+		num(v, sizeof(v), dscp ? want->dscp2prio[k] : want->prio2tc[k]);
+		f = cJSON_GetObjectItemCaseSensitive(map, id);
+		if (!cJSON_IsString(f) || strcmp(f->valuestring, v))
+			return false;
+	}
+	return true;
+}
+
+static void drop_table_ops(struct sonic_ops *ops, const char *table)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < ops->n; i++)
+		if (strcmp(ops->v[i].table, table))
+			ops->v[o++] = ops->v[i];
+	ops->n = o;
+}
+
+int sonic_rebind_map(const cJSON *cfg, const struct rc_port_write *w,
+		     const struct sonic_port_info *info, size_t n, const char *table,
+		     struct sonic_ops *ops, char *bound, size_t bound_len, struct rc_err *err)
+{
+	bool dscp = !strcmp(table, "DSCP_TO_TC_MAP");
+	const char *field = dscp ? "dscp_to_tc_map" : "tc_to_queue_map";
+	uint32_t group = dscp ? RC_F_DSCP2PRIO : RC_F_PRIO2TC;
+	const cJSON *maps =
+	    cJSON_IsObject(cfg) ? cJSON_GetObjectItemCaseSensitive(cfg, table) : NULL;
+	size_t o = 0, keep;
+	int rc = 0;
+
+	if (!dscp && strcmp(table, "TC_TO_QUEUE_MAP"))
+		return rc_errf(err, EINVAL, "%s is not a map rocectl can re-bind", table);
+	bound[0] = '\0';
+	drop_table_ops(ops, table);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *cur = dscp ? info[i].dscp_map : info[i].queue_map;
+		const cJSON *m, *fit = NULL;
+		struct wctx x = {cfg, &w[i], &info[i], ops, err};
+
+		if (!(w[i].fields & group))
+			continue;
+		if (dscp && info[i].dscp_map_global)
+			return rc_errf(err, EPERM,
+				       "port '%s' classifies by the switch-wide DSCP_TO_TC_MAP of "
+				       "PORT_QOS_MAP|global, which cannot be re-bound per port",
+				       w[i].port);
+		cJSON_ArrayForEach(m, maps)
+		{
+			if (m->string && sonic_name_ok(m->string) && cJSON_IsObject(m) &&
+			    map_fits(m, dscp, w[i].want)) {
+				fit = m;
+				break;
+			}
+		}
+		if (!fit)
+			return rc_errf(err, ENOENT,
+				       "no existing %s gives port '%s' the mapping the policy "
+				       "wants, so its binding cannot replace the edit",
+				       table, w[i].port);
+		/* a binding the writers made (trust, an unbound queue map) gives way */
+		keep = 0;
+		for (size_t k = 0; k < ops->n; k++) {
+			const struct sonic_op *p = &ops->v[k];
+
+			if (strcmp(p->table, "PORT_QOS_MAP") || strcmp(p->key, w[i].port) ||
+			    strcmp(p->field, field))
+				ops->v[keep++] = *p;
+		}
+		ops->n = keep;
+		if (!strcmp(cur, fit->string))
+			continue; /* the map it is bound to already fits */
+		rc = OP_SET(&x, group, "PORT_QOS_MAP", w[i].port, field, fit->string);
+		if (!rc && !strstr(bound, fit->string) && o + strlen(fit->string) + 3 < bound_len)
+			o += (size_t)snprintf(bound + o, bound_len - o, "%s'%s'", o ? ", " : "",
+					      fit->string);
+	}
+	return rc;
+}
+
 /* ---- the JSON Patch ------------------------------------------------------------------- */
 
 static size_t escape_token(char *out, size_t len, const char *tok)
@@ -724,7 +819,8 @@ static bool find_line(const char *text, size_t len, const char *needle, bool fro
  * commit-2e9e81c1-gcu-4219.message.txt):
  *   Failed to apply patch due to: Failed to apply patch on the following scopes:
  *   - localhost: Modification of BUFFER_POOL table is illegal- ...
- * The reason is on the "- <scope>: " lines after the marker line: joined with "; ". */
+ * The reason is on the "- <scope>: " lines after the marker line: joined with "; ", the
+ * scope dropped when it is the one scope of a single-ASIC switch ("localhost"). */
 static const char SCOPES_MARK[] = "Failed to apply patch on the following scopes:";
 
 static bool scoped_reason(const char *text, size_t len, char *why, size_t why_len)
@@ -746,6 +842,9 @@ static bool scoped_reason(const char *text, size_t len, char *why, size_t why_le
 		while (e < len && text[e] != '\n')
 			e++;
 		rc_clean_text(text + s, e - s, line, sizeof(line));
+		if (!o && !strncmp(line, "localhost: ", 11) &&
+		    (e >= len || e + 2 >= len || text[e + 1] != '-' || text[e + 2] != ' '))
+			memmove(line, line + 11, strlen(line + 11) + 1);
 		if (o + 3 < why_len)
 			o += (size_t)snprintf(why + o, why_len - o, "%s%s", o ? "; " : "", line);
 		if (o >= why_len)

@@ -140,10 +140,11 @@ static void test_pfc_counters(void **state)
 /* GCU's failure as sonic-utilities prints it from 202405 on, quoted in the commit message
  * of PR #4219 (sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt): "Failed to apply patch due
  * to: Failed to apply patch on the following scopes:" then "- localhost: <reason>".  The
- * verdict must carry the reason, and the refused table must be found in it. */
+ * verdict must carry the reason (the one scope of a single-ASIC switch dropped), and the
+ * refused table must be found in it. */
 static void test_gcu_scoped_failure(void **state)
 {
-	static const char want[] = "localhost: Modification of BUFFER_POOL table is illegal- "
+	static const char want[] = "Modification of BUFFER_POOL table is illegal- "
 				   "validating function generic_config_updater."
 				   "field_operation_validators.rdma_config_update_validator "
 				   "returned False";

@@ -245,11 +245,14 @@ static size_t pick_ports(const cJSON *db, const char **ports)
 	return n;
 }
 
-/* Read the ports of db, want the policy, write the difference: returns the patch. */
-static cJSON *policy_patch(const cJSON *db, const struct rc_policy *pol,
-			   const struct sonic_rows *rows, const char **ports, size_t n,
-			   uint32_t *left, const char *what)
+/* Read the ports of db, want the policy, write the difference: returns the patch.  With
+ * `rebind` (a map table GCU cannot patch), the ports are bound to an existing map instead,
+ * as the driver does after such a dry run (sonic_rebind_map). */
+static cJSON *policy_patch_as(const cJSON *db, const struct rc_policy *pol,
+			      const struct sonic_rows *rows, const char **ports, size_t n,
+			      uint32_t *left, const char *what, const char *rebind)
 {
+	char bound[128];
 	struct port_qos have[N_PORTS], want[N_PORTS];
 	struct sonic_port_info info[N_PORTS];
 	struct rc_port_write w[N_PORTS];
@@ -284,11 +287,20 @@ static cJSON *policy_patch(const cJSON *db, const struct rc_policy *pol,
 	}
 	if (sonic_build_ops(db, w, info, n, peers, n, &ops, &err))
 		fail_msg("%s: the writer refused: %s", what, err.msg);
+	if (rebind && sonic_rebind_map(db, w, info, n, rebind, &ops, bound, sizeof(bound), &err))
+		fail_msg("%s: re-binding %s failed: %s", what, rebind, err.msg);
 	patch = sonic_render_patch(&ops, db, &err);
 	if (!patch)
 		fail_msg("%s: %s", what, err.msg);
 	sonic_ops_free(&ops);
 	return patch;
+}
+
+static cJSON *policy_patch(const cJSON *db, const struct rc_policy *pol,
+			   const struct sonic_rows *rows, const char **ports, size_t n,
+			   uint32_t *left, const char *what)
+{
+	return policy_patch_as(db, pol, rows, ports, n, left, what, NULL);
 }
 
 static void load_rows(const char *sku, struct sonic_rows *rows)
@@ -363,6 +375,65 @@ static void test_patches_validate(void **state)
 	}
 }
 
+/* Where GCU cannot patch DSCP_TO_TC_MAP (an RDMA SKU, commit-2e9e81c1-gcu-4219.message.txt),
+ * the driver binds the ports to an existing map that fits: that patch touches no map table,
+ * validates, and the ports then read as the policy.  A map that does not fit every DSCP the
+ * policy names is not used. */
+static void test_rebind_patches_validate(void **state)
+{
+	static struct sonic_rows rows;
+	(void)state;
+
+	for (size_t k = 0; k < sizeof(skus) / sizeof(skus[0]); k++) {
+		cJSON *db = factory_db(skus[k]);
+		cJSON *maps = cJSON_GetObjectItem(db, "DSCP_TO_TC_MAP"), *roce, *patch, *op;
+		const char *ports[N_PORTS];
+		size_t n = pick_ports(db, ports);
+		struct rc_policy pol;
+		uint32_t fields, again;
+		char what[256];
+
+		assert_non_null(maps);
+		load_rows(skus[k], &rows);
+		memset(&pol, 0, sizeof(pol));
+		load_policy("roce-lossless.yaml", &pol);
+		snprintf(what, sizeof(what), "%s re-bound", skus[k]);
+		/* a half-fitting map first (CNP DSCP 48 elsewhere), then a fitting one */
+		roce = cJSON_AddObjectToObject(maps, "HALF");
+		cJSON_AddStringToObject(roce, "26", "3");
+		cJSON_AddStringToObject(roce, "48", "5");
+		roce = cJSON_AddObjectToObject(maps, "ROCE");
+		cJSON_AddStringToObject(roce, "26", "3");
+		cJSON_AddStringToObject(roce, "48", "6");
+		expect_valid(db, what);
+		patch = policy_patch_as(db, &pol, &rows, ports, n, &fields, what, "DSCP_TO_TC_MAP");
+		cJSON_ArrayForEach(op, patch)
+		{
+			const char *path = cJSON_GetStringValue(cJSON_GetObjectItem(op, "path"));
+
+			if (path && !strncmp(path, "/DSCP_TO_TC_MAP", 15))
+				fail_msg("%s: the patch edits a map: %s", what, path);
+			apply_op(db, op);
+		}
+		cJSON_Delete(patch);
+		no_empty(db);
+		expect_valid(db, what);
+		for (size_t i = 0; i < n; i++) {
+			const cJSON *pqm =
+			    cJSON_GetObjectItem(cJSON_GetObjectItem(db, "PORT_QOS_MAP"), ports[i]);
+
+			assert_string_equal(
+			    cJSON_GetStringValue(cJSON_GetObjectItem(pqm, "dscp_to_tc_map")),
+			    "ROCE");
+		}
+		patch = policy_patch(db, &pol, &rows, ports, n, &again, what);
+		if (again || cJSON_GetArraySize(patch))
+			fail_msg("%s: after the re-binding, groups %#x still differ", what, again);
+		cJSON_Delete(patch);
+		cJSON_Delete(db);
+	}
+}
+
 /* The validator is no rubber stamp: a state the writer never makes fails it. */
 static void test_broken_state_fails(void **state)
 {
@@ -384,6 +455,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_broken_state_fails),
 	    cmocka_unit_test(test_patches_validate),
+	    cmocka_unit_test(test_rebind_patches_validate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
