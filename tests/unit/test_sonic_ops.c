@@ -509,6 +509,21 @@ static void test_gcu_output(void **state)
 	}
 	/* a silent failure still fails */
 	verdict(NULL, NULL, 1, -EIO, "exit status 1");
+	/* per-scope wording (202405 on): every scope's reason, scopes kept when several */
+	{
+		static const char two[] =
+		    "Failed to apply patch due to: Failed to apply patch on the following "
+		    "scopes:\n- asic0: Modification of PFC_WD table is illegal- x\n- asic1: "
+		    "Modification of BUFFER_POOL table is illegal- y\nUsage: config apply-patch\n";
+		char why[400];
+
+		assert_int_equal(sonic_gcu_verdict(SONIC_GCU_APPLY, NULL, 0, two, sizeof(two) - 1,
+						   2, why, sizeof(why)),
+				 -EIO);
+		assert_string_equal(why, "asic0: Modification of PFC_WD table is illegal- x; "
+					 "asic1: Modification of BUFFER_POOL table is illegal- y");
+		assert_int_equal(sonic_gcu_refused_tables(why, strlen(why), tables, 4), 2);
+	}
 
 	e = slurp("gcu-refused.err", &len);
 	assert_int_equal(sonic_gcu_refused_tables(e, len, tables, 4), 1);
