@@ -24,7 +24,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
-	python3-jsonschema libyang2-tools python3
+	python3-jsonschema libyang2-tools python3 python3-jsonpatch
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
