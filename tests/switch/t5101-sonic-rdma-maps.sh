@@ -77,6 +77,18 @@ test_expect_success 'apply binds Ethernet0 and Ethernet4 to ROCE; AZURE is untou
 	rc plan -p "$P" -i "$I" --limit rd >"$TMP/plan3" 2>&1
 '
 
+test_expect_success 'a re-binding GCU fails half way is rolled back; the next apply makes it' '
+	sim fault "$LAB" rd drift "PORT_QOS_MAP.Ethernet0.dscp_to_tc_map=\"AZURE\"" &&
+	sim fault "$LAB" rd reject-next &&
+	{ rc apply -p "$P" -i "$I" --limit rd -J "$J" >"$TMP/apply5" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/apply5" "rolled back to checkpoint" &&
+	test "$(hget rd "PORT_QOS_MAP|Ethernet0" dscp_to_tc_map)" = AZURE &&
+	rc apply -p "$P" -i "$I" --limit rd -J "$J" >"$TMP/apply6" 2>&1 &&
+	test "$(hget rd "PORT_QOS_MAP|Ethernet0" dscp_to_tc_map)" = ROCE &&
+	rc verify -p "$P" -i "$I" --limit rd >/dev/null 2>&1
+'
+
 test_expect_success 'a switch that can patch the map gets the edit, not a re-binding' '
 	sim fault "$LAB" nw drift "DSCP_TO_TC_MAP.ROCE={\"26\": \"3\", \"48\": \"6\"}" &&
 	{ rc plan -p "$P" -i "$I" --limit nw >"$TMP/plan4" 2>&1; st=$?; } ;
