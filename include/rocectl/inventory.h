@@ -138,10 +138,11 @@ struct rc_inventory {
 };
 
 /* Caps that keep a hostile inventory from allocating without bound (a struct rc_device is
- * about 2.5 KB); 16384 devices cover a 10,000-device fabric.  Each is reported with its value when exceeded. */
+ * about 2.5 KB); 16384 devices cover a 10,000-device fabric.  Each is reported with its value when
+ * exceeded. */
 #define RC_INV_MAX_DEVICES     16384
 #define RC_INV_MAX_LINKS       262144
-#define RC_INV_MAX_PORTS       1024   /* per device */
+#define RC_INV_MAX_PORTS       1024    /* per device */
 #define RC_INV_MAX_TOTAL_PORTS 1048576 /* all devices together */
 
 /* Built-in defaults, before `defaults:` (user "" = the transport's default, the local user). */
