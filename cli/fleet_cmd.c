@@ -654,6 +654,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
 		goto out;
 	}
+	if (rc_fd_limit_for(f.parallel, names[cmd]))
+		goto out;
 	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&f, &locks))
 		goto out;
 	f.journal_dir = o.journal;

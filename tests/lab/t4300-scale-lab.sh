@@ -54,6 +54,8 @@ test_expect_success 'up cables a 128-port SONiC leaf; 60 hosts share 4 simulated
 
 # A lower bound only (a session cannot answer before its delay): no upper bound is asserted.
 test_expect_success 'a host session waits its delay; lab delay changes it' '
+	. "$LAB/lab.env" &&
+	swrun=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
 	start=$(date +%s%N) &&
 	test_expect_code 2 verify --limit gpu001 >/dev/null &&
 	end=$(date +%s%N) &&
