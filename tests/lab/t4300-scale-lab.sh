@@ -80,9 +80,10 @@ test_expect_success 'verify --format jsonl reports what --format json does' '
 	kinds = [next(iter(l)) for l in lines]
 	# devices as they finish, then links, hosts and the summary
 	assert kinds == sorted(kinds, key=["device", "link", "host", "summary"].index), kinds
-	by_name = lambda d: d["device"]
-	assert sorted((l["device"] for l in lines if "device" in l), key=by_name) == \
-	    sorted(full["devices"], key=by_name)
+	streamed = {l["device"]["device"]: l["device"] for l in lines if "device" in l}
+	for d in full["devices"]:
+	    assert streamed.get(d["device"]) == d, (d, streamed.get(d["device"]))
+	assert len(streamed) == len(full["devices"]) == 62
 	assert [l["link"] for l in lines if "link" in l] == full["links"]
 	assert [l["host"] for l in lines if "host" in l] == full["hosts"]
 	s = lines[-1]["summary"]
