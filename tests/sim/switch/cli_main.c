@@ -23,8 +23,8 @@ struct cli {
 	char user[64];
 	bool interactive;
 	bool quit;
-	bool line_mode; /* the dialect reads CLI lines, not sh (EOS) */
-	cJSON *login;	/* the dialect's per-login state */
+	bool line_mode;	      /* the dialect reads CLI lines, not sh (EOS) */
+	cJSON *login;	      /* the dialect's per-login state */
 	const char *platform; /* the dialect's name, for the lab's latencies */
 };
 
