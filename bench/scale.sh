@@ -177,6 +177,7 @@ measure() { # LABEL INVENTORY DEVICES P IDEAL
 	set -- "$1" "$3" "$4" "$5" $(tail -n 1 "$tmp/time")
 	echo "$1 $2 $3 $5 $(echo "$6 $7" | awk '{ print $1 + $2 }') $8 $4 $errors" >>"$tmp/results"
 	echo "bench: $1: $2 devices at --parallel $3: $5 s, $errors failed" >&2
+	echo "bench: raw: $(tail -n 1 "$tmp/results")" >&2
 }
 
 : >"$tmp/results"
@@ -213,11 +214,16 @@ END {
 	printf "  %-6s %7s %4s %8s %8s %7s %8s %8s %9s %6s\n", "", "", "", "", "", "", "device",
 		"MB", "device", ""
 	for (i = 1; i <= n; i++) {
-		ideal = r[i, 7]
+		# (mawk reads a ">" among printf arguments as a redirection: decide first)
+		ideal = "-"
+		ratio = "-"
+		if (r[i, 7] > 0) {
+			ideal = sprintf("%.2f", r[i, 7])
+			ratio = sprintf("%.2fx", r[i, 4] / r[i, 7])
+		}
 		printf "  %-6s %7d %4d %8.2f %8s %7s %8.2f %8.1f %9.1f %6d\n", r[i, 1], r[i, 2],
-			r[i, 3], r[i, 4], ideal > 0 ? sprintf("%.2f", ideal) : "-",
-			ideal > 0 ? sprintf("%.2fx", r[i, 4] / ideal) : "-",
-			r[i, 5] * 1000 / r[i, 2], r[i, 6] / 1024, r[i, 6] / r[i, 2], r[i, 8]
+			r[i, 3], r[i, 4], ideal, ratio, r[i, 5] * 1000 / r[i, 2], r[i, 6] / 1024,
+			r[i, 6] / r[i, 2], r[i, 8]
 	}
 	printf "targets:\n"
 	first = last = 0
@@ -242,9 +248,14 @@ END {
 	for (i = 1; i <= n; i++)
 		if (r[i, 1] == "delay") {
 			floor = r[i - 1, 4]
+			if (r[i, 8] || r[i - 1, 8])
+				v = "NO VERDICT (devices failed)"
+			else if (r[i, 4] <= 1.15 * r[i, 7])
+				v = "PASS"
+			else
+				v = "MISS"
 			printf "  latency: %d hosts at P %d, D %s: %.2f s vs ideal %.2f s = %.2fx (<= 1.15x): %s; floor without delay %.2f s\n",
-				r[i, 2], r[i, 3], sweep_delay, r[i, 4], r[i, 7], r[i, 4] / r[i, 7],
-				r[i, 8] || r[i - 1, 8] ? "NO VERDICT (devices failed)" :
-				r[i, 4] <= 1.15 * r[i, 7] ? "PASS" : "MISS", floor
+				r[i, 2], r[i, 3], sweep_delay, r[i, 4], r[i, 7], r[i, 4] / r[i, 7], v,
+				floor
 		}
 }' "$tmp/results"
