@@ -14,6 +14,10 @@ enum rc_fleet_cmd {
 	RC_FLEET_CMD_VERIFY,
 };
 
+/* Raise the soft RLIMIT_NOFILE to what `parallel` workers need (cli/fd_limit.c); -EMFILE
+ * with a message naming the hard limit when that is too low. */
+int rc_fd_limit_for(unsigned parallel, const char *cmd);
+
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g);
 
 #endif

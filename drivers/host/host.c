@@ -2,6 +2,7 @@
  * netlink (dcbnl.c), the mlx5 sysfs/configfs knobs (mlx5.c) and rdma-core's view
  * (rdma.c) into the vendor-neutral model, and writes back only what the diff names. */
 #include <errno.h>
+#include <pthread.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -452,6 +453,42 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
 
 /* ---- the driver: open, ports, read ----------------------------------------------------- */
 
+/* One netlink socket for the whole run (issue #15): `rocectl agent` opens a session per
+ * interface (each interface is its own journaled transaction), and a socket each cost a
+ * socket(2), bind(2) and getsockname(2) per interface.  A closed session hands its socket
+ * to the next one; sessions open at once (the fleet's threads) each get their own, so a
+ * socket never carries two conversations.  A reply left over from an earlier request is
+ * skipped by its sequence number (dcbnl.c: receive).  No dump: the kernel's DCB netlink
+ * (net/dcb/dcbnl.c) serves RTM_GETDCB as a request per interface only. */
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rc_dcb *idle_dcb;
+
+static int dcb_take(struct rc_dcb **out, struct rc_err *err)
+{
+	pthread_mutex_lock(&idle_lock);
+	*out = idle_dcb;
+	idle_dcb = NULL;
+	pthread_mutex_unlock(&idle_lock);
+	return *out ? 0 : rc_dcb_open(out, err);
+}
+
+static void dcb_give(struct rc_dcb *d)
+{
+	pthread_mutex_lock(&idle_lock);
+	if (!idle_dcb) {
+		idle_dcb = d;
+		d = NULL;
+	}
+	pthread_mutex_unlock(&idle_lock);
+	rc_dcb_close(d);
+}
+
+__attribute__((destructor)) static void dcb_idle_free(void)
+{
+	rc_dcb_close(idle_dcb);
+	idle_dcb = NULL;
+}
+
 static int host_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 		     struct rc_session **out, struct rc_err *err)
 {
@@ -465,7 +502,7 @@ static int host_open(const struct rc_device *dev, const struct rc_run_opts *opts
 	s->dry_run = opts && opts->dry_run;
 	s->sections = sections_of_groups(opts ? opts->groups : 0);
 	snprintf(s->device, sizeof(s->device), "%s", dev ? dev->name : "");
-	rc = rc_dcb_open(&s->dcb, err);
+	rc = dcb_take(&s->dcb, err);
 	if (rc) {
 		free(s);
 		return rc;
@@ -478,7 +515,7 @@ static void host_close(struct rc_session *s)
 {
 	if (!s)
 		return;
-	rc_dcb_close(s->dcb);
+	dcb_give(s->dcb);
 	free(s);
 }
 

@@ -375,6 +375,7 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	cJSON **ifq = calloc(n ? n : 1, sizeof(*ifq));
 	cJSON *qos[QOS_VIEWS] = {NULL};
+	uint32_t startup_groups = 0, *memo = NULL;
 	int rc;
 
 	if (!info || !ifq) {
@@ -384,10 +385,14 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	}
 	rc = s->rest ? rest_fetch(s, ports, n, qos, ifq, err)
 		     : ssh_fetch(s, ports, n, qos, ifq, err);
+	if (!rc && qos[1] && qos[2]) {
+		startup_groups = nvue_startup_groups(qos[1], qos[2]);
+		memo = &startup_groups;
+	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct nvue_views v = {qos[0], qos[1], qos[2], ifq[i]};
 
-		rc = nvue_parse_port(&v, &ports[i].qos, &info[i], err);
+		rc = nvue_parse_port_with(&v, memo, &ports[i].qos, &info[i], err);
 		if (rc)
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}

@@ -54,6 +54,10 @@ struct nvue_views {
 	const struct cJSON *ifqos;   /* `nv show interface <if> qos -o json`; may be NULL */
 };
 
+/* The groups whose switch-wide trees differ between the applied and startup views (both
+ * non-NULL), for nvue_parse_port_with. */
+uint32_t nvue_startup_groups(const struct cJSON *applied, const struct cJSON *startup);
+
 /* The lossless pool's share the driver creates when the policy does not say: the split
  * of NVIDIA's example (QoS guide, "Flow Control Buffers": default-lossless and
  * default-lossy 50 % each; ../shared/conformance/nvue/FACTS.md fact 7). */
@@ -68,6 +72,11 @@ bool nvue_port_name_ok(const char *name);
  * port's interface qos tree.  Errors name the JSON path that was not what NVUE sends. */
 int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvue_port_info *info,
 		    struct rc_err *err);
+/* The same, with the applied/startup comparison done once for the whole switch
+ * (nvue_startup_groups; NULL: compared here): comparing the switch-wide trees again for
+ * every port made a 64-port switch's read quadratic (issue #15). */
+int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_groups,
+			 struct port_qos *out, struct nvue_port_info *info, struct rc_err *err);
 
 /* One port's `nv show interface <if> counters qos -o json` into counters named by meaning
  * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discard_bytes[t], wred_discards[t],

@@ -829,7 +829,12 @@ static uint32_t differing_groups(const cJSON *a, const cJSON *b)
 /* A reboot loads the startup configuration (`nv config apply` saves it only from CL 5.9,
  * or with `system config auto-save`: NVUE reference, "Config Commands", nv config apply):
  * what running has and startup lacks comes back as drift after a reload. */
-static void compare_startup(const struct nvue_views *v, struct port_qos *out,
+uint32_t nvue_startup_groups(const cJSON *applied, const cJSON *startup)
+{
+	return differing_groups(applied, startup);
+}
+
+static void compare_startup(const struct nvue_views *v, const uint32_t *memo, struct port_qos *out,
 			    struct nvue_port_info *info)
 {
 	uint32_t g;
@@ -838,7 +843,7 @@ static void compare_startup(const struct nvue_views *v, struct port_qos *out,
 		out->effect.unverified |= RC_F_ALL & out->known;
 		return;
 	}
-	g = differing_groups(v->applied, v->startup) & out->known;
+	g = (memo ? *memo : differing_groups(v->applied, v->startup)) & out->known;
 	if (!g)
 		return;
 	info->startup_differs = true;
@@ -933,6 +938,12 @@ static void check_pools(struct port_qos *out, const struct nvue_port_info *info)
 int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvue_port_info *info,
 		    struct rc_err *err)
 {
+	return nvue_parse_port_with(v, NULL, out, info, err);
+}
+
+int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_groups,
+			 struct port_qos *out, struct nvue_port_info *info, struct rc_err *err)
+{
 	struct ctx c = {.err = err};
 	const cJSON *ifqos = v->ifqos;
 	bool lossless;
@@ -998,7 +1009,7 @@ int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvu
 		out->effect.unverified |= RC_F_PFC | RC_F_CABLE;
 	}
 	check_pools(out, info);
-	compare_startup(v, out, info);
+	compare_startup(v, startup_groups, out, info);
 	/* no public sample shows these views as JSON (FACTS.md 30): `nv show qos -o json` and
 	 * the interface qos tree are read by the documented CLI keywords, unverified */
 	out->effect.unverified |= out->known;

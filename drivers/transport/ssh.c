@@ -4,14 +4,18 @@
  * for it: a known key must match, an unknown one is refused (or recorded), a changed one
  * is always refused before anything is sent. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <libssh/libssh.h>
 
+#include "known_hosts.h"
 #include "rocectl/transport.h"
 
 #define DEFAULT_CONNECT_MS 10000u
@@ -22,7 +26,8 @@ struct rc_ssh {
 	pthread_mutex_t lock; /* one command at a time on this session */
 	ssh_session s;
 	char dev[RC_NAME_MAX];
-	char where[RC_NAME_MAX + 8]; /* "address:port", for messages */
+	char where[RC_NAME_MAX + 8];   /* "address:port", for messages */
+	char kh_host[RC_NAME_MAX + 8]; /* as known_hosts names it: "address" or "[address]:port" */
 	uint32_t command_ms;
 	bool broken;		  /* abandoned after a timeout: the channel state is unknown */
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
@@ -32,6 +37,76 @@ struct rc_ssh {
  * so do we, one session at a time. */
 static pthread_mutex_t known_hosts_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t ssh_once = PTHREAD_ONCE_INIT;
+
+/* The known_hosts file last indexed (known_hosts.c), under known_hosts_lock; read again
+ * when it is another file or it changed (a key recorded by --accept-new-host-keys). */
+#define KH_MAX_BYTES (64u << 20)
+static struct {
+	char path[PATH_MAX];
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	struct rc_kh_index *ix;
+} kh_cache;
+
+__attribute__((destructor)) static void kh_cache_free(void)
+{
+	rc_kh_index_free(kh_cache.ix);
+	kh_cache.ix = NULL;
+}
+
+static const struct rc_kh_index *kh_index(const char *path)
+{
+	struct stat st;
+	char *buf;
+	FILE *f;
+	size_t n;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)KH_MAX_BYTES)
+		return NULL;
+	if (kh_cache.ix && !strcmp(kh_cache.path, path) && kh_cache.dev == st.st_dev &&
+	    kh_cache.ino == st.st_ino && kh_cache.size == st.st_size &&
+	    kh_cache.mtime.tv_sec == st.st_mtim.tv_sec &&
+	    kh_cache.mtime.tv_nsec == st.st_mtim.tv_nsec)
+		return kh_cache.ix;
+	rc_kh_index_free(kh_cache.ix);
+	kh_cache.ix = NULL;
+	f = fopen(path, "re");
+	buf = f ? malloc((size_t)st.st_size + 1) : NULL;
+	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+	if (f)
+		fclose(f);
+	/* a file that changed while read is indexed next time, when its stat is stable */
+	if (buf && n == (size_t)st.st_size)
+		kh_cache.ix = rc_kh_index_new(buf, n);
+	free(buf);
+	if (!kh_cache.ix)
+		return NULL;
+	snprintf(kh_cache.path, sizeof(kh_cache.path), "%s", path);
+	kh_cache.dev = st.st_dev;
+	kh_cache.ino = st.st_ino;
+	kh_cache.size = st.st_size;
+	kh_cache.mtime = st.st_mtim;
+	return kh_cache.ix;
+}
+
+/* The server's key is in the file, literally under its host: libssh would say OK. */
+static bool known_literally(struct rc_ssh *c, const char *kh_file)
+{
+	const struct rc_kh_index *ix = kh_index(kh_file);
+	ssh_key key = NULL;
+	char *b64 = NULL;
+	bool ok = false;
+
+	if (!ix || ssh_get_server_publickey(c->s, &key) != SSH_OK)
+		return false;
+	if (ssh_pki_export_pubkey_base64(key, &b64) == SSH_OK && b64)
+		ok = rc_kh_index_has(ix, c->kh_host, ssh_key_type_to_char(ssh_key_type(key)), b64);
+	ssh_string_free_char(b64);
+	ssh_key_free(key);
+	return ok;
+}
 
 static void ssh_global_init(void)
 {
@@ -89,7 +164,7 @@ static int check_host_key(struct rc_ssh *c, const char *kh_file, bool accept_new
 
 	fingerprint(c->s, type, sizeof(type), fp, sizeof(fp));
 	pthread_mutex_lock(&known_hosts_lock);
-	st = ssh_session_is_known_server(c->s);
+	st = known_literally(c, kh_file) ? SSH_KNOWN_HOSTS_OK : ssh_session_is_known_server(c->s);
 	switch (st) {
 	case SSH_KNOWN_HOSTS_OK:
 		break;
@@ -294,6 +369,11 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	snprintf(c->dev, sizeof(c->dev), "%s", dev->name);
 	snprintf(c->where, sizeof(c->where), "%s:%u", dev->address,
 		 dev->ssh.port ? dev->ssh.port : 22);
+	/* OpenSSH's and libssh's spelling of a host in known_hosts */
+	if (!dev->ssh.port || dev->ssh.port == 22)
+		snprintf(c->kh_host, sizeof(c->kh_host), "%s", dev->address);
+	else
+		snprintf(c->kh_host, sizeof(c->kh_host), "[%s]:%u", dev->address, dev->ssh.port);
 	c->command_ms =
 	    dev->ssh.command_timeout_ms ? dev->ssh.command_timeout_ms : DEFAULT_COMMAND_MS;
 	c->s = ssh_new();

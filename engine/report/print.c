@@ -12,33 +12,46 @@ void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 	o->need_comma[0] = false;
 }
 
+/* Runs of characters that need no escape go out in one fwrite: a character at a time
+ * took the stream's lock per byte, a tenth of a large verify's CPU (issue #15). */
 void rc_json_escape(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+
 	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (; *p; p++) {
+		const char *esc = NULL;
+
 		switch (*p) {
 		case '"':
-			fputs("\\\"", f);
+			esc = "\\\"";
 			break;
 		case '\\':
-			fputs("\\\\", f);
+			esc = "\\\\";
 			break;
 		case '\n':
-			fputs("\\n", f);
+			esc = "\\n";
 			break;
 		case '\t':
-			fputs("\\t", f);
+			esc = "\\t";
 			break;
 		case '\r':
-			fputs("\\r", f);
+			esc = "\\r";
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			if (*p >= 0x20 && *p != 0x7f)
+				continue;
 		}
+		if (p > run)
+			fwrite(run, 1, (size_t)(p - run), f);
+		if (esc)
+			fputs(esc, f);
+		else
+			fprintf(f, "\\u%04x", *p);
+		run = p + 1;
 	}
+	if (p > run)
+		fwrite(run, 1, (size_t)(p - run), f);
 	fputc('"', f);
 }
 

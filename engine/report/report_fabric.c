@@ -15,32 +15,59 @@ static const char *status_name(enum rc_check_status s)
 	return s == RC_CHECK_OK ? "ok" : s == RC_CHECK_MISMATCH ? "mismatch" : "unknown";
 }
 
+void rc_report_link(struct rc_out *o, const struct rc_inventory *inv, const struct rc_link_check *c)
+{
+	const struct rc_link *l = &inv->links[c->link];
+	char a[2 * RC_NAME_MAX], b[2 * RC_NAME_MAX];
+
+	snprintf(a, sizeof(a), "%s:%s", inv->devices[l->a.dev].name, l->a.port);
+	snprintf(b, sizeof(b), "%s:%s", inv->devices[l->b.dev].name, l->b.port);
+	rc_out_open_object(o, NULL);
+	rc_out_str(o, "a", "link %s", a);
+	rc_out_str(o, "b", " -- %s: ", b);
+	rc_out_str(o, "status", "%s\n", status_name(c->status));
+	rc_out_open_array(o, "mismatches");
+	for (size_t m = 0; m < c->n; m++) {
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "field", "  %-24s", c->v[m].field);
+		rc_out_str(o, "a", " %s |", c->v[m].a_value);
+		rc_out_str(o, "b", " %s\n", c->v[m].b_value);
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+	rc_out_close_object(o);
+}
+
+void rc_report_host(struct rc_out *o, const struct rc_inventory *inv, const struct rc_host_check *c)
+{
+	rc_out_open_object(o, NULL);
+	rc_out_str(o, "host", "host %s: ", inv->devices[c->dev].name);
+	rc_out_str(o, "status", NULL, status_name(c->status));
+	rc_out_text(o, "%s\n",
+		    c->status == RC_CHECK_OK	     ? "every NIC lands on the same QoS"
+		    : c->status == RC_CHECK_MISMATCH ? "NICs land on switches that differ"
+						     : "a switch side could not be read");
+	rc_out_open_array(o, "mismatches");
+	for (size_t m = 0; m < c->n; m++) {
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "field", "  %-24s", c->v[m].field);
+		rc_out_str(o, "a_port", " %s", c->v[m].a_where);
+		rc_out_str(o, "a", " %s |", c->v[m].a_value);
+		rc_out_str(o, "b_port", " %s", c->v[m].b_where);
+		rc_out_str(o, "b", " %s\n", c->v[m].b_value);
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+	rc_out_close_object(o);
+}
+
 static void print_links(struct rc_out *o, const struct rc_result *r, bool all)
 {
 	rc_out_open_array(o, "links");
 	for (size_t i = 0; i < r->n_links; i++) {
-		const struct rc_link_check *c = &r->links[i];
-		const struct rc_link *l = &r->inv->links[c->link];
-		char a[2 * RC_NAME_MAX], b[2 * RC_NAME_MAX];
-
-		if (!rc_out_json(o) && c->status == RC_CHECK_OK && !all)
+		if (!rc_out_json(o) && r->links[i].status == RC_CHECK_OK && !all)
 			continue;
-		snprintf(a, sizeof(a), "%s:%s", r->inv->devices[l->a.dev].name, l->a.port);
-		snprintf(b, sizeof(b), "%s:%s", r->inv->devices[l->b.dev].name, l->b.port);
-		rc_out_open_object(o, NULL);
-		rc_out_str(o, "a", "link %s", a);
-		rc_out_str(o, "b", " -- %s: ", b);
-		rc_out_str(o, "status", "%s\n", status_name(c->status));
-		rc_out_open_array(o, "mismatches");
-		for (size_t m = 0; m < c->n; m++) {
-			rc_out_open_object(o, NULL);
-			rc_out_str(o, "field", "  %-24s", c->v[m].field);
-			rc_out_str(o, "a", " %s |", c->v[m].a_value);
-			rc_out_str(o, "b", " %s\n", c->v[m].b_value);
-			rc_out_close_object(o);
-		}
-		rc_out_close_array(o);
-		rc_out_close_object(o);
+		rc_report_link(o, r->inv, &r->links[i]);
 	}
 	rc_out_close_array(o);
 }
@@ -49,29 +76,9 @@ static void print_hosts(struct rc_out *o, const struct rc_result *r, bool all)
 {
 	rc_out_open_array(o, "hosts");
 	for (size_t i = 0; i < r->n_hosts; i++) {
-		const struct rc_host_check *c = &r->hosts[i];
-
-		if (!rc_out_json(o) && c->status == RC_CHECK_OK && !all)
+		if (!rc_out_json(o) && r->hosts[i].status == RC_CHECK_OK && !all)
 			continue;
-		rc_out_open_object(o, NULL);
-		rc_out_str(o, "host", "host %s: ", r->inv->devices[c->dev].name);
-		rc_out_str(o, "status", NULL, status_name(c->status));
-		rc_out_text(o, "%s\n",
-			    c->status == RC_CHECK_OK	     ? "every NIC lands on the same QoS"
-			    : c->status == RC_CHECK_MISMATCH ? "NICs land on switches that differ"
-							     : "a switch side could not be read");
-		rc_out_open_array(o, "mismatches");
-		for (size_t m = 0; m < c->n; m++) {
-			rc_out_open_object(o, NULL);
-			rc_out_str(o, "field", "  %-24s", c->v[m].field);
-			rc_out_str(o, "a_port", " %s", c->v[m].a_where);
-			rc_out_str(o, "a", " %s |", c->v[m].a_value);
-			rc_out_str(o, "b_port", " %s", c->v[m].b_where);
-			rc_out_str(o, "b", " %s\n", c->v[m].b_value);
-			rc_out_close_object(o);
-		}
-		rc_out_close_array(o);
-		rc_out_close_object(o);
+		rc_report_host(o, r->inv, &r->hosts[i]);
 	}
 	rc_out_close_array(o);
 }

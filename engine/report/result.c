@@ -166,16 +166,12 @@ static void cmp_host_facing(struct cmp *c, const struct rc_policy *pol, const st
 	}
 }
 
-static void check_link(struct rc_result *r, size_t li, struct rc_link_check *lc)
+void rc_check_link_ends(const struct rc_policy *pol, const struct rc_inventory *inv, size_t li,
+			const struct port_qos *a, const struct port_qos *b,
+			struct rc_link_check *lc)
 {
-	const struct rc_link *l = &r->inv->links[li];
-	const struct rc_fleet_dev *da = rc_result_device(r, l->a.dev);
-	const struct rc_fleet_dev *db = rc_result_device(r, l->b.dev);
-	const struct rc_device *A = &r->inv->devices[l->a.dev], *B = &r->inv->devices[l->b.dev];
-	const struct rc_port_state *pa =
-	    da && !da->rc ? rc_result_port(da, l->a.port, false) : NULL;
-	const struct rc_port_state *pb =
-	    db && !db->rc ? rc_result_port(db, l->b.port, false) : NULL;
+	const struct rc_link *l = &inv->links[li];
+	const struct rc_device *A = &inv->devices[l->a.dev], *B = &inv->devices[l->b.dev];
 	char wa[2 * RC_NAME_MAX], wb[2 * RC_NAME_MAX];
 	struct cmp c = {.v = lc->v, .n = &lc->n, .a_where = wa, .b_where = wb};
 
@@ -183,17 +179,31 @@ static void check_link(struct rc_result *r, size_t li, struct rc_link_check *lc)
 	lc->link = li;
 	snprintf(wa, sizeof(wa), "%s:%s", A->name, l->a.port);
 	snprintf(wb, sizeof(wb), "%s:%s", B->name, l->b.port);
-	if (!pa || !pb) {
+	if (!a || !b) {
 		lc->status = RC_CHECK_UNKNOWN;
 		return;
 	}
-	cmp_link_ends(&c, r->fleet->pol, &pa->qos, &pb->qos);
-	cmp_mtu(&c, &pa->qos, &pb->qos, A->kind, B->kind);
+	cmp_link_ends(&c, pol, a, b);
+	cmp_mtu(&c, a, b, A->kind, B->kind);
 	if (A->kind == RC_DEV_SWITCH && B->kind == RC_DEV_HOST)
-		cmp_host_facing(&c, r->fleet->pol, &pa->qos, true);
+		cmp_host_facing(&c, pol, a, true);
 	else if (B->kind == RC_DEV_SWITCH && A->kind == RC_DEV_HOST)
-		cmp_host_facing(&c, r->fleet->pol, &pb->qos, false);
+		cmp_host_facing(&c, pol, b, false);
 	lc->status = lc->n ? RC_CHECK_MISMATCH : c.unknown ? RC_CHECK_UNKNOWN : RC_CHECK_OK;
+}
+
+static void check_link(struct rc_result *r, size_t li, struct rc_link_check *lc)
+{
+	const struct rc_link *l = &r->inv->links[li];
+	const struct rc_fleet_dev *da = rc_result_device(r, l->a.dev);
+	const struct rc_fleet_dev *db = rc_result_device(r, l->b.dev);
+	const struct rc_port_state *pa =
+	    da && !da->rc ? rc_result_port(da, l->a.port, false) : NULL;
+	const struct rc_port_state *pb =
+	    db && !db->rc ? rc_result_port(db, l->b.port, false) : NULL;
+
+	rc_check_link_ends(r->fleet->pol, r->inv, li, pa ? &pa->qos : NULL, pb ? &pb->qos : NULL,
+			   lc);
 }
 
 /* The switch port at the other end of the host's link `l`. */
@@ -229,38 +239,55 @@ static void cmp_switch_sides(struct cmp *c, const struct rc_policy *pol, const s
 		add_u64(c, "ecn.kmax_bytes", a->ecn[tc].kmax_bytes, b->ecn[tc].kmax_bytes);
 }
 
-static bool check_host(struct rc_result *r, size_t dev, struct rc_host_check *hc)
+void rc_host_check_begin(struct rc_host_check *hc, size_t dev)
 {
-	char first_where[2 * RC_NAME_MAX] = "", where[2 * RC_NAME_MAX];
-	const struct port_qos *first = NULL;
-	size_t n_links = 0;
-	struct cmp c = {.v = hc->v, .n = &hc->n, .a_where = first_where, .b_where = where};
-
 	memset(hc, 0, sizeof(*hc));
 	hc->dev = dev;
+}
+
+void rc_host_check_side(struct rc_host_check *hc, const struct rc_policy *pol,
+			const struct port_qos *side, const char *where)
+{
+	struct cmp c = {.v = hc->v, .n = &hc->n, .a_where = hc->first_where, .b_where = where};
+
+	hc->n_sides++;
+	if (!side) {
+		hc->unknown = true;
+		return;
+	}
+	if (!hc->first) {
+		hc->first_qos = *side;
+		hc->first = true;
+		snprintf(hc->first_where, sizeof(hc->first_where), "%s", where);
+		return;
+	}
+	cmp_switch_sides(&c, pol, &hc->first_qos, side);
+	hc->unknown |= c.unknown;
+}
+
+bool rc_host_check_end(struct rc_host_check *hc)
+{
+	if (hc->n_sides < 2)
+		return false;
+	hc->status = hc->n ? RC_CHECK_MISMATCH : hc->unknown ? RC_CHECK_UNKNOWN : RC_CHECK_OK;
+	return true;
+}
+
+static bool check_host(struct rc_result *r, size_t dev, struct rc_host_check *hc)
+{
+	char where[2 * RC_NAME_MAX];
+
+	rc_host_check_begin(hc, dev);
 	for (size_t li = 0; li < r->inv->n_links; li++) {
 		const struct rc_link *l = &r->inv->links[li];
 		const struct rc_port_state *p;
 
 		if (l->a.dev != dev && l->b.dev != dev)
 			continue;
-		n_links++;
 		p = far_port(r, l, dev, where, sizeof(where));
-		if (!p) {
-			c.unknown = true;
-			continue;
-		}
-		if (!first) {
-			first = &p->qos;
-			snprintf(first_where, sizeof(first_where), "%s", where);
-			continue;
-		}
-		cmp_switch_sides(&c, r->fleet->pol, first, &p->qos);
+		rc_host_check_side(hc, r->fleet->pol, p ? &p->qos : NULL, where);
 	}
-	if (n_links < 2)
-		return false;
-	hc->status = hc->n ? RC_CHECK_MISMATCH : c.unknown ? RC_CHECK_UNKNOWN : RC_CHECK_OK;
-	return true;
+	return rc_host_check_end(hc);
 }
 
 int rc_result_build(struct rc_result *r, const struct rc_fleet *f, struct rc_err *err)

@@ -223,6 +223,8 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		rc_devrun_disconnect(&d->run);
 		d->opened = false;
 	}
+	if (f->on_read)
+		f->on_read(f, d, f->on_read_ctx);
 }
 
 static size_t *all_indices(size_t n)

@@ -37,6 +37,11 @@ struct rc_fleet {
 	bool progress;		    /* a progress line on stderr */
 	bool disconnect_after_read; /* read-only runs: free each session once read */
 	bool read_counters;	    /* also read each device's counters (verify --counters) */
+	/* Called by rc_fleet_read's worker as soon as a device is read and diffed (its session
+	 * closed when disconnect_after_read), from that worker's thread: a streaming report
+	 * prints the device and frees its state there (engine/report/stream.c).  NULL: none. */
+	void (*on_read)(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx);
+	void *on_read_ctx;
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };

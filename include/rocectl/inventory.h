@@ -37,17 +37,23 @@ enum rc_role {
 	RC_ROLE_SPINE,
 };
 
+/* Paths an inventory names (keys, known_hosts, CA, secrets).  Not PATH_MAX: a device holds
+ * five of them, and at PATH_MAX they were 20 KB per device, most of a 10,000-device
+ * inventory's memory (issue #15); a longer path is refused by the loader with its position
+ * ("expected a shorter path"). */
+#define RC_INV_PATH_MAX 256
+
 struct rc_ssh_opts {
 	char user[RC_NAME_MAX];
 	uint16_t port;
-	char identity_file[PATH_MAX];
-	char known_hosts[PATH_MAX];
+	char identity_file[RC_INV_PATH_MAX];
+	char known_hosts[RC_INV_PATH_MAX];
 	uint32_t connect_timeout_ms;
 	uint32_t command_timeout_ms;
 };
 
 struct rc_rest_opts {
-	char ca_file[PATH_MAX];
+	char ca_file[RC_INV_PATH_MAX];
 	uint32_t timeout_ms;
 	uint16_t port; /* 0 = 443 */
 	bool insecure; /* explicit only; warned on every run */
@@ -57,9 +63,9 @@ struct rc_rest_opts {
  * Empty strings are "not given" (user "" = ssh.user). */
 struct rc_credentials {
 	char user[RC_NAME_MAX];
-	char password_file[PATH_MAX];
+	char password_file[RC_INV_PATH_MAX];
 	char password_env[RC_NAME_MAX];
-	char identity_file[PATH_MAX]; /* overrides ssh.identity_file */
+	char identity_file[RC_INV_PATH_MAX]; /* overrides ssh.identity_file */
 };
 
 /* Per-device policy overrides: the subset of policy fields a device may change. */
@@ -132,11 +138,12 @@ struct rc_inventory {
 };
 
 /* Caps that keep a hostile inventory from allocating without bound (a struct rc_device is
- * about 21 KB).  Each is reported with its value when exceeded. */
-#define RC_INV_MAX_DEVICES     4096
-#define RC_INV_MAX_LINKS       65536
-#define RC_INV_MAX_PORTS       1024   /* per device */
-#define RC_INV_MAX_TOTAL_PORTS 262144 /* all devices together */
+ * about 2.5 KB); 16384 devices cover a 10,000-device fabric.  Each is reported with its value when
+ * exceeded. */
+#define RC_INV_MAX_DEVICES     16384
+#define RC_INV_MAX_LINKS       262144
+#define RC_INV_MAX_PORTS       1024    /* per device */
+#define RC_INV_MAX_TOTAL_PORTS 1048576 /* all devices together */
 
 /* Built-in defaults, before `defaults:` (user "" = the transport's default, the local user). */
 #define RC_SSH_PORT_DEFAULT		  22

@@ -41,6 +41,12 @@ struct rc_host_check {
 	enum rc_check_status status;
 	size_t n;
 	struct rc_mismatch v[RC_CHECK_MAX_MISMATCHES];
+	/* While the check is built (rc_host_check_side): the first switch side read, which
+	 * every other side is compared with, and how many sides were seen. */
+	size_t n_sides;
+	bool first, unknown;
+	struct port_qos first_qos;
+	char first_where[2 * RC_NAME_MAX];
 };
 
 struct rc_result {
@@ -71,10 +77,28 @@ const struct rc_port_state *rc_result_port(const struct rc_fleet_dev *d, const c
 /* Drift of one port: SET+UNKNOWN changes of that port in the device's diff. */
 size_t rc_result_port_drift(const struct rc_fleet_dev *d, const char *port);
 
+/* The checks of one link from its two ends' states (NULL: that end was not read), for a
+ * caller that keeps its own per-port state (the streaming verify, engine/report/stream.c). */
+void rc_check_link_ends(const struct rc_policy *pol, const struct rc_inventory *inv, size_t li,
+			const struct port_qos *a, const struct port_qos *b,
+			struct rc_link_check *lc);
+/* A dual-homed host's check, built from the switch side of each of its links in turn
+ * (NULL: that side was not read; `where` is "leaf01:swp1"); _end returns false when the
+ * host has fewer than two links (no check). */
+void rc_host_check_begin(struct rc_host_check *hc, size_t dev);
+void rc_host_check_side(struct rc_host_check *hc, const struct rc_policy *pol,
+			const struct port_qos *side, const char *where);
+bool rc_host_check_end(struct rc_host_check *hc);
+
 /* Printers.  rc_report_checks prints the link and host checks (text: only the bad ones)
  * and counts the checks that are not ok. */
 void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_links,
 		      size_t *bad_hosts);
+/* One link or host check as a JSON object (or its text lines). */
+void rc_report_link(struct rc_out *o, const struct rc_inventory *inv,
+		    const struct rc_link_check *c);
+void rc_report_host(struct rc_out *o, const struct rc_inventory *inv,
+		    const struct rc_host_check *c);
 void rc_report_prometheus(FILE *f, const struct rc_result *r);
 void rc_report_dot(FILE *f, const struct rc_result *r);
 

@@ -4,7 +4,8 @@
 #   platforms   comma-separated (nvue, sonic, eos), round-robin over leaves then spines
 #   nvue_model, sonic_model, eos_model   simctl model per platform (400G ports)
 #   mtu         host NIC MTU
-#   maxports    ports per simulated switch (swp1.., Ethernet0,4.. on SONiC, Ethernet1.. on EOS)
+#   maxports    ports per simulated switch by platform, "nvue=64,sonic=128,eos=64"
+#               (swp1.., Ethernet0,4.. on SONiC, Ethernet1.. on EOS)
 #   dir         the lab directory (absolute, safe characters only)
 #   user        the SSH login of every lab device
 #   hostport    the hosts' sshd port; restport the switches' REST port
@@ -109,6 +110,11 @@ function link(a, b, cable) {
 }
 
 BEGIN {
+	nm = split(maxports, mp, ",")
+	for (i = 1; i <= nm; i++) {
+		split(mp[i], kv, "=")
+		maxp[kv[1]] = kv[2] + 0
+	}
 	np = split(platforms, plat, ",")
 	nsw = leaves + spines
 	nlinks = 0
@@ -146,9 +152,9 @@ BEGIN {
 		}
 	bad = 0
 	for (s = 0; s < nsw; s++) {
-		if (nports[s] > maxports)
+		if (nports[s] > maxp[splat[s]])
 			msg = sprintf("%s needs %d ports, a simulated switch has %d (use more leaves, or fewer spines or --uplinks)",
-			    sname[s], nports[s], maxports)
+			    sname[s], nports[s], maxp[splat[s]])
 		else if (nports[s] == 0)
 			msg = sprintf("%s would have no links (use fewer switches, or more hosts or --uplinks)",
 			    sname[s])

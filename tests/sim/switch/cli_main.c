@@ -23,8 +23,9 @@ struct cli {
 	char user[64];
 	bool interactive;
 	bool quit;
-	bool line_mode; /* the dialect reads CLI lines, not sh (EOS) */
-	cJSON *login;	/* the dialect's per-login state */
+	bool line_mode;	      /* the dialect reads CLI lines, not sh (EOS) */
+	cJSON *login;	      /* the dialect's per-login state */
+	const char *platform; /* the dialect's name, for the lab's latencies */
 };
 
 static void sleep_ms(long ms)
@@ -32,6 +33,47 @@ static void sleep_ms(long ms)
 	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/* The latency of a real device (issue #15), for the lab (tests/lab/lab up --delay): every
+ * command line a session receives waits, before it runs, as long as the platform's file
+ * RUN/delays says: "PLATFORM READ_MS APPLY_MS JITTER_PCT" per line, APPLY_MS for a line
+ * that commits (NVUE "nv config apply", SONiC "config apply-patch", EOS "commit"), READ_MS
+ * otherwise, each drawn uniformly within +-JITTER_PCT.  No file, or no line for the
+ * platform: no delay.  Real figures: NVUE's `nv show` about a second, `nv config apply`
+ * tens of seconds, SONiC's `show runningconfiguration all` seconds (issue #15). */
+static void device_latency(const struct cli *cli, const char *line)
+{
+	char path[SIM_PATH_MAX], plat[32];
+	long read_ms, apply_ms, jitter, ms = -1;
+	const char *commit;
+	FILE *f;
+
+	if (!cli->platform)
+		return;
+	snprintf(path, sizeof(path), "%s/delays", cli->run_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%31s %ld %ld %ld", plat, &read_ms, &apply_ms, &jitter) == 4)
+		if (!strcmp(plat, cli->platform)) {
+			commit = !strcmp(plat, "nvue")	  ? "nv config apply"
+				 : !strcmp(plat, "sonic") ? "config apply-patch"
+							  : "commit";
+			ms = strstr(line, commit) ? apply_ms : read_ms;
+			break;
+		}
+	fclose(f);
+	if (ms <= 0)
+		return;
+	if (jitter > 0 && jitter < 100) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		srandom((unsigned)(now.tv_nsec ^ getpid()));
+		ms += ms * ((long)(random() % (2 * jitter + 1)) - jitter) / 100;
+	}
+	sleep_ms(ms);
 }
 
 static bool proc_comm(pid_t pid, char *comm, size_t len, pid_t *ppid, uid_t *uid)
@@ -255,6 +297,7 @@ static int run_line(struct cli *cli, const char *line)
 {
 	struct sh_cmd *cmds;
 	char err[SIM_ERR_MAX];
+	device_latency(cli, line);
 	if (cli->line_mode)
 		return run_cli_lines(cli, line);
 	int n = sh_split(line, &cmds, err, sizeof(err));
@@ -378,6 +421,7 @@ int main(int argc, char **argv)
 	}
 	const struct sim_dialect *d = sim_dialect_of(sw.st);
 	cli.line_mode = d && d->line;
+	cli.platform = d ? d->name : NULL;
 	sim_switch_close(&sw);
 	cli.login = cJSON_CreateObject();
 

@@ -1,0 +1,261 @@
+#!/bin/sh
+# Benchmark: `rocectl verify --format jsonl` at three fabric sizes and a latency sweep, on
+# one simulated fabric (tests/lab), in one run.  Issue #15's targets:
+#
+#   memory    maxRSS <= 64 MB at 4,096 hosts (2 NICs) + 256 switches, and growth <= 8 KB
+#             per device (the slope between the sizes)
+#   CPU       <= 2 ms of controller CPU per device at 4,352 devices
+#   latency   with a delay D per device, wall <= 1.15 x ceil(N/P) x D for P up to 512
+#
+#   bench/scale.sh [--sizes 1024,2048,4096] [--switches 256] [--parallel 32]
+#                  [--sweep-hosts 512] [--sweep-delay 2s] [--sweep-parallel 32,128,512]
+#                  [--host-pool K] [--lab DIR] [--no-sweep] [--sweep-only]
+#
+# One lab is brought up at the largest size (hosts share a pool of K simulated hosts, see
+# tests/lab/README.md); each size is a copy of its inventory keeping the first N hosts,
+# every switch and the links between them.  The sweep verifies the first --sweep-hosts
+# hosts alone (one command per host: a device's latency is one delay) with the lab's
+# `host` delay set to --sweep-delay, ±10 % jitter, at each --sweep-parallel; the same
+# runs without delay give the floor: what the simulated devices themselves cost this
+# machine (sshd, the simulator), which the formula does not count.
+#
+# Measured per run by GNU time around rocectl alone (the devices are sshd's children in
+# the lab's namespace): wall, user+sys CPU, maxRSS.  Every run must read every device
+# ("errors":0 and the right device count in the jsonl summary) or the bench stops.
+#
+# Root only (the lab).  Build first: make rocectl rocectl-net.so sims.
+set -eu
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+ROCECTL=${ROCECTL:-$src/rocectl}
+LAB=$src/tests/lab/lab
+POLICY=$src/policies/roce-lossless.yaml
+TIME=/usr/bin/time
+
+sizes=1024,2048,4096 switches=256 parallel=32 sweep_hosts=512 sweep_delay=2s
+sweep_parallel=32,128,512 host_pool='' lab_dir='' sweep=1 sizes_on=1
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-sweep) sweep=0 && shift && continue ;;
+	--sweep-only) sizes_on=0 && shift && continue ;;
+	esac
+	[ $# -ge 2 ] || die "option '$1' needs a value"
+	case $1 in
+	--sizes) sizes=$2 ;;
+	--switches) switches=$2 ;;
+	--parallel) parallel=$2 ;;
+	--sweep-hosts) sweep_hosts=$2 ;;
+	--sweep-delay) sweep_delay=$2 ;;
+	--sweep-parallel) sweep_parallel=$2 ;;
+	--host-pool) host_pool=$2 ;;
+	--lab) lab_dir=$2 ;;
+	*) die "unknown option '$1'" ;;
+	esac
+	shift 2
+done
+
+[ "$(id -u)" = 0 ] || die "needs root (the lab: network namespace, sshd)"
+[ -x "$ROCECTL" ] || die "no '$ROCECTL'; run 'make rocectl rocectl-net.so sims'"
+[ -x "$TIME" ] || apt-get install -y -qq time >/dev/null || die "cannot install GNU time"
+command -v python3 >/dev/null || die "needs python3"
+
+max_hosts=$(echo "$sizes" | tr ',' '\n' | sort -n | tail -n 1)
+[ "$sweep" = 0 ] || [ "$sweep_hosts" -le "$max_hosts" ] ||
+	die "--sweep-hosts $sweep_hosts exceeds the largest size ($max_hosts hosts)"
+# the sweep's hosts must not share a simulated host (their sessions would race on it)
+[ -n "$host_pool" ] || host_pool=$((sweep_hosts > 256 ? sweep_hosts : 256))
+spines=$((switches / 4))
+leaves=$((switches - spines))
+uplinks=$((spines < 16 ? spines : 16))
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-scale.XXXXXX")
+own_lab=0
+cleanup() {
+	[ "$own_lab" = 0 ] || "$LAB" down "$lab_dir" >/dev/null 2>&1 || true
+	[ -z "$lab_dir" ] || [ "$own_lab" = 0 ] || rm -rf "$lab_dir"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "$lab_dir" ]; then
+	lab_dir=$tmp/lab
+	mkdir -p "$lab_dir"
+	own_lab=1
+	echo "bench: lab up: $max_hosts hosts (pool of $host_pool), $leaves leaves, $spines spines" >&2
+	"$LAB" up "$lab_dir" --hosts "$max_hosts" --leaves "$leaves" --spines "$spines" \
+		--uplinks "$uplinks" --host-pool "$host_pool" >&2 || die "lab up failed"
+fi
+[ -f "$lab_dir/lab.env" ] || die "no lab in '$lab_dir'"
+# shellcheck disable=SC1091
+. "$lab_dir/lab.env"
+inventory=$lab_dir/inventory.yaml
+
+# The first N hosts (gpuNNNN in inventory order), every switch unless NOSW, and the links
+# whose two ends are kept.
+sub_inventory() { # N NOSW OUT
+	python3 - "$inventory" "$1" "$2" "$3" <<-\EOF
+	import re, sys
+	src, n, nosw, out = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+	keep, section, block, lines = set(), None, [], []
+	hosts = 0
+	def flush():
+	    global block
+	    if block:
+	        lines.extend(block)
+	    block = []
+	for line in open(src):
+	    m = re.match(r"^(hosts|switches|links):", line)
+	    if m:
+	        flush()
+	        section = m.group(1)
+	        lines.append(line)
+	        continue
+	    if section == "hosts" and line.startswith("  - name: "):
+	        flush()
+	        hosts += 1
+	        name = line.split()[-1]
+	        block = [line] if hosts <= n else None
+	        if hosts <= n:
+	            keep.add(name)
+	        continue
+	    if section == "switches" and line.startswith("  - name: "):
+	        flush()
+	        name = line.split()[-1]
+	        block = None if nosw else [line]
+	        if not nosw:
+	            keep.add(name)
+	        continue
+	    if section == "links":
+	        m = re.match(r'^  - \{a: "([^:"]+):[^"]*", b: "([^:"]+):', line)
+	        if m and (m.group(1) not in keep or m.group(2) not in keep):
+	            continue
+	        lines.append(line)
+	        continue
+	    if section in ("hosts", "switches") and line.startswith("    "):
+	        if block is not None:
+	            block.append(line)
+	        continue
+	    flush()
+	    lines.append(line)
+	flush()
+	text = "".join(lines)
+	if nosw:
+	    text = re.sub(r"^switches:\n", "switches: []\n", text, flags=re.M)
+	text = re.sub(r"^links:\n(?!  - )", "links: []\n", text, flags=re.M)
+	open(out, "w").write(text)
+	EOF
+}
+
+in_ns() {
+	ip netns exec "$NS" "$@"
+}
+
+# One timed verify; appends "LABEL DEVICES P WALL CPU MAXRSS_KB IDEAL ERRORS" to
+# $tmp/results.  The sizes must read every device; a sweep run may lose some (a device
+# that did not answer within its SSH connect timeout on a saturated machine): the table
+# counts them, and no latency verdict is given for such a run.
+measure() { # LABEL INVENTORY DEVICES P IDEAL
+	out=$tmp/out.jsonl
+	rc=0
+	in_ns "$TIME" -o "$tmp/time" -f '%e %U %S %M' "$ROCECTL" verify -p "$POLICY" -i "$2" \
+		--format jsonl --parallel "$4" >"$out" 2>"$tmp/err" || rc=$?
+	tail -n 1 "$out" | grep -q "\"devices\":$3,\"errors\":" ||
+		die "$1: no summary for $3 devices (exit status $rc): $(tail -n 3 "$tmp/err")"
+	errors=$(tail -n 1 "$out" | sed 's/.*"errors":\([0-9]*\).*/\1/')
+	if [ "$1" = size ] && { [ "$errors" != 0 ] || { [ "$rc" != 0 ] && [ "$rc" != 2 ]; }; }; then
+		grep -m 3 '"status":"error"' "$out" | cut -c 1-300 >&2
+		die "$1: not every device was read: $(tail -n 1 "$out")"
+	fi
+	[ "$errors" = 0 ] || grep -m 1 '"status":"error"' "$out" | cut -c 1-300 >&2
+	set -- "$1" "$3" "$4" "$5" $(tail -n 1 "$tmp/time")
+	echo "$1 $2 $3 $5 $(echo "$6 $7" | awk '{ print $1 + $2 }') $8 $4 $errors" >>"$tmp/results"
+	echo "bench: $1: $2 devices at --parallel $3: $5 s, $errors failed" >&2
+	echo "bench: raw: $(tail -n 1 "$tmp/results")" >&2
+}
+
+: >"$tmp/results"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+"$LAB" delay "$lab_dir"
+[ "$sizes_on" = 1 ] || sizes=
+for n in $(echo "$sizes" | tr ',' ' '); do
+	sub_inventory "$n" 0 "$tmp/inv.$n.yaml"
+	measure "size" "$tmp/inv.$n.yaml" $((n + switches)) "$parallel" 0
+done
+
+if [ "$sweep" = 1 ]; then
+	sub_inventory "$sweep_hosts" 1 "$tmp/inv.sweep.yaml"
+	d_ms=$(echo "$sweep_delay" | awk '/ms$/ { print $0 + 0; next } /s$/ { print ($0 + 0) * 1000 }')
+	for p in $(echo "$sweep_parallel" | tr ',' ' '); do
+		"$LAB" delay "$lab_dir"
+		measure "floor" "$tmp/inv.sweep.yaml" "$sweep_hosts" "$p" 0
+		"$LAB" delay "$lab_dir" --delay "host=$sweep_delay" --jitter 10
+		ideal=$(awk -v n="$sweep_hosts" -v p="$p" -v d="$d_ms" \
+			'BEGIN { printf "%.2f\n", int((n + p - 1) / p) * d / 1000 }')
+		measure "delay" "$tmp/inv.sweep.yaml" "$sweep_hosts" "$p" "$ideal"
+	done
+	"$LAB" delay "$lab_dir"
+fi
+
+echo "scale: rocectl verify --format jsonl; $(nproc) CPUs; $("$ROCECTL" --version | sed -n 1p)"
+echo "  load average (1, 5, 15 min) before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "  fd limit: soft $(ulimit -Sn), hard $(ulimit -Hn) (rocectl raises the soft one for --parallel)"
+awk -v sweep_delay="$sweep_delay" '
+{ n++; for (i = 1; i <= NF; i++) r[n, i] = $i }
+END {
+	printf "  %-6s %7s %4s %8s %8s %7s %8s %8s %9s %6s\n", "run", "devices", "P", "wall s",
+		"ideal s", "ratio", "CPU ms/", "maxRSS", "RSS KB/", "failed"
+	printf "  %-6s %7s %4s %8s %8s %7s %8s %8s %9s %6s\n", "", "", "", "", "", "", "device",
+		"MB", "device", ""
+	for (i = 1; i <= n; i++) {
+		# (mawk reads a ">" among printf arguments as a redirection: decide first)
+		ideal = "-"
+		ratio = "-"
+		if (r[i, 7] > 0) {
+			ideal = sprintf("%.2f", r[i, 7])
+			ratio = sprintf("%.2fx", r[i, 4] / r[i, 7])
+		}
+		printf "  %-6s %7d %4d %8.2f %8s %7s %8.2f %8.1f %9.1f %6d\n", r[i, 1], r[i, 2],
+			r[i, 3], r[i, 4], ideal, ratio, r[i, 5] * 1000 / r[i, 2], r[i, 6] / 1024,
+			r[i, 6] / r[i, 2], r[i, 8]
+	}
+	printf "targets:\n"
+	first = last = 0
+	for (i = 1; i <= n; i++)
+		if (r[i, 1] == "size") {
+			if (!first)
+				first = i
+			last = i
+		}
+	if (first && last > first) {
+		slope = (r[last, 6] - r[first, 6]) / (r[last, 2] - r[first, 2])
+		printf "  memory growth: %.2f KB per device between %d and %d devices (<= 8 KB): %s\n",
+			slope, r[first, 2], r[last, 2], slope <= 8 ? "PASS" : "MISS"
+	}
+	if (last) {
+		printf "  maxRSS at %d devices: %.1f MB (<= 64 MB at 4,352): %s\n", r[last, 2],
+			r[last, 6] / 1024, r[last, 6] <= 65536 ? "PASS" : "MISS"
+		cpu = r[last, 5] * 1000 / r[last, 2]
+		printf "  CPU at %d devices: %.2f ms per device (<= 2 ms at 4,352): %s\n", r[last, 2],
+			cpu, cpu <= 2 ? "PASS" : "MISS"
+	}
+	for (i = 1; i <= n; i++)
+		if (r[i, 1] == "delay") {
+			floor = r[i - 1, 4]
+			if (r[i, 8] || r[i - 1, 8])
+				v = "NO VERDICT (devices failed)"
+			else if (r[i, 4] <= 1.15 * r[i, 7])
+				v = "PASS"
+			else
+				v = "MISS"
+			printf "  latency: %d hosts at P %d, D %s: %.2f s vs ideal %.2f s = %.2fx (<= 1.15x): %s; floor without delay %.2f s\n",
+				r[i, 2], r[i, 3], sweep_delay, r[i, 4], r[i, 7], r[i, 4] / r[i, 7], v,
+				floor
+		}
+}' "$tmp/results"
