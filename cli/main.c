@@ -12,6 +12,8 @@ static const struct rc_command commands[] = {
     {"apply", "apply the policy (or a saved plan) in a safe order, journaled", cmd_apply},
     {"verify", "re-read everything and check ports, links and paths", cmd_verify},
     {"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
+    {"enforce", "verify, repair drift within guardrails, verify again (for timers)",
+     cmd_enforce},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},

@@ -37,6 +37,9 @@ struct rc_fleet {
 	bool progress;		    /* a progress line on stderr */
 	bool disconnect_after_read; /* read-only runs: free each session once read */
 	bool read_counters;	    /* also read each device's counters (verify --counters) */
+	/* Per device, groups read and reported but not written (struct rc_devrun.hold_groups):
+	 * the driver's disruptive groups when `enforce --disruptive skip`. */
+	bool hold_disruptive;
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };
