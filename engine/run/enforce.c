@@ -175,7 +175,13 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 	if (repair) {
 		rc_fleet_apply(f);
 		after_repair(f, map, out);
-		/* verify again, everything: a repair must not have disturbed a neighbour */
+		/* verify again, everything: a repair must not have disturbed a neighbour.
+		 * rc_devrun_open starts from a zeroed device: what the first read left is
+		 * freed first. */
+		for (size_t k = 0; k < f->n; k++) {
+			rc_devrun_close(&f->devs[k].run);
+			f->devs[k].opened = false;
+		}
 		f->disconnect_after_read = true;
 		rc_fleet_read(f);
 		for (size_t k = 0; k < f->n; k++) {
