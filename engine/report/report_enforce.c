@@ -45,8 +45,9 @@ static void action_text(struct rc_out *o, const struct rc_enforce_run *r,
 		rc_out_text(o, "  not repaired: %s\n", d->error);
 		break;
 	case RC_ENF_QUARANTINED:
-		rc_out_text(o, "%s: quarantined, not touched: %s (clear with 'rocectl enforce "
-			       "--clear %s')\n",
+		rc_out_text(o,
+			    "%s: quarantined, not touched: %s (clear with 'rocectl enforce "
+			    "--clear %s')\n",
 			    d->device, d->error, d->device);
 		break;
 	default:
@@ -117,8 +118,8 @@ void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 	if (guard) {
 		rc_out_str(o, "guardrail", "guardrail --%s: ", guard);
 		if (dec->blocked == RC_GUARD_MAX_DEVICES)
-			rc_out_text(o, "%zu devices to repair, the limit is %u", dec->repair_devices,
-				    dec->device_limit);
+			rc_out_text(o, "%zu devices to repair, the limit is %u",
+				    dec->repair_devices, dec->device_limit);
 		else
 			rc_out_text(o, "%zu fields to repair, the limit is %u", dec->repair_changes,
 				    r->guard.max_changes);
@@ -166,8 +167,8 @@ static size_t dev_value(const struct rc_enforce_dev *d, enum dev_metric m)
 
 /* One family, its samples together after its HELP and TYPE.  Device names are inventory
  * names (rc_name_is_safe: letters, digits, "._/-"), which need no escaping in a label. */
-static void per_device(FILE *f, const struct rc_enforce_run *r, const char *name,
-		       const char *help, enum dev_metric m)
+static void per_device(FILE *f, const struct rc_enforce_run *r, const char *name, const char *help,
+		       enum dev_metric m)
 {
 	gauge(f, name, help);
 	for (size_t i = 0; i < r->n; i++)

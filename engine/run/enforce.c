@@ -54,8 +54,8 @@ void rc_enforce_decide(const struct rc_fleet *f, const struct rc_guardrails *g,
 		d->unknown_changes += rc_changes_count(&dev->run.changes, RC_CHANGE_UNKNOWN);
 	}
 	/* N% of the selected devices, rounded down: a limit errs on the side of not acting */
-	d->device_limit = g->max_devices_pct ? (unsigned)(f->n * g->max_devices / 100)
-					     : g->max_devices;
+	d->device_limit =
+	    g->max_devices_pct ? (unsigned)(f->n * g->max_devices / 100) : g->max_devices;
 	if (g->max_devices && d->repair_devices > d->device_limit)
 		d->blocked = RC_GUARD_MAX_DEVICES;
 	else if (g->max_changes && d->repair_changes > g->max_changes)
@@ -217,9 +217,9 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 			return rc_errf(err, ENOMEM, "out of memory");
 		}
 	}
-	out->exit_code = out->failed ? 1
+	out->exit_code = out->failed							 ? 1
 			 : out->left_fields || out->decision.blocked || out->quarantined ? 2
-											  : 0;
+											 : 0;
 	clock_gettime(CLOCK_REALTIME, &t1);
 	out->duration_s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	free(map);

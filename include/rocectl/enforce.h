@@ -14,10 +14,10 @@
 
 /* The guardrails.  0 = no limit. */
 struct rc_guardrails {
-	unsigned max_devices;	/* devices to repair, or a percentage with max_devices_pct */
-	bool max_devices_pct;	/* max_devices is N% of the devices the run selected */
-	unsigned max_changes;	/* fields to repair, all devices together */
-	bool allow_disruptive;	/* repair the driver's disruptive groups too */
+	unsigned max_devices;	   /* devices to repair, or a percentage with max_devices_pct */
+	bool max_devices_pct;	   /* max_devices is N% of the devices the run selected */
+	unsigned max_changes;	   /* fields to repair, all devices together */
+	bool allow_disruptive;	   /* repair the driver's disruptive groups too */
 	unsigned quarantine_after; /* failed runs in a row that quarantine a device; 0 = never */
 };
 
@@ -32,13 +32,13 @@ const char *rc_guardrail_name(enum rc_guardrail g);
 
 /* What the read found, against the guardrails. */
 struct rc_enforce_decision {
-	size_t devices;		  /* selected and read (quarantined ones are not selected) */
-	size_t failed;		  /* could not be read */
-	size_t repair_devices;	  /* devices with fields to repair */
-	size_t repair_changes;	  /* fields to repair */
-	size_t held_changes;	  /* disruptive fields reported, not repaired */
-	size_t unknown_changes;	  /* fields that could not be read: never repaired blind */
-	unsigned device_limit;	  /* max_devices resolved to a count (0 = none) */
+	size_t devices;		   /* selected and read (quarantined ones are not selected) */
+	size_t failed;		   /* could not be read */
+	size_t repair_devices;	   /* devices with fields to repair */
+	size_t repair_changes;	   /* fields to repair */
+	size_t held_changes;	   /* disruptive fields reported, not repaired */
+	size_t unknown_changes;	   /* fields that could not be read: never repaired blind */
+	unsigned device_limit;	   /* max_devices resolved to a count (0 = none) */
 	enum rc_guardrail blocked; /* NONE: go on and repair */
 };
 

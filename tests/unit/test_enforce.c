@@ -255,7 +255,8 @@ static void test_max_devices_over_repairs_nothing(void **state)
 	text = render(&run, false, false);
 	json = render(&run, true, false);
 	prom = render(&run, false, true);
-	assert_non_null(strstr(text, "guardrail --max-devices: 3 devices to repair, the limit is 1"));
+	assert_non_null(
+	    strstr(text, "guardrail --max-devices: 3 devices to repair, the limit is 1"));
 	assert_non_null(strstr(json, "\"guardrail\":\"max-devices\""));
 	assert_non_null(
 	    strstr(prom, "rocectl_enforce_guardrail_blocked{guardrail=\"max-devices\"} 1\n"));
@@ -309,7 +310,8 @@ static void test_max_changes(void **state)
 	assert_int_equal(run.exit_code, 2);
 	assert_int_equal(applies(), 0);
 	text = render(&run, false, false);
-	assert_non_null(strstr(text, "guardrail --max-changes: 3 fields to repair, the limit is 2"));
+	assert_non_null(
+	    strstr(text, "guardrail --max-changes: 3 fields to repair, the limit is 2"));
 	free(text);
 	rc_enforce_run_fini(&run);
 
@@ -454,17 +456,14 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_in_sync_does_nothing, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_max_devices_over_repairs_nothing, setup,
-					    teardown),
+	    cmocka_unit_test_setup_teardown(test_max_devices_over_repairs_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_max_devices_percent, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_max_changes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_disruptive_drift_is_held_unless_allowed, setup,
 					    teardown),
-	    cmocka_unit_test_setup_teardown(test_only_drifted_groups_are_written, setup,
-					    teardown),
+	    cmocka_unit_test_setup_teardown(test_only_drifted_groups_are_written, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_quarantine_after_k_failures, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_state_file_refused_when_not_ours, setup,
-					    teardown),
+	    cmocka_unit_test_setup_teardown(test_state_file_refused_when_not_ours, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
