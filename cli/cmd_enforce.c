@@ -12,6 +12,7 @@
 #include "../engine/run/lock.h"
 #include "rocectl/cli.h"
 #include "rocectl/enforce.h"
+#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "rocectl/util.h"
@@ -299,6 +300,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	struct rc_quarantine q = {0};
 	struct rc_enforce_run run = {0};
 	struct rc_locks locks = {0};
+	struct rc_history hist = {0};
 	struct rc_err err = {0};
 	char state[4096];
 	int npos, rc, exit_code = RC_EXIT_ERROR;
@@ -338,11 +340,17 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		goto out;
 	f.journal_dir = o.journal;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
-	if (rc_enforce_execute(&f, &o.guard, &q, &run, &err)) {
+	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		goto out;
+	}
+	if (rc_enforce_execute(&f, &o.guard, &q, &hist, &run, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
 	exit_code = run.exit_code;
+	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
+		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
 	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])
 			fprintf(stderr, "rocectl enforce: %s\n", err.msg);
@@ -351,6 +359,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (print(&o, &run))
 		exit_code = RC_EXIT_ERROR;
 out:
+	rc_history_fini(&hist);
 	rc_enforce_run_fini(&run);
 	rc_quarantine_fini(&q);
 	rc_locks_release(&locks);

@@ -13,6 +13,8 @@ static const struct rc_command commands[] = {
     {"verify", "re-read everything and check ports, links and paths", cmd_verify},
     {"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
     {"enforce", "verify, repair drift within guardrails, verify again (for timers)", cmd_enforce},
+    {"history", "the runs recorded: who, when, inputs, what changed, result", cmd_history},
+    {"show", "one recorded run in full", cmd_show},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "rocectl/enforce.h"
+#include "rocectl/history.h"
 
 const char *rc_guardrail_name(enum rc_guardrail g)
 {
@@ -131,8 +132,14 @@ static void after_repair(struct rc_fleet *f, const size_t *map, struct rc_enforc
 	}
 }
 
+/* The device's result in the history record ("applied" is what syslog logs). */
+static const char *history_result(enum rc_enforce_action a)
+{
+	return a == RC_ENF_REPAIRED ? "applied" : rc_enforce_action_name(a);
+}
+
 int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct rc_quarantine *q,
-		       struct rc_enforce_run *out, struct rc_err *err)
+		       struct rc_history *hist, struct rc_enforce_run *out, struct rc_err *err)
 {
 	size_t *map = calloc(f->n ? f->n : 1, sizeof(*map));
 	bool repair;
@@ -162,7 +169,8 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 			snprintf(o->error, sizeof(o->error), "%s", d->err.msg);
 			continue;
 		}
-		if (copy_changes(&d->run.changes, &o->found)) {
+		if (copy_changes(&d->run.changes, &o->found) ||
+		    (hist && rc_history_add(hist, &d->run, "pending"))) {
 			free(map);
 			return rc_errf(err, ENOMEM, "out of memory");
 		}
@@ -210,6 +218,9 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 		out->held_fields += o->held;
 		out->left_fields += o->left;
 		out->failed += o->action == RC_ENF_FAILED;
+		if (hist)
+			rc_history_result(hist, o->device, history_result(o->action),
+					  o->error[0] ? o->error : NULL);
 		if (q && o->action != RC_ENF_QUARANTINED &&
 		    rc_quarantine_record(q, o->device, o->action == RC_ENF_FAILED, out->run_id,
 					 o->error)) {

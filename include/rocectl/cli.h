@@ -50,6 +50,8 @@ int cmd_apply(int argc, char **argv, const struct rc_global *g);
 int cmd_verify(int argc, char **argv, const struct rc_global *g);
 int cmd_trace(int argc, char **argv, const struct rc_global *g);
 int cmd_enforce(int argc, char **argv, const struct rc_global *g);
+int cmd_history(int argc, char **argv, const struct rc_global *g);
+int cmd_show(int argc, char **argv, const struct rc_global *g);
 int cmd_rollback(int argc, char **argv, const struct rc_global *g);
 int cmd_counters(int argc, char **argv, const struct rc_global *g);
 int cmd_agent(int argc, char **argv, const struct rc_global *g);

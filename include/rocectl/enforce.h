@@ -118,9 +118,12 @@ struct rc_enforce_run {
  * decide, the repair runs through rc_fleet_apply (journal, tier order, read-back, restore
  * of a failed device) and everything is read again.  `q` is then updated (a device that
  * failed gets one more failure, the others are forgotten); saving it is the caller's.
- * Per-device failures are in `out`, not an error: returns 0 or -ENOMEM. */
+ * `hist` (may be NULL, else begun by rc_history_begin) gets every device read, what it
+ * was to change and its outcome.  Per-device failures are in `out`, not an error: returns
+ * 0 or -ENOMEM. */
+struct rc_history;
 int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct rc_quarantine *q,
-		       struct rc_enforce_run *out, struct rc_err *err);
+		       struct rc_history *hist, struct rc_enforce_run *out, struct rc_err *err);
 void rc_enforce_run_fini(struct rc_enforce_run *r);
 
 /* Text or JSON (one printer), and the Prometheus textfile. */

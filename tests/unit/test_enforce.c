@@ -114,7 +114,7 @@ static void enforce(struct fixture *f, const struct rc_guardrails *g, struct rc_
 	fl.progress = false;
 	fl.journal_dir = f->dir;
 	snprintf(fl.run_id, sizeof(fl.run_id), "run%zu", fake.n_log);
-	assert_int_equal(rc_enforce_execute(&fl, g, q, run, &err), 0);
+	assert_int_equal(rc_enforce_execute(&fl, g, q, NULL, run, &err), 0);
 	rc_fleet_fini(&fl);
 }
 
