@@ -33,7 +33,7 @@ test_expect_success 'the enforce unit runs with guardrails on and disruptive fie
 '
 
 test_expect_success 'the controller units are hardened: no capability, read-only system but their own paths' '
-	for u in "$DIST"/systemd/*.service; do
+	for u in "$DIST"/systemd/rocectl-verify.service "$DIST"/systemd/rocectl-enforce.service; do
 		test_must_contain "$u" "^ProtectSystem=strict$" &&
 		test_must_contain "$u" "^CapabilityBoundingSet=$" &&
 		test_must_contain "$u" "^NoNewPrivileges=yes$" &&
@@ -41,8 +41,18 @@ test_expect_success 'the controller units are hardened: no capability, read-only
 	done
 '
 
+test_expect_success 'the agent unit runs agent enforce with CAP_NET_ADMIN only, disruptive fields skipped' '
+	u="$DIST/systemd/rocectl-agent-enforce.service" &&
+	test_must_contain "$u" "^ExecStart=/usr/bin/rocectl agent enforce .*--disruptive skip$" &&
+	test_must_contain "$u" "^CapabilityBoundingSet=CAP_NET_ADMIN$" &&
+	test_must_contain "$u" "^ProtectSystem=strict$" &&
+	test_must_contain "$u" "^NoNewPrivileges=yes$" &&
+	test_must_not_contain "$u" "^ProtectKernelTunables=yes" &&
+	"$ROCECTL" agent --help | grep -q "enforce"
+'
+
 test_expect_success 'systemd-analyze security rates the controller units at an exposure of at most 5.0' '
-	for u in "$TMP"/units/*.service; do
+	for u in "$TMP"/units/rocectl-verify.service "$TMP"/units/rocectl-enforce.service; do
 		systemd-analyze security --offline=yes --threshold=50 "$u" >"$TMP/sec.out" 2>&1 ||
 			{ cat "$TMP/sec.out"; exit 1; }
 	done

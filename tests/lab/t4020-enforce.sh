@@ -22,7 +22,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit
 fi
 
-test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true; [ -s "$TMP/agent-journal" ] && rm -rf "$(cat "$TMP/agent-journal")"'
 
 rc() {
 	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
@@ -108,6 +108,24 @@ test_expect_success 'PFC off on a host is reported and not repaired (--disruptiv
 test_expect_success 'with --disruptive allow the PFC drift is repaired' '
 	rc enforce -p "$POLICY" -i "$INV" --disruptive allow --format json >"$TMP/e4.json" &&
 	jq -e "(.actions[] | select(.device == \"gpu001\")).action == \"repaired\"" "$TMP/e4.json" &&
+	rc verify -p "$POLICY" -i "$INV" >/dev/null
+'
+
+test_expect_success 'agent enforce on the host itself: PFC off held (exit 2), repaired with --disruptive allow' '
+	AJ=$(mktemp -d /tmp/rocectl-agent-journal.XXXXXX) && chmod 1777 "$AJ" &&
+	echo "$AJ" >"$TMP/agent-journal" &&
+	n=0 &&
+	until rc verify -p "$POLICY" -i "$INV" --format json --limit gpu002 >"$TMP/v5.json";
+		[ "$(jq "[.devices[].changes[] | select(.field == \"pfc_enabled\")] | length" "$TMP/v5.json")" = 1 ]; do
+		n=$((n + 1)) && [ "$n" -le 5 ] && host_dcb gpu002 pfc set dev "$IF" prio-pfc 3:off
+	done &&
+	writes >"$TMP/w0" &&
+	test_expect_code 2 "$LAB_CMD" ssh "$LAB" gpu002 \
+		"rocectl agent enforce -p $POLICY --journal $AJ --json" >"$TMP/a1.json" &&
+	jq -e ".command == \"enforce\" and .exit_code == 2" "$TMP/a1.json" &&
+	writes >"$TMP/w1" && cmp "$TMP/w0" "$TMP/w1" &&
+	"$LAB_CMD" ssh "$LAB" gpu002 \
+		"rocectl agent enforce -p $POLICY --journal $AJ --disruptive allow" >"$TMP/a2.txt" &&
 	rc verify -p "$POLICY" -i "$INV" >/dev/null
 '
 
