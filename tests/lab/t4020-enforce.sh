@@ -129,14 +129,10 @@ test_expect_success 'agent enforce on the host itself: PFC off held (exit 2), re
 	rc verify -p "$POLICY" -i "$INV" >/dev/null
 '
 
-test_expect_success 'promtool check metrics: the enforce and verify --counters outputs follow the naming rules' '
+test_expect_success 'promtool check metrics: the enforce output follows the naming rules' '
 	command -v promtool >/dev/null || { echo "promtool missing: make deps (Debian package prometheus)"; exit 1; } &&
 	promtool check metrics <"$TMP/enforce.prom" >"$TMP/pt1.out" 2>&1 &&
-	test ! -s "$TMP/pt1.out" &&
-	rc verify -p "$POLICY" -i "$INV" --counters --format prometheus -o "$TMP/verify.prom" &&
-	test_must_contain "$TMP/verify.prom" "^rocectl_device_counter_total" &&
-	promtool check metrics <"$TMP/verify.prom" >"$TMP/pt2.out" 2>&1 &&
-	test ! -s "$TMP/pt2.out" || { cat "$TMP/pt1.out" "$TMP/pt2.out"; exit 1; }
+	test ! -s "$TMP/pt1.out" || { cat "$TMP/pt1.out"; exit 1; }
 '
 
 test_expect_success 'the quarantine file lives next to the journal, 0600, and --clear of an unknown device fails' '
