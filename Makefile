@@ -34,7 +34,7 @@ Q := @
 endif
 
 SIM_TARGETS :=
--include $(sort $(wildcard tests/sim/*/sim.mk)) $(wildcard tests/lab/lab.mk tests/vm/vm.mk)
+-include $(sort $(wildcard tests/sim/*/sim.mk)) $(wildcard tests/lab/lab.mk tests/vm/vm.mk dist/dist.mk)
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral \
 	-Wstrict-prototypes -Wmissing-prototypes -Wvla

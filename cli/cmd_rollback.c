@@ -13,6 +13,7 @@
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/fleet.h"
+#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/util.h"
 
@@ -217,6 +218,45 @@ static size_t report(const struct device_job *jobs, size_t n)
 	return failed;
 }
 
+/* `rollback RUN` of a run that finished (nothing of it left in the journal): its history
+ * record's pre-change values go to the journal and are restored like any other. */
+static size_t undo_from_history(const char *run, const char *journal)
+{
+	struct rc_err err = {0};
+	size_t n = 0;
+	int rc = rc_history_to_journal(rc_history_dir(), run, journal, &n, &err);
+
+	if (rc && rc != -ENOENT)
+		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+	else if (!rc && n)
+		printf("run %s finished; undoing it from its history record (%zu device%s)\n", run,
+		       n, n == 1 ? "" : "s");
+	return rc ? 0 : n;
+}
+
+/* The rollback's own record (include/rocectl/history.h): each device restored or not. */
+static void record(const struct device_job *jobs, size_t n)
+{
+	struct rc_history h;
+	struct rc_err err = {0};
+	char run_id[64];
+	int failed = 0;
+
+	rc_journal_new_run_id(run_id, sizeof(run_id));
+	if (!rc_history_begin(&h, "rollback", run_id, NULL, NULL, &err)) {
+		for (size_t i = 0; i < n; i++) {
+			rc_history_result(&h, jobs[i].e[0]->device,
+					  jobs[i].rc ? "failed" : "restored",
+					  jobs[i].rc ? jobs[i].err.msg : NULL);
+			failed |= jobs[i].rc != 0;
+		}
+		rc_history_write(&h, rc_history_dir(), failed ? RC_EXIT_ERROR : RC_EXIT_OK, &err);
+	}
+	if (err.msg[0])
+		fprintf(stderr, "rocectl rollback: warning: no history record: %s\n", err.msg);
+	rc_history_fini(&h);
+}
+
 int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 {
 	struct rollback_opts o = {.journal = getenv("ROCECTL_JOURNAL")};
@@ -250,6 +290,12 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&inv);
 		return RC_EXIT_ERROR;
 	}
+	if (n == 0 && npos && undo_from_history(argv[0], o.journal) > 0 &&
+	    rc_journal_list(o.journal, argv[0], &e, &n, &err)) {
+		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+		rc_inventory_fini(&inv);
+		return RC_EXIT_ERROR;
+	}
 	if (n == 0)
 		printf("nothing to roll back in '%s'\n", o.journal);
 	else
@@ -265,6 +311,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 			    restore_device, &c);
 		bad += report(jobs, n_jobs);
 	}
+	if (!rc && n_jobs)
+		record(jobs, n_jobs);
 	rc_locks_release(&locks);
 	for (size_t i = 0; jobs && i < n_jobs; i++)
 		free(jobs[i].e);

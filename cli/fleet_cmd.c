@@ -22,6 +22,7 @@
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
 #include "rocectl/fleet.h"
+#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
@@ -628,6 +629,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_err err = {0};
 	struct tally t = {0};
 	struct rc_locks locks = {0};
+	struct rc_history hist = {0};
 	int exit_code = RC_EXIT_ERROR;
 	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
 	size_t buf_len = 0;
@@ -685,6 +687,12 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		if (plan_path && check_saved_plan(&plan, &f))
 			goto out;
 	}
+	/* plan and apply leave a record (include/rocectl/history.h); verify changes nothing */
+	if (cmd != RC_FLEET_CMD_VERIFY &&
+	    rc_history_fleet_begin(&hist, names[cmd], &f, o.policy, o.inventory,
+				   cmd == RC_FLEET_CMD_PLAN ? "planned" : "pending", &err))
+		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
+			err.msg);
 	if (o.format == FMT_JSONL) {
 		/* printed above */
 	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT) {
@@ -694,6 +702,12 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	} else {
 		exit_code = print_report(dst, cmd, &o, &f);
 	}
+	if (cmd == RC_FLEET_CMD_APPLY)
+		rc_history_fleet_applied(&hist, &f);
+	if (cmd != RC_FLEET_CMD_VERIFY && hist.run_id[0] &&
+	    rc_history_write(&hist, rc_history_dir(), exit_code, &err))
+		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
+			err.msg);
 	if (cmd != RC_FLEET_CMD_PLAN)
 		clear_verified(cmd, o.journal, &f);
 	if (dst != stdout) {
@@ -718,6 +732,7 @@ out:
 	if (dst != stdout)
 		fclose(dst);
 	free(buf);
+	rc_history_fini(&hist);
 	rc_locks_release(&locks);
 	rc_fleet_fini(&f);
 	rc_inventory_fini(&inv);

@@ -16,6 +16,9 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # so that builds of other worktrees applying to their own "leaf01" do not collide.
 ROCECTL_LOCK_DIR="${ROCECTL_LOCK_DIR:-$BUILD_DIR/locks}"
 export ROCECTL_LOCK_DIR
+# Run records (engine/run/history.c) likewise stay out of /var/lib/rocectl/history.
+ROCECTL_HISTORY="${ROCECTL_HISTORY:-$BUILD_DIR/history}"
+export ROCECTL_HISTORY
 
 log_dir="$BUILD_DIR/test-logs"
 rm -rf "$log_dir" && mkdir -p "$log_dir"

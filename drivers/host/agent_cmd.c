@@ -96,12 +96,14 @@ struct agent_opts {
 	const char *root;
 	bool json;
 	unsigned sections;
+	bool enforce;	       /* `agent enforce`: apply without the disruptive groups */
+	bool allow_disruptive; /* --disruptive allow */
 	size_t n_if;
 	char ifs[MAX_INTERFACES][RC_NAME_MAX];
 	int bad;
 };
 
-enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON };
+enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON, OPT_DISRUPTIVE };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
@@ -112,6 +114,10 @@ static const struct rc_option options[] = {
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma (default: all)", OPT_ONLY},
+    {"disruptive", 0, "skip|allow",
+     "enforce: skip (default) reports drift of fields that flap the link (PFC, trust) "
+     "without repairing it; allow repairs it too",
+     OPT_DISRUPTIVE},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -144,6 +150,15 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_ROOT:
 		o->root = arg;
+		break;
+	case OPT_DISRUPTIVE:
+		if (strcmp(arg, "skip") && strcmp(arg, "allow")) {
+			fprintf(stderr,
+				"rocectl agent: --disruptive: '%s' is not one of skip, allow\n",
+				arg);
+			return -EINVAL;
+		}
+		o->allow_disruptive = !strcmp(arg, "allow");
 		break;
 	case OPT_JOURNAL:
 		o->journal = arg;
@@ -353,6 +368,9 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 
 	snprintf(only[0], sizeof(only[0]), "%s", ifname);
 	rc = rc_devrun_open(&r, &a->dev, 0, &a->ropts, only, 1, &err);
+	/* enforce: what flaps the link is reported, not written (docs/ENFORCE.md) */
+	if (!rc && a->o.enforce && !a->o.allow_disruptive)
+		r.hold_groups = r.drv->disruptive;
 	if (!rc)
 		rc = rc_devrun_read(&r, &err);
 	if (!rc)
@@ -382,7 +400,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 				    drift == 1 ? "" : "s");
 		out_changes(a, &r.changes);
 		rc_out_close_object(&a->out);
-		if (drift && a->cmd != A_APPLY)
+		if (drift && (a->cmd != A_APPLY || a->o.enforce))
 			escalate(a, RC_EXIT_CHANGES);
 		rc_devrun_close(&r);
 		return;
@@ -413,7 +431,16 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_bool(&a->out, "restored", NULL, false);
 		size_t n_set = rc_changes_count(&planned, RC_CHANGE_SET);
 
+		/* held (disruptive) changes were not applied: enforce leaves them as drift */
+		n_set -= rc_changes_count(&r.changes, RC_CHANGE_SET);
 		rc_out_text(&a->out, "applied %zu change%s\n", n_set, n_set == 1 ? "" : "s");
+		if (rc_changes_count(&r.changes, RC_CHANGE_SET)) {
+			rc_out_text(&a->out,
+				    "  %zu disruptive field(s) not repaired (--disruptive "
+				    "allow repairs them)\n",
+				    rc_changes_count(&r.changes, RC_CHANGE_SET));
+			escalate(a, RC_EXIT_CHANGES);
+		}
 		a->n_applied++;
 	}
 	rc_out_str(&a->out, "run_id", NULL, run_id);
@@ -933,8 +960,8 @@ static int load_policy(struct agent *a, struct rc_err *err)
 }
 
 #define USAGE                                                                                      \
-	"rocectl agent show|plan|apply|verify|counters [-p POLICY] [--interface IF]... "           \
-	"[--json] [--root DIR] [--journal DIR] [--only dcb,ecn,rdma]"
+	"rocectl agent show|plan|apply|enforce|verify|counters [-p POLICY] [--interface IF]... "   \
+	"[--json] [--root DIR] [--journal DIR] [--only dcb,ecn,rdma] [--disruptive skip|allow]"
 
 int cmd_agent(int argc, char **argv, const struct rc_global *g)
 {
@@ -959,6 +986,10 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	if (rc) {
 		free(a);
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	}
+	if (npos == 1 && !strcmp(argv[0], "enforce")) {
+		a->o.enforce = true;
+		argv[0] = "apply";
 	}
 	if (npos != 1 || parse_cmd(argv[0], &a->cmd)) {
 		fprintf(stderr, "rocectl agent: say what to do: show, plan, apply, verify or "
@@ -1010,13 +1041,14 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 
 	rc_out_open_object(&a->out, NULL);
 	rc_out_str(&a->out, "schema", NULL, AGENT_SCHEMA);
-	rc_out_str(&a->out, "command", NULL, cmd_names[a->cmd]);
+	rc_out_str(&a->out, "command", NULL, a->o.enforce ? "enforce" : cmd_names[a->cmd]);
 	rc_out_str(&a->out, "host", "%s", a->dev.name);
 	if (a->have_policy)
 		rc_out_str(&a->out, "policy", " (policy %s)", a->pol.name);
 	else
 		rc_out_null(&a->out, "policy", NULL);
-	rc_out_text(&a->out, ": %s, %zu interface%s\n", cmd_names[a->cmd], a->o.n_if,
+	rc_out_text(&a->out, ": %s, %zu interface%s\n",
+		    a->o.enforce ? "enforce" : cmd_names[a->cmd], a->o.n_if,
 		    a->o.n_if == 1 ? "" : "s");
 	rc_out_open_array(&a->out, "interfaces");
 	if (a->cmd == A_SHOW)

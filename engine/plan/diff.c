@@ -447,8 +447,11 @@ static void diff_group(struct differ *d, void (*fn)(struct differ *d))
 		return;
 	}
 	fn(d);
-	/* Values equal (no SET change for the group) but the effect is missing. */
-	if (readable(d) && (e->drift & d->group) && !(d->mask & d->group))
+	/* Values equal (no SET change for the group) but the effect is missing.  A want that
+	 * itself records the effect missing is a journaled pre-change state being restored
+	 * (rollback, undo): it asks for the values back, not for an effect it never had. */
+	if (readable(d) && (e->drift & d->group) && !(d->mask & d->group) &&
+	    !(d->want->effect.drift & d->group))
 		emit_note(d, ".effect", "not in effect", "in effect");
 	if (readable(d) && (e->warn & d->group)) {
 		size_t at = d->out->n;

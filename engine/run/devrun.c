@@ -136,10 +136,11 @@ static int compute_want(struct rc_devrun *r, const struct rc_policy *pol,
 	return 0;
 }
 
-/* Diff want[] against have[] into r->changes and r->write_fields. */
+/* Diff want[] against have[] into r->changes and r->write_fields.  Held groups stay in
+ * r->changes (they are reported) but are neither written nor counted. */
 static int diff_all(struct rc_devrun *r, double tolerance)
 {
-	int n_set;
+	int n_set = 0;
 
 	rc_changes_fini(&r->changes);
 	for (size_t i = 0; i < r->n_ports; i++) {
@@ -148,9 +149,11 @@ static int diff_all(struct rc_devrun *r, double tolerance)
 
 		if (m < 0)
 			return (int)m;
-		r->write_fields[i] = (uint32_t)m;
+		r->write_fields[i] = (uint32_t)m & ~r->hold_groups;
 	}
-	n_set = (int)rc_changes_count(&r->changes, RC_CHANGE_SET);
+	for (size_t i = 0; i < r->changes.n; i++)
+		n_set += r->changes.v[i].kind == RC_CHANGE_SET &&
+			 !(r->changes.v[i].group & r->hold_groups);
 	return n_set;
 }
 

@@ -199,6 +199,8 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
 		d->opened = rc == 0;
 	}
+	if (!rc && f->hold_disruptive)
+		d->run.hold_groups = d->run.drv->disruptive;
 	if (!rc)
 		rc = rc_devrun_read(&d->run, &d->err);
 	if (!rc) {

@@ -23,6 +23,10 @@ struct rc_devrun {
 	uint32_t *write_fields;	    /* per port: RC_F_* groups that need writing */
 	struct rc_changes changes;  /* every difference of the last diff */
 	bool read_ok;
+	/* RC_F_* groups reported but never written (`enforce --disruptive skip`): left out of
+	 * write_fields and of the SET count the diff returns and the read-back waits for.
+	 * Set after rc_devrun_open (which zeroes the struct). */
+	uint32_t hold_groups;
 };
 
 /* Connect through the device's driver.  `only_ports` (may be NULL/0) restricts the ports;

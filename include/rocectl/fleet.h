@@ -42,6 +42,9 @@ struct rc_fleet {
 	 * prints the device and frees its state there (engine/report/stream.c).  NULL: none. */
 	void (*on_read)(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx);
 	void *on_read_ctx;
+	/* Per device, groups read and reported but not written (struct rc_devrun.hold_groups):
+	 * the driver's disruptive groups when `enforce --disruptive skip`. */
+	bool hold_disruptive;
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };

@@ -635,6 +635,22 @@ static void test_effect_drift(void **state)
 	rc_changes_free(&c);
 }
 
+/* Restoring a journaled state that was read with the effect already missing asks for its
+ * values back, not for the effect: the restore of such a device can verify. */
+static void test_effect_missing_in_restored_state(void **state)
+{
+	struct port_qos want = switch_have(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	rc_effect_drift(&want.effect, RC_F_PFC, "no lossless pool");
+	rc_effect_drift(&have.effect, RC_F_PFC | RC_F_CABLE, "no lossless pool; profile");
+	assert_int_equal(rc_diff_port("swp1", &want, &have, 0.0, 0, &c), RC_F_CABLE);
+	assert_int_equal(c.n, 1);
+	assert_string_equal(c.v[0].field, "cable_length_m.effect");
+	rc_changes_free(&c);
+}
+
 /* A group whose values differ is reported by its values, not twice. */
 static void test_effect_drift_with_value_drift(void **state)
 {
@@ -729,6 +745,7 @@ int main(void)
 	    cmocka_unit_test(test_within_tolerance),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_effect_drift),
+	    cmocka_unit_test(test_effect_missing_in_restored_state),
 	    cmocka_unit_test(test_effect_drift_with_value_drift),
 	    cmocka_unit_test(test_effect_inert),
 	    cmocka_unit_test(test_effect_why_bounded),

@@ -1,0 +1,369 @@
+/* rocectl enforce -p POLICY -i INVENTORY: verify, decide, repair, verify, in one run, for
+ * a timer (dist/systemd/rocectl-enforce.timer).  Exit 0 in sync, 2 drift left (a guardrail,
+ * disruptive fields held, a quarantined device), 1 error.  The run itself is
+ * rc_enforce_execute (engine/run/enforce.c); this file parses, locks, loads and saves the
+ * quarantine, and prints. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../engine/run/lock.h"
+#include "rocectl/cli.h"
+#include "rocectl/enforce.h"
+#include "rocectl/history.h"
+#include "rocectl/journal.h"
+#include "rocectl/print.h"
+#include "rocectl/util.h"
+
+enum {
+	OPT_LIMIT = 256,
+	OPT_PARALLEL,
+	OPT_FORMAT,
+	OPT_MAX_DEVICES,
+	OPT_MAX_CHANGES,
+	OPT_DISRUPTIVE,
+	OPT_QUARANTINE,
+	OPT_STATE,
+	OPT_CLEAR,
+	OPT_JOURNAL = 'J',
+	OPT_OUTPUT = 'o',
+};
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
+
+struct opts {
+	const char *policy, *inventory, *limit, *journal, *output, *state, *clear;
+	unsigned parallel;
+	enum fmt format;
+	struct rc_guardrails guard;
+};
+
+#define QUARANTINE_AFTER_DEFAULT 3
+
+static const struct rc_option options[] = {
+    {"policy", 'p', "FILE", "the policy (YAML)", 'p'},
+    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
+    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL},
+    {"max-devices", 0, "N|N%",
+     "repair nothing when more devices than this (or N% of the selected) have drifted",
+     OPT_MAX_DEVICES},
+    {"max-changes", 0, "N", "repair nothing when more fields than this have drifted",
+     OPT_MAX_CHANGES},
+    {"disruptive", 0, "skip|allow",
+     "skip (default): report drift of fields that flap links or restart channels, do not "
+     "repair it; allow: repair it too",
+     OPT_DISRUPTIVE},
+    {"quarantine-after", 0, "K",
+     "a device that failed in the last K runs in a row is not touched until cleared "
+     "(default 3; 0 = never)",
+     OPT_QUARANTINE},
+    {"state", 0, "FILE",
+     "the quarantine file (default enforce-state.json next to the journal directory)", OPT_STATE},
+    {"clear", 0, "DEVICE", "forget DEVICE's failures (lift its quarantine) and exit", OPT_CLEAR},
+    {"format", 0, "FMT", "text (default), json or prometheus", OPT_FORMAT},
+    {"output", 'o', "FILE",
+     "write the report to FILE atomically (for the node_exporter textfile collector)", OPT_OUTPUT},
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, unsigned *out)
+{
+	uint64_t v;
+
+	if (rc_parse_u64(arg, 10, min, max, &v)) {
+		fprintf(stderr, "rocectl enforce: --%s: '%s' is not a number in %llu..%llu\n", opt,
+			arg, (unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct opts *o = ctx;
+	size_t len;
+
+	switch (id) {
+	case 'p':
+		o->policy = arg;
+		break;
+	case 'i':
+		o->inventory = arg;
+		break;
+	case OPT_LIMIT:
+		o->limit = arg;
+		break;
+	case OPT_JOURNAL:
+		o->journal = arg;
+		break;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_STATE:
+		o->state = arg;
+		break;
+	case OPT_CLEAR:
+		o->clear = arg;
+		break;
+	case OPT_PARALLEL:
+		return number("parallel", arg, 1, 1024, &o->parallel);
+	case OPT_MAX_CHANGES:
+		return number("max-changes", arg, 1, 1000000, &o->guard.max_changes);
+	case OPT_QUARANTINE:
+		return number("quarantine-after", arg, 0, 1000, &o->guard.quarantine_after);
+	case OPT_MAX_DEVICES:
+		len = strlen(arg);
+		if (len > 1 && arg[len - 1] == '%') {
+			char pct[8];
+
+			snprintf(pct, sizeof(pct), "%.*s", (int)(len - 1), arg);
+			o->guard.max_devices_pct = true;
+			return number("max-devices", len - 1 < sizeof(pct) ? pct : "x", 1, 100,
+				      &o->guard.max_devices);
+		}
+		return number("max-devices", arg, 1, 1000000, &o->guard.max_devices);
+	case OPT_DISRUPTIVE:
+		if (strcmp(arg, "skip") && strcmp(arg, "allow")) {
+			fprintf(stderr,
+				"rocectl enforce: --disruptive: '%s' is not one of skip, allow\n",
+				arg);
+			return -EINVAL;
+		}
+		o->guard.allow_disruptive = !strcmp(arg, "allow");
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			o->format = FMT_TEXT;
+		else if (!strcmp(arg, "json"))
+			o->format = FMT_JSON;
+		else if (!strcmp(arg, "prometheus"))
+			o->format = FMT_PROMETHEUS;
+		else {
+			fprintf(stderr,
+				"rocectl enforce: --format: '%s' is not one of text, json, "
+				"prometheus\n",
+				arg);
+			return -EINVAL;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* enforce-state.json in the directory that holds the journal directory: with the default
+ * journal, /var/lib/rocectl/enforce-state.json (dist/systemd's ReadWritePaths=). */
+static void default_state(const char *journal, char *buf, size_t len)
+{
+	char dir[4096];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", journal);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(buf, len, "enforce-state.json");
+	else if (slash == dir)
+		snprintf(buf, len, "/enforce-state.json");
+	else
+		snprintf(buf, len, "%.*s/enforce-state.json", (int)(slash - dir), dir);
+}
+
+/* The state file's directory, created 0700 like the journal's when missing. */
+static int make_parent(const char *path)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST) {
+			fprintf(stderr, "rocectl enforce: cannot create '%s': %s\n", dir,
+				strerror(errno));
+			return -1;
+		}
+		*p = '/';
+	}
+	return 0;
+}
+
+static int clear_device(const char *state, const char *device)
+{
+	struct rc_quarantine q;
+	struct rc_err err = {0};
+	int rc;
+
+	if (rc_quarantine_load(state, &q, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	rc = rc_quarantine_clear(&q, device);
+	if (rc == 0 && rc_quarantine_save(state, &q, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		rc_quarantine_fini(&q);
+		return RC_EXIT_ERROR;
+	}
+	rc_quarantine_fini(&q);
+	if (rc) {
+		fprintf(stderr, "rocectl enforce: '%s' has no failures recorded in '%s'\n", device,
+			state);
+		return RC_EXIT_ERROR;
+	}
+	printf("'%s' cleared: the next enforce run reads and repairs it again\n", device);
+	return RC_EXIT_OK;
+}
+
+static int load_inputs(const struct opts *o, struct rc_policy *pol, struct rc_inventory *inv)
+{
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+
+	if (rc_policy_load(o->policy, pol, &warn, &err) ||
+	    rc_inventory_load(o->inventory, inv, &warn, &err)) {
+		rc_err_print(&err, stderr);
+		return -1;
+	}
+	rc_warnings_print(&warn, stderr);
+	return 0;
+}
+
+/* Every selected device locked machine-wide before it is read (engine/run/lock.c), as
+ * apply does: a manual apply and the timer must not interleave on one switch. */
+static int lock_all(const struct rc_fleet *f, struct rc_locks *locks)
+{
+	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++)
+		v[i] = f->inv->devices[f->devs[i].index].name;
+	rc = rc_lock_devices(rc_lock_dir(), v, f->n, "enforce", locks, &warn, &err);
+	free(v);
+	rc_warnings_print(&warn, stderr);
+	if (rc)
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+	return rc;
+}
+
+static int print(const struct opts *o, const struct rc_enforce_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *dst = o->output ? open_memstream(&buf, &len) : stdout;
+	struct rc_err err = {0};
+	struct rc_out out;
+	int rc = 0;
+
+	if (!dst) {
+		fprintf(stderr, "rocectl enforce: out of memory\n");
+		return -1;
+	}
+	if (o->format == FMT_PROMETHEUS) {
+		rc_enforce_prometheus(dst, run);
+	} else {
+		rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+		rc_enforce_report(&out, run);
+	}
+	if (dst == stdout)
+		return fflush(stdout) ? -1 : 0;
+	fclose(dst);
+	if (rc_write_atomic(o->output, buf, len, 0644, "report", &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+int cmd_enforce(int argc, char **argv, const struct rc_global *g)
+{
+	struct opts o = {.journal = getenv("ROCECTL_JOURNAL"),
+			 .guard = {.quarantine_after = QUARANTINE_AFTER_DEFAULT}};
+	struct rc_run_opts ropts = {.root = g->root,
+				    .accept_new_host_keys = g->accept_new_host_keys};
+	const char *usage = "rocectl enforce -p POLICY -i INVENTORY [options]\n"
+			    "       rocectl enforce --clear DEVICE [--state FILE | --journal DIR]";
+	struct rc_policy pol;
+	struct rc_inventory inv = {0};
+	struct rc_fleet f = {0};
+	struct rc_quarantine q = {0};
+	struct rc_enforce_run run = {0};
+	struct rc_locks locks = {0};
+	struct rc_history hist = {0};
+	struct rc_err err = {0};
+	char state[4096];
+	int npos, rc, exit_code = RC_EXIT_ERROR;
+
+	rc = rc_parse_options(argc, argv, usage, options, on_option, &o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+	if (npos) {
+		fprintf(stderr, "rocectl enforce: unexpected argument '%s'\n", argv[0]);
+		return RC_EXIT_ERROR;
+	}
+	if (!o.journal || !*o.journal)
+		o.journal = RC_JOURNAL_DEFAULT_DIR;
+	if (o.state)
+		snprintf(state, sizeof(state), "%s", o.state);
+	else
+		default_state(o.journal, state, sizeof(state));
+	if (o.clear)
+		return clear_device(state, o.clear);
+	if (!o.policy || !o.inventory) {
+		fprintf(stderr, "rocectl enforce: both -p POLICY and -i INVENTORY are needed\n");
+		rc_print_usage(stderr, usage, options);
+		return RC_EXIT_ERROR;
+	}
+	memset(&pol, 0, sizeof(pol));
+	if (load_inputs(&o, &pol, &inv))
+		goto out;
+	if (rc_quarantine_load(state, &q, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		goto out;
+	}
+	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		goto out;
+	}
+	if (lock_all(&f, &locks))
+		goto out;
+	f.journal_dir = o.journal;
+	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		goto out;
+	}
+	if (rc_enforce_execute(&f, &o.guard, &q, &hist, &run, &err)) {
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		goto out;
+	}
+	exit_code = run.exit_code;
+	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
+		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
+	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
+		if (err.msg[0])
+			fprintf(stderr, "rocectl enforce: %s\n", err.msg);
+		exit_code = RC_EXIT_ERROR;
+	}
+	if (print(&o, &run))
+		exit_code = RC_EXIT_ERROR;
+out:
+	rc_history_fini(&hist);
+	rc_enforce_run_fini(&run);
+	rc_quarantine_fini(&q);
+	rc_locks_release(&locks);
+	rc_fleet_fini(&f);
+	rc_inventory_fini(&inv);
+	return exit_code;
+}

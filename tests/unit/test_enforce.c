@@ -1,0 +1,470 @@
+/* `rocectl enforce` (engine/run/enforce.c, engine/run/quarantine.c) against scripted fake
+ * devices: the guardrails repair nothing when over a limit, disruptive drift is reported
+ * but not written unless allowed, only the drifted groups are written, and a device that
+ * keeps failing is quarantined until cleared.
+ *
+ *   spine01 -- leaf01 -- gpu001
+ *           \- leaf02 -- gpu002
+ *
+ * The devices use "fake-d": the scripted fake of fake_driver.h with PFC marked disruptive
+ * (as the NVUE, SONiC, EOS and mlx5 drivers do) and an apply that writes only the groups
+ * it is given, recording them, so that a test sees exactly what reached each device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_driver.h"
+#include "rocectl/enforce.h"
+#include "rocectl/print.h"
+#include "testutil.h"
+
+enum { SPINE01, LEAF01, LEAF02, GPU001, GPU002, N_DEV };
+
+static const char *const dev_names[N_DEV] = {"spine01", "leaf01", "leaf02", "gpu001", "gpu002"};
+
+/* Per fake device: the union of the groups written to it. */
+static uint32_t written[FAKE_MAX_DEVS];
+
+static int fields_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+			struct rc_err *err)
+{
+	struct rc_port_write cut[FAKE_MAX_PORTS];
+	struct port_qos q[FAKE_MAX_PORTS];
+
+	assert_true(n <= FAKE_MAX_PORTS);
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_port_state *p = fake_port(s->d, w[i].port);
+
+		q[i] = *w[i].want;
+		/* the groups not asked for keep the device's value */
+		if (p && !(w[i].fields & RC_F_PFC))
+			q[i].pfc_enabled = p->qos.pfc_enabled;
+		if (p && !(w[i].fields & RC_F_TRUST))
+			q[i].trust = p->qos.trust;
+		if (p && !(w[i].fields & RC_F_DSCP2PRIO))
+			memcpy(q[i].dscp2prio, p->qos.dscp2prio, sizeof(q[i].dscp2prio));
+		cut[i] = w[i];
+		cut[i].want = &q[i];
+		written[s->d - fake.dev] |= w[i].fields;
+	}
+	return fake_apply(s, cut, n, err);
+}
+
+static const struct rc_driver fake_d_driver = {
+    .name = "fake-d",
+    .disruptive = RC_F_PFC,
+    .open = fake_open,
+    .ports = fake_ports,
+    .read = fake_read,
+    .apply = fields_apply,
+    .close = fake_close,
+};
+
+RC_DRIVER_REGISTER(fake_d_driver)
+
+struct fixture {
+	struct rc_policy pol;
+	struct rc_device dev[N_DEV];
+	char ports[N_DEV][2][RC_NAME_MAX];
+	struct rc_link links[4];
+	struct rc_inventory inv;
+	char dir[256];
+};
+
+static void add_device(struct fixture *f, int i, enum rc_role role, const char *p0, const char *p1)
+{
+	struct rc_device *d = &f->dev[i];
+	const char *names[2] = {p0, p1};
+
+	snprintf(d->name, sizeof(d->name), "%s", dev_names[i]);
+	snprintf(d->driver, sizeof(d->driver), "fake-d");
+	d->role = role;
+	d->kind = role == RC_ROLE_HOST ? RC_DEV_HOST : RC_DEV_SWITCH;
+	d->platform = role == RC_ROLE_HOST ? RC_PLAT_HOST : RC_PLAT_NVUE;
+	d->n_ports = p1 ? 2 : 1;
+	d->ports = f->ports[i];
+	for (size_t k = 0; k < d->n_ports; k++)
+		snprintf(f->ports[i][k], RC_NAME_MAX, "%s", names[k]);
+	fake_add(d->name, names, d->n_ports);
+}
+
+static void add_link(struct fixture *f, size_t l, int a, const char *ap, int b, const char *bp)
+{
+	f->links[l].a.dev = (size_t)a;
+	snprintf(f->links[l].a.port, RC_NAME_MAX, "%s", ap);
+	f->links[l].b.dev = (size_t)b;
+	snprintf(f->links[l].b.port, RC_NAME_MAX, "%s", bp);
+	f->links[l].speed_gbps = 100;
+}
+
+/* One enforce run over the whole fixture. */
+static void enforce(struct fixture *f, const struct rc_guardrails *g, struct rc_quarantine *q,
+		    struct rc_enforce_run *run)
+{
+	struct rc_run_opts opts = {.root = "/"};
+	struct rc_err err = {0};
+	struct rc_fleet fl;
+
+	assert_int_equal(rc_fleet_init(&fl, &f->inv, &f->pol, &opts, NULL, 3, &err), 0);
+	fl.progress = false;
+	fl.journal_dir = f->dir;
+	snprintf(fl.run_id, sizeof(fl.run_id), "run%zu", fake.n_log);
+	assert_int_equal(rc_enforce_execute(&fl, g, q, NULL, run, &err), 0);
+	rc_fleet_fini(&fl);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct rc_guardrails all = {.allow_disruptive = true};
+	struct rc_enforce_run run;
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	char path[4096];
+
+	if (!f || !rc_test_tmpdir(f->dir, sizeof(f->dir), "enforce"))
+		return -1;
+	rc_test_path(path, sizeof(path), "policies/roce-lossless.yaml");
+	if (rc_policy_load(path, &f->pol, &warn, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		free(f);
+		return -1;
+	}
+	fake_reset();
+	add_device(f, SPINE01, RC_ROLE_SPINE, "swp1", "swp2");
+	add_device(f, LEAF01, RC_ROLE_LEAF, "swp1", "swp51");
+	add_device(f, LEAF02, RC_ROLE_LEAF, "swp1", "swp51");
+	add_device(f, GPU001, RC_ROLE_HOST, "eth0", NULL);
+	add_device(f, GPU002, RC_ROLE_HOST, "eth0", NULL);
+	add_link(f, 0, SPINE01, "swp1", LEAF01, "swp51");
+	add_link(f, 1, SPINE01, "swp2", LEAF02, "swp51");
+	add_link(f, 2, LEAF01, "swp1", GPU001, "eth0");
+	add_link(f, 3, LEAF02, "swp1", GPU002, "eth0");
+	f->inv.n_devices = N_DEV;
+	f->inv.devices = f->dev;
+	f->inv.n_links = 4;
+	f->inv.links = f->links;
+	/* bring the fabric into policy, then start counting */
+	enforce(f, &all, NULL, &run);
+	if (run.exit_code != 0) {
+		fprintf(stderr, "set-up enforce exited %d\n", run.exit_code);
+		return -1;
+	}
+	rc_enforce_run_fini(&run);
+	for (size_t i = 0; i < fake.n; i++)
+		fake.dev[i].n_apply = fake.dev[i].n_open = fake.dev[i].n_read = 0;
+	fake.n_log = 0;
+	memset(written, 0, sizeof(written));
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+/* A hand edit: DSCP 26 mapped to priority 0 on every port of the device. */
+static void drift_dscp(int dev)
+{
+	struct fake_dev *d = fake_find(dev_names[dev]);
+
+	for (size_t p = 0; p < d->n_ports; p++)
+		d->ports[p].qos.dscp2prio[26] = 0;
+}
+
+static void drift_pfc_off(int dev)
+{
+	struct fake_dev *d = fake_find(dev_names[dev]);
+
+	for (size_t p = 0; p < d->n_ports; p++)
+		d->ports[p].qos.pfc_enabled = 0;
+}
+
+static int applies(void)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < fake.n; i++)
+		n += fake.dev[i].n_apply;
+	return n;
+}
+
+static char *render(const struct rc_enforce_run *run, bool json, bool prom)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct rc_out out;
+
+	assert_non_null(m);
+	if (prom) {
+		rc_enforce_prometheus(m, run);
+	} else {
+		rc_out_init(&out, m, json ? RC_OUT_JSON : RC_OUT_TEXT);
+		rc_enforce_report(&out, run);
+	}
+	fclose(m);
+	return buf;
+}
+
+static void test_in_sync_does_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.max_devices = 1};
+	struct rc_enforce_run run;
+
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 0);
+	assert_int_equal(applies(), 0);
+	assert_int_equal(run.repaired_fields, 0);
+	rc_enforce_run_fini(&run);
+}
+
+static void test_max_devices_over_repairs_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.max_devices = 1};
+	struct rc_enforce_run run;
+	char *text, *json, *prom;
+
+	drift_dscp(LEAF01);
+	drift_dscp(LEAF02);
+	drift_dscp(GPU001);
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_DEVICES);
+	assert_int_equal(run.decision.repair_devices, 3);
+	assert_int_equal(applies(), 0);
+	assert_int_equal(fake_find("leaf01")->ports[0].qos.dscp2prio[26], 0);
+	assert_int_equal(run.devs[LEAF01].action, RC_ENF_BLOCKED);
+	assert_int_equal(run.devs[SPINE01].action, RC_ENF_IN_SYNC);
+	assert_true(run.left_fields >= 3);
+
+	text = render(&run, false, false);
+	json = render(&run, true, false);
+	prom = render(&run, false, true);
+	assert_non_null(
+	    strstr(text, "guardrail --max-devices: 3 devices to repair, the limit is 1"));
+	assert_non_null(strstr(json, "\"guardrail\":\"max-devices\""));
+	assert_non_null(
+	    strstr(prom, "rocectl_enforce_guardrail_blocked{guardrail=\"max-devices\"} 1\n"));
+	assert_non_null(
+	    strstr(prom, "rocectl_enforce_guardrail_blocked{guardrail=\"max-changes\"} 0\n"));
+	assert_non_null(strstr(prom, "rocectl_enforce_exit_code 2\n"));
+	free(text);
+	free(json);
+	free(prom);
+	rc_enforce_run_fini(&run);
+}
+
+/* N% of the 5 selected devices, rounded down: 50% allows 2, 60% allows 3. */
+static void test_max_devices_percent(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.max_devices = 50, .max_devices_pct = true};
+	struct rc_enforce_run run;
+
+	drift_dscp(LEAF01);
+	drift_dscp(LEAF02);
+	drift_dscp(GPU001);
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.decision.device_limit, 2);
+	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_DEVICES);
+	assert_int_equal(applies(), 0);
+	rc_enforce_run_fini(&run);
+
+	g.max_devices = 60;
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.decision.blocked, RC_GUARD_NONE);
+	assert_int_equal(run.exit_code, 0);
+	assert_int_equal(run.repaired_devices, 3);
+	assert_int_equal(fake_find("leaf01")->ports[0].qos.dscp2prio[26], 3);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.dscp2prio[26], 3);
+	rc_enforce_run_fini(&run);
+}
+
+static void test_max_changes(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.max_changes = 2};
+	struct rc_enforce_run run;
+	char *text;
+
+	drift_dscp(LEAF01); /* two ports: two fields */
+	drift_dscp(GPU001);
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.decision.repair_changes, 3);
+	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_CHANGES);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(applies(), 0);
+	text = render(&run, false, false);
+	assert_non_null(
+	    strstr(text, "guardrail --max-changes: 3 fields to repair, the limit is 2"));
+	free(text);
+	rc_enforce_run_fini(&run);
+
+	g.max_changes = 3;
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 0);
+	assert_int_equal(run.repaired_fields, 3);
+	rc_enforce_run_fini(&run);
+}
+
+/* PFC off on a host flaps its link when repaired: reported, not written, exit 2; with
+ * allow, repaired. */
+static void test_disruptive_drift_is_held_unless_allowed(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {0};
+	struct rc_enforce_run run;
+	char *text;
+
+	drift_pfc_off(GPU001);
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(applies(), 0);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_HELD);
+	assert_int_equal(run.devs[GPU001].held, 1);
+	assert_int_equal(run.held_fields, 1);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.pfc_enabled, 0);
+	text = render(&run, false, false);
+	assert_non_null(strstr(text, "1 disruptive field(s) not repaired"));
+	free(text);
+	rc_enforce_run_fini(&run);
+
+	g.allow_disruptive = true;
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 0);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_REPAIRED);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.pfc_enabled, 1u << 3);
+	assert_int_equal(written[GPU001], RC_F_PFC);
+	rc_enforce_run_fini(&run);
+}
+
+/* A device with both kinds of drift: the other field is repaired, PFC is left as found,
+ * and nothing but the drifted group reaches any device. */
+static void test_only_drifted_groups_are_written(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {0};
+	struct rc_enforce_run run;
+
+	drift_pfc_off(GPU001);
+	drift_dscp(GPU001);
+	drift_dscp(LEAF02);
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_REPAIRED);
+	assert_int_equal(run.devs[GPU001].repaired, 1);
+	assert_int_equal(run.devs[GPU001].left, 1);
+	assert_int_equal(written[GPU001], RC_F_DSCP2PRIO);
+	assert_int_equal(written[LEAF02], RC_F_DSCP2PRIO);
+	assert_int_equal(written[LEAF01] | written[SPINE01] | written[GPU002], 0);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.dscp2prio[26], 3);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.pfc_enabled, 0);
+	rc_enforce_run_fini(&run);
+}
+
+/* leaf02's apply keeps failing: after two failed runs it is quarantined (not even
+ * opened), the rest is still enforced, the state survives a save and load, and clearing
+ * it lets the next run try again. */
+static void test_quarantine_after_k_failures(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.quarantine_after = 2};
+	struct rc_quarantine q = {0}, back;
+	struct rc_enforce_run run;
+	struct rc_err err = {0};
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/enforce-state.json", f->dir);
+	fake_find("leaf02")->fail_apply_from = 1;
+	for (int i = 1; i <= 2; i++) {
+		drift_dscp(LEAF02);
+		enforce(f, &g, &q, &run);
+		assert_int_equal(run.exit_code, 1);
+		assert_int_equal(run.devs[LEAF02].action, RC_ENF_FAILED);
+		assert_non_null(strstr(run.devs[LEAF02].error, "scripted apply failure"));
+		assert_int_equal(rc_quarantine_find(&q, "leaf02")->failures, (unsigned)i);
+		rc_enforce_run_fini(&run);
+	}
+	assert_int_equal(rc_quarantine_save(path, &q, &err), 0);
+	assert_int_equal(rc_quarantine_load(path, &back, &err), 0);
+	assert_int_equal(back.n, 1);
+	assert_string_equal(back.v[0].device, "leaf02");
+	assert_int_equal(back.v[0].failures, 2);
+	assert_non_null(strstr(back.v[0].last_error, "scripted apply failure"));
+	rc_quarantine_fini(&q);
+
+	fake_find("leaf02")->n_open = 0;
+	drift_dscp(GPU001);
+	enforce(f, &g, &back, &run);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(run.devs[LEAF02].action, RC_ENF_QUARANTINED);
+	assert_int_equal(fake_find("leaf02")->n_open, 0);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_REPAIRED);
+	assert_int_equal(run.quarantined, 1);
+	rc_enforce_run_fini(&run);
+
+	assert_int_equal(rc_quarantine_clear(&back, "leaf02"), 0);
+	assert_int_equal(rc_quarantine_clear(&back, "leaf02"), -ENOENT);
+	fake_find("leaf02")->fail_apply_from = 0;
+	enforce(f, &g, &back, &run);
+	assert_int_equal(run.exit_code, 0);
+	assert_int_equal(run.devs[LEAF02].action, RC_ENF_REPAIRED);
+	assert_null(rc_quarantine_find(&back, "leaf02"));
+	rc_enforce_run_fini(&run);
+	rc_quarantine_fini(&back);
+}
+
+/* A state file that is not ours is refused, never taken as "nothing quarantined". */
+static void test_state_file_refused_when_not_ours(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_quarantine q;
+	struct rc_err err = {0};
+	char path[512], link[512];
+
+	snprintf(path, sizeof(path), "%s/missing.json", f->dir);
+	assert_int_equal(rc_quarantine_load(path, &q, &err), 0);
+	assert_int_equal(q.n, 0);
+	assert_int_equal(rc_test_write(f->dir, "bad.json", "{\"devices\": [{\"device\": 3}]}"), 0);
+	snprintf(path, sizeof(path), "%s/bad.json", f->dir);
+	assert_true(rc_quarantine_load(path, &q, &err) < 0);
+	assert_int_equal(rc_test_write(f->dir, "junk.json", "not json"), 0);
+	snprintf(path, sizeof(path), "%s/junk.json", f->dir);
+	assert_true(rc_quarantine_load(path, &q, &err) < 0);
+	snprintf(link, sizeof(link), "%s/link.json", f->dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_true(rc_quarantine_load(link, &q, &err) < 0);
+	assert_non_null(strstr(err.msg, "symbolic link"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_in_sync_does_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_max_devices_over_repairs_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_max_devices_percent, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_max_changes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_disruptive_drift_is_held_unless_allowed, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_only_drifted_groups_are_written, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_quarantine_after_k_failures, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_file_refused_when_not_ours, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
