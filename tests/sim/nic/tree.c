@@ -672,8 +672,9 @@ int ns_tree_read_special(const char *dir, const struct ns_where *w)
 	int lock = ns_lock(dir);
 	if (lock < 0)
 		return 0;
-	if (!ns_faults_load(dir, &f) && f.grow && !find_nic(dir, NS_AREA_IB, w->dev, &nic) &&
-	    ns_counters_grow(&nic, &f, -1, idx))
+	/* a moving counter (rates.c) is rewritten with its value as of now */
+	if (!ns_faults_load(dir, &f) && !find_nic(dir, NS_AREA_IB, w->dev, &nic) &&
+	    ((f.grow && ns_counters_grow(&nic, &f, -1, idx)) || nic.acc.v[idx]))
 		ns_nic_save(dir, &nic);
 	ns_unlock(lock);
 	return 0;

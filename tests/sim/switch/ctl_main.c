@@ -3,11 +3,14 @@
  *   switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]
  *   switchsim-ctl --run-dir RUN add-batch     (lines "NAME ADDR PLATFORM [MODEL]" on stdin)
  *   switchsim-ctl --run-dir RUN fault NAME reject-next [N] | hang [always] | drop-after N |
- *                                       slow MS | clear | drift [ROOT:]PATH=VALUE...
+ *                                       slow MS | clear | drift [ROOT:]PATH=VALUE... |
+ *                                       rate PATH=PER_SECOND... | rate clear
  *   switchsim-ctl --run-dir RUN dump NAME
  *
  * drift paths are dotted (qos.roce.mode=lossy); ROOT is config (default), oper or counters;
- * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path. */
+ * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path.
+ * rate PATH (a counters path, as drift's) makes that counter grow by PER_SECOND from now
+ * on (rates.c); 0 freezes it; `rate clear` freezes every one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -175,6 +178,15 @@ static int cmd_fault(const char *run, int argc, char **argv)
 		}
 		for (int i = 2; i < argc && rc == 0; i++)
 			rc = drift(&ctx, d, argv[i], err, sizeof(err));
+	} else if (!strcmp(argv[1], "rate")) {
+		if (argc < 3) {
+			snprintf(err, sizeof(err), "rate: expected PATH=PER_SECOND or clear");
+			rc = -1;
+		} else if (argc == 3 && !strcmp(argv[2], "clear")) {
+			sim_rates_clear(sw.st);
+		}
+		for (int i = 2; i < argc && rc == 0 && strcmp(argv[2], "clear"); i++)
+			rc = sim_rates_set(sw.st, argv[i], err, sizeof(err));
 	} else {
 		rc = sim_fault_set(sw.st, argc - 1, argv + 1, err, sizeof(err));
 	}
