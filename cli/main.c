@@ -14,6 +14,8 @@ static const struct rc_command commands[] = {
     {"trace", "the hops between two hosts, first misaligned hop marked", cmd_trace},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
+    {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
+     cmd_diagnose},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
     {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
