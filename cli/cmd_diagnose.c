@@ -115,11 +115,9 @@ struct diag_run {
 	struct diag_opts o;
 	struct rc_policy pol;
 	struct rc_inventory inv;
-	struct rc_fleet f;
 	struct rc_diag_paths paths;
-	struct rc_diag_dev *devs;
-	struct rc_diag d;
-	size_t *hosts, n_hosts, failed;
+	struct rc_diag_run dr;
+	size_t *hosts, n_hosts;
 	bool have_inv;
 };
 
@@ -162,13 +160,13 @@ static int report(struct diag_run *r)
 	int code;
 
 	if (r->o.fmt == FMT_PROM) {
-		rc_diag_prom(stdout, &r->d);
+		rc_diag_prom(stdout, &r->dr.d);
 		bad = 0;
-		for (size_t i = 0; i < r->d.n_paths; i++)
-			bad += r->d.paths[i].verdict != RC_VERDICT_CLEAN;
-		return r->failed ? RC_EXIT_ERROR
-		       : bad || r->d.n_findings ? RC_EXIT_CHANGES
-						: RC_EXIT_OK;
+		for (size_t i = 0; i < r->dr.d.n_paths; i++)
+			bad += r->dr.d.paths[i].verdict != RC_VERDICT_CLEAN;
+		return r->dr.failed		   ? RC_EXIT_ERROR
+		       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
+						   : RC_EXIT_OK;
 	}
 	rc_out_init(&out, stdout, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
@@ -176,15 +174,15 @@ static int report(struct diag_run *r)
 	rc_out_str(&out, "command", NULL, "diagnose");
 	rc_out_str(&out, "inventory", NULL, r->o.inventory);
 	rc_out_str(&out, "policy", NULL, r->pol.name);
-	bad = rc_diag_print(&out, &r->d);
+	bad = rc_diag_print(&out, &r->dr.d);
 	rc_out_open_array(&out, "errors");
-	for (size_t i = 0; i < r->f.n; i++)
-		if (r->f.devs[i].rc)
-			rc_out_str(&out, NULL, "error: %s\n", r->f.devs[i].err.msg);
+	for (size_t i = 0; i < r->dr.f.n; i++)
+		if (r->dr.f.devs[i].rc)
+			rc_out_str(&out, NULL, "error: %s\n", r->dr.f.devs[i].err.msg);
 	rc_out_close_array(&out);
-	code = r->failed		 ? RC_EXIT_ERROR
-	       : bad || r->d.n_findings ? RC_EXIT_CHANGES
-					: RC_EXIT_OK;
+	code = r->dr.failed		    ? RC_EXIT_ERROR
+	       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
+					   : RC_EXIT_OK;
 	rc_out_str(&out, "status", "%s\n",
 		   code == RC_EXIT_OK	      ? "clean"
 		   : code == RC_EXIT_ERROR ? "error"
@@ -199,11 +197,8 @@ static int run(struct diag_run *r, int npos, char **argv, const struct rc_global
 {
 	struct rc_run_opts opts = {
 	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
-	struct rc_diag_scope scope;
 	struct rc_warnings warn = {0};
 	struct rc_err err = {0};
-	char *limit = NULL;
-	double window = 0;
 	int rc;
 
 	if (rc_policy_load(r->o.policy, &r->pol, &warn, &err) ||
@@ -219,29 +214,17 @@ static int run(struct diag_run *r, int npos, char **argv, const struct rc_global
 	rc = rc_diag_paths(&r->inv, r->hosts, r->n_hosts, false, &r->paths, &err);
 	if (!rc && !r->paths.n)
 		rc = rc_errf(&err, ENOENT, "no path between the hosts in the inventory");
-	if (!rc && !(limit = rc_diag_paths_devices(&r->inv, &r->paths)))
-		rc = rc_errf(&err, ENOMEM, "out of memory");
-	if (!rc && !(r->devs = calloc(r->inv.n_devices, sizeof(*r->devs))))
-		rc = rc_errf(&err, ENOMEM, "out of memory");
 	if (!rc)
-		rc = rc_fleet_init(&r->f, &r->inv, &r->pol, &opts, limit, r->o.parallel, &err);
-	free(limit);
-	if (!rc) {
-		r->f.progress = false;
-		scope = rc_diag_scope_of(&r->pol);
-		rc = rc_diag_sample(&r->f, r->o.interval_us, &scope, r->devs, &window, &r->failed,
-				    &err);
-	}
-	if (!rc)
-		rc = rc_diag_analyze(&r->d, &r->inv, r->devs, window, &r->paths, &err);
+		rc = rc_diag_run(&r->dr, &r->inv, &r->pol, &opts, &r->paths, r->o.interval_us,
+				 r->o.parallel, &err);
 	if (rc) {
 		fprintf(stderr, "rocectl diagnose: ");
 		rc_err_print(&err, stderr);
 		return RC_EXIT_ERROR;
 	}
-	for (size_t i = 0; i < r->f.n; i++)
-		if (r->f.devs[i].rc)
-			fprintf(stderr, "rocectl diagnose: %s\n", r->f.devs[i].err.msg);
+	for (size_t i = 0; i < r->dr.f.n; i++)
+		if (r->dr.f.devs[i].rc)
+			fprintf(stderr, "rocectl diagnose: %s\n", r->dr.f.devs[i].err.msg);
 	return report(r);
 }
 
@@ -266,11 +249,7 @@ int cmd_diagnose(int argc, char **argv, const struct rc_global *g)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
 	}
 	code = run(r, npos, argv, g);
-	rc_diag_fini(&r->d);
-	for (size_t i = 0; r->devs && i < r->inv.n_devices; i++)
-		rc_diag_dev_fini(&r->devs[i]);
-	free(r->devs);
-	rc_fleet_fini(&r->f);
+	rc_diag_run_fini(&r->dr);
 	rc_diag_paths_fini(&r->paths);
 	free(r->hosts);
 	if (r->have_inv)

@@ -164,3 +164,39 @@ char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag
 	free(on);
 	return s;
 }
+
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv,
+		const struct rc_policy *pol, const struct rc_run_opts *opts,
+		const struct rc_diag_paths *paths, uint64_t interval_us, unsigned parallel,
+		struct rc_err *err)
+{
+	struct rc_diag_scope scope = rc_diag_scope_of(pol);
+	char *limit = rc_diag_paths_devices(inv, paths);
+	double window = 0;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->n_devs = inv->n_devices;
+	if (!limit || !(r->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*r->devs))))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc)
+		rc = rc_fleet_init(&r->f, inv, pol, opts, limit, parallel, err);
+	free(limit);
+	if (rc)
+		return rc;
+	r->f.progress = false;
+	rc = rc_diag_sample(&r->f, interval_us, &scope, r->devs, &window, &r->failed, err);
+	if (!rc)
+		rc = rc_diag_analyze(&r->d, inv, r->devs, window, paths, err);
+	return rc;
+}
+
+void rc_diag_run_fini(struct rc_diag_run *r)
+{
+	rc_diag_fini(&r->d);
+	for (size_t i = 0; r->devs && i < r->n_devs; i++)
+		rc_diag_dev_fini(&r->devs[i]);
+	free(r->devs);
+	r->devs = NULL;
+	rc_fleet_fini(&r->f);
+}

@@ -57,6 +57,22 @@ static void out_deltas(struct rc_out *o, const char *key, const char *port,
 	rc_out_close_object(o);
 }
 
+void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k)
+{
+	const struct rc_trace_hop *t = &p->p->h[k];
+	const struct rc_diag_hop *h = &p->h[k];
+
+	rc_out_str(o, "role", " %-6s", rc_diag_role_name(h->role));
+	rc_out_str(o, "why", " %s", h->why);
+	rc_out_text(o, "\n");
+	rc_out_open_object(o, "deltas");
+	if (t->in)
+		out_deltas(o, "in", t->in, h->in);
+	if (t->out)
+		out_deltas(o, "out", t->out, h->out);
+	rc_out_close_object(o);
+}
+
 void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct rc_diag_path *p)
 {
 	const struct rc_trace_path *tp = p->p;
@@ -64,7 +80,6 @@ void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct 
 	rc_out_open_array(o, "hops");
 	for (size_t k = 0; k < tp->n; k++) {
 		const struct rc_trace_hop *t = &tp->h[k];
-		const struct rc_diag_hop *h = &p->h[k];
 		char ports[2 * RC_NAME_MAX + 8];
 
 		snprintf(ports, sizeof(ports), "%s%s%s", t->in ? t->in : "",
@@ -74,15 +89,7 @@ void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct 
 		rc_out_text(o, " %-22s", ports);
 		rc_out_str(o, "in", NULL, t->in ? t->in : "");
 		rc_out_str(o, "out", NULL, t->out ? t->out : "");
-		rc_out_str(o, "role", " %-6s", rc_diag_role_name(h->role));
-		rc_out_str(o, "why", " %s", h->why);
-		rc_out_text(o, "\n");
-		rc_out_open_object(o, "deltas");
-		if (t->in)
-			out_deltas(o, "in", t->in, h->in);
-		if (t->out)
-			out_deltas(o, "out", t->out, h->out);
-		rc_out_close_object(o);
+		rc_diag_print_hop(o, p, k);
 		rc_out_close_object(o);
 	}
 	rc_out_close_array(o);

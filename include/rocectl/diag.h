@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "rocectl/driver.h"
+#include "rocectl/fleet.h"
 #include "rocectl/inventory.h"
 #include "rocectl/print.h"
 #include "rocectl/trace.h"
@@ -171,8 +172,6 @@ void rc_diag_paths_fini(struct rc_diag_paths *p);
 /* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
 char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p);
 
-struct rc_policy;
-struct rc_fleet;
 /* The lossless priorities of the policy and the classes they map to (and ECN's). */
 struct rc_diag_scope rc_diag_scope_of(const struct rc_policy *pol);
 /* Read every device of f twice, interval_us apart, and fill devs[inventory index] with
@@ -188,6 +187,22 @@ int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
 		    const struct rc_diag_paths *paths, struct rc_err *err);
 void rc_diag_fini(struct rc_diag *d);
 
+/* Sample and judge in one call: the devices on `paths` through their drivers, twice,
+ * interval_us apart, on a fleet of their own (its per-device errors stay in r->f). */
+struct rc_diag_run {
+	struct rc_fleet f;
+	size_t n_devs;
+	struct rc_diag_dev *devs;
+	struct rc_diag d;
+	size_t failed; /* devices that could not be read */
+};
+
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv,
+		const struct rc_policy *pol, const struct rc_run_opts *opts,
+		const struct rc_diag_paths *paths, uint64_t interval_us, unsigned parallel,
+		struct rc_err *err);
+void rc_diag_run_fini(struct rc_diag_run *r);
+
 /* Printers (engine/report/report_diag.c).  rc_diag_print writes "window_s", "roots",
  * "paths" (each with "from", "from_port", "to", "to_port", "verdict", "at", "evidence" and
  * "hops": [{"device", "in", "out", "role", "why", "deltas": {"in": {...}, "out": {...}}}])
@@ -195,8 +210,9 @@ void rc_diag_fini(struct rc_diag *d);
  * and returns the number of paths that are not clean.  Text lists every path, and the hops
  * of those that are not clean. */
 size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d);
-/* Just one path's "hops" array (`trace --counters`). */
+/* One path's "hops" array; one hop's "role", "why" and "deltas" (`trace --counters`). */
 void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct rc_diag_path *p);
+void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k);
 /* rocectl_diagnose_path_clean, _pause_root, _finding, _window_seconds. */
 void rc_diag_prom(FILE *f, const struct rc_diag *d);
 

@@ -116,6 +116,24 @@ test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named wit
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
+test_expect_success 'trace --counters gives each hop the role diagnose gives it' '
+	"$LAB_CMD" congest "$LAB" leaf02:swp2 >/dev/null &&
+	test_expect_code 2 diagnose --format json gpu001 gpu002 >"$TMP/d.json" &&
+	test_expect_code 2 rc trace -p "$POLICY" -i "$INV" --counters --interval 1s --format json \
+		gpu001 gpu002 >"$TMP/t.json" &&
+	jq -c "[.paths[] | select(.from == \"gpu001\") | [.verdict, .at, [.hops[].role]]]" \
+		"$TMP/d.json" >"$TMP/d.roles" &&
+	jq -c "[.paths[] | [.verdict, .at, [.hops[].role]]]" "$TMP/t.json" >"$TMP/t.roles" &&
+	cat "$TMP/t.roles" && diff "$TMP/d.roles" "$TMP/t.roles" &&
+	grep -q "root" "$TMP/t.roles" &&
+	jq -e "all(.paths[]; .first_misaligned == null)" "$TMP/t.json" &&
+	test_expect_code 2 rc trace -p "$POLICY" -i "$INV" --counters --interval 1s gpu001 gpu002 >"$TMP/t.txt" &&
+	grep -q "counters: root" "$TMP/t.txt" &&
+	grep -q "verdict: congested at leaf02:swp2" "$TMP/t.txt" &&
+	"$LAB_CMD" congest "$LAB" --clear &&
+	rc trace -p "$POLICY" -i "$INV" --counters --interval 1s gpu001 gpu002 >/dev/null
+'
+
 test_expect_success 'diagnose refuses what is not a host, and a bad interval' '
 	test_expect_code 1 diagnose leaf01 gpu001 2>"$TMP/err" &&
 	grep -q "leaf01.* is not a host" "$TMP/err" &&
