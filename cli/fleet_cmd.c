@@ -20,6 +20,7 @@
 #include "rocectl/util.h"
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
+#include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
 #include "rocectl/journal.h"
 #include "rocectl/report.h"
@@ -329,29 +330,41 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 			 const struct tally *t, enum report_format fmt)
 {
 	struct rc_result r;
+	struct rc_deadlock dl;
 	struct rc_err err = {0};
-	size_t bad_links = 0, bad_hosts = 0;
+	size_t bad_links = 0, bad_hosts = 0, deadlock = 0;
 	int code;
 
 	if (rc_result_build(&r, f, &err)) {
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	if (fmt == FMT_PROMETHEUS)
+	/* PFC deadlock risk of the topology (include/rocectl/deadlock.h) */
+	if (rc_deadlock_analyze(&dl, f->inv, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
+	if (fmt == FMT_PROMETHEUS) {
 		rc_report_prometheus(dst, &r);
-	else if (fmt == FMT_DOT)
+		rc_report_deadlock_prom(dst, &dl, &r);
+	} else if (fmt == FMT_DOT) {
 		rc_report_dot(dst, &r);
+	}
 	if (!out) {
 		for (size_t i = 0; i < r.n_links; i++)
 			bad_links += r.links[i].status != RC_CHECK_OK;
 		for (size_t i = 0; i < r.n_hosts; i++)
 			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+		deadlock = rc_deadlock_unprotected(&dl, &r);
 	} else {
 		rc_report_checks(out, &r, &bad_links, &bad_hosts);
+		rc_report_deadlock(out, &dl, &r, &deadlock);
 	}
-	code = t->failed			      ? RC_EXIT_ERROR
-	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
-						      : RC_EXIT_OK;
+	code = t->failed					  ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts || deadlock ? RC_EXIT_CHANGES
+								  : RC_EXIT_OK;
+	rc_deadlock_fini(&dl);
 	rc_result_fini(&r);
 	return code;
 }
