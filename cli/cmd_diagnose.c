@@ -183,7 +183,7 @@ static int report(struct diag_run *r)
 	code = r->dr.failed		    ? RC_EXIT_ERROR
 	       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 					   : RC_EXIT_OK;
-	rc_out_str(&out, "status", "%s\n",
+	rc_out_str(&out, "status", "status: %s\n",
 		   code == RC_EXIT_OK	      ? "clean"
 		   : code == RC_EXIT_ERROR ? "error"
 					   : "not_clean");
