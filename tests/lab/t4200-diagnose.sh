@@ -12,7 +12,9 @@ LAB="$TMP/lab"
 INV="$LAB/inventory.yaml"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
-export BUILD_DIR ROCECTL ROCECTL_JOURNAL
+# locks of our own: other runs on this machine may manage devices of the same names
+ROCECTL_LOCK_DIR="$TMP/locks"
+export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'

@@ -13,7 +13,9 @@ LL="$TMP/leaf-leaf.yaml"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 NOWD="$TMP/no-watchdog.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
-export BUILD_DIR ROCECTL ROCECTL_JOURNAL
+# locks of our own: other runs on this machine may manage devices of the same names
+ROCECTL_LOCK_DIR="$TMP/locks"
+export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
