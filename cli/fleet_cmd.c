@@ -23,6 +23,7 @@
 #include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
 #include "rocectl/journal.h"
+#include "rocectl/lldp.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 
@@ -331,8 +332,10 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 {
 	struct rc_result r;
 	struct rc_deadlock dl;
+	struct rc_lldp lldp;
+	struct rc_cabling cab = {0};
 	struct rc_err err = {0};
-	size_t bad_links = 0, bad_hosts = 0, deadlock = 0;
+	size_t bad_links = 0, bad_hosts = 0, deadlock = 0, cabling = 0;
 	int code;
 
 	if (rc_result_build(&r, f, &err)) {
@@ -345,9 +348,18 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 		rc_result_fini(&r);
 		return RC_EXIT_ERROR;
 	}
+	/* cabling against LLDP (include/rocectl/lldp.h) */
+	if (rc_lldp_read(&lldp, f, &err) || rc_cabling_check(&cab, &lldp, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_lldp_fini(&lldp);
+		rc_deadlock_fini(&dl);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
 	if (fmt == FMT_PROMETHEUS) {
 		rc_report_prometheus(dst, &r);
 		rc_report_deadlock_prom(dst, &dl, &r);
+		rc_report_cabling_prom(dst, &cab);
 	} else if (fmt == FMT_DOT) {
 		rc_report_dot(dst, &r);
 	}
@@ -357,13 +369,17 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 		for (size_t i = 0; i < r.n_hosts; i++)
 			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
 		deadlock = rc_deadlock_unprotected(&dl, &r);
+		cabling = cab.n;
 	} else {
 		rc_report_checks(out, &r, &bad_links, &bad_hosts);
 		rc_report_deadlock(out, &dl, &r, &deadlock);
+		cabling = rc_report_cabling(out, &lldp, &cab);
 	}
-	code = t->failed					  ? RC_EXIT_ERROR
-	       : t->changes || bad_links || bad_hosts || deadlock ? RC_EXIT_CHANGES
-								  : RC_EXIT_OK;
+	code = t->failed ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts || deadlock || cabling ? RC_EXIT_CHANGES
+									    : RC_EXIT_OK;
+	rc_cabling_fini(&cab);
+	rc_lldp_fini(&lldp);
 	rc_deadlock_fini(&dl);
 	rc_result_fini(&r);
 	return code;

@@ -16,6 +16,7 @@ static const struct rc_command commands[] = {
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
     {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
      cmd_diagnose},
+    {"discover", "the links: section the inventory should have, from LLDP", cmd_discover},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
     {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
