@@ -73,8 +73,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_INTERVAL:
 		if (rc_parse_duration(arg, &v, &why) || v < 100000 || v > 3600000000ull) {
-			fprintf(stderr, "rocectl diagnose: --interval: '%s' is not a duration in "
-					"100ms..1h%s%s\n",
+			fprintf(stderr,
+				"rocectl diagnose: --interval: '%s' is not a duration in "
+				"100ms..1h%s%s\n",
 				arg, why ? ": " : "", why ? why : "");
 			return -EINVAL;
 		}
@@ -88,9 +89,10 @@ static int on_option(int id, const char *arg, void *ctx)
 		else if (!strcmp(arg, "prometheus"))
 			o->fmt = FMT_PROM;
 		else {
-			fprintf(stderr,
-				"rocectl diagnose: --format: '%s' is not text, json or prometheus\n",
-				arg);
+			fprintf(
+			    stderr,
+			    "rocectl diagnose: --format: '%s' is not text, json or prometheus\n",
+			    arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -180,11 +182,11 @@ static int report(struct diag_run *r)
 		if (r->dr.f.devs[i].rc)
 			rc_out_str(&out, NULL, "error: %s\n", r->dr.f.devs[i].err.msg);
 	rc_out_close_array(&out);
-	code = r->dr.failed		    ? RC_EXIT_ERROR
+	code = r->dr.failed		   ? RC_EXIT_ERROR
 	       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 					   : RC_EXIT_OK;
 	rc_out_str(&out, "status", "status: %s\n",
-		   code == RC_EXIT_OK	      ? "clean"
+		   code == RC_EXIT_OK	   ? "clean"
 		   : code == RC_EXIT_ERROR ? "error"
 					   : "not_clean");
 	rc_out_int(&out, "exit_code", NULL, code);

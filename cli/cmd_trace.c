@@ -52,8 +52,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->counters = true;
 	else if (id == 258) {
 		if (rc_parse_duration(arg, &v, &why) || v < 100000 || v > 3600000000ull) {
-			fprintf(stderr, "rocectl trace: --interval: '%s' is not a duration in "
-					"100ms..1h\n",
+			fprintf(stderr,
+				"rocectl trace: --interval: '%s' is not a duration in "
+				"100ms..1h\n",
 				arg);
 			return -EINVAL;
 		}

@@ -375,9 +375,9 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 		rc_report_deadlock(out, &dl, &r, &deadlock);
 		cabling = rc_report_cabling(out, &lldp, &cab);
 	}
-	code = t->failed ? RC_EXIT_ERROR
+	code = t->failed						     ? RC_EXIT_ERROR
 	       : t->changes || bad_links || bad_hosts || deadlock || cabling ? RC_EXIT_CHANGES
-									    : RC_EXIT_OK;
+									     : RC_EXIT_OK;
 	rc_cabling_fini(&cab);
 	rc_lldp_fini(&lldp);
 	rc_deadlock_fini(&dl);

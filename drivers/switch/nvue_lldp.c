@@ -61,7 +61,8 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 			continue;
 		any = true;
 		if (!header) {
-			const char *h = find(line, l, "Remote Host"), *p = find(line, l, "Remote Port");
+			const char *h = find(line, l, "Remote Host"),
+				   *p = find(line, l, "Remote Port");
 
 			if (!strncmp(line, "Interface", 9) && h && p && h < p) {
 				header = true;

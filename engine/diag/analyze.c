@@ -161,13 +161,14 @@ static void find_roots(struct rc_diag *d)
 			continue;
 		add_root(d, inv->devices[k].name, NULL);
 		if (reports_marks)
-			add_finding(d, RC_FIND_PAUSE_NO_MARKS, k, NULL,
-				    "ecn kmin_bytes, ecn kmax_bytes (policy ecn.min_threshold, "
-				    "ecn.max_threshold)",
-				    "%s sent %" PRIu64 " pause frames but marked no packet: PFC acts "
-				    "before ECN, so the ECN thresholds (Kmin/Kmax) sit above the PFC "
-				    "xoff threshold; lower them below it",
-				    inv->devices[k].name, sent);
+			add_finding(
+			    d, RC_FIND_PAUSE_NO_MARKS, k, NULL,
+			    "ecn kmin_bytes, ecn kmax_bytes (policy ecn.min_threshold, "
+			    "ecn.max_threshold)",
+			    "%s sent %" PRIu64 " pause frames but marked no packet: PFC acts "
+			    "before ECN, so the ECN thresholds (Kmin/Kmax) sit above the PFC "
+			    "xoff threshold; lower them below it",
+			    inv->devices[k].name, sent);
 	}
 }
 
@@ -251,8 +252,7 @@ static void verdict(struct rc_diag_path *p, enum rc_diag_verdict v, const char *
 	va_list ap;
 
 	p->verdict = v;
-	snprintf(p->at, sizeof(p->at), "%s%s%s", dev, port && *port ? ":" : "",
-		 port ? port : "");
+	snprintf(p->at, sizeof(p->at), "%s%s%s", dev, port && *port ? ":" : "", port ? port : "");
 	va_start(ap, fmt);
 	vsnprintf(p->evidence, sizeof(p->evidence), fmt, ap);
 	va_end(ap);
@@ -283,7 +283,8 @@ static void judge_path(struct rc_diag *d, struct rc_diag_path *p)
 			const struct rc_diag_deltas *x = o ? p->h[k].out : p->h[k].in;
 			if (x && x->discards) {
 				verdict(p, RC_VERDICT_LOSSY, dev_name(d, tp->h[k].dev),
-					hop_port(&tp->h[k], o), "%" PRIu64 " drops on a lossless "
+					hop_port(&tp->h[k], o),
+					"%" PRIu64 " drops on a lossless "
 					"priority or class",
 					x->discards);
 				return;
@@ -312,7 +313,8 @@ static void judge_path(struct rc_diag *d, struct rc_diag_path *p)
 				d->roots[0], dev_name(d, tp->h[k].dev));
 		else
 			verdict(p, RC_VERDICT_CONGESTED, dev_name(d, tp->h[k].dev),
-				hop_port(&tp->h[k], k == 0), "paused, root not among the devices read");
+				hop_port(&tp->h[k], k == 0),
+				"paused, root not among the devices read");
 		return;
 	}
 	for (size_t k = 0; k <= last; k += last) {
@@ -360,8 +362,7 @@ static void check_dcqcn(struct rc_diag *d, const struct rc_diag_path *p)
 		    "%s:%s marked %" PRIu64 " packets towards %s:%s, which sent no CNP: ECN "
 		    "notification point off on that NIC (or marks on a priority it does not "
 		    "watch); enable it",
-		    dev_name(d, tp->h[at].dev), tp->h[at].out, marks, dev_name(d, rb->dev),
-		    rb->in);
+		    dev_name(d, tp->h[at].dev), tp->h[at].out, marks, dev_name(d, rb->dev), rb->in);
 }
 
 /* CNPs are sent somewhere but no NIC reacts to any: the reaction point is off. */

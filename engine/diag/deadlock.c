@@ -247,8 +247,7 @@ static int components(const struct graph *g, size_t *comp, size_t *ncomp)
 }
 
 /* One cycle through `start` inside its component: breadth-first until an edge returns. */
-static int one_cycle(const struct graph *g, const size_t *comp, size_t start,
-		     struct rc_dl_cycle *c)
+static int one_cycle(const struct graph *g, const size_t *comp, size_t start, struct rc_dl_cycle *c)
 {
 	size_t n = g->n_nodes, head = 0, tail = 0, end = SIZE_MAX;
 	size_t *prev = malloc((n ? n : 1) * sizeof(*prev));
@@ -340,8 +339,7 @@ static int cycles(struct rc_deadlock *dl, const struct graph *g)
 	return rc;
 }
 
-int rc_deadlock_analyze(struct rc_deadlock *dl, const struct rc_inventory *inv,
-			struct rc_err *err)
+int rc_deadlock_analyze(struct rc_deadlock *dl, const struct rc_inventory *inv, struct rc_err *err)
 {
 	struct graph g = {.inv = inv, .n_nodes = 2 * inv->n_links};
 	size_t nd = inv->n_devices ? inv->n_devices : 1, nn = g.n_nodes ? g.n_nodes : 1;

@@ -76,8 +76,8 @@ static const struct plain plain_names[] = {
     {"tx_port_discards", F(discards), RC_DH_DISCARDS},
 };
 
-void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope,
-		   const char *name, bool is_drop, uint64_t delta)
+void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, const char *name,
+		   bool is_drop, uint64_t delta)
 {
 	uint8_t pm = scope->prio_mask, tm = scope->tc_mask;
 

@@ -131,7 +131,8 @@ static bool is_end(const struct rc_inventory *inv, const struct rc_neighbor *n,
 {
 	ptrdiff_t d = device_of(inv, n->device);
 
-	return d == (ptrdiff_t)e->dev && (is_mac(n->remote_port) || !strcmp(n->remote_port, e->port));
+	return d == (ptrdiff_t)e->dev &&
+	       (is_mac(n->remote_port) || !strcmp(n->remote_port, e->port));
 }
 
 static int add(struct rc_cabling *c, size_t *cap, const struct rc_cable_finding *f)
@@ -142,7 +143,8 @@ static int add(struct rc_cabling *c, size_t *cap, const struct rc_cable_finding 
 	return 0;
 }
 
-static void where(char *buf, size_t len, const struct rc_inventory *inv, const struct rc_link_end *e)
+static void where(char *buf, size_t len, const struct rc_inventory *inv,
+		  const struct rc_link_end *e)
 {
 	snprintf(buf, len, "%s:%s", inv->devices[e->dev].name, e->port);
 }
@@ -171,7 +173,8 @@ int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_er
 			f.kind = n ? RC_CABLE_MISCABLED : RC_CABLE_MISSING;
 			snprintf(f.port, sizeof(f.port), "%s", ends[s]->port);
 			if (n)
-				snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device, n->remote_port);
+				snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device,
+					 n->remote_port);
 			where(f.want, sizeof(f.want), inv, ends[!s]);
 			if (add(c, &cap, &f))
 				goto oom;
@@ -185,7 +188,8 @@ int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_er
 
 		for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
 			const struct rc_neighbor *n = &ld->nb.v[i];
-			struct rc_cable_finding f = {.kind = RC_CABLE_EXTRA, .link = SIZE_MAX, .dev = d};
+			struct rc_cable_finding f = {
+			    .kind = RC_CABLE_EXTRA, .link = SIZE_MAX, .dev = d};
 
 			if (rc_inventory_link_of(inv, d, n->port) || device_of(inv, n->device) < 0)
 				continue;
@@ -238,7 +242,8 @@ size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct
 		rc_out_str(o, "kind", "  %-9s", rc_cable_kind_name(f->kind));
 		rc_out_str(o, "at", " %s", at);
 		if (f->link != SIZE_MAX) {
-			char a[2 * RC_NAME_MAX + 2], b[2 * RC_NAME_MAX + 2], ln[4 * RC_NAME_MAX + 8];
+			char a[2 * RC_NAME_MAX + 2], b[2 * RC_NAME_MAX + 2],
+			    ln[4 * RC_NAME_MAX + 8];
 
 			where(a, sizeof(a), inv, &inv->links[f->link].a);
 			where(b, sizeof(b), inv, &inv->links[f->link].b);
@@ -248,8 +253,8 @@ size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct
 			rc_out_null(o, "link", NULL);
 		}
 		rc_out_str(o, "seen", f->seen[0] ? ": sees %s" : ": sees nothing", f->seen);
-		rc_out_str(o, "want", f->want[0] ? ", inventory says %s" : ", inventory has no link",
-			   f->want);
+		rc_out_str(o, "want",
+			   f->want[0] ? ", inventory says %s" : ", inventory has no link", f->want);
 		rc_out_text(o, "\n");
 		rc_out_close_object(o);
 	}
@@ -284,8 +289,9 @@ void rc_lldp_print_links(FILE *f, const struct rc_lldp *l)
 			if ((size_t)r == d && strcmp(n->port, n->remote_port) > 0)
 				continue;
 			if (is_mac(n->remote_port)) {
-				fprintf(f, "  # %s:%s sees %s, port id %s (a MAC: set lldpd's "
-					   "portidsubtype to ifname)\n",
+				fprintf(f,
+					"  # %s:%s sees %s, port id %s (a MAC: set lldpd's "
+					"portidsubtype to ifname)\n",
 					inv->devices[d].name, n->port, inv->devices[r].name,
 					n->remote_port);
 				continue;

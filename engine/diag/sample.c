@@ -88,8 +88,8 @@ int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_dia
 	return rc;
 }
 
-int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts,
-		  bool one_way, struct rc_diag_paths *out, struct rc_err *err)
+int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts, bool one_way,
+		  struct rc_diag_paths *out, struct rc_err *err)
 {
 	struct rc_trace *t = calloc(1, sizeof(*t));
 	size_t cap = 0;
@@ -114,7 +114,8 @@ int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_
 				if (out->n == cap) {
 					size_t c = cap ? cap * 2 : 64;
 					struct rc_trace_path *p = realloc(out->p, c * sizeof(*p));
-					size_t(*e)[2] = p ? realloc(out->ends, c * sizeof(*e)) : NULL;
+					size_t(*e)[2] =
+					    p ? realloc(out->ends, c * sizeof(*e)) : NULL;
 
 					if (p)
 						out->p = p;
@@ -165,10 +166,9 @@ char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag
 	return s;
 }
 
-int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv,
-		const struct rc_policy *pol, const struct rc_run_opts *opts,
-		const struct rc_diag_paths *paths, uint64_t interval_us, unsigned parallel,
-		struct rc_err *err)
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
+		const struct rc_run_opts *opts, const struct rc_diag_paths *paths,
+		uint64_t interval_us, unsigned parallel, struct rc_err *err)
 {
 	struct rc_diag_scope scope = rc_diag_scope_of(pol);
 	char *limit = rc_diag_paths_devices(inv, paths);

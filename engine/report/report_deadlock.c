@@ -58,12 +58,14 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 			rc_out_int(o, NULL, NULL, p);
 	rc_out_close_array(o);
 	if (dl->prone && lossless) {
-		rc_out_text(o, "deadlock risk on lossless priorit%s", lossless & (lossless - 1) ? "ies" : "y");
+		rc_out_text(o, "deadlock risk on lossless priorit%s",
+			    lossless & (lossless - 1) ? "ies" : "y");
 		for (int p = 0; p < RC_NPRIO; p++)
 			if (lossless & (1u << p))
 				rc_out_text(o, " %d", p);
-		rc_out_text(o, ": %zu link%s break%s up-down routing, %zu cycle%s in the buffer "
-			       "dependency graph\n",
+		rc_out_text(o,
+			    ": %zu link%s break%s up-down routing, %zu cycle%s in the buffer "
+			    "dependency graph\n",
 			    dl->n_lateral, dl->n_lateral == 1 ? "" : "s",
 			    dl->n_lateral == 1 ? "s" : "", dl->n_cyclic_components,
 			    dl->n_cyclic_components == 1 ? "" : "s");
@@ -108,13 +110,14 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 			rc_out_str(o, "port", NULL, ends[k]->port);
 			rc_out_str(o, "watchdog", NULL, wd);
 			if (!strcmp(wd, "off")) {
-				rc_out_text(o, "  %s: PFC watchdog off on a deadlock-prone link "
-					       "(drift: pfc.watchdog must be on here)\n",
+				rc_out_text(o,
+					    "  %s: PFC watchdog off on a deadlock-prone link "
+					    "(drift: pfc.watchdog must be on here)\n",
 					    at);
 				(*unprotected)++;
 			} else {
-				rc_out_text(o, "  %s: PFC watchdog unknown on a deadlock-prone link\n",
-					    at);
+				rc_out_text(
+				    o, "  %s: PFC watchdog unknown on a deadlock-prone link\n", at);
 				unknown++;
 			}
 			rc_out_close_object(o);
@@ -123,9 +126,9 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 	rc_out_close_array(o);
 	rc_out_str(o, "status", NULL,
 		   !dl->prone || !lossless ? "ok"
-		   : *unprotected	     ? "unprotected"
-		   : unknown		     ? "unknown"
-					     : "protected");
+		   : *unprotected	   ? "unprotected"
+		   : unknown		   ? "unknown"
+					   : "protected");
 	rc_out_close_object(o);
 }
 

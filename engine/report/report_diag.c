@@ -128,8 +128,9 @@ size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d)
 		count[d->paths[i].verdict]++;
 	bad = d->n_paths - count[RC_VERDICT_CLEAN];
 	rc_out_double(o, "window_s", "window %.1f s", d->window_s);
-	rc_out_text(o, ", %zu path%s: %zu clean, %zu congested, %zu lossy, %zu host-side, %zu "
-		       "unknown\n",
+	rc_out_text(o,
+		    ", %zu path%s: %zu clean, %zu congested, %zu lossy, %zu host-side, %zu "
+		    "unknown\n",
 		    d->n_paths, d->n_paths == 1 ? "" : "s", count[RC_VERDICT_CLEAN],
 		    count[RC_VERDICT_CONGESTED], count[RC_VERDICT_LOSSY],
 		    count[RC_VERDICT_HOST_SIDE], count[RC_VERDICT_UNKNOWN]);

@@ -42,8 +42,7 @@ struct rc_deadlock {
 	bool prone;		    /* some link is */
 };
 
-int rc_deadlock_analyze(struct rc_deadlock *dl, const struct rc_inventory *inv,
-			struct rc_err *err);
+int rc_deadlock_analyze(struct rc_deadlock *dl, const struct rc_inventory *inv, struct rc_err *err);
 void rc_deadlock_fini(struct rc_deadlock *dl);
 /* "leaf-leaf", "spine-spine", "host-host" for a lateral link; NULL otherwise. */
 const char *rc_deadlock_lateral_kind(const struct rc_inventory *inv, size_t link);

@@ -75,8 +75,8 @@ struct rc_diag_dev {
 
 /* Fold `name` (struct rc_counter.name) with its delta into d.  Unknown names are ignored;
  * a drop counter (is_drop) of no known kind counts as a discard. */
-void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope,
-		   const char *name, bool is_drop, uint64_t delta);
+void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, const char *name,
+		   bool is_drop, uint64_t delta);
 /* Deltas per port between two samples of one device's counters.  A counter present in
  * only one sample is left out; one that went backwards counts its new value. */
 int rc_diag_dev_build(struct rc_diag_dev *out, const struct rc_counters *before,
@@ -166,8 +166,8 @@ struct rc_diag_paths {
 
 /* Every path from each host to each other one (rc_trace_find), in both directions unless
  * one_way (then from hosts[i] to hosts[j] for i < j only). */
-int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts,
-		  bool one_way, struct rc_diag_paths *out, struct rc_err *err);
+int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts, bool one_way,
+		  struct rc_diag_paths *out, struct rc_err *err);
 void rc_diag_paths_fini(struct rc_diag_paths *p);
 /* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
 char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p);
@@ -197,10 +197,9 @@ struct rc_diag_run {
 	size_t failed; /* devices that could not be read */
 };
 
-int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv,
-		const struct rc_policy *pol, const struct rc_run_opts *opts,
-		const struct rc_diag_paths *paths, uint64_t interval_us, unsigned parallel,
-		struct rc_err *err);
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
+		const struct rc_run_opts *opts, const struct rc_diag_paths *paths,
+		uint64_t interval_us, unsigned parallel, struct rc_err *err);
 void rc_diag_run_fini(struct rc_diag_run *r);
 
 /* Printers (engine/report/report_diag.c).  rc_diag_print writes "window_s", "roots",

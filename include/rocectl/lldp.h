@@ -47,8 +47,8 @@ enum rc_cable_kind {
 
 struct rc_cable_finding {
 	enum rc_cable_kind kind;
-	size_t link;	 /* inventory link (miscabled, missing); SIZE_MAX for extra */
-	size_t dev;	 /* the device whose LLDP says so */
+	size_t link; /* inventory link (miscabled, missing); SIZE_MAX for extra */
+	size_t dev;  /* the device whose LLDP says so */
 	char port[RC_NAME_MAX];
 	char seen[2 * RC_NAME_MAX + 2]; /* "spine01:swp2"; "" for missing */
 	char want[2 * RC_NAME_MAX + 2]; /* the inventory's far end; "" for extra */

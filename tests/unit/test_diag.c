@@ -13,21 +13,22 @@
 
 #include "rocectl/diag.h"
 
-static const char inventory[] = "apiVersion: rocectl/v1\nkind: Inventory\n"
-				"hosts:\n"
-				"  - {name: gpu1, transport: local, interfaces: [eth0]}\n"
-				"  - {name: gpu2, transport: local, interfaces: [eth0]}\n"
-				"  - {name: gpu3, transport: local, interfaces: [eth0]}\n"
-				"switches:\n"
-				"  - {name: leaf1, platform: nvue, role: leaf, ports: [p1, p2, up]}\n"
-				"  - {name: leaf2, platform: nvue, role: leaf, ports: [p1, up]}\n"
-				"  - {name: spine, platform: nvue, role: spine, ports: [s1, s2]}\n"
-				"links:\n"
-				"  - {a: 'gpu1:eth0', b: 'leaf1:p1'}\n"
-				"  - {a: 'gpu2:eth0', b: 'leaf1:p2'}\n"
-				"  - {a: 'gpu3:eth0', b: 'leaf2:p1'}\n"
-				"  - {a: 'leaf1:up', b: 'spine:s1'}\n"
-				"  - {a: 'leaf2:up', b: 'spine:s2'}\n";
+static const char inventory[] =
+    "apiVersion: rocectl/v1\nkind: Inventory\n"
+    "hosts:\n"
+    "  - {name: gpu1, transport: local, interfaces: [eth0]}\n"
+    "  - {name: gpu2, transport: local, interfaces: [eth0]}\n"
+    "  - {name: gpu3, transport: local, interfaces: [eth0]}\n"
+    "switches:\n"
+    "  - {name: leaf1, platform: nvue, role: leaf, ports: [p1, p2, up]}\n"
+    "  - {name: leaf2, platform: nvue, role: leaf, ports: [p1, up]}\n"
+    "  - {name: spine, platform: nvue, role: spine, ports: [s1, s2]}\n"
+    "links:\n"
+    "  - {a: 'gpu1:eth0', b: 'leaf1:p1'}\n"
+    "  - {a: 'gpu2:eth0', b: 'leaf1:p2'}\n"
+    "  - {a: 'gpu3:eth0', b: 'leaf2:p1'}\n"
+    "  - {a: 'leaf1:up', b: 'spine:s1'}\n"
+    "  - {a: 'leaf2:up', b: 'spine:s2'}\n";
 
 struct fx {
 	struct rc_inventory inv;
@@ -49,8 +50,7 @@ static size_t idx(struct fx *f, const char *name)
 }
 
 /* Set the delta of one counter (both samples get the counter; before is 1000). */
-static void set(struct fx *f, const char *dev, const char *port, const char *name,
-		uint64_t delta)
+static void set(struct fx *f, const char *dev, const char *port, const char *name, uint64_t delta)
 {
 	size_t d = idx(f, dev);
 
@@ -113,7 +113,8 @@ static void analyze(struct fx *f)
 
 	for (size_t i = 0; i < f->inv.n_devices; i++)
 		assert_int_equal(
-		    rc_diag_dev_build(&f->devs[i], &f->before[i], &f->after[i], &scope, &f->err), 0);
+		    rc_diag_dev_build(&f->devs[i], &f->before[i], &f->after[i], &scope, &f->err),
+		    0);
 	assert_int_equal(rc_diag_paths(&f->inv, hosts, 3, false, &f->paths, &f->err), 0);
 	assert_int_equal(f->paths.n, 6);
 	assert_int_equal(rc_diag_analyze(&f->d, &f->inv, f->devs, 10.0, &f->paths, &f->err), 0);
@@ -133,8 +134,9 @@ static void roles(const struct rc_diag_path *p, const enum rc_diag_role *want, s
 	assert_int_equal(p->p->n, n);
 	for (size_t k = 0; k < n; k++)
 		if (p->h[k].role != want[k])
-			fail_msg("hop %zu: role %s, want %s (%s)", k, rc_diag_role_name(p->h[k].role),
-				 rc_diag_role_name(want[k]), p->h[k].why);
+			fail_msg("hop %zu: role %s, want %s (%s)", k,
+				 rc_diag_role_name(p->h[k].role), rc_diag_role_name(want[k]),
+				 p->h[k].why);
 }
 
 /* Congestion at leaf2:p1 (towards gpu3): leaf2 pauses its uplink, the spine pauses leaf1,

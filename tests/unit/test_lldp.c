@@ -65,25 +65,27 @@ static void test_nvue_hostile(void **state)
 	assert_string_equal(nb.v[0].device, "ok");
 	rc_neighbors_fini(&nb);
 	/* a name longer than any port: skipped, no overflow */
-	snprintf(big, sizeof(big), "Interface  Speed  Type  Remote Host  Remote Port\nswp1       1G "
-				   "    swp   %0300d  swp1\n",
+	snprintf(big, sizeof(big),
+		 "Interface  Speed  Type  Remote Host  Remote Port\nswp1       1G "
+		 "    swp   %0300d  swp1\n",
 		 7);
 	assert_int_equal(nvue_parse_lldp(big, strlen(big), "leaf01", &nb, &err), 0);
 	assert_int_equal(nb.n, 0);
 	rc_neighbors_fini(&nb);
 }
 
-static const char inventory[] = "apiVersion: rocectl/v1\nkind: Inventory\n"
-				"hosts:\n"
-				"  - {name: gpu1, transport: local, interfaces: [e0]}\n"
-				"switches:\n"
-				"  - {name: leaf1, platform: nvue, role: leaf, ports: [p1, up, x]}\n"
-				"  - {name: leaf2, platform: nvue, role: leaf, ports: [up]}\n"
-				"  - {name: spine, platform: nvue, role: spine, ports: [s1, s2]}\n"
-				"links:\n"
-				"  - {a: 'gpu1:e0', b: 'leaf1:p1'}\n"
-				"  - {a: 'leaf1:up', b: 'spine:s1'}\n"
-				"  - {a: 'leaf2:up', b: 'spine:s2'}\n";
+static const char inventory[] =
+    "apiVersion: rocectl/v1\nkind: Inventory\n"
+    "hosts:\n"
+    "  - {name: gpu1, transport: local, interfaces: [e0]}\n"
+    "switches:\n"
+    "  - {name: leaf1, platform: nvue, role: leaf, ports: [p1, up, x]}\n"
+    "  - {name: leaf2, platform: nvue, role: leaf, ports: [up]}\n"
+    "  - {name: spine, platform: nvue, role: spine, ports: [s1, s2]}\n"
+    "links:\n"
+    "  - {a: 'gpu1:e0', b: 'leaf1:p1'}\n"
+    "  - {a: 'leaf1:up', b: 'spine:s1'}\n"
+    "  - {a: 'leaf2:up', b: 'spine:s2'}\n";
 
 struct fx {
 	struct rc_inventory inv;
@@ -100,7 +102,8 @@ static size_t idx(struct fx *f, const char *name)
 	return (size_t)i;
 }
 
-static void see(struct fx *f, const char *dev, const char *port, const char *rdev, const char *rport)
+static void see(struct fx *f, const char *dev, const char *port, const char *rdev,
+		const char *rport)
 {
 	struct rc_lldp_dev *d = &f->l.d[idx(f, dev)];
 

@@ -97,8 +97,9 @@ int sim_rates_set(cJSON *st, const char *spec, char *err, size_t errlen)
 	double t = now_s();
 	/* the counter as it reads now: the running rate's value, else the stored one */
 	const cJSON *old = jget1(rates, path);
-	double base = old ? value_at(old, t)
-			  : (double)jlong(jget(jget1(st, "counters"), (const char *const *)parts, n), 0);
+	double base =
+	    old ? value_at(old, t)
+		: (double)jlong(jget(jget1(st, "counters"), (const char *const *)parts, n), 0);
 	put_counter(st, path, base);
 	if (per_s == 0) {
 		cJSON_DeleteItemFromObjectCaseSensitive(rates, path);
