@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "../../drivers/host/lldpd.h"
 #include "../../drivers/switch/nvue.h"
 #include "rocectl/lldp.h"
 
@@ -71,6 +72,40 @@ static void test_nvue_hostile(void **state)
 		 7);
 	assert_int_equal(nvue_parse_lldp(big, strlen(big), "leaf01", &nb, &err), 0);
 	assert_int_equal(nb.n, 0);
+	rc_neighbors_fini(&nb);
+}
+
+/* lldpd's json0: every level an array (lldpcli(8)); written for this test. */
+static void test_lldpd_json0(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	const char *doc =
+	    "{\"lldp\": [{\"interface\": ["
+	    "{\"name\": \"enp12s0np0\", \"via\": \"LLDP\","
+	    " \"chassis\": [{\"id\": [{\"type\": \"mac\", \"value\": \"02:00:00:00:00:01\"}],"
+	    "                \"name\": [{\"value\": \"leaf01\"}]}],"
+	    " \"port\": [{\"id\": [{\"type\": \"ifname\", \"value\": \"swp1\"}]}]},"
+	    "{\"name\": \"enp13s0np0\", \"chassis\": [{\"name\": [{\"value\": \"bad name\"}]}],"
+	    " \"port\": [{\"id\": [{\"value\": \"swp2\"}]}]},"
+	    "{\"name\": \"enp14s0np0\", \"chassis\": [{}], \"port\": [{}]}"
+	    "]}]}";
+
+	(void)state;
+	assert_int_equal(rc_lldpd_parse(doc, strlen(doc), "gpu001", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].port, "enp12s0np0");
+	assert_string_equal(nb.v[0].device, "leaf01");
+	assert_string_equal(nb.v[0].remote_port, "swp1");
+	rc_neighbors_fini(&nb);
+	/* no neighbours at all */
+	assert_int_equal(rc_lldpd_parse("{\"lldp\": [{}]}", 14, "gpu001", &nb, &err), 0);
+	assert_int_equal(nb.n, 0);
+	/* -f json (objects, not arrays) or garbage: an error naming the command */
+	assert_int_equal(rc_lldpd_parse("{\"lldp\": {\"interface\": {}}}", 29, "gpu001", &nb, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "lldpcli -f json0"));
+	assert_int_equal(rc_lldpd_parse("not json", 8, "gpu001", &nb, &err), -EPROTO);
 	rc_neighbors_fini(&nb);
 }
 
@@ -200,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvue_table),
 	    cmocka_unit_test(test_nvue_hostile),
+	    cmocka_unit_test(test_lldpd_json0),
 	    cmocka_unit_test_setup_teardown(test_cabling_right, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
