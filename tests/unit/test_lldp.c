@@ -14,6 +14,7 @@
 
 #include "../../drivers/host/lldpd.h"
 #include "../../drivers/switch/nvue.h"
+#include "../../drivers/switch/sonic.h"
 #include "rocectl/lldp.h"
 
 /* The shape of the NVUE command reference's example, with this project's names. */
@@ -72,6 +73,33 @@ static void test_nvue_hostile(void **state)
 		 7);
 	assert_int_equal(nvue_parse_lldp(big, strlen(big), "leaf01", &nb, &err), 0);
 	assert_int_equal(nb.n, 0);
+	rc_neighbors_fini(&nb);
+}
+
+/* lldpshow's summary (sonic-utilities), with this project's names. */
+static void test_sonic_table(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	const char *t = "Capability codes: (R) Router, (B) Bridge, (O) Other\n"
+			"LocalPort    RemoteDevice    RemotePortID    Capability  RemotePortDescr\n"
+			"-----------  --------------  --------------  ----------  ---------------\n"
+			"Ethernet0    gpu001          enp12s0np0      O           enp12s0np0\n"
+			"Ethernet8    spine01         Ethernet4       BR          to leaf01\n"
+			"Ethernet12   spine\x02x        Ethernet4       BR\n"
+			"--------------------------------------------------\n"
+			"Total entries displayed:  3\n";
+
+	(void)state;
+	assert_int_equal(sonic_parse_lldp(t, strlen(t), "leaf02", &nb, &err), 0);
+	assert_int_equal(nb.n, 2);
+	assert_string_equal(nb.v[1].port, "Ethernet8");
+	assert_string_equal(nb.v[1].device, "spine01");
+	assert_string_equal(nb.v[1].remote_port, "Ethernet4");
+	rc_neighbors_fini(&nb);
+	assert_int_equal(sonic_parse_lldp("Usage: show [OPTIONS]\n", 22, "leaf02", &nb, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "show lldp table"));
 	rc_neighbors_fini(&nb);
 }
 
@@ -236,6 +264,7 @@ int main(void)
 	    cmocka_unit_test(test_nvue_table),
 	    cmocka_unit_test(test_nvue_hostile),
 	    cmocka_unit_test(test_lldpd_json0),
+	    cmocka_unit_test(test_sonic_table),
 	    cmocka_unit_test_setup_teardown(test_cabling_right, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
