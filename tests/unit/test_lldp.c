@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
 #include <cmocka.h>
 
 #include "../../drivers/host/lldpd.h"
+#include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
 #include "../../drivers/switch/sonic.h"
 #include "rocectl/lldp.h"
@@ -100,6 +102,35 @@ static void test_sonic_table(void **state)
 	assert_int_equal(sonic_parse_lldp("Usage: show [OPTIONS]\n", 22, "leaf02", &nb, &err),
 			 -EPROTO);
 	assert_non_null(strstr(err.msg, "show lldp table"));
+	rc_neighbors_fini(&nb);
+}
+
+/* EOS's JSON model of `show lldp neighbors`, written for this test. */
+static void test_eos_json(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	cJSON *doc = cJSON_Parse(
+	    "{\"tablesAgeOuts\": 0, \"lldpNeighbors\": ["
+	    "{\"port\": \"Ethernet1\", \"neighborDevice\": \"gpu001\", \"neighborPort\": "
+	    "\"enp12s0np0\", \"ttl\": 120},"
+	    "{\"port\": \"Ethernet2\", \"neighborDevice\": 7, \"neighborPort\": \"x\"},"
+	    "{\"port\": \"Ethernet3\", \"neighborDevice\": \"has space\", \"neighborPort\": "
+	    "\"x\"}]}");
+	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": {}}");
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(eos_parse_lldp(doc, "leaf03", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].port, "Ethernet1");
+	assert_string_equal(nb.v[0].device, "gpu001");
+	assert_string_equal(nb.v[0].remote_port, "enp12s0np0");
+	assert_int_equal(eos_parse_lldp(bad, "leaf03", &nb, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "show lldp neighbors"));
+	assert_int_equal(eos_parse_lldp(NULL, "leaf03", &nb, &err), -EPROTO);
+	cJSON_Delete(doc);
+	cJSON_Delete(bad);
 	rc_neighbors_fini(&nb);
 }
 
@@ -265,6 +296,7 @@ int main(void)
 	    cmocka_unit_test(test_nvue_hostile),
 	    cmocka_unit_test(test_lldpd_json0),
 	    cmocka_unit_test(test_sonic_table),
+	    cmocka_unit_test(test_eos_json),
 	    cmocka_unit_test_setup_teardown(test_cabling_right, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
