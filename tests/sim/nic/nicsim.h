@@ -158,7 +158,9 @@ uint64_t ns_counter_get(const struct ns_nic *nic, const char *name);
 int ns_counter_visible(const struct ns_nic *nic, size_t i);
 int ns_counters_grow(struct ns_nic *nic, const struct ns_faults *f, int kind, int only);
 
-/* rates.c: counters that move with time (nics/<if>.rates) */
+/* rates.c: counters that move with time (nics/<if>.rates; DIR/NS_RATES_MARKER exists
+ * once any rate was set on the host) */
+#define NS_RATES_MARKER "rates-set"
 int ns_rates_accrue(const char *dir, struct ns_nic *nic);
 int ns_rates_set(const char *dir, struct ns_nic *nic, const char *name, double per_s);
 

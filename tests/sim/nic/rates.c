@@ -104,6 +104,12 @@ int ns_rates_set(const char *dir, struct ns_nic *nic, const char *name, double p
 				      (unsigned long long)r[i].since_ms);
 	if (per_s > 0)
 		ns_buf_printf(&b, "%s %.17g %llu\n", name, per_s, (unsigned long long)now_ms());
+	/* the marker that lets hw_counters reads skip loading the NIC when nothing moves */
+	snprintf(path, sizeof(path), "%s/%s", dir, NS_RATES_MARKER);
+	if (ns_write_atomic(path, "", 0)) {
+		ns_buf_free(&b);
+		return -EIO;
+	}
 	rates_path(path, sizeof(path), dir, nic->hw.ifname);
 	int err = b.oom ? -ENOMEM : ns_write_atomic(path, b.p ? (const void *)b.p : "", b.len);
 	ns_buf_free(&b);
