@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rocectl/devrun.h"
 #include "rocectl/diag.h"
 #include "rocectl/fleet.h"
 
@@ -61,6 +62,9 @@ int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_dia
 		memset(&f->devs[i].counters, 0, sizeof(f->devs[i].counters));
 		first_rc[i] = f->devs[i].rc;
 		first_err[i] = f->devs[i].err;
+		/* the second read opens the device afresh (rc_fleet_counters expects a device
+		 * it has not opened): release what the first one allocated */
+		rc_devrun_close(&f->devs[i].run);
 	}
 	sleep_us(interval_us);
 	t1 = now_s();
