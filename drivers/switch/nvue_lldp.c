@@ -64,7 +64,7 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 			const char *h = find(line, l, "Remote Host"),
 				   *p = find(line, l, "Remote Port");
 
-			if (!strncmp(line, "Interface", 9) && h && p && h < p) {
+			if (l >= 9 && !memcmp(line, "Interface", 9) && h && p && h < p) {
 				header = true;
 				c_if = 0;
 				c_host = (size_t)(h - line);

@@ -63,13 +63,13 @@ int sonic_parse_lldp(const char *text, size_t len, const char *device, struct rc
 			continue;
 		any = true;
 		if (!header) {
-			header = l >= 9 && !strncmp(line, "LocalPort", 9) &&
+			header = l >= 9 && !memcmp(line, "LocalPort", 9) &&
 				 word(line, l, 1, dev, sizeof(dev)) &&
 				 !strcmp(dev, "RemoteDevice") &&
 				 word(line, l, 2, dev, sizeof(dev)) && !strcmp(dev, "RemotePortID");
 			continue;
 		}
-		if (line[0] == '-' || !strncmp(line, "Total entries", 13))
+		if (line[0] == '-' || (l >= 13 && !memcmp(line, "Total entries", 13)))
 			continue;
 		if (!word(line, l, 0, port, sizeof(port)) || !word(line, l, 1, dev, sizeof(dev)) ||
 		    !word(line, l, 2, rport, sizeof(rport)))
