@@ -21,9 +21,11 @@
 #include "rocectl/util.h"
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
+#include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
+#include "rocectl/lldp.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 #include "rocectl/stream.h"
@@ -338,29 +340,56 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 			 const struct tally *t, enum report_format fmt)
 {
 	struct rc_result r;
+	struct rc_deadlock dl;
+	struct rc_lldp lldp;
+	struct rc_cabling cab = {0};
 	struct rc_err err = {0};
-	size_t bad_links = 0, bad_hosts = 0;
+	size_t bad_links = 0, bad_hosts = 0, deadlock = 0, cabling = 0;
 	int code;
 
 	if (rc_result_build(&r, f, &err)) {
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	if (fmt == FMT_PROMETHEUS)
+	/* PFC deadlock risk of the topology (include/rocectl/deadlock.h) */
+	if (rc_deadlock_analyze(&dl, f->inv, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
+	/* cabling against LLDP (include/rocectl/lldp.h) */
+	if (rc_lldp_read(&lldp, f, &err) || rc_cabling_check(&cab, &lldp, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_lldp_fini(&lldp);
+		rc_deadlock_fini(&dl);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
+	if (fmt == FMT_PROMETHEUS) {
 		rc_report_prometheus(dst, &r);
-	else if (fmt == FMT_DOT)
+		rc_report_deadlock_prom(dst, &dl, &r);
+		rc_report_cabling_prom(dst, &cab);
+	} else if (fmt == FMT_DOT) {
 		rc_report_dot(dst, &r);
+	}
 	if (!out) {
 		for (size_t i = 0; i < r.n_links; i++)
 			bad_links += r.links[i].status != RC_CHECK_OK;
 		for (size_t i = 0; i < r.n_hosts; i++)
 			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+		deadlock = rc_deadlock_unprotected(&dl, &r);
+		cabling = cab.n;
 	} else {
 		rc_report_checks(out, &r, &bad_links, &bad_hosts);
+		rc_report_deadlock(out, &dl, &r, &deadlock);
+		cabling = rc_report_cabling(out, &lldp, &cab);
 	}
-	code = t->failed			      ? RC_EXIT_ERROR
-	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
-						      : RC_EXIT_OK;
+	code = t->failed						     ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts || deadlock || cabling ? RC_EXIT_CHANGES
+									     : RC_EXIT_OK;
+	rc_cabling_fini(&cab);
+	rc_lldp_fini(&lldp);
+	rc_deadlock_fini(&dl);
 	rc_result_fini(&r);
 	return code;
 }

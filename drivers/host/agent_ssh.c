@@ -17,6 +17,7 @@
 #include "rocectl/transport.h"
 
 #include "agent_answer.h"
+#include "lldpd.h"
 
 /* The agent on the host; the lab and real hosts put rocectl on PATH. */
 #define REMOTE_ROCECTL "rocectl"
@@ -260,6 +261,24 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 	return rc;
 }
 
+/* LLDP neighbours from lldpd (lldpd.c).  A host without lldpcli, or whose lldpd does not
+ * answer, runs no LLDP agent: unknown, never drift. */
+static int agent_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	struct rc_ssh_result res = {0};
+	int rc = rc_ssh_run(s->ssh, RC_LLDPD_CMD, NULL, 0, &res, err);
+
+	if (!rc && res.exit_status != 0) {
+		rc_errf(err, ENOENT, "'%s': no LLDP agent answers ('%s' exited %d)", s->dev->name,
+			RC_LLDPD_CMD, res.exit_status);
+		rc = -ENOENT;
+	} else if (!rc) {
+		rc = rc_lldpd_parse(res.out, res.out_len, s->dev->name, out, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static const struct rc_driver agent_ssh = {
     .name = "agent-ssh",
     .disruptive = RC_F_PFC | RC_F_TRUST,
@@ -268,6 +287,7 @@ static const struct rc_driver agent_ssh = {
     .read = agent_read,
     .apply = agent_apply,
     .counters = agent_counters,
+    .neighbors = agent_neighbors,
     .close = agent_close,
 };
 

@@ -512,6 +512,34 @@ static int eos_counters(struct rc_session *s, const struct rc_port_state *ports,
 	return rc;
 }
 
+/* LLDP neighbours (eos_lldp.c), over eAPI or as `| json` over SSH. */
+static int eos_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	static const char *const cmds[] = {"enable", "show lldp neighbors"};
+	cJSON *answer = NULL, *doc = NULL;
+	const cJSON *res;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (s->eapi) {
+		rc = eapi(s, cmds, 2, "json", &answer, &res, err);
+		if (!rc)
+			rc = eos_parse_lldp(cJSON_GetArrayItem(res, 1), s->dev->name, out, err);
+		cJSON_Delete(answer);
+		return rc;
+	}
+	rc = cli(s, "show lldp neighbors | json", "show lldp neighbors | json", &text, &len, err);
+	if (!rc && !(doc = cJSON_ParseWithLength(text, len)))
+		rc = rc_errf(err, EPROTO, "'%s': 'show lldp neighbors | json' did not answer JSON",
+			     s->dev->name);
+	if (!rc)
+		rc = eos_parse_lldp(doc, s->dev->name, out, err);
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
+}
+
 static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
 		    struct rc_session **out, struct rc_err *err)
 {
@@ -571,6 +599,7 @@ static const struct rc_driver eos_ssh_driver = {
     .apply = eos_apply,
     .counters = eos_counters,
     .close = eos_close,
+    .neighbors = eos_neighbors,
 };
 
 static const struct rc_driver eos_eapi_driver = {
@@ -581,6 +610,7 @@ static const struct rc_driver eos_eapi_driver = {
     .apply = eos_apply,
     .counters = eos_counters,
     .close = eos_close,
+    .neighbors = eos_neighbors,
 };
 
 RC_DRIVER_REGISTER(eos_ssh_driver)

@@ -35,6 +35,9 @@ bool eos_name_ok(const char *name);
 struct rc_counters;
 int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const char *port,
 		       struct rc_counters *out, struct rc_err *err);
+/* `show lldp neighbors` as JSON (eos_lldp.c). */
+int eos_parse_lldp(const struct cJSON *doc, const char *device, struct rc_neighbors *out,
+		   struct rc_err *err);
 
 /* ---- the running-config ------------------------------------------------------------- */
 

@@ -543,6 +543,26 @@ static int nvue_counters(struct rc_session *s, const struct rc_port_state *ports
 	return rc;
 }
 
+/* LLDP neighbours over SSH (nvue_lldp.c); the REST driver has none (no documented model). */
+static int nvue_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc;
+
+	if (s->rest)
+		return -ENOENT;
+	rc = ssh_run(s, "nv show interface lldp", &res, err);
+	if (rc)
+		return rc;
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "'nv show interface lldp' on '%s' failed (exit %d)",
+			     s->dev->name, res.exit_status);
+	else
+		rc = nvue_parse_lldp(res.out, res.out_len, s->dev->name, out, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static const struct rc_driver nvue_ssh_driver = {
     .name = "nvue-ssh",
     .disruptive = RC_F_PFC | RC_F_CABLE,
@@ -551,6 +571,7 @@ static const struct rc_driver nvue_ssh_driver = {
     .apply = nvue_apply,
     .counters = nvue_counters,
     .close = nvue_close,
+    .neighbors = nvue_neighbors,
 };
 
 static const struct rc_driver nvue_rest_driver = {

@@ -85,6 +85,9 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 struct rc_counters;
 int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			struct rc_err *err);
+/* `nv show interface lldp` (nvue_lldp.c). */
+int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_neighbors *out,
+		    struct rc_err *err);
 
 /* One field of an `nv show` row table (no -o json): `field` is the dotted path of the rows
  * ("pfc.cable-length", "[switch-priority]"), `column` a header ("operational",

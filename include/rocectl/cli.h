@@ -59,5 +59,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g);
 int cmd_agent_remote(int argc, char **argv, const struct rc_global *g);
 int cmd_nccl_env(int argc, char **argv, const struct rc_global *g);
 int cmd_capture(int argc, char **argv, const struct rc_global *g);
+int cmd_diagnose(int argc, char **argv, const struct rc_global *g);
+int cmd_discover(int argc, char **argv, const struct rc_global *g);
 
 #endif

@@ -67,6 +67,22 @@ static inline void rc_counters_free(struct rc_counters *c)
 	rc_counters_fini(c);
 }
 
+/* One LLDP neighbour: what the far end of a port says it is (system name, port id). */
+struct rc_neighbor {
+	char port[RC_NAME_MAX];
+	char device[RC_NAME_MAX];
+	char remote_port[RC_NAME_MAX];
+};
+
+struct rc_neighbors {
+	size_t n, cap;
+	struct rc_neighbor *v;
+};
+
+int rc_neighbors_add(struct rc_neighbors *nb, const char *port, const char *device,
+		     const char *remote_port);
+void rc_neighbors_fini(struct rc_neighbors *nb);
+
 /* What a driver says about a plan without changing anything (struct rc_driver.check):
  * one line per note, e.g. "GCU dry run: the patch would apply (12 operations)" or
  * "Ethernet0 pfc_enabled 3,4 -> 3: not live-changeable on this platform (...)".  Fixed
@@ -109,6 +125,9 @@ struct rc_driver {
 	 * diff reports as not controllable). */
 	int (*check)(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		     struct rc_notes *notes, struct rc_err *err);
+	/* Optional: the LLDP neighbours the device sees on any port (engine/diag/lldp.c).
+	 * -ENOENT: the device runs no LLDP agent (the cabling is then unknown, never drift). */
+	int (*neighbors)(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */
