@@ -117,12 +117,21 @@ $(GEN_PLUGIN_DIR): FORCE
 	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
 FORCE:
 
-$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+# The commit `rocectl --version` names; a build outside git (a source package) says unknown
+# unless ROCECTL_COMMIT is given.
+ROCECTL_COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+GEN_COMMIT := $(BUILD)/gen/commit.h
+$(GEN_COMMIT): FORCE
+	@mkdir -p $(@D)
+	@echo '#define ROCECTL_COMMIT "$(ROCECTL_COMMIT)"' > $@.new
+	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
+
+$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/san/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+$(BUILD)/san/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC [san] $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -155,7 +164,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
 
-$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC [fuzz] $<"
 	$(Q)$(FUZZ_CC) $(filter-out -Wno-format-truncation,$(BASE_CFLAGS)) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
@@ -237,7 +246,7 @@ format-check:
 # checks); .ci/run requires it to stay clean.
 TIDY ?= clang-tidy
 TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
-tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@$(TIDY) --quiet $(TIDY_SRCS) -- -std=c11 -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen \
 		-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) && echo "tidy: clean"
 

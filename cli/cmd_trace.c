@@ -194,10 +194,10 @@ int cmd_trace(int argc, char **argv, const struct rc_global *g)
 	rc = rc_parse_options(argc, argv, "rocectl trace -p POLICY -i INVENTORY HOST_A HOST_B",
 			      options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos != 2 || !o.policy || !o.inventory) {
 		fprintf(stderr, "rocectl trace: need -p POLICY, -i INVENTORY and two hosts\n");
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)

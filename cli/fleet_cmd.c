@@ -527,7 +527,7 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 		 cmd == RC_FLEET_CMD_APPLY ? "\n       rocectl apply PLANFILE [options]" : "");
 	rc = rc_parse_options(argc, argv, usage, opts, on_option, o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	*plan_path = NULL;
 	if (npos == 1 && cmd == RC_FLEET_CMD_APPLY && !o->policy && !o->inventory && !o->limit) {
 		*plan_path = argv[0];
@@ -535,13 +535,13 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 	}
 	if (npos) {
 		fprintf(stderr, "rocectl %s: unexpected argument '%s'\n", names[cmd], argv[0]);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o->policy || !o->inventory) {
 		fprintf(stderr, "rocectl %s: both -p POLICY and -i INVENTORY are needed\n",
 			names[cmd]);
 		rc_print_usage(stderr, usage, opts);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	return -1; /* go on */
 }

@@ -101,13 +101,12 @@ struct agent_opts {
 	int bad;
 };
 
-enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON };
+enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
     {"interface", 'I', "IF", "manage this interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"json", 'j', NULL, "JSON output (schema rocectl.agent/v1, see drivers/host/agent_cmd.c)",
-     OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json (examples/agent.schema.json)", OPT_FORMAT},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
@@ -139,9 +138,8 @@ static int on_option(int id, const char *arg, void *ctx)
 				return 0;
 		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
 		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
+	case OPT_FORMAT:
+		return rc_format_text_json("agent", arg, &o->json);
 	case OPT_ROOT:
 		o->root = arg;
 		break;
@@ -958,14 +956,14 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &a->o, &npos);
 	if (rc) {
 		free(a);
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	}
 	if (npos != 1 || parse_cmd(argv[0], &a->cmd)) {
 		fprintf(stderr, "rocectl agent: say what to do: show, plan, apply, verify or "
 				"counters\n");
 		rc_print_usage(stderr, USAGE, options);
 		free(a);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!a->o.journal || !*a->o.journal)
 		a->o.journal = RC_JOURNAL_DEFAULT_DIR;

@@ -258,11 +258,11 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 			      "rocectl agent state|write [--interface IF]... [--only SECTIONS]",
 			      options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos == 1 && !strcmp(argv[0], "state"))
 		return agent_state(&o, g);
 	if (npos == 1 && !strcmp(argv[0], "write"))
 		return agent_write(&o, g);
 	fprintf(stderr, "rocectl agent: expected 'state' or 'write'\n");
-	return RC_EXIT_ERROR;
+	return RC_EXIT_USAGE;
 }

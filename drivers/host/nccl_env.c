@@ -244,11 +244,11 @@ int cmd_nccl_env(int argc, char **argv, const struct rc_global *g)
 
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos) {
 		fprintf(stderr, "rocectl nccl-env: unexpected argument '%s'\n", argv[0]);
 		rc_print_usage(stderr, USAGE, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	root = o.root ? o.root : g->root;
 	pol = calloc(1, sizeof(*pol));

@@ -116,6 +116,13 @@ void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
 /* Why the network drivers' plugin (rocectl-net.so) could not be loaded, or NULL. */
 const char *rc_driver_load_error(void);
+/* Where the network drivers' plugin was loaded from (it is loaded now if it was not yet),
+ * or NULL (then rc_driver_load_error() says why). */
+const char *rc_driver_plugin_path(void);
+/* The plugin's libraries ("libssh 0.10.6, libcurl 7.88.1"), exported by rocectl-net.so as
+ * rc_net_library_versions and looked up by name, since the core does not link them. */
+typedef const char *(*rc_net_versions_fn)(void);
+#define RC_NET_VERSIONS_SYMBOL "rc_net_library_versions"
 /* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
 const char *rc_driver_name_for(const struct rc_device *dev);
 
