@@ -3,7 +3,8 @@
  * journal -> apply -> re-read -> verify), so that a NIC that fails (no DCB, a refused
  * write) is reported and restored on its own while the others are still handled.
  *
- * JSON output (--json), schema "rocectl.agent/v1".  Stable: keys are only ever added.
+ * JSON output (--format json or -j), schema "rocectl.agent/v1" (examples/agent.schema.json, after
+ * the header every document starts with: engine/report/print.c).  Keys are only ever added.
  * One object on one line:
  *
  *   {"schema": "rocectl.agent/v1",
@@ -22,7 +23,7 @@
  *    "run_id": "<journal run id>",                 (apply only, when something was written)
  *    "changes": [{"field": "dscp2prio[26]",        (operator's name, with index)
  *                 "group": "dscp2prio",             (model field group, rc_field_name())
- *                 "kind": "set" | "unknown" | "unsupported",
+ *                 "kind": "set" | "unknown" | "unsupported" | "warning",
  *                 "old": "0" | null,                (null unless kind is "set")
  *                 "new": "3",
  *                 "disruptive": true | false}]}     (flaps the link / restarts channels)
