@@ -332,6 +332,7 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 	}
 	opts.root = r->o.root ? r->o.root : g->root;
 	opts.accept_new_host_keys = g->accept_new_host_keys;
+	opts.verbose = rc_cli_verbosity() > 0;
 	opts.dry_run = true; /* counters never write */
 	rc = load(&r->o, &r->pol, &r->have_pol, &r->inv, &r->have_inv, &err);
 	if (!rc && !r->have_inv)

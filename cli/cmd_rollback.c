@@ -235,6 +235,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	    options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	ropts.verbose = rc_cli_verbosity() > 0;
 	if (npos > 1) {
 		fprintf(stderr, "rocectl rollback: at most one RUN\n");
 		return RC_EXIT_USAGE;

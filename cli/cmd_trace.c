@@ -120,7 +120,8 @@ static int run_trace(const struct trace_opts *o, const struct rc_global *g, cons
 		     const char *to, struct rc_trace *t)
 {
 	struct rc_run_opts ropts = {
-	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true,
+	    .verbose = rc_cli_verbosity() > 0};
 	struct rc_policy pol;
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};

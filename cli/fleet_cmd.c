@@ -553,9 +553,12 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
 	struct tally t = {0};
 	struct rc_out out;
+	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
 	int exit_code;
 
-	rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	if (rc_cli_verbosity() < 0 && o->format == FMT_TEXT)
+		sink = fopen("/dev/null", "w");
+	rc_out_init(&out, sink ? sink : dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "command", NULL, names[cmd]);
 	if (cmd == RC_FLEET_CMD_APPLY)
@@ -577,6 +580,10 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	free(notes);
 	if (cmd == RC_FLEET_CMD_VERIFY)
 		exit_code = verify_checks(&out, dst, f, &t, o->format);
+	if (sink) {
+		fclose(sink);
+		out.f = dst;
+	}
 	summary(&out, cmd, &t);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
@@ -608,6 +615,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
 	if (exit_code >= 0)
 		return exit_code;
+	ropts.verbose = rc_cli_verbosity() > 0;
 	exit_code = RC_EXIT_ERROR;
 	if (plan_path) {
 		if (rc_plan_load(plan_path, &plan, &err)) {

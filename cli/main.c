@@ -50,7 +50,7 @@ static void version(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] COMMAND [ARGS]\n"
+	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [-v|-q] COMMAND [ARGS]\n"
 		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
@@ -76,6 +76,10 @@ int main(int argc, char **argv)
 			g.root = argv[++i];
 		} else if (!strncmp(argv[i], "--root=", 7)) {
 			g.root = argv[i] + 7;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			rc_cli_set_verbosity(1);
+		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			rc_cli_set_verbosity(-1);
 		} else if (!strcmp(argv[i], "--accept-new-host-keys")) {
 			g.accept_new_host_keys = true;
 		} else {

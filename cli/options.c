@@ -12,6 +12,21 @@
  * values from 256 up). */
 #define OPT_JSON_ALIAS 0x7ff0
 
+#define OPT_VERBOSE 0x7ff1
+#define OPT_QUIET   0x7ff2
+
+static int verbosity;
+
+int rc_cli_verbosity(void)
+{
+	return verbosity;
+}
+
+void rc_cli_set_verbosity(int v)
+{
+	verbosity = v;
+}
+
 /* A command's --format option, if it has one: -j/--json is its alias ("--format json"). */
 static const struct rc_option *format_option(const struct rc_option *opts)
 {
@@ -46,6 +61,9 @@ void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts)
 	}
 	if (format_option(opts))
 		fprintf(f, "    %-28s %s\n", "-j, --json", "the same as --format json");
+	fprintf(f, "    %-28s %s\n", "-v, --verbose",
+		"print each command and request sent to a device (secrets redacted)");
+	fprintf(f, "    %-28s %s\n", "-q, --quiet", "print only the summary");
 	fprintf(f, "    %-28s %s\n", "-h, --help", "show this help");
 }
 
@@ -53,8 +71,8 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos)
 {
 	const struct rc_option *fmt = format_option(opts);
-	struct option lo[MAX_OPTS + 3];
-	char shorts[MAX_OPTS * 2 + 5] = "+h";
+	struct option lo[MAX_OPTS + 5];
+	char shorts[MAX_OPTS * 2 + 7] = "+hvq";
 	int n = 0, c, rc;
 
 	for (const struct rc_option *o = opts; o && o->name && n < MAX_OPTS; o++, n++) {
@@ -69,6 +87,8 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 		}
 	}
 	lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	lo[n++] = (struct option){"verbose", no_argument, NULL, OPT_VERBOSE};
+	lo[n++] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
 	if (fmt) {
 		lo[n++] = (struct option){"json", no_argument, NULL, OPT_JSON_ALIAS};
 		strcat(shorts, "j");
@@ -101,6 +121,10 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 				argv[optind - 1]);
 			rc_print_usage(stderr, usage, opts);
 			return -EINVAL;
+		}
+		if (c == 'v' || c == OPT_VERBOSE || c == 'q' || c == OPT_QUIET) {
+			verbosity = c == 'v' || c == OPT_VERBOSE ? 1 : -1;
+			continue;
 		}
 		if (c == 'j' && fmt)
 			c = OPT_JSON_ALIAS;

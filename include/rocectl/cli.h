@@ -43,6 +43,12 @@ void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts);
  * --format option also takes -j/--json as "--format json" (rc_parse_options). */
 int rc_format_text_json(const char *cmd, const char *arg, bool *json);
 
+/* -v/--verbose and -q/--quiet, before the command or among its options (rc_parse_options
+ * takes them for every command): > 0 show what is sent to each device, < 0 only the
+ * summary, 0 the default.  The last one given wins. */
+int rc_cli_verbosity(void);
+void rc_cli_set_verbosity(int v);
+
 struct rc_command {
 	const char *name;
 	const char *summary;

@@ -26,6 +26,9 @@ struct rc_run_opts {
 	/* `rocectl capture`: the transports record every command and answer here, and refuse
 	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
 	const struct rc_tap *tap;
+	/* -v: the transports print each command and request to stderr before sending it,
+	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
+	bool verbose;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "rocectl/print.h"
+#include "rocectl/transport.h"
 #include "rocectl/util.h"
 
 static void test_utf8_valid(void **state)
@@ -107,6 +108,23 @@ static void test_text_fixed(void **state)
 	free(s);
 }
 
+/* -v: secrets go, addresses stay (drivers/transport/tap.c) */
+static void test_redact(void **state)
+{
+	static const char in[] = "username admin secret sha512 $6$abc role x; snmp community "
+				 "pub1ic; ntp server 10.0.0.1 key 7; {\"password\": \"hunter22\"}";
+	char *out = NULL;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(rc_redact(in, strlen(in), NULL, &out, &len), 0);
+	/* a value runs to the next blank or quote, an encryption type goes with it (tap.c) */
+	assert_string_equal(out, "username admin secret <secret> role x; snmp community "
+				 "<secret> ntp server 10.0.0.1 key <secret> {\"password\": "
+				 "\"<secret>\"}");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +132,7 @@ int main(void)
 	    cmocka_unit_test(test_utf8_fix),
 	    cmocka_unit_test(test_json_document),
 	    cmocka_unit_test(test_text_fixed),
+	    cmocka_unit_test(test_redact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
