@@ -52,7 +52,7 @@ test_expect_success '-j and --json are --format json, listed in --help' '
 	sed "s/\"timestamp\":\"[^\"]*\"//" "$TMP/b" >"$TMP/b2" &&
 	sed "s/\"timestamp\":\"[^\"]*\"//" "$TMP/c" >"$TMP/c2" &&
 	cmp "$TMP/a2" "$TMP/b2" && cmp "$TMP/a2" "$TMP/c2" &&
-	for c in validate plan apply verify trace counters headroom agent; do
+	for c in validate plan apply verify trace counters headroom agent nccl-env; do
 		"$ROCECTL" $c --help >"$TMP/help" &&
 		test_must_contain "$TMP/help" "^ +--format FMT" &&
 		test_must_contain "$TMP/help" "^ +-j, --json +the same as --format json" || return 1
@@ -94,13 +94,16 @@ test_expect_success 'verify and plan JSON with an unreachable switch validate (r
 
 "$NICSIM" init "$TMP/h" --nic eth0,rdma=mlx5_0 --nic eth1,rdma=mlx5_1 >/dev/null
 
-test_expect_success 'agent show|plan|apply|verify|counters and counters JSON validate' '
+test_expect_success 'agent, counters and nccl-env JSON validate' '
 	for c in show counters "plan -p $P" "apply -p $P --journal $TMP/j" "verify -p $P"; do
 		"$NICSIM" run "$TMP/h" -- "$ROCECTL" agent $c -j >"$TMP/ag.json"
 		test $? -le 2 && check agent "$TMP/ag.json" || return 1
 	done &&
 	"$NICSIM" run "$TMP/h" -- "$ROCECTL" counters -p "$P" -j >"$TMP/ctr.json" &&
-	check counters "$TMP/ctr.json"
+	check counters "$TMP/ctr.json" &&
+	"$NICSIM" run "$TMP/h" -- "$ROCECTL" nccl-env -p "$P" --json >"$TMP/nccl.json" &&
+	check nccl-env "$TMP/nccl.json" &&
+	test_must_contain "$TMP/nccl.json" "\"NCCL_IB_HCA\":\"=mlx5_0:1,mlx5_1:1\""
 '
 
 test_expect_success 'a device answer that is not UTF-8 comes out as U+FFFD, valid JSON and text' '
