@@ -1,5 +1,5 @@
 /* plan / apply / verify over the inventory: load, read every selected device through the
- * fleet executor, print per device and port, exit with POLICY.md's codes:
+ * fleet executor, print per device and port, exit with the codes of README.md "Exit status":
  *   plan    0 no changes, 2 changes, 1 error
  *   apply   0 done (or nothing to do), 1 error (the failed device was rolled back)
  *   verify  0 in sync, 2 drift, 1 error

@@ -1,4 +1,4 @@
-/* The inventory file (POLICY.md "Inventory"): devices with ranges expanded, links paired
+/* The inventory file (docs/INVENTORY.md): devices with ranges expanded, links paired
  * element-wise and checked against the devices' ports, roles derived. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The inventory: which hosts and switches, how to reach them, how they are linked
- * (POLICY.md "Inventory"). */
+ * (docs/INVENTORY.md). */
 #ifndef ROCECTL_INVENTORY_H
 #define ROCECTL_INVENTORY_H
 
