@@ -11,6 +11,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 PLUGIN_DIR := $(LIBDIR)/rocectl
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/rocectl
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 BUILD ?= build
 CC ?= cc
@@ -78,7 +82,8 @@ ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
+.PHONY: FORCE all deps test check demo install install-agent install-controller man-check \
+	clean format format-check sims help unit fuzz \
 	conformance faults tidy
 
 $(BUILD)/config.mk: Makefile
@@ -227,12 +232,47 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-install: rocectl rocectl-net.so
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PLUGIN_DIR)" \
-		"$(DESTDIR)$(PREFIX)/share/rocectl/policies"
+# Two halves, so that the Debian packages (debian/) can split them: install-agent is what a
+# GPU node needs (the binary, rocectl(8), the forced-command wrapper, the agent's units),
+# install-controller the rest.  Whatever dist/ holds is installed by wildcard: systemd
+# units to SYSTEMDUNITDIR (rocectl-agent* ones with the agent), any other dist/ directory
+# under share/rocectl/.
+AGENT_UNITS = $(wildcard dist/systemd/rocectl-agent*)
+CONTROLLER_UNITS = $(filter-out $(AGENT_UNITS),$(wildcard dist/systemd/*.service \
+	dist/systemd/*.timer dist/systemd/*.path dist/systemd/*.socket))
+DIST_DATA_DIRS = $(filter-out dist/ssh dist/completion dist/systemd,$(wildcard dist/*))
+
+install: install-agent install-controller
+
+install-agent: rocectl
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PLUGIN_DIR)" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0755 rocectl "$(DESTDIR)$(BINDIR)/rocectl"
+	sed 's|^ROCECTL_BIN=.*|ROCECTL_BIN=$${ROCECTL_BIN:-$(BINDIR)/rocectl}|' \
+		dist/ssh/rocectl-agent-wrapper >"$(DESTDIR)$(PLUGIN_DIR)/rocectl-agent-wrapper"
+	chmod 0755 "$(DESTDIR)$(PLUGIN_DIR)/rocectl-agent-wrapper"
+	install -m 0644 man/rocectl.8 "$(DESTDIR)$(MANDIR)/man8/rocectl.8"
+	$(if $(AGENT_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
+		install -m 0644 $(AGENT_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
+
+install-controller: rocectl-net.so
+	install -d "$(DESTDIR)$(PLUGIN_DIR)" "$(DESTDIR)$(PREFIX)/share/rocectl/policies" \
+		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DOCDIR)/examples"
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
+	install -m 0644 man/rocectl-policy.5 man/rocectl-inventory.5 "$(DESTDIR)$(MANDIR)/man5/"
+	install -m 0644 dist/completion/rocectl "$(DESTDIR)$(BASHCOMPDIR)/rocectl"
+	install -m 0644 docs/POLICY.md docs/INVENTORY.md docs/DEPLOY.md "$(DESTDIR)$(DOCDIR)/"
+	install -m 0644 examples/*.schema.json examples/inventory.yaml "$(DESTDIR)$(DOCDIR)/examples/"
+	$(if $(CONTROLLER_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
+		install -m 0644 $(CONTROLLER_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
+	$(foreach d,$(DIST_DATA_DIRS),install -d "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))" && \
+		install -m 0644 $(wildcard $(d)/*) "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))/";)
+
+# The man pages are checked like code (groff's warnings are errors).
+man-check:
+	@for m in man/*.[1-8]; do \
+		out=$$(groff -ww -z -man "$$m" 2>&1) && [ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; \
+	done; echo "man-check: clean"
 
 FORMAT_SRCS = $(shell find engine cli drivers include tests/unit tests/conformance tests/sim tests/fuzz \
 	-name '*.[ch]' 2>/dev/null)

@@ -53,6 +53,10 @@ test_expect_success 'sudo -n is kept when asked for, and only as sudo -n' '
 	env SSH_ORIGINAL_COMMAND="sudo -n rocectl agent state" ROCECTL_BIN="$TMP/spy" \
 		PATH="$TMP/bin:$PATH" sh "$W" >"$TMP/sudo.out" &&
 	test_must_contain "$TMP/sudo.out" "^sudo -n $TMP/spy agent state$" &&
+	env SSH_ORIGINAL_COMMAND="rocectl agent counters -j" ROCECTL_BIN="$TMP/spy" \
+		PATH="$TMP/bin:$PATH" sh "$W" --sudo >"$TMP/sudo2.out" &&
+	test_must_contain "$TMP/sudo2.out" "^sudo -n $TMP/spy agent counters --json$" &&
+	test_expect_code 64 env SSH_ORIGINAL_COMMAND="rocectl agent state" sh "$W" --root 2>/dev/null &&
 	refused "sudo rocectl agent state" &&
 	refused "sudo -u root rocectl agent state"
 '
