@@ -28,7 +28,7 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
-	python3-jsonschema libyang2-tools python3
+	python3-jsonschema libyang2-tools python3 dpkg-dev debhelper lintian mandoc groff-base
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -77,12 +77,12 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/unit/%)
 CONF_BINS := $(CONF_SRCS:tests/conformance/%.c=$(BUILD)/san/tests/conformance/%)
 
 # Goals that must work before the libraries are installed.
-NOCONF_GOALS := deps clean test demo format format-check help install-deps
+NOCONF_GOALS := deps clean test demo format format-check help install-deps deb man-check
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: FORCE all deps test check demo install install-agent install-controller man-check \
+.PHONY: FORCE all deps test check demo install install-agent install-controller man-check deb \
 	clean format format-check sims help unit fuzz \
 	conformance faults tidy
 
@@ -267,6 +267,25 @@ install-controller: rocectl-net.so
 		install -m 0644 $(CONTROLLER_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
 	$(foreach d,$(DIST_DATA_DIRS),install -d "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))" && \
 		install -m 0644 $(wildcard $(d)/*) "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))/";)
+
+# Debian packages rocectl and rocectl-agent (debian/), built with dpkg-buildpackage from a
+# copy of the tree's files (what git tracks, and new files it does not ignore), so that the
+# build writes nothing beside the tree; the .deb files land in DEBDIR.
+DEBDIR ?= $(BUILD)/deb
+DEB_SRC := $(BUILD)/debsrc/rocectl-$(VERSION)
+deb:
+	@rm -rf $(BUILD)/debsrc && mkdir -p $(DEB_SRC) $(DEBDIR)
+	@{ git ls-files -co --exclude-standard 2>/dev/null || \
+	   find . -path ./$(BUILD) -prune -o -type f -print; } | \
+		while IFS= read -r f; do [ -f "$$f" ] && printf '%s\n' "$$f"; done | \
+		tar -cf - -T - | tar -xf - -C $(DEB_SRC)
+	# this make's command-line variables (BUILD=, DEBDIR=) must not reach debian/rules' make:
+	# its `make clean` would remove our BUILD, the copy included
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u BUILD -u DEBDIR \
+		-u DESTDIR -u PREFIX -u BINDIR -u LIBDIR -u CFLAGS -u LDFLAGS \
+		ROCECTL_COMMIT="$(ROCECTL_COMMIT)" dpkg-buildpackage -us -uc -b
+	mv $(BUILD)/debsrc/*.deb $(DEBDIR)/
+	@ls $(DEBDIR)/*.deb
 
 # The man pages are checked like code (groff's warnings are errors).
 man-check:

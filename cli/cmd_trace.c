@@ -119,9 +119,10 @@ static ptrdiff_t host_index(const struct rc_inventory *inv, const char *name)
 static int run_trace(const struct trace_opts *o, const struct rc_global *g, const char *from,
 		     const char *to, struct rc_trace *t)
 {
-	struct rc_run_opts ropts = {
-	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true,
-	    .verbose = rc_cli_verbosity() > 0};
+	struct rc_run_opts ropts = {.root = g->root,
+				    .accept_new_host_keys = g->accept_new_host_keys,
+				    .dry_run = true,
+				    .verbose = rc_cli_verbosity() > 0};
 	struct rc_policy pol;
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};

@@ -25,8 +25,7 @@ static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy to check", 'p'},
     {"inventory", 'i', "FILE", "also check this inventory against the policy", 'i'},
     {"format", 0, "FMT",
-     "text (default) or json (examples/validate.schema.json): the normalized result",
-     OPT_FORMAT},
+     "text (default) or json (examples/validate.schema.json): the normalized result", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 

@@ -49,14 +49,14 @@ static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
     {"interface", 'I', "IF", "a managed interface (repeatable; default: every RDMA netdev)", 'I'},
     {"format", 0, "FMT",
-     "env (default: export lines), nccl.conf or json (examples/nccl-env.schema.json)",
-     OPT_FORMAT},
+     "env (default: export lines), nccl.conf or json (examples/nccl-env.schema.json)", OPT_FORMAT},
     {"root", 0, "DIR", "sysfs root prefix (default: the global --root)", OPT_ROOT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
-	"rocectl nccl-env [-p POLICY] [--interface IF]... [--format env|nccl.conf|json] [--root DIR]"
+	"rocectl nccl-env [-p POLICY] [--interface IF]... [--format env|nccl.conf|json] [--root "  \
+	"DIR]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {

@@ -300,8 +300,7 @@ int rc_scrub(const char *in, size_t len, const char *const *literals, char **out
 	return scrub(in, len, literals, true, out, out_len);
 }
 
-int rc_redact(const char *in, size_t len, const char *const *literals, char **out,
-	      size_t *out_len)
+int rc_redact(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len)
 {
 	return scrub(in, len, literals, false, out, out_len);
 }

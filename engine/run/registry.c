@@ -24,7 +24,7 @@ static const struct rc_driver *drivers[RC_MAX_DRIVERS];
 static size_t n_drivers;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool plugin_tried;
-static char plugin_error[512]; /* why rocectl-net.so could not be loaded */
+static char plugin_error[512];		/* why rocectl-net.so could not be loaded */
 static char plugin_path[PATH_MAX + 32]; /* where it was loaded from */
 
 static bool try_load(const char *path)

@@ -111,7 +111,8 @@ static void test_refused(void **state)
 	assert_string_equal(pick("!tor*"),
 			    "ERR: --limit: 'tor*' is neither a device nor a role, and matches no "
 			    "device name");
-	assert_string_equal(pick("leaf01,,spine"), "ERR: --limit: an empty name in 'leaf01,,spine'");
+	assert_string_equal(pick("leaf01,,spine"),
+			    "ERR: --limit: an empty name in 'leaf01,,spine'");
 	assert_string_equal(pick("!"), "ERR: --limit: '!' needs a name after it");
 	assert_string_equal(pick("gpu[003-001]"),
 			    "ERR: --limit: 'gpu[003-001]' is neither a device nor a role, and "

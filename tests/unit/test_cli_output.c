@@ -17,8 +17,13 @@
 
 static void test_utf8_valid(void **state)
 {
-	static const char *const good[] = {"", "ascii", "caf\xc3\xa9", "\xe2\x82\xac",
-					   "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "\xed\x9f\xbf"};
+	static const char *const good[] = {"",
+					   "ascii",
+					   "caf\xc3\xa9",
+					   "\xe2\x82\xac",
+					   "\xf0\x9f\x98\x80",
+					   "\xf4\x8f\xbf\xbf",
+					   "\xed\x9f\xbf"};
 	static const char *const bad[] = {
 	    "\xff",		/* never in UTF-8 */
 	    "\x80",		/* a lone continuation byte */
@@ -42,7 +47,8 @@ static void test_utf8_fix(void **state)
 	char *s;
 
 	(void)state;
-	s = rc_utf8_fix("a\xff" "b\xc3\xa9\xe2\x82");
+	s = rc_utf8_fix("a\xff"
+			"b\xc3\xa9\xe2\x82");
 	assert_non_null(s);
 	assert_string_equal(s, "a\xef\xbf\xbd"
 			       "b\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
@@ -128,10 +134,8 @@ static void test_redact(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_utf8_valid),
-	    cmocka_unit_test(test_utf8_fix),
-	    cmocka_unit_test(test_json_document),
-	    cmocka_unit_test(test_text_fixed),
+	    cmocka_unit_test(test_utf8_valid),	  cmocka_unit_test(test_utf8_fix),
+	    cmocka_unit_test(test_json_document), cmocka_unit_test(test_text_fixed),
 	    cmocka_unit_test(test_redact),
 	};
 
