@@ -101,6 +101,10 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 	rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	*n = 0;
 	*names = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(**names));
@@ -154,6 +158,10 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *e = find_interface(arr, ports[i].name);
@@ -204,6 +212,10 @@ static int agent_apply(struct rc_session *s, const struct rc_port_write *w, size
 	free(body);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "status"));
 	msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
 	if (!status || strcmp(status, "ok"))
@@ -225,6 +237,10 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 		rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	cJSON_ArrayForEach(e, arr)
 	{
