@@ -272,6 +272,8 @@ static void print_device(struct rc_out *o, const struct rc_device *d)
 	rc_out_str(o, "platform", " platform=%s", rc_platform_name(d->platform));
 	rc_out_str(o, "address", " address=%s", d->address);
 	rc_out_str(o, "transport", " transport=%s", rc_transport_name(d->transport));
+	if (d->agent_command[0])
+		rc_out_str(o, "agent_command", " agent_command='%s'", d->agent_command);
 	rc_out_open_array(o, "ports");
 	if (d->n_ports == 0)
 		rc_out_text(o, host ? " interfaces=(every RDMA netdev)" : " ports=(discovered)");
