@@ -90,8 +90,11 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 	lo[n++] = (struct option){"verbose", no_argument, NULL, OPT_VERBOSE};
 	lo[n++] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
 	if (fmt) {
+		size_t l = strlen(shorts);
+
 		lo[n++] = (struct option){"json", no_argument, NULL, OPT_JSON_ALIAS};
-		strcat(shorts, "j");
+		shorts[l] = 'j'; /* room: MAX_OPTS * 2 + 7 holds every short option and "hvqj" */
+		shorts[l + 1] = '\0';
 	}
 	lo[n] = (struct option){NULL, 0, NULL, 0};
 
