@@ -36,7 +36,9 @@ static void version(void)
 	rc_net_versions_fn net = NULL;
 
 	printf("rocectl %s\ncommit: %s\n", ROCECTL_VERSION, ROCECTL_COMMIT);
-	if (plugin) {
+	if (plugin && rc_driver_load_error()) {
+		printf("plugin: %s refused (%s)\n", plugin, rc_driver_load_error());
+	} else if (plugin) {
 		printf("plugin: %s\n", plugin);
 		*(void **)(&net) = dlsym(RTLD_DEFAULT, RC_NET_VERSIONS_SYMBOL);
 	} else {

@@ -41,6 +41,18 @@ void rc_driver_register(const struct rc_driver *d)
 		drivers[n_drivers++] = d;
 }
 
+void rc_driver_register_checked(const struct rc_driver *d, const char *built_for)
+{
+	if (strcmp(built_for, ROCECTL_VERSION)) {
+		snprintf(plugin_error, sizeof(plugin_error),
+			 "driver '%s' was built for rocectl %.32s, this is rocectl %s: install the "
+			 "rocectl-net.so of the same version",
+			 d->name, built_for, ROCECTL_VERSION);
+		return;
+	}
+	rc_driver_register(d);
+}
+
 static const struct rc_driver *lookup(const char *name)
 {
 	for (size_t i = 0; i < n_drivers; i++)

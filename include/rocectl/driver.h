@@ -117,6 +117,10 @@ struct rc_driver {
 /* The registry (the only global mutable state): drivers register from a constructor. */
 void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
+/* What RC_DRIVER_REGISTER calls, with the version the driver was compiled as: a plugin of
+ * another rocectl (its structures may differ) is not registered, and
+ * rc_driver_load_error() names both versions. */
+void rc_driver_register_checked(const struct rc_driver *d, const char *built_for);
 /* Why the network drivers' plugin (rocectl-net.so) could not be loaded, or NULL. */
 const char *rc_driver_load_error(void);
 /* Where the network drivers' plugin was loaded from (it is loaded now if it was not yet),
@@ -132,7 +136,7 @@ const char *rc_driver_name_for(const struct rc_device *dev);
 #define RC_DRIVER_REGISTER(drv)                                                                    \
 	__attribute__((constructor)) static void rc_register_##drv(void)                           \
 	{                                                                                          \
-		rc_driver_register(&drv);                                                          \
+		rc_driver_register_checked(&drv, ROCECTL_VERSION);                                \
 	}
 
 #endif
