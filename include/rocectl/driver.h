@@ -136,7 +136,7 @@ const char *rc_driver_name_for(const struct rc_device *dev);
 #define RC_DRIVER_REGISTER(drv)                                                                    \
 	__attribute__((constructor)) static void rc_register_##drv(void)                           \
 	{                                                                                          \
-		rc_driver_register_checked(&drv, ROCECTL_VERSION);                                \
+		rc_driver_register_checked(&drv, ROCECTL_VERSION);                                 \
 	}
 
 #endif
