@@ -248,7 +248,7 @@ int cmd_diagnose(int argc, char **argv, const struct rc_global *g)
 	}
 	if (rc) {
 		free(r);
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	}
 	code = run(r, npos, argv, g);
 	rc_diag_run_fini(&r->dr);

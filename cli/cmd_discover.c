@@ -71,11 +71,11 @@ int cmd_discover(int argc, char **argv, const struct rc_global *g)
 
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos || !o.inventory) {
 		fprintf(stderr, "rocectl discover: need -i INVENTORY and nothing else\n");
 		rc_print_usage(stderr, USAGE, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (rc_inventory_load(o.inventory, &inv, &warn, &err)) {
 		fprintf(stderr, "rocectl discover: ");

@@ -274,10 +274,11 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	    argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N]",
 	    options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	ropts.verbose = rc_cli_verbosity() > 0;
 	if (npos > 1) {
 		fprintf(stderr, "rocectl rollback: at most one RUN\n");
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o.journal || !*o.journal)
 		o.journal = RC_JOURNAL_DEFAULT_DIR;

@@ -185,8 +185,10 @@ static ptrdiff_t host_index(const struct rc_inventory *inv, const char *name)
 static int run_trace(const struct trace_opts *o, const struct rc_global *g, const char *from,
 		     const char *to, struct rc_trace *t)
 {
-	struct rc_run_opts ropts = {
-	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	struct rc_run_opts ropts = {.root = g->root,
+				    .accept_new_host_keys = g->accept_new_host_keys,
+				    .dry_run = true,
+				    .verbose = rc_cli_verbosity() > 0};
 	struct rc_policy pol;
 	struct rc_inventory inv = {0};
 	struct rc_fleet f = {0};
@@ -273,10 +275,10 @@ int cmd_trace(int argc, char **argv, const struct rc_global *g)
 			      "[--counters [--interval 10s]]",
 			      options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos != 2 || !o.policy || !o.inventory) {
 		fprintf(stderr, "rocectl trace: need -p POLICY, -i INVENTORY and two hosts\n");
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)

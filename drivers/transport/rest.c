@@ -32,6 +32,7 @@ struct rc_rest {
 	uint32_t timeout_ms;
 	char errbuf[CURL_ERROR_SIZE];
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
+	bool verbose;		  /* -v: print each request */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -188,6 +189,7 @@ int rc_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts, co
 	snprintf(r->base, sizeof(r->base), "https://%s%s%s:%u%s", v6 ? "[" : "", dev->address,
 		 v6 ? "]" : "", port ? port : 443, base);
 	r->tap = opts ? opts->tap : NULL;
+	r->verbose = opts && opts->verbose;
 	r->timeout_ms = dev->rest.timeout_ms		   ? dev->rest.timeout_ms
 			: opts && opts->default_timeout_ms ? opts->default_timeout_ms
 							   : DEFAULT_TIMEOUT_MS;
@@ -368,9 +370,11 @@ int rc_rest_request(struct rc_rest *r, const char *method, const char *path, con
 		return rc_errf(err, EPERM, "'%s': capture refuses to send %s %s: not read-only",
 			       r->dev, method, path);
 	}
+	snprintf(req, sizeof(req), "%s %s", method, path);
+	if (r->verbose)
+		rc_verbose_log(r->dev, "https", req, body, body_len);
 	rc = rest_request_raw(r, method, path, body, body_len, content_type, resp, err);
 	if (!rc && r->tap) {
-		snprintf(req, sizeof(req), "%s %s", method, path);
 		rc_tap_record(r->tap, req, body, body_len, resp->body, resp->len);
 	}
 	return rc;

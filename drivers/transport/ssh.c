@@ -31,6 +31,7 @@ struct rc_ssh {
 	uint32_t command_ms;
 	bool broken;		  /* abandoned after a timeout: the channel state is unknown */
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
+	bool verbose;		  /* -v: print each command */
 };
 
 /* known_hosts is shared by every session of the process; OpenSSH appends whole lines, and
@@ -395,6 +396,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	if (rc)
 		goto fail;
 	c->tap = opts ? opts->tap : NULL;
+	c->verbose = opts && opts->verbose;
 	*out = c;
 	return 0;
 fail:
@@ -512,6 +514,8 @@ int rc_ssh_run(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
 		return rc_errf(err, EPERM, "'%s': capture refuses to send '%s': not read-only",
 			       c->dev, what);
 	}
+	if (c->verbose)
+		rc_verbose_log(c->dev, "ssh", cmd, in, in_len);
 	rc = ssh_run_raw(c, cmd, in, in_len, res, err);
 	if (!rc && c->tap)
 		rc_tap_record(c->tap, cmd, NULL, 0, res->out, res->out_len);

@@ -26,6 +26,9 @@ struct rc_run_opts {
 	/* `rocectl capture`: the transports record every command and answer here, and refuse
 	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
 	const struct rc_tap *tap;
+	/* -v: the transports print each command and request to stderr before sending it,
+	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
+	bool verbose;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -133,15 +136,26 @@ struct rc_driver {
 /* The registry (the only global mutable state): drivers register from a constructor. */
 void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
+/* What RC_DRIVER_REGISTER calls, with the version the driver was compiled as: a plugin of
+ * another rocectl (its structures may differ) is not registered, and
+ * rc_driver_load_error() names both versions. */
+void rc_driver_register_checked(const struct rc_driver *d, const char *built_for);
 /* Why the network drivers' plugin (rocectl-net.so) could not be loaded, or NULL. */
 const char *rc_driver_load_error(void);
+/* Where the network drivers' plugin was loaded from (it is loaded now if it was not yet),
+ * or NULL (then rc_driver_load_error() says why). */
+const char *rc_driver_plugin_path(void);
+/* The plugin's libraries ("libssh 0.10.6, libcurl 7.88.1"), exported by rocectl-net.so as
+ * rc_net_library_versions and looked up by name, since the core does not link them. */
+typedef const char *(*rc_net_versions_fn)(void);
+#define RC_NET_VERSIONS_SYMBOL "rc_net_library_versions"
 /* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
 const char *rc_driver_name_for(const struct rc_device *dev);
 
 #define RC_DRIVER_REGISTER(drv)                                                                    \
 	__attribute__((constructor)) static void rc_register_##drv(void)                           \
 	{                                                                                          \
-		rc_driver_register(&drv);                                                          \
+		rc_driver_register_checked(&drv, ROCECTL_VERSION);                                 \
 	}
 
 #endif
