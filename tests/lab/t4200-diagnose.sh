@@ -139,7 +139,7 @@ test_expect_success 'trace --counters gives each hop the role diagnose gives it'
 test_expect_success 'diagnose refuses what is not a host, and a bad interval' '
 	test_expect_code 1 diagnose leaf01 gpu001 2>"$TMP/err" &&
 	grep -q "leaf01.* is not a host" "$TMP/err" &&
-	test_expect_code 1 diagnose --interval 5 2>"$TMP/err" &&
+	test_expect_code 64 diagnose --interval 5 2>"$TMP/err" &&
 	grep -q "interval" "$TMP/err"
 '
 
