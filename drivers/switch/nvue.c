@@ -682,17 +682,44 @@ static int rest_restore(struct rc_session *s, const struct nvue_snap *snap, stru
 	return rc;
 }
 
+/* Is the applied configuration already the snapshot's?  (A failed apply leaves it so:
+ * NVUE applies a revision whole or not at all, and a new revision is then not needed.) */
+static int already_restored(struct rc_session *s, const struct nvue_snap *snap, bool *same,
+			    struct rc_err *err)
+{
+	struct nvue_snap now;
+	cJSON *root = NULL;
+	int rc = applied_root(s, &root, err);
+
+	*same = false;
+	if (!rc)
+		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])snap->port,
+					 snap->n_ports, &now, err);
+	cJSON_Delete(root);
+	if (rc)
+		return rc;
+	*same = (!now.qos == !snap->qos) && (!now.qos || cJSON_Compare(now.qos, snap->qos, true));
+	for (size_t i = 0; *same && i < snap->n_ports; i++)
+		*same = now.absent[i] == snap->absent[i] && !now.ifqos[i] == !snap->ifqos[i] &&
+			(!now.ifqos[i] || cJSON_Compare(now.ifqos[i], snap->ifqos[i], true));
+	nvue_snap_free(&now);
+	return 0;
+}
+
 static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
+	bool same = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
 	if (!rc)
 		rc = nvue_discard(s, blob, err);
 	if (!rc)
+		rc = already_restored(s, &snap, &same, err);
+	if (!rc && !same)
 		rc = s->rest ? rest_restore(s, &snap, err)
 			     : ssh_commit_lines(s, nvue_snap_cli(&snap), err);
-	if (!rc)
+	if (!rc && !same)
 		persist(s);
 	nvue_snap_free(&snap);
 	if (rc)
