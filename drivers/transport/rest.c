@@ -291,8 +291,12 @@ static void prepare(struct rc_rest *r, const char *method, const char *url, cons
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
 		}
-		if (!strcmp(method, "POST") && !body)
+		if (!strcmp(method, "POST") && !body) {
+			/* the size of the last request's body would otherwise stay: curl would
+			 * read that many bytes of "" */
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+		}
 		if (strcmp(method, "POST") && strcmp(method, "GET"))
 			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
 	}
