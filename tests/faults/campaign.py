@@ -335,7 +335,8 @@ def trial(fab, inv_name, seed, work, drift_pre):
     r = fab.rocectl(["apply", "-p", POLICY, "-i", inv], golden_j)
     shutil.rmtree(golden_j, ignore_errors=True)
     if r.returncode != 0:
-        return False, "the clean apply failed (exit %d): %s" % (r.returncode, r.stdout[-400:])
+        errs = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l or "failed" in l]
+        return False, "the clean apply failed (exit %d): %s" % (r.returncode, " | ".join(errs)[-600:])
     fab.quiesce()
     golden = fab.views()
     fab.restore(pre_raw)
