@@ -104,22 +104,52 @@ static int alloc_ports(struct nvue_snap *s, size_t n, struct rc_err *err)
 	return 0;
 }
 
-/* A subtree copied, or NULL when absent; checked like any device output. */
-static int take(const cJSON *src, cJSON **dst, const char *what, struct rc_err *err)
+/* A null member is an absent one: NVUE's PATCH bodies unset with null (switch-dialects.md
+ * §1.10) and a merge-patched tree may keep one (RFC 7386 §2), so the applied tree as a
+ * device answers may carry them.  Bounded by check_tree's depth on the caller's side. */
+static void drop_nulls(cJSON *j, int depth)
+{
+	cJSON *c = j ? j->child : NULL;
+
+	if (!cJSON_IsObject(j) || depth > SNAP_MAX_DEPTH)
+		return;
+	while (c) {
+		cJSON *next = c->next;
+
+		if (cJSON_IsNull(c))
+			cJSON_Delete(cJSON_DetachItemViaPointer(j, c));
+		else
+			drop_nulls(c, depth + 1);
+		c = next;
+	}
+}
+
+/* A subtree copied, or NULL when absent; checked like any device output.  `device`: the
+ * tree comes from the switch (nulls are dropped), not from a journaled blob (we never
+ * write one, so one there is refused). */
+static int take(const cJSON *src, cJSON **dst, bool device, const char *what, struct rc_err *err)
 {
 	size_t nodes = 0;
+	cJSON *copy;
 	int rc;
 
 	*dst = NULL;
-	if (!src)
+	if (!src || (device && cJSON_IsNull(src)))
 		return 0;
-	rc = check_tree(src, 0, &nodes, what, err);
-	if (!rc && !cJSON_IsObject(src))
+	copy = cJSON_Duplicate(src, true);
+	if (!copy)
+		return rc_errf(err, ENOMEM, "out of memory");
+	if (device)
+		drop_nulls(copy, 0);
+	rc = check_tree(copy, 0, &nodes, what, err);
+	if (!rc && !cJSON_IsObject(copy))
 		rc = rc_errf(err, EPROTO, "%s: not an object", what);
-	if (rc)
+	if (rc) {
+		cJSON_Delete(copy);
 		return rc;
-	*dst = cJSON_Duplicate(src, true);
-	return *dst ? 0 : rc_errf(err, ENOMEM, "out of memory");
+	}
+	*dst = copy;
+	return 0;
 }
 
 int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], size_t n,
@@ -129,22 +159,25 @@ int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], siz
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (cJSON_IsNull(ifs))
+		ifs = NULL;
 	if (!cJSON_IsObject(root) || (ifs && !cJSON_IsObject(ifs)))
 		return rc_errf(err, EPROTO, "the applied configuration is not an object tree");
 	rc = alloc_ports(out, n, err);
 	if (!rc)
-		rc = take(cJSON_GetObjectItemCaseSensitive(root, "qos"), &out->qos, "qos", err);
+		rc = take(cJSON_GetObjectItemCaseSensitive(root, "qos"), &out->qos, true, "qos",
+			  err);
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(ifs, ports[i]);
 
 		if (!nvue_port_name_ok(ports[i]))
 			rc = rc_errf(err, EINVAL, "'%s' is not an NVUE interface name", ports[i]);
 		else
-			rc = take(cJSON_GetObjectItemCaseSensitive(p, "qos"), &out->ifqos[i],
+			rc = take(cJSON_GetObjectItemCaseSensitive(p, "qos"), &out->ifqos[i], true,
 				  ports[i], err);
 		if (!rc)
 			snprintf(out->port[i], sizeof(out->port[i]), "%s", ports[i]);
-		out->absent[i] = !p;
+		out->absent[i] = !p || cJSON_IsNull(p);
 	}
 	if (rc)
 		nvue_snap_free(out);
@@ -301,7 +334,7 @@ static int parse_ports(const cJSON *ports, struct nvue_snap *out, struct rc_err 
 		if (!p->string || !nvue_port_name_ok(p->string))
 			return rc_errf(err, EPROTO, "native snapshot: a port is not an NVUE name");
 		snprintf(out->port[i], sizeof(out->port[i]), "%s", p->string);
-		rc = take(p, &out->ifqos[i], "native snapshot port", err);
+		rc = take(p, &out->ifqos[i], false, "native snapshot port", err);
 		if (!rc && !out->ifqos[i]->child) {
 			cJSON_Delete(out->ifqos[i]);
 			out->ifqos[i] = NULL;
@@ -323,7 +356,7 @@ int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err)
 	else if (!cJSON_IsNumber(v) || v->valuedouble != SNAP_VERSION)
 		rc = rc_errf(err, EPROTO, "native snapshot: unknown version");
 	if (!rc)
-		rc = take(cJSON_GetObjectItemCaseSensitive(o, "qos"), &out->qos,
+		rc = take(cJSON_GetObjectItemCaseSensitive(o, "qos"), &out->qos, false,
 			  "native snapshot qos", err);
 	if (!rc)
 		rc = parse_ports(cJSON_GetObjectItemCaseSensitive(o, "ports"), out, err);

@@ -71,6 +71,56 @@ static void test_nvue_round_trip(void **state)
 	nvue_snap_free(&back);
 }
 
+/* GET /nvue_v1/?rev=applied as a device may answer it: a set member or a whole subtree
+ * unset by a merge patch left as null (RFC 7386; NVUE PATCH unsets with null), and a port
+ * whose interface entry is null.  Nulls are absent, never a reason to refuse the snapshot. */
+static void test_nvue_applied_tree_with_nulls(void **state)
+{
+	static const char applied[] =
+	    "{\"qos\": {\"pfc\": {\"lab\": {\"switch-priority\": {\"3\": {}, \"4\": null},"
+	    "                    \"cable-length\": 10, \"rx\": null}},"
+	    "         \"congestion-control\": null, \"roce\": {\"enable\": \"on\"}},"
+	    " \"interface\": {\"swp1\": {\"qos\": {\"pfc\": {\"profile\": \"lab\"},"
+	    "                                \"pfc-watchdog\": null}},"
+	    "               \"swp2\": null}}";
+	struct rc_err err = {0};
+	struct nvue_snap snap;
+	cJSON *root = cJSON_Parse(applied), *want;
+	char *cli;
+
+	(void)state;
+	assert_non_null(root);
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &snap, &err), 0);
+	cJSON_Delete(root);
+	want = cJSON_Parse("{\"pfc\": {\"lab\": {\"switch-priority\": {\"3\": {}},"
+			   " \"cable-length\": 10}}, \"roce\": {\"enable\": \"on\"}}");
+	assert_true(cJSON_Compare(snap.qos, want, true));
+	cJSON_Delete(want);
+	assert_false(snap.absent[0]);
+	assert_true(snap.absent[1]); /* swp2: null is no entry */
+	assert_null(snap.ifqos[1]);
+	cli = nvue_snap_cli(&snap);
+	assert_non_null(cli);
+	assert_null(strstr(cli, "null"));
+	assert_non_null(strstr(cli, "nv set qos pfc lab switch-priority 3\n"));
+	assert_null(strstr(cli, "switch-priority 4"));
+	free(cli);
+	nvue_snap_free(&snap);
+	/* interface: null and qos: null alone */
+	root = cJSON_Parse("{\"qos\": null, \"interface\": null}");
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &snap, &err), 0);
+	cJSON_Delete(root);
+	assert_null(snap.qos);
+	assert_true(snap.absent[0] && snap.absent[1]);
+	nvue_snap_free(&snap);
+	/* a journaled blob with a null is refused: we never write one */
+	assert_int_not_equal(
+	    nvue_snap_parse(
+		"{\"version\": 1, \"ports\": {}, \"absent\": [], \"qos\": {\"a\": null}}", &snap,
+		&err),
+	    0);
+}
+
 static void test_nvue_patch(void **state)
 {
 	struct rc_err err = {0};
@@ -337,9 +387,13 @@ static void test_eos_refuses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_nvue_round_trip), cmocka_unit_test(test_nvue_patch),
-	    cmocka_unit_test(test_nvue_refuses),    cmocka_unit_test(test_nvue_pending),
-	    cmocka_unit_test(test_eos_restore),	    cmocka_unit_test(test_eos_startup_kept),
+	    cmocka_unit_test(test_nvue_round_trip),
+	    cmocka_unit_test(test_nvue_patch),
+	    cmocka_unit_test(test_nvue_applied_tree_with_nulls),
+	    cmocka_unit_test(test_nvue_refuses),
+	    cmocka_unit_test(test_nvue_pending),
+	    cmocka_unit_test(test_eos_restore),
+	    cmocka_unit_test(test_eos_startup_kept),
 	    cmocka_unit_test(test_eos_refuses),
 	};
 
