@@ -36,7 +36,12 @@ APPLY_TIMEOUT_S = 150  # a trial whose apply runs longer than this has hung: a f
 FABRICS = {
     "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos"], "inventories": ["inventory.yaml"]},
+    # the quick form (tests/faults/t3300-campaign-quick.sh): every platform and transport on
+    # fabrics small enough for `make test`
+    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
 }
+FULL_FABRICS = "nvue,mixed"
 
 # Per-command deadlines the trials' inventories use, so that a hung device fails in seconds.
 TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 3s, command_timeout: 6s}\n  rest: {timeout: 6s}\n"
@@ -392,7 +397,7 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--seed", type=int, default=None, help="first trial's seed (default: from the clock)")
     ap.add_argument("--lab-root", default=None)
-    ap.add_argument("--fabrics", default=",".join(FABRICS))
+    ap.add_argument("--fabrics", default=FULL_FABRICS, help="of: " + ", ".join(FABRICS))
     a = ap.parse_args()
     if os.geteuid() != 0:
         log("campaign: root only (network namespaces, sshd)")
