@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -44,7 +45,7 @@ FABRICS = {
 FULL_FABRICS = "nvue,mixed"
 
 # Per-command deadlines the trials' inventories use, so that a hung device fails in seconds.
-TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 3s, command_timeout: 6s}\n  rest: {timeout: 6s}\n"
+TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 5s, command_timeout: 10s}\n  rest: {timeout: 10s}\n"
 
 
 def log(msg):
@@ -184,13 +185,28 @@ class Fabric:
     def quiesce(self, limit_s=30):
         """Wait until no simulated device is still serving a command (a killed controller's
         remote commands run on to their end, as on a real switch)."""
+        # only this lab's: other labs on the machine (other trees' tests) serve commands
+        # too, and their command lines name their own run directories
+        runs = [self.env("lab.env", "RUN"), self.env(os.path.join("switchsim", "lab.env"), "RUN")]
+        pattern = "(switchsim-cli|host-shell|nicsim run).*(%s)" % "|".join(re.escape(r) for r in runs if r)
         deadline = time.time() + limit_s
         while time.time() < deadline:
-            r = run(["pgrep", "-f", "switchsim-cli|host-shell|nicsim run"])
+            r = run(["pgrep", "-f", pattern])
             if r.returncode != 0:
                 return True
             time.sleep(0.2)
         return False
+
+    def env(self, name, key):
+        """KEY's value in one of the lab's env files (lab.env, switchsim/lab.env)."""
+        try:
+            with open(os.path.join(self.dir, name)) as f:
+                for line in f:
+                    if line.startswith(key + "="):
+                        return line.split("=", 1)[1].strip().strip("'")
+        except OSError:
+            pass
+        return ""
 
     def rocectl(self, args, journal, timeout=APPLY_TIMEOUT_S, background=False):
         cmd = [LAB, "exec", self.dir, "--", os.environ["ROCECTL"]] + args
