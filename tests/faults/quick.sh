@@ -4,7 +4,7 @@
 # fabrics of every platform and transport (NVUE over SSH and REST, SONiC, EOS, hosts), a
 # fixed first seed so that a failure replays; every trial must hold.  Replay one with
 #   python3 tests/faults/campaign.py --fabrics quick-nvue,quick-mixed --trials 1 --seed N
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 TRIALS=21

@@ -5,7 +5,7 @@
 # timeout is cut at the deadline and reported failed; the other devices are read and
 # reported as usual.  Without the deadline the slow switch's read below takes four of its
 # slowed requests (about 9 s) and succeeds.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"

@@ -2,7 +2,7 @@
 # A stale journal entry (left by a killed run) is cleared by a verify that finds its device
 # in policy (cli/fleet_cmd.c, clear_verified), so that a later `rollback` never reverts
 # verified work; the entry of a device that verify finds drifted or cannot read stays.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"

@@ -4,7 +4,7 @@
 # and every output (stdout, stderr, JSON, Prometheus, DOT, `verify -o`), saved plan, journal
 # entry (kept from a killed apply), lock file and capture is searched for the secret values.
 # A wrong password is reported without itself.  transport.h: "never put into a message".
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"

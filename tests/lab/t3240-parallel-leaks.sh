@@ -4,7 +4,7 @@
 # the caller's ASAN_OPTIONS), once on a healthy fabric and once with a hung switch (the
 # error paths: timeouts, hosts skipped behind it, restores).  Descriptors are counted by a preloaded
 # helper (tests/lib/fdcount.c): at exit rocectl must hold what it was started with.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
