@@ -85,7 +85,7 @@ endif
 
 .PHONY: FORCE all deps test check demo install install-agent install-controller man-check deb \
 	clean format format-check sims help unit fuzz \
-	conformance faults tidy
+	conformance faults-quick faults tidy
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -207,6 +207,13 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
+
+# The quick form (tests/faults/quick.sh, 21 trials over small fabrics); not yet in `make
+# test`: seeds 3317 (EOS) and 1010 (SONiC) still fail (tests/faults/README.md).
+faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
+	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
+		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
+		sh tests/faults/quick.sh
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
 # test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states.

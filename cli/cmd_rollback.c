@@ -115,7 +115,7 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 		snprintf(names[i], sizeof(names[i]), "%s", e->ports[i].name);
 	rc = rc_devrun_open(&r, dev, idx, ropts, names, e->n_ports, err);
 	if (!rc)
-		rc = rc_devrun_restore(&r, e->ports, e->n_ports, err);
+		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
 	if (rc)
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
 	else

@@ -13,6 +13,7 @@
 #include <cJSON.h>
 #include <curl/curl.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/transport.h"
 
 #define DEFAULT_TIMEOUT_MS 30000u
@@ -293,8 +294,12 @@ static void prepare(struct rc_rest *r, const char *method, const char *url, cons
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
 		}
-		if (!strcmp(method, "POST") && !body)
+		if (!strcmp(method, "POST") && !body) {
+			/* the size of the last request's body would otherwise stay: curl would
+			 * read that many bytes of "" */
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+		}
 		if (strcmp(method, "POST") && strcmp(method, "GET"))
 			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
 	}
@@ -389,6 +394,7 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 	struct sink s = {0};
 	CURLcode c = CURLE_OK;
 	long status = 0;
+	bool cut = false;
 	int rc = 0;
 
 	memset(resp, 0, sizeof(*resp));
@@ -396,8 +402,17 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 		return rc_errf(err, ENAMETOOLONG, "'%s': URL too long", r->dev);
 	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < attempts; i++) {
+		long t;
+
 		if (i)
 			sleep_ms(BACKOFF_MS << (i - 1));
+		t = (long)rc_deadline_clamp_ms(r->timeout_ms, &cut);
+		if (!t) {
+			c = CURLE_OPERATION_TIMEDOUT;
+			break;
+		}
+		curl_easy_setopt(r->h, CURLOPT_TIMEOUT_MS, t);
+		curl_easy_setopt(r->h, CURLOPT_CONNECTTIMEOUT_MS, t);
 		free(s.buf);
 		memset(&s, 0, sizeof(s));
 		r->errbuf[0] = '\0';
@@ -409,7 +424,13 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 		if (!retryable(c, status))
 			break;
 	}
-	if (c != CURLE_OK) {
+	if (c == CURLE_OPERATION_TIMEDOUT && cut) {
+		rc = rc_errf(err, ETIMEDOUT,
+			     "%s %s on '%s' was cut by the device's deadline (%us "
+			     "for the whole read)",
+			     method, url, r->dev, (rc_deadline_length_ms() + 999) / 1000);
+		free(s.buf);
+	} else if (c != CURLE_OK) {
 		rc = transport_error(r, c, method, url, &s, err);
 		free(s.buf);
 	} else {

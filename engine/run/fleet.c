@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/fleet.h"
 
 struct pool {
@@ -148,12 +149,38 @@ int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const stru
 	return 0;
 }
 
+/* How long one device's read phase (connect, read, diff, counters) may take: one connect
+ * plus one command over SSH, two requests' timeouts over REST (the API is asked several
+ * times; a retry after a 5xx must not add a whole timeout each).  A device that answers
+ * each command just inside its timeout would otherwise hold the phase for many of them. */
+uint32_t rc_fleet_read_deadline_ms(const struct rc_device *dev)
+{
+	uint64_t ms;
+
+	switch (dev->transport) {
+	case RC_TRANSPORT_SSH:
+		ms = (uint64_t)(dev->ssh.connect_timeout_ms ? dev->ssh.connect_timeout_ms
+							    : RC_SSH_CONNECT_TIMEOUT_MS_DEFAULT) +
+		     (dev->ssh.command_timeout_ms ? dev->ssh.command_timeout_ms
+						  : RC_SSH_COMMAND_TIMEOUT_MS_DEFAULT);
+		break;
+	case RC_TRANSPORT_REST:
+		ms = 2 * (uint64_t)(dev->rest.timeout_ms ? dev->rest.timeout_ms
+							 : RC_REST_TIMEOUT_MS_DEFAULT);
+		break;
+	default: /* the local agent: netlink and files, nothing that hangs on a peer */
+		return 0;
+	}
+	return ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
+}
+
 static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 {
 	const struct rc_device *dev = &f->inv->devices[d->index];
 	int rc = 0;
 
 	d->rc = 0;
+	rc_deadline_set(rc_fleet_read_deadline_ms(dev));
 	if (!d->opened) {
 		rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
 		d->opened = rc == 0;
@@ -180,6 +207,7 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 					 &cerr))
 			rc_counters_fini(&d->counters);
 	}
+	rc_deadline_clear();
 	if (f->disconnect_after_read && d->opened) {
 		rc_devrun_disconnect(&d->run);
 		d->opened = false;

@@ -131,6 +131,20 @@ struct rc_driver {
 	/* Optional: the LLDP neighbours the device sees on any port (engine/diag/lldp.c).
 	 * -ENOENT: the device runs no LLDP agent (the cabling is then unknown, never drift). */
 	int (*neighbors)(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err);
+	/* Optional, the three together: a native snapshot and restore.  The model's values
+	 * cannot say "this did not exist" (a profile the run created, a line the factory did
+	 * not have), so writing them back leaves what a run added.  `snapshot` is taken after
+	 * the last read and before the first write, and journaled with the device: *blob is
+	 * the platform's own configuration of what rocectl manages (malloc'd text, and it
+	 * names what the run will stage, so that a killed run's leftovers can be found).
+	 * `restore_native` first discards what is staged (discard), then puts that
+	 * configuration back as one transaction, deleting what was added; the blob comes
+	 * from a file on disk and is checked like device output.  `discard` drops what a run
+	 * staged and did not apply (blob NULL: what can be found without it); it fails when
+	 * something is staged and cannot be dropped. */
+	int (*snapshot)(struct rc_session *s, char **blob, struct rc_err *err);
+	int (*restore_native)(struct rc_session *s, const char *blob, struct rc_err *err);
+	int (*discard)(struct rc_session *s, const char *blob, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */

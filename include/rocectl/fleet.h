@@ -62,8 +62,13 @@ int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const stru
 		  const struct rc_run_opts *opts, const char *limit, unsigned parallel,
 		  struct rc_err *err);
 /* Open (once), read and diff every device.  Per-device errors are kept in the device;
- * returns the number of devices that failed. */
+ * returns the number of devices that failed.  Each device's read phase has a deadline
+ * (rc_fleet_read_deadline_ms): past it the device fails with -ETIMEDOUT and its worker
+ * goes on with the next device. */
 size_t rc_fleet_read(struct rc_fleet *f);
+/* A device's read-phase deadline: SSH connect + command timeout, REST twice its timeout,
+ * 0 (none) for the local agent. */
+uint32_t rc_fleet_read_deadline_ms(const struct rc_device *dev);
 /* Open every device (no policy needed, nothing diffed) and read its counters into
  * devs[i].counters, on the same worker pool.  A driver without a counters op is known
  * before connecting: no_counters is set and no session opened.  Returns the number of
