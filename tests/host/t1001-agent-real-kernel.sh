@@ -79,7 +79,7 @@ test_expect_success '--only rdma leaves DCB out: no DCB error' '
 '
 
 test_expect_success 'an unknown --only section is refused' '
-	test_expect_code 1 "$ROCECTL" agent show --only dcb,pfc --interface lo 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" agent show --only dcb,pfc --interface lo 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "unknown section '\''pfc'\''"
 '
 
