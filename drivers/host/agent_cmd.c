@@ -7,7 +7,7 @@
  * the header every document starts with: engine/report/print.c).  Keys are only ever added.
  * One object on one line:
  *
- *   {"schema": "rocectl.agent/v1",
+ *   {"schema": "rocectl.agent/v1", "protocol": 1,       (the agent protocol, agent_answer.h)
  *    "command": "show" | "plan" | "verify" | "apply" | "counters",
  *    "host": "<hostname>",
  *    "policy": "<policy name>" | null,            (null for show/counters without -p)
@@ -77,6 +77,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent_answer.h"
 #include "host.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
@@ -1022,6 +1023,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		if (a->o.json) {
 			rc_out_open_object(&a->out, NULL);
 			rc_out_str(&a->out, "schema", NULL, AGENT_SCHEMA);
+			rc_out_uint(&a->out, "protocol", NULL, RC_AGENT_PROTOCOL);
 			rc_out_str(&a->out, "command", NULL, cmd_names[a->cmd]);
 			rc_out_str(&a->out, "host", NULL, a->dev.name);
 			rc_out_str(&a->out, "status", NULL, "error");
@@ -1040,6 +1042,9 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 
 	rc_out_open_object(&a->out, NULL);
 	rc_out_str(&a->out, "schema", NULL, AGENT_SCHEMA);
+	/* the controller reads `agent counters --json` over SSH and checks the protocol it
+	 * speaks (agent_answer.c), as for `agent state` and `agent write` */
+	rc_out_uint(&a->out, "protocol", NULL, RC_AGENT_PROTOCOL);
 	rc_out_str(&a->out, "command", NULL, a->o.enforce ? "enforce" : cmd_names[a->cmd]);
 	rc_out_str(&a->out, "host", "%s", a->dev.name);
 	if (a->have_policy)
