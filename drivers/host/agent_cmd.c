@@ -999,7 +999,8 @@ static int load_desired(struct agent *a, struct rc_err *err)
 			       "'%s' was rendered for host '%s', this is '%s' (--host says which "
 			       "host this is)",
 			       a->o.desired, a->desired.host, want);
-	snprintf(a->dev.name, sizeof(a->dev.name), "%s", want);
+	if (a->o.host)
+		snprintf(a->dev.name, sizeof(a->dev.name), "%s", a->o.host);
 	memset(&a->pol, 0, sizeof(a->pol));
 	snprintf(a->pol.name, sizeof(a->pol.name), "%s", a->desired.policy);
 	a->have_policy = true;
