@@ -454,8 +454,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		return;
 	}
 	snprintf(run_id, sizeof(run_id), "%s-%s", base_run, ifname);
-	rc = rc_devrun_apply(&r, &a->pol, a->have_inv ? &a->inv : NULL, a->o.journal, run_id,
-			     &err);
+	rc = rc_devrun_apply(&r, &a->pol, a->have_inv ? &a->inv : NULL, a->o.journal, run_id, &err);
 	rc_out_open_object(&a->out, NULL);
 	rc_out_str(&a->out, "interface", "%s: ", ifname);
 	if (rc < 0) {
@@ -1043,10 +1042,12 @@ static int load_policy(struct agent *a, struct rc_err *err)
 	bool desired_cmd = a->cmd != A_SHOW && a->cmd != A_COUNTERS;
 
 	if (!desired_cmd && (a->o.inventory || a->o.desired))
-		return rc_errf(err, EINVAL, "-i and --desired are for plan, apply, verify, enforce");
+		return rc_errf(err, EINVAL,
+			       "-i and --desired are for plan, apply, verify, enforce");
 	if (a->o.host && !a->o.inventory && !a->o.desired)
-		return rc_errf(err, EINVAL, "--host names this host in an inventory (-i) or a "
-					    "rendered state (--desired)");
+		return rc_errf(err, EINVAL,
+			       "--host names this host in an inventory (-i) or a "
+			       "rendered state (--desired)");
 	if (a->o.desired)
 		return load_desired(a, err);
 	if (!path && !desired_cmd)

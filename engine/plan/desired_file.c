@@ -155,8 +155,8 @@ static char *slurp(const char *path, struct rc_err *err)
 
 static int bad(const char *path, const char *what, struct rc_err *err)
 {
-	return rc_errf(err, EINVAL, "'%s' is not a desired state (%s): %s", path,
-		       RC_DESIRED_SCHEMA, what);
+	return rc_errf(err, EINVAL, "'%s' is not a desired state (%s): %s", path, RC_DESIRED_SCHEMA,
+		       what);
 }
 
 static int copy_name(char *dst, size_t len, const cJSON *v)
@@ -217,10 +217,10 @@ int rc_desired_load(const char *path, struct rc_desired_set *out, struct rc_err 
 	v = cJSON_GetObjectItemCaseSensitive(o, "schema");
 	if (!cJSON_IsString(v) || strcmp(v->valuestring, RC_DESIRED_SCHEMA))
 		rc = bad(path, "no \"schema\": \"" RC_DESIRED_SCHEMA "\"", err);
-	if (!rc && (copy_name(out->host, sizeof(out->host),
-			      cJSON_GetObjectItemCaseSensitive(o, "host")) ||
-		    copy_name(out->policy, sizeof(out->policy),
-			      cJSON_GetObjectItemCaseSensitive(o, "policy"))))
+	if (!rc &&
+	    (copy_name(out->host, sizeof(out->host), cJSON_GetObjectItemCaseSensitive(o, "host")) ||
+	     copy_name(out->policy, sizeof(out->policy),
+		       cJSON_GetObjectItemCaseSensitive(o, "policy"))))
 		rc = bad(path, "\"host\" or \"policy\" missing", err);
 	v = cJSON_GetObjectItemCaseSensitive(o, "tolerance_pct");
 	if (!rc && (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble <= 100)))

@@ -40,8 +40,9 @@ static const struct rc_prom_family families[F_N] = {
 		     "total, where the platform counts only that)"},
     [F_PFC_PAUSE_SECONDS] = {"rocectl_pfc_pause_duration_seconds_total",
 			     "Time the port was paused by PFC, by direction and priority"},
-    [F_PFC_PAUSE_TRANSITIONS] = {"rocectl_pfc_pause_transitions_total",
-				 "Transitions into the PFC paused state, by direction and priority"},
+    [F_PFC_PAUSE_TRANSITIONS] =
+	{"rocectl_pfc_pause_transitions_total",
+	 "Transitions into the PFC paused state, by direction and priority"},
     [F_PAUSE_CONTROL] = {"rocectl_pause_control_frames_total",
 			 "MAC control (pause) frames of every kind, by direction"},
     [F_GLOBAL_PAUSE] = {"rocectl_global_pause_frames_total",
@@ -81,7 +82,7 @@ struct map {
 	double scale;
 };
 
-#define PRIO "priority"
+#define PRIO  "priority"
 #define QUEUE "queue"
 
 static const struct map maps[] = {
@@ -111,14 +112,14 @@ static const struct map maps[] = {
     {"tx_port_discards", F_DISCARDS, "reason", "port", "direction", "tx", NULL, 1},
     {"rx_ring_out_of_buffer", F_DISCARDS, "reason", "ring_out_of_buffer", "direction", "rx", NULL,
      1},
-    {"rdma_rx_out_of_buffer", F_DISCARDS, "reason", "rdma_out_of_buffer", "direction", "rx",
-     NULL, 1},
+    {"rdma_rx_out_of_buffer", F_DISCARDS, "reason", "rdma_out_of_buffer", "direction", "rx", NULL,
+     1},
     {"out_of_buffer", F_DISCARDS, "reason", "rdma_out_of_buffer", "direction", "rx", NULL, 1},
     {"rx_buffer_discards", F_DISCARDS, "reason", "buffer", "direction", "rx", PRIO, 1},
     {"rx_congestion_discards", F_DISCARDS, "reason", "congestion", "direction", "rx", PRIO, 1},
     {"wred_discards", F_DISCARDS, "reason", "wred", "direction", "tx", QUEUE, 1},
-    {"egress_buffer_discard_bytes", F_DISCARD_BYTES, "reason", "egress_buffer", NULL, NULL,
-     QUEUE, 1},
+    {"egress_buffer_discard_bytes", F_DISCARD_BYTES, "reason", "egress_buffer", NULL, NULL, QUEUE,
+     1},
     {"tx_errors", F_ERRORS, "direction", "tx", NULL, NULL, NULL, 1},
     {"rx_packets", F_PACKETS, "direction", "rx", NULL, NULL, PRIO, 1},
     {"tx_packets", F_PACKETS, "direction", "tx", NULL, NULL, PRIO, 1},
@@ -131,15 +132,24 @@ static const struct map maps[] = {
 
 /* rdma_<event> and roce_<event>: the event label is the rest of the name */
 static const char *const rdma_events[] = {
-    "rdma_out_of_sequence",	     "rdma_packet_seq_errors",
-    "rdma_implied_nak_seq_errors",   "rdma_local_ack_timeouts",
-    "rdma_transport_retries_exceeded", "rdma_duplicate_requests",
-    "rdma_rnr_nak_retry_errors",     "rdma_rx_icrc_errors",
-    "rdma_rnr_retries_exceeded",     "rdma_completer_retries",
-    "rdma_rnr_naks_sent",	     "rdma_acks_deferred",
-    "rdma_send_errors",		     "rdma_link_downed",
-    "roce_slow_restarts",	     "roce_slow_restart_cnps",
-    "roce_slow_restart_transitions", "roce_adaptive_retransmissions",
+    "rdma_out_of_sequence",
+    "rdma_packet_seq_errors",
+    "rdma_implied_nak_seq_errors",
+    "rdma_local_ack_timeouts",
+    "rdma_transport_retries_exceeded",
+    "rdma_duplicate_requests",
+    "rdma_rnr_nak_retry_errors",
+    "rdma_rx_icrc_errors",
+    "rdma_rnr_retries_exceeded",
+    "rdma_completer_retries",
+    "rdma_rnr_naks_sent",
+    "rdma_acks_deferred",
+    "rdma_send_errors",
+    "rdma_link_downed",
+    "roce_slow_restarts",
+    "roce_slow_restart_cnps",
+    "roce_slow_restart_transitions",
+    "roce_adaptive_retransmissions",
     "roce_adaptive_retransmission_timeouts",
 };
 

@@ -1,7 +1,7 @@
 /* Prometheus text exposition format 0.0.4 of a fabric result (include/rocectl/result.h),
- * for node_exporter's textfile collector: gauges (and counters with --counters), no sample timestamps (the
- * collector rejects them), every family's HELP and TYPE before its samples and each family
- * in one group.  Port names come from the devices (discovery), so label values are treated
+ * for node_exporter's textfile collector: gauges (and counters with --counters), no sample
+ * timestamps (the collector rejects them), every family's HELP and TYPE before its samples and each
+ * family in one group.  Port names come from the devices (discovery), so label values are treated
  * as hostile: escaped as the format says and kept valid UTF-8, because a parser that meets
  * invalid UTF-8 drops the whole file, not just one series. */
 #include <stdint.h>
@@ -327,8 +327,7 @@ static void counter_families(FILE *f, const struct rc_result *r)
 						pf->help, pf->name);
 					opened = true;
 				}
-				counter_sample(f, pf->name, r->inv->devices[d->index].name, c,
-					       &s);
+				counter_sample(f, pf->name, r->inv->devices[d->index].name, c, &s);
 			}
 		}
 	}

@@ -88,8 +88,7 @@ static void test_render_refuses_a_switch(void **state)
 	struct rc_desired_set s;
 	struct rc_err err = {0};
 
-	assert_int_equal(rc_desired_render(&f->pol, &f->inv, dev(f, "leaf01"), &s, &err),
-			 -EINVAL);
+	assert_int_equal(rc_desired_render(&f->pol, &f->inv, dev(f, "leaf01"), &s, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "is a switch"));
 }
 
@@ -139,7 +138,8 @@ static void test_bad_files_are_refused(void **state)
 	struct fx *f = *state;
 
 	refused(f, "", "not a JSON object");
-	refused(f, "{\"schema\": \"rocectl.desired/v1\", \"host\": \"gpu001\"", "not a JSON object");
+	refused(f, "{\"schema\": \"rocectl.desired/v1\", \"host\": \"gpu001\"",
+		"not a JSON object");
 	refused(f, "[]", "not a JSON object");
 	refused(f,
 		"{\"schema\": \"rocectl.agent/v1\", \"host\": \"h\", \"policy\": \"p\", "

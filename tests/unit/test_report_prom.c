@@ -872,15 +872,12 @@ static void test_device_counters(void **state)
 	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "rdma_local_ack_timeouts",
 					 "hw_counters:local_ack_timeout_err", 7, true),
 			 0);
-	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "ecn_marked[9]", "x", 1,
-					 false),
-			 0);
-	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx", "eos:x", 5,
-					 false),
-			 0);
-	assert_int_equal(rc_counters_add(&leaf02->counters, "swp1", "wred_discards[3]", "x", 9,
-					 true),
-			 0);
+	assert_int_equal(
+	    rc_counters_add(&gpu->counters, "enp12s0np0", "ecn_marked[9]", "x", 1, false), 0);
+	assert_int_equal(
+	    rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx", "eos:x", 5, false), 0);
+	assert_int_equal(
+	    rc_counters_add(&leaf02->counters, "swp1", "wred_discards[3]", "x", 9, true), 0);
 	e = parsed(fx);
 	assert_value(lookup(e, "rocectl_pfc_pause_frames_total", "device", "gpu001", "port",
 			    "enp12s0np0", "direction", "rx", "priority", "3", "source",
