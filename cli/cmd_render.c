@@ -1,5 +1,5 @@
 /* rocectl render: one host's full desired state as the controller computes it (policy,
- * the host's overrides and the cable length of each of its links), for
+ * the cable length and speed of each of its links, the overrides the device may have), for
  * `rocectl agent ... --desired FILE` on that host (docs/ENFORCE.md, "One source of truth").
  * Schema and format: include/rocectl/desired.h. */
 #include <errno.h>

@@ -111,7 +111,7 @@ enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON, OPT_DISRUPTIVE, OPT_HOST
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
     {"inventory", 'i', "FILE",
-     "plan/apply/verify/enforce: the inventory, so that cable lengths and overrides are the "
+     "plan/apply/verify/enforce: the inventory, so that link cable lengths are the "
      "controller's",
      'i'},
     {"host", 0, "NAME", "this host's name in the inventory (default: the hostname)", OPT_HOST},
@@ -1006,7 +1006,7 @@ static int load_desired(struct agent *a, struct rc_err *err)
 	return 0;
 }
 
-/* -i: this host's entry of the inventory (its interfaces, overrides and links), reached
+/* -i: this host's entry of the inventory (its interfaces and links), reached
  * locally whatever transport the controller uses for it. */
 static int load_inventory(struct agent *a, struct rc_err *err)
 {

@@ -82,6 +82,35 @@ static void test_render_has_the_inventory_values(void **state)
 	rc_desired_fini(&s);
 }
 
+/* Each link's own length; a link without one and a port the inventory does not name get
+ * the policy's (hosts have no `overrides:` in the inventory, docs/ENFORCE.md). */
+static void test_render_per_link_lengths(void **state)
+{
+	static const char inv[] = "apiVersion: rocectl/v1\nkind: Inventory\n"
+				  "hosts:\n"
+				  "  - name: h1\n"
+				  "switches: [{name: s1, platform: nvue, ports: [swp1-2]}]\n"
+				  "links:\n"
+				  "  - {a: \"h1:eth0\", b: \"s1:swp1\"}\n"
+				  "  - {a: \"h1:eth1\", b: \"s1:swp2\", cable_length: 2m}\n";
+	struct fx *f = *state;
+	struct rc_warnings warn = {0};
+	struct rc_inventory i = {0};
+	struct rc_desired_set s;
+	struct rc_err err = {0};
+
+	if (rc_inventory_load_buffer("inv.yaml", inv, sizeof(inv) - 1, &i, &warn, &err))
+		fail_msg("%s", err.msg);
+	if (rc_desired_render(&f->pol, &i, 0, &s, &err))
+		fail_msg("%s", err.msg);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(rc_desired_lookup(&s, "eth0")->cable_length_m, 100);
+	assert_int_equal(rc_desired_lookup(&s, "eth1")->cable_length_m, 2); /* the link's own */
+	assert_int_equal(rc_desired_lookup(&s, "eth5")->cable_length_m, 100);
+	rc_desired_fini(&s);
+	rc_inventory_fini(&i);
+}
+
 static void test_render_refuses_a_switch(void **state)
 {
 	struct fx *f = *state;
@@ -189,6 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_render_has_the_inventory_values),
+	    cmocka_unit_test(test_render_per_link_lengths),
 	    cmocka_unit_test(test_render_refuses_a_switch),
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_bad_files_are_refused),
