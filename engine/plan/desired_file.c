@@ -128,27 +128,29 @@ out:
 static char *slurp(const char *path, struct rc_err *err)
 {
 	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
+	char *buf = NULL;
+	long n;
 
 	if (!f) {
 		rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	buf = malloc(DESIRED_MAX_BYTES + 1);
-	if (!buf) {
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (long)DESIRED_MAX_BYTES ||
+	    fseek(f, 0, SEEK_SET)) {
 		fclose(f);
-		rc_errf(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	n = fread(buf, 1, DESIRED_MAX_BYTES + 1, f);
-	if (ferror(f) || n > DESIRED_MAX_BYTES) {
-		fclose(f);
-		free(buf);
 		rc_errf(err, EFBIG, "'%s' is unreadable or larger than 4 MiB", path);
 		return NULL;
 	}
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
 	fclose(f);
+	if (!buf) {
+		rc_errf(err, EIO, "cannot read '%s'", path);
+		return NULL;
+	}
 	buf[n] = '\0';
 	return buf;
 }
