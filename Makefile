@@ -11,6 +11,10 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 PLUGIN_DIR := $(LIBDIR)/rocectl
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/rocectl
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 DESTDIR ?=
 BUILD ?= build
 CC ?= cc
@@ -24,7 +28,8 @@ PKG_DEB := yaml-0.1=libyaml-dev libnl-3.0=libnl-3-dev libnl-route-3.0=libnl-rout
 DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml-dev libnl-3-dev \
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
-	python3-jsonschema libyang2-tools python3 python3-jsonpatch
+	python3-jsonschema libyang2-tools python3 python3-jsonpatch dpkg-dev debhelper lintian \
+	mandoc groff-base
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -73,13 +78,14 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/san/tests/unit/%)
 CONF_BINS := $(CONF_SRCS:tests/conformance/%.c=$(BUILD)/san/tests/conformance/%)
 
 # Goals that must work before the libraries are installed.
-NOCONF_GOALS := deps clean test demo format format-check help install-deps
+NOCONF_GOALS := deps clean test demo format format-check help install-deps deb man-check
 ifneq ($(filter-out $(NOCONF_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(BUILD)/config.mk
 endif
 
-.PHONY: FORCE all deps test check demo install clean format format-check sims help unit fuzz \
-	conformance faults tidy
+.PHONY: FORCE all deps test check demo install install-agent install-controller man-check deb \
+	clean format format-check sims help unit fuzz \
+	conformance faults-quick faults tidy
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -117,12 +123,21 @@ $(GEN_PLUGIN_DIR): FORCE
 	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
 FORCE:
 
-$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+# The commit `rocectl --version` names; a build outside git (a source package) says unknown
+# unless ROCECTL_COMMIT is given.
+ROCECTL_COMMIT ?= $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+GEN_COMMIT := $(BUILD)/gen/commit.h
+$(GEN_COMMIT): FORCE
+	@mkdir -p $(@D)
+	@echo '#define ROCECTL_COMMIT "$(ROCECTL_COMMIT)"' > $@.new
+	@cmp -s $@.new $@ 2>/dev/null && rm -f $@.new || mv $@.new $@
+
+$(BUILD)/rel/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(REL_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/san/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+$(BUILD)/san/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC [san] $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PKG_CFLAGS) $(CFLAGS) -c -o $@ $<
@@ -155,7 +170,7 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/fuzz/%.o)
 
-$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+$(BUILD)/fuzz/%.o: %.c $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@mkdir -p $(@D)
 	@echo "  CC [fuzz] $<"
 	$(Q)$(FUZZ_CC) $(filter-out -Wno-format-truncation,$(BASE_CFLAGS)) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
@@ -193,6 +208,13 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
+# The quick form (tests/faults/quick.sh, 21 trials over small fabrics); not yet in `make
+# test`: seeds 3317 (EOS) and 1010 (SONiC) still fail (tests/faults/README.md).
+faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
+	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
+		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
+		sh tests/faults/quick.sh
+
 # Only the conformance suite (part of `make test` too): no lab, no root.
 # test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states.
 conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS) \
@@ -218,12 +240,66 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-install: rocectl rocectl-net.so
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PLUGIN_DIR)" \
-		"$(DESTDIR)$(PREFIX)/share/rocectl/policies"
+# Two halves, so that the Debian packages (debian/) can split them: install-agent is what a
+# GPU node needs (the binary, rocectl(8), the forced-command wrapper, the agent's units),
+# install-controller the rest.  Whatever dist/ holds is installed by wildcard: systemd
+# units to SYSTEMDUNITDIR (rocectl-agent* ones with the agent), any other dist/ directory
+# under share/rocectl/.
+AGENT_UNITS = $(wildcard dist/systemd/rocectl-agent*)
+CONTROLLER_UNITS = $(filter-out $(AGENT_UNITS),$(wildcard dist/systemd/*.service \
+	dist/systemd/*.timer dist/systemd/*.path dist/systemd/*.socket))
+DIST_DATA_DIRS = $(filter-out dist/ssh dist/completion dist/systemd,$(wildcard dist/*))
+
+install: install-agent install-controller
+
+install-agent: rocectl
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(PLUGIN_DIR)" "$(DESTDIR)$(MANDIR)/man8"
 	install -m 0755 rocectl "$(DESTDIR)$(BINDIR)/rocectl"
+	sed 's|^ROCECTL_BIN=.*|ROCECTL_BIN=$${ROCECTL_BIN:-$(BINDIR)/rocectl}|' \
+		dist/ssh/rocectl-agent-wrapper >"$(DESTDIR)$(PLUGIN_DIR)/rocectl-agent-wrapper"
+	chmod 0755 "$(DESTDIR)$(PLUGIN_DIR)/rocectl-agent-wrapper"
+	install -m 0644 man/rocectl.8 "$(DESTDIR)$(MANDIR)/man8/rocectl.8"
+	$(if $(AGENT_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
+		install -m 0644 $(AGENT_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
+
+install-controller: rocectl-net.so
+	install -d "$(DESTDIR)$(PLUGIN_DIR)" "$(DESTDIR)$(PREFIX)/share/rocectl/policies" \
+		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DOCDIR)/examples"
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
+	install -m 0644 man/rocectl-policy.5 man/rocectl-inventory.5 "$(DESTDIR)$(MANDIR)/man5/"
+	install -m 0644 dist/completion/rocectl "$(DESTDIR)$(BASHCOMPDIR)/rocectl"
+	install -m 0644 docs/POLICY.md docs/INVENTORY.md docs/DEPLOY.md "$(DESTDIR)$(DOCDIR)/"
+	install -m 0644 examples/*.schema.json examples/inventory.yaml "$(DESTDIR)$(DOCDIR)/examples/"
+	$(if $(CONTROLLER_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
+		install -m 0644 $(CONTROLLER_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
+	$(foreach d,$(DIST_DATA_DIRS),install -d "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))" && \
+		install -m 0644 $(wildcard $(d)/*) "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))/";)
+
+# Debian packages rocectl and rocectl-agent (debian/), built with dpkg-buildpackage from a
+# copy of the tree's files (what git tracks, and new files it does not ignore), so that the
+# build writes nothing beside the tree; the .deb files land in DEBDIR.
+DEBDIR ?= $(BUILD)/deb
+DEB_SRC := $(BUILD)/debsrc/rocectl-$(VERSION)
+deb:
+	@rm -rf $(BUILD)/debsrc && mkdir -p $(DEB_SRC) $(DEBDIR)
+	@{ git ls-files -co --exclude-standard 2>/dev/null || \
+	   find . -path ./$(BUILD) -prune -o -type f -print; } | \
+		while IFS= read -r f; do [ -f "$$f" ] && printf '%s\n' "$$f"; done | \
+		tar -cf - -T - | tar -xf - -C $(DEB_SRC)
+	# this make's command-line variables (BUILD=, DEBDIR=) must not reach debian/rules' make:
+	# its `make clean` would remove our BUILD, the copy included
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES -u BUILD -u DEBDIR \
+		-u DESTDIR -u PREFIX -u BINDIR -u LIBDIR -u CFLAGS -u LDFLAGS \
+		ROCECTL_COMMIT="$(ROCECTL_COMMIT)" dpkg-buildpackage -us -uc -b
+	mv $(BUILD)/debsrc/*.deb $(DEBDIR)/
+	@ls $(DEBDIR)/*.deb
+
+# The man pages are checked like code (groff's warnings are errors).
+man-check:
+	@for m in man/*.[1-8]; do \
+		out=$$(groff -ww -z -man "$$m" 2>&1) && [ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; \
+	done; echo "man-check: clean"
 
 FORMAT_SRCS = $(shell find engine cli drivers include tests/unit tests/conformance tests/sim tests/fuzz \
 	-name '*.[ch]' 2>/dev/null)
@@ -237,7 +313,7 @@ format-check:
 # checks); .ci/run requires it to stay clean.
 TIDY ?= clang-tidy
 TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
-tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR)
+tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@$(TIDY) --quiet $(TIDY_SRCS) -- -std=c11 -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen \
 		-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) && echo "tidy: clean"
 

@@ -262,11 +262,11 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	(void)g;
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos || !o.inventory || !o.out) {
 		fprintf(stderr, "rocectl capture: -i INVENTORY and -o DIR are required\n");
 		rc_print_usage(stderr, USAGE, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if ((rc = make_dirs(o.out))) {
 		fprintf(stderr, "rocectl capture: cannot create '%s': %s\n", o.out, strerror(-rc));

@@ -51,16 +51,15 @@ struct ctr_opts {
 	char ifs[MAX_INTERFACES][RC_NAME_MAX];
 };
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_JSON, OPT_PARALLEL, OPT_ROOT };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_PARALLEL, OPT_ROOT };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "every selected device of this inventory (default: this host)", 'i'},
     {"policy", 'p', "FILE", "mark pauses on priorities the policy keeps lossy", 'p'},
     {"limit", 0, "NAMES", "only these devices or roles (comma-separated; with -i)", OPT_LIMIT},
     {"interface", 'I', "IF", "this host's interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"json", 'j', NULL, "JSON output (schema rocectl.counters/v1, see cli/cmd_counters.c)",
-     OPT_JSON},
-    {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"format", 0, "FMT",
+     "text (default) or json (examples/counters.schema.json); -j, --json is an alias", OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
     {"root", 0, "DIR", "sysfs root prefix of this host (default: the global --root)", OPT_ROOT},
     {NULL, 0, NULL, NULL, 0},
@@ -101,17 +100,8 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
 		return 0;
-	case OPT_JSON:
-		o->json = true;
-		return 0;
 	case OPT_FORMAT:
-		if (strcmp(arg, "text") && strcmp(arg, "json")) {
-			fprintf(stderr, "rocectl counters: --format: '%s' is not text or json\n",
-				arg);
-			return -EINVAL;
-		}
-		o->json = !strcmp(arg, "json");
-		return 0;
+		return rc_format_text_json("counters", arg, &o->json);
 	case OPT_PARALLEL:
 		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
 			fprintf(stderr,
@@ -337,10 +327,11 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 		if (!rc)
 			rc_print_usage(stderr, USAGE, options);
 		free(r);
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	}
 	opts.root = r->o.root ? r->o.root : g->root;
 	opts.accept_new_host_keys = g->accept_new_host_keys;
+	opts.verbose = rc_cli_verbosity() > 0;
 	opts.dry_run = true; /* counters never write */
 	rc = load(&r->o, &r->pol, &r->have_pol, &r->inv, &r->have_inv, &err);
 	if (!rc && !r->have_inv)

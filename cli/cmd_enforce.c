@@ -307,10 +307,10 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 
 	rc = rc_parse_options(argc, argv, usage, options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos) {
 		fprintf(stderr, "rocectl enforce: unexpected argument '%s'\n", argv[0]);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o.journal || !*o.journal)
 		o.journal = RC_JOURNAL_DEFAULT_DIR;
@@ -323,7 +323,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (!o.policy || !o.inventory) {
 		fprintf(stderr, "rocectl enforce: both -p POLICY and -i INVENTORY are needed\n");
 		rc_print_usage(stderr, usage, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	memset(&pol, 0, sizeof(pol));
 	if (load_inputs(&o, &pol, &inv))

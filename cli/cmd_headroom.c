@@ -19,17 +19,17 @@ enum {
 	OPT_SPEED = 256,
 	OPT_CABLE,
 	OPT_MTU,
-	OPT_JSON,
+	OPT_FORMAT,
 };
 
 static const char usage_line[] =
-    "rocectl headroom --speed SPEED --cable LENGTH [--mtu MTU] [--json]";
+    "rocectl headroom --speed SPEED --cable LENGTH [--mtu MTU] [--format text|json]";
 
 static const struct rc_option options[] = {
     {"speed", 0, "SPEED", "link speed: 10G 25G 40G 50G 100G 200G 400G 800G", OPT_SPEED},
     {"cable", 0, "LENGTH", "cable length, e.g. 3m, 100m, 2km", OPT_CABLE},
     {"mtu", 0, "MTU", "largest frame, 1500..9216 (default 9216)", OPT_MTU},
-    {"json", 0, NULL, "print JSON", OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json (examples/headroom.schema.json)", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -54,9 +54,8 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_MTU:
 		a->mtu = arg;
 		break;
-	case OPT_JSON:
-		a->json = true;
-		break;
+	case OPT_FORMAT:
+		return rc_format_text_json("headroom", arg, &a->json);
 	default:
 		return -EINVAL;
 	}
@@ -106,6 +105,7 @@ static void print_headroom(struct rc_out *o, const struct rc_headroom *h)
 	rc_out_end(o);
 }
 
+/* Everything headroom refuses is in its command line: a usage error. */
 __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 {
 	va_list ap;
@@ -115,7 +115,7 @@ __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	return RC_EXIT_ERROR;
+	return RC_EXIT_USAGE;
 }
 
 int cmd_headroom(int argc, char **argv, const struct rc_global *g)
@@ -133,7 +133,7 @@ int cmd_headroom(int argc, char **argv, const struct rc_global *g)
 	if (rc > 0)
 		return RC_EXIT_OK; /* --help */
 	if (rc < 0)
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	if (npos > 0)
 		return fail("unexpected argument '%s'", argv[0]);
 	if (!a.speed)

@@ -220,10 +220,10 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 			      "[--keep N] [--keep-days D]",
 			      history_options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos) {
 		fprintf(stderr, "rocectl history: unexpected argument '%s'\n", argv[0]);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o.dir)
 		o.dir = rc_history_dir();
@@ -267,10 +267,10 @@ int cmd_show(int argc, char **argv, const struct rc_global *g)
 	rc = rc_parse_options(argc, argv, "rocectl show RUN [--json]", show_options, on_option, &o,
 			      &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos != 1) {
 		fprintf(stderr, "rocectl show: one RUN is needed (see 'rocectl history')\n");
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o.dir)
 		o.dir = rc_history_dir();

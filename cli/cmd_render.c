@@ -101,11 +101,11 @@ int cmd_render(int argc, char **argv, const struct rc_global *g)
 	(void)g;
 	rc = rc_parse_options(argc, argv, usage_line, options, on_option, &a, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos || !a.policy || !a.inventory || !a.host) {
 		fprintf(stderr, "rocectl render: -p, -i and --host are required\n");
 		rc_print_usage(stderr, usage_line, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (render(&a, &err)) {
 		fprintf(stderr, "rocectl render: ");

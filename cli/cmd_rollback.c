@@ -115,7 +115,7 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 		snprintf(names[i], sizeof(names[i]), "%s", e->ports[i].name);
 	rc = rc_devrun_open(&r, dev, idx, ropts, names, e->n_ports, err);
 	if (!rc)
-		rc = rc_devrun_restore(&r, e->ports, e->n_ports, err);
+		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
 	if (rc)
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
 	else
@@ -274,10 +274,11 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	    argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N]",
 	    options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	ropts.verbose = rc_cli_verbosity() > 0;
 	if (npos > 1) {
 		fprintf(stderr, "rocectl rollback: at most one RUN\n");
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o.journal || !*o.journal)
 		o.journal = RC_JOURNAL_DEFAULT_DIR;

@@ -13,7 +13,7 @@
 #include "rocectl/print.h"
 #include "rocectl/units.h"
 
-enum { OPT_JSON = 256 };
+enum { OPT_FORMAT = 256 };
 
 struct validate_opts {
 	const char *policy;
@@ -24,11 +24,12 @@ struct validate_opts {
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy to check", 'p'},
     {"inventory", 'i', "FILE", "also check this inventory against the policy", 'i'},
-    {"json", 0, NULL, "print the normalized result as JSON", OPT_JSON},
+    {"format", 0, "FMT",
+     "text (default) or json (examples/validate.schema.json): the normalized result", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
-static const char usage[] = "rocectl validate -p POLICY [-i INVENTORY] [--json]";
+static const char usage[] = "rocectl validate -p POLICY [-i INVENTORY] [--format text|json]";
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -41,9 +42,8 @@ static int on_option(int id, const char *arg, void *ctx)
 	case 'i':
 		v->inventory = arg;
 		break;
-	case OPT_JSON:
-		v->json = true;
-		break;
+	case OPT_FORMAT:
+		return rc_format_text_json("validate", arg, &v->json);
 	default:
 		return -EINVAL;
 	}
@@ -272,6 +272,8 @@ static void print_device(struct rc_out *o, const struct rc_device *d)
 	rc_out_str(o, "platform", " platform=%s", rc_platform_name(d->platform));
 	rc_out_str(o, "address", " address=%s", d->address);
 	rc_out_str(o, "transport", " transport=%s", rc_transport_name(d->transport));
+	if (d->agent_command[0])
+		rc_out_str(o, "agent_command", " agent_command='%s'", d->agent_command);
 	rc_out_open_array(o, "ports");
 	if (d->n_ports == 0)
 		rc_out_text(o, host ? " interfaces=(every RDMA netdev)" : " ports=(discovered)");
@@ -391,16 +393,16 @@ int cmd_validate(int argc, char **argv, const struct rc_global *g)
 	if (rc == 1)
 		return RC_EXIT_OK;
 	if (rc < 0)
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	if (npos > 0) {
 		fprintf(stderr, "rocectl validate: unexpected argument '%s'\n", argv[0]);
 		rc_print_usage(stderr, usage, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!v.policy && !v.inventory) {
 		fprintf(stderr, "rocectl validate: give a policy (-p) and/or an inventory (-i)\n");
 		rc_print_usage(stderr, usage, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	pol = calloc(1, sizeof(*pol));
 	warn = calloc(1, sizeof(*warn));

@@ -1,5 +1,5 @@
 /* plan / apply / verify over the inventory: load, read every selected device through the
- * fleet executor, print per device and port, exit with POLICY.md's codes:
+ * fleet executor, print per device and port, exit with the codes of README.md "Exit status":
  *   plan    0 no changes, 2 changes, 1 error
  *   apply   0 done (or nothing to do), 1 error (the failed device was rolled back)
  *   verify  0 in sync, 2 drift, 1 error
@@ -21,9 +21,11 @@
 #include "rocectl/util.h"
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
+#include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
+#include "rocectl/lldp.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 #include "rocectl/stream.h"
@@ -338,29 +340,56 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 			 const struct tally *t, enum report_format fmt)
 {
 	struct rc_result r;
+	struct rc_deadlock dl;
+	struct rc_lldp lldp;
+	struct rc_cabling cab = {0};
 	struct rc_err err = {0};
-	size_t bad_links = 0, bad_hosts = 0;
+	size_t bad_links = 0, bad_hosts = 0, deadlock = 0, cabling = 0;
 	int code;
 
 	if (rc_result_build(&r, f, &err)) {
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	if (fmt == FMT_PROMETHEUS)
+	/* PFC deadlock risk of the topology (include/rocectl/deadlock.h) */
+	if (rc_deadlock_analyze(&dl, f->inv, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
+	/* cabling against LLDP (include/rocectl/lldp.h) */
+	if (rc_lldp_read(&lldp, f, &err) || rc_cabling_check(&cab, &lldp, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_lldp_fini(&lldp);
+		rc_deadlock_fini(&dl);
+		rc_result_fini(&r);
+		return RC_EXIT_ERROR;
+	}
+	if (fmt == FMT_PROMETHEUS) {
 		rc_report_prometheus(dst, &r);
-	else if (fmt == FMT_DOT)
+		rc_report_deadlock_prom(dst, &dl, &r);
+		rc_report_cabling_prom(dst, &cab);
+	} else if (fmt == FMT_DOT) {
 		rc_report_dot(dst, &r);
+	}
 	if (!out) {
 		for (size_t i = 0; i < r.n_links; i++)
 			bad_links += r.links[i].status != RC_CHECK_OK;
 		for (size_t i = 0; i < r.n_hosts; i++)
 			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+		deadlock = rc_deadlock_unprotected(&dl, &r);
+		cabling = cab.n;
 	} else {
 		rc_report_checks(out, &r, &bad_links, &bad_hosts);
+		rc_report_deadlock(out, &dl, &r, &deadlock);
+		cabling = rc_report_cabling(out, &lldp, &cab);
 	}
-	code = t->failed			      ? RC_EXIT_ERROR
-	       : t->changes || bad_links || bad_hosts ? RC_EXIT_CHANGES
-						      : RC_EXIT_OK;
+	code = t->failed						     ? RC_EXIT_ERROR
+	       : t->changes || bad_links || bad_hosts || deadlock || cabling ? RC_EXIT_CHANGES
+									     : RC_EXIT_OK;
+	rc_cabling_fini(&cab);
+	rc_lldp_fini(&lldp);
+	rc_deadlock_fini(&dl);
 	rc_result_fini(&r);
 	return code;
 }
@@ -556,7 +585,7 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 		 cmd == RC_FLEET_CMD_APPLY ? "\n       rocectl apply PLANFILE [options]" : "");
 	rc = rc_parse_options(argc, argv, usage, opts, on_option, o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	*plan_path = NULL;
 	if (npos == 1 && cmd == RC_FLEET_CMD_APPLY && !o->policy && !o->inventory && !o->limit) {
 		*plan_path = argv[0];
@@ -564,13 +593,13 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 	}
 	if (npos) {
 		fprintf(stderr, "rocectl %s: unexpected argument '%s'\n", names[cmd], argv[0]);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!o->policy || !o->inventory) {
 		fprintf(stderr, "rocectl %s: both -p POLICY and -i INVENTORY are needed\n",
 			names[cmd]);
 		rc_print_usage(stderr, usage, opts);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	return -1; /* go on */
 }
@@ -582,9 +611,12 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	struct rc_notes **notes = NULL; /* plan: per device, from the drivers' check op */
 	struct tally t = {0};
 	struct rc_out out;
+	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
 	int exit_code;
 
-	rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	if (rc_cli_verbosity() < 0 && o->format == FMT_TEXT)
+		sink = fopen("/dev/null", "w");
+	rc_out_init(&out, sink ? sink : dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "command", NULL, names[cmd]);
 	if (cmd == RC_FLEET_CMD_APPLY)
@@ -606,6 +638,10 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	free(notes);
 	if (cmd == RC_FLEET_CMD_VERIFY)
 		exit_code = verify_checks(&out, dst, f, &t, o->format);
+	if (sink) {
+		fclose(sink);
+		out.f = dst;
+	}
 	summary(&out, cmd, &t);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
@@ -642,6 +678,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	 * state freed in one of them stays there, and the peak RSS of a 512-device verify at
 	 * --parallel 32 was 50 MB with them, 36 MB with two (issue #15, bench/README.md) */
 	mallopt(M_ARENA_MAX, 2);
+	ropts.verbose = rc_cli_verbosity() > 0;
 	exit_code = RC_EXIT_ERROR;
 	if (plan_path) {
 		if (rc_plan_load(plan_path, &plan, &err)) {

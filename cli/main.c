@@ -1,10 +1,17 @@
 /* rocectl: make RoCEv2 fabrics lossless and keep them that way. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+#include <netlink/version.h>
+#include <yaml.h>
+
+#include "commit.h" /* generated: ROCECTL_COMMIT */
 #include "rocectl/cli.h"
+#include "rocectl/driver.h"
 
 static const struct rc_command commands[] = {
     {"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},
@@ -17,6 +24,9 @@ static const struct rc_command commands[] = {
     {"show", "one recorded run in full", cmd_show},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
+    {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
+     cmd_diagnose},
+    {"discover", "the links: section the inventory should have, from LLDP", cmd_discover},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
     {"render", "one host's full desired state as JSON, for `agent --desired`", cmd_render},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
@@ -25,13 +35,36 @@ static const struct rc_command commands[] = {
      cmd_capture},
 };
 
+/* What a bug report needs: which build, which plugin, which libraries.  The plugin is
+ * loaded to ask it; a plugin that does not load is said, not fatal (hosts run without). */
+static void version(void)
+{
+	const char *plugin = rc_driver_plugin_path();
+	rc_net_versions_fn net = NULL;
+
+	printf("rocectl %s\ncommit: %s\n", ROCECTL_VERSION, ROCECTL_COMMIT);
+	if (plugin && rc_driver_load_error()) {
+		printf("plugin: %s refused (%s)\n", plugin, rc_driver_load_error());
+	} else if (plugin) {
+		printf("plugin: %s\n", plugin);
+		*(void **)(&net) = dlsym(RTLD_DEFAULT, RC_NET_VERSIONS_SYMBOL);
+	} else {
+		const char *why = rc_driver_load_error();
+
+		printf("plugin: not loaded (%s)\n", why ? why : "not found");
+	}
+	printf("libraries: libyaml %s, libnl %s, cJSON %s%s%s\n", yaml_get_version_string(),
+	       LIBNL_VERSION, cJSON_Version(), net ? ", " : "", net ? net() : "");
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] COMMAND [ARGS]\n"
+	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [-v|-q] COMMAND [ARGS]\n"
 		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nexit status: 0 ok / in sync, 2 changes planned or drift found, 1 error\n");
+	fprintf(f, "\nexit status: 0 ok / in sync, 2 changes planned or drift found, 1 error, "
+		   "64 usage error\n");
 }
 
 int main(int argc, char **argv)
@@ -43,7 +76,7 @@ int main(int argc, char **argv)
 		g.root = "/";
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version")) {
-			printf("rocectl %s\n", ROCECTL_VERSION);
+			version();
 			return RC_EXIT_OK;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
@@ -52,21 +85,25 @@ int main(int argc, char **argv)
 			g.root = argv[++i];
 		} else if (!strncmp(argv[i], "--root=", 7)) {
 			g.root = argv[i] + 7;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			rc_cli_set_verbosity(1);
+		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
+			rc_cli_set_verbosity(-1);
 		} else if (!strcmp(argv[i], "--accept-new-host-keys")) {
 			g.accept_new_host_keys = true;
 		} else {
 			fprintf(stderr, "rocectl: unknown option '%s'\n", argv[i]);
 			usage(stderr);
-			return RC_EXIT_ERROR;
+			return RC_EXIT_USAGE;
 		}
 	}
 	if (i >= argc) {
 		usage(stderr);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (!strcmp(argv[i], commands[c].name))
 			return commands[c].run(argc - i, argv + i, &g);
 	fprintf(stderr, "rocectl: '%s' is not a command; see 'rocectl --help'\n", argv[i]);
-	return RC_EXIT_ERROR;
+	return RC_EXIT_USAGE;
 }

@@ -8,6 +8,44 @@
 
 #define MAX_OPTS 64
 
+/* The id getopt returns for -j/--json: outside the ids commands use (short names and
+ * values from 256 up). */
+#define OPT_JSON_ALIAS 0x7ff0
+
+#define OPT_VERBOSE 0x7ff1
+#define OPT_QUIET   0x7ff2
+
+static int verbosity;
+
+int rc_cli_verbosity(void)
+{
+	return verbosity;
+}
+
+void rc_cli_set_verbosity(int v)
+{
+	verbosity = v;
+}
+
+/* A command's --format option, if it has one: -j/--json is its alias ("--format json"). */
+static const struct rc_option *format_option(const struct rc_option *opts)
+{
+	for (const struct rc_option *o = opts; o && o->name; o++)
+		if (!strcmp(o->name, "format") && o->arg)
+			return o;
+	return NULL;
+}
+
+int rc_format_text_json(const char *cmd, const char *arg, bool *json)
+{
+	if (strcmp(arg, "text") && strcmp(arg, "json")) {
+		fprintf(stderr, "rocectl %s: --format: '%s' is not text or json\n", cmd, arg);
+		return -EINVAL;
+	}
+	*json = !strcmp(arg, "json");
+	return 0;
+}
+
 void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts)
 {
 	fprintf(f, "usage: %s\n\n", usage);
@@ -21,14 +59,20 @@ void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts)
 			 o->arg ? o->arg : "");
 		fprintf(f, "    %-28s %s\n", lhs, o->help);
 	}
+	if (format_option(opts))
+		fprintf(f, "    %-28s %s\n", "-j, --json", "the same as --format json");
+	fprintf(f, "    %-28s %s\n", "-v, --verbose",
+		"print each command and request sent to a device (secrets redacted)");
+	fprintf(f, "    %-28s %s\n", "-q, --quiet", "print only the summary");
 	fprintf(f, "    %-28s %s\n", "-h, --help", "show this help");
 }
 
 int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
 		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos)
 {
-	struct option lo[MAX_OPTS + 2];
-	char shorts[MAX_OPTS * 2 + 4] = "+h";
+	const struct rc_option *fmt = format_option(opts);
+	struct option lo[MAX_OPTS + 5];
+	char shorts[MAX_OPTS * 2 + 7] = "+hvq";
 	int n = 0, c, rc;
 
 	for (const struct rc_option *o = opts; o && o->name && n < MAX_OPTS; o++, n++) {
@@ -43,6 +87,15 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 		}
 	}
 	lo[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	lo[n++] = (struct option){"verbose", no_argument, NULL, OPT_VERBOSE};
+	lo[n++] = (struct option){"quiet", no_argument, NULL, OPT_QUIET};
+	if (fmt) {
+		size_t l = strlen(shorts);
+
+		lo[n++] = (struct option){"json", no_argument, NULL, OPT_JSON_ALIAS};
+		shorts[l] = 'j'; /* room: MAX_OPTS * 2 + 7 holds every short option and "hvqj" */
+		shorts[l + 1] = '\0';
+	}
 	lo[n] = (struct option){NULL, 0, NULL, 0};
 
 	/* Positional arguments may come anywhere: collect them as we go. */
@@ -72,7 +125,13 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 			rc_print_usage(stderr, usage, opts);
 			return -EINVAL;
 		}
-		rc = handler(c, optarg, ctx);
+		if (c == 'v' || c == OPT_VERBOSE || c == 'q' || c == OPT_QUIET) {
+			verbosity = c == 'v' || c == OPT_VERBOSE ? 1 : -1;
+			continue;
+		}
+		if (c == 'j' && fmt)
+			c = OPT_JSON_ALIAS;
+		rc = c == OPT_JSON_ALIAS ? handler(fmt->id, "json", ctx) : handler(c, optarg, ctx);
 		if (rc < 0)
 			return rc;
 	}

@@ -4,7 +4,8 @@
 # The fabric lab (tests/lab) starts 4 GPU hosts with 2 RoCE NICs each, dual-homed to 2 leaf
 # switches under 1 spine, all in factory state and reached over real SSH inside a network
 # namespace.  Then: plan -> apply -> verify, a few changes behind rocectl's back, verify
-# and trace showing them, apply repairing them, verify clean.  The lab is always taken
+# and trace showing them, apply repairing them, verify clean; then diagnose on the quiet
+# fabric and under congestion made by the lab (`lab congest`).  The lab is always taken
 # down at the end.  Root only (namespaces, sshd); `make demo` builds what it needs.
 #
 # Environment: ROCECTL (default ./rocectl), BUILD_DIR (the simulators' build, default
@@ -155,5 +156,26 @@ step "Verify: back in sync"
 run 0 rc verify -p "$POLICY" -i "$INV"
 cat "$LAB/out"
 check "in sync"
+
+# A diagnosis in brief: the summary, every path's verdict, the hops of the first path that
+# is not clean.
+diag_brief() {
+	awk '/^    / { if (shown == 1) print; next }
+	/^  [^ ]/ { if (shown == 1) shown = 2; if (!shown && $0 !~ /: clean$/) shown = 1 }
+	{ print }' "$LAB/out"
+}
+
+step "Diagnose gpu001 <-> gpu002: counters sampled twice, 2 s apart (exit 0 = clean)"
+run 0 rc diagnose -p "$POLICY" -i "$INV" --interval 2s gpu001 gpu002
+diag_brief
+check "the network is clean on these paths: look at compute"
+
+step "Congestion at leaf02:swp2 (towards gpu002): the lab makes pauses and marks move"
+# shellcheck disable=SC2016 # the command as shown, with $LAB unexpanded
+printf '$ tests/lab/lab congest $LAB leaf02:swp2\n'
+"$LAB_CMD" congest "$LAB" leaf02:swp2 | sed 's/^/  /' || die "lab congest failed"
+run 2 rc diagnose -p "$POLICY" -i "$INV" --interval 2s gpu001 gpu002
+diag_brief
+check "congested at leaf02:swp2: root, relays and the deltas that decided"
 
 printf '\n%sdemo: every step exited as expected%s\n' "$bold" "$off"

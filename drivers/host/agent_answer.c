@@ -105,3 +105,24 @@ int rc_agent_answer_parse(const char *device, const char *cmd, const char *out, 
 	 * ("status", "error"): the caller reads that. */
 	return 0;
 }
+
+int rc_agent_protocol_check(const char *device, const cJSON *answer, struct rc_err *err)
+{
+	const cJSON *p = cJSON_GetObjectItemCaseSensitive(answer, "protocol");
+	const char *v =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(answer, "rocectl_version"));
+	char proto[24], ver[40];
+
+	if (cJSON_IsNumber(p) && p->valuedouble == RC_AGENT_PROTOCOL)
+		return 0;
+	if (cJSON_IsNumber(p) && p->valuedouble >= 0 && p->valuedouble < 1e6)
+		snprintf(proto, sizeof(proto), "%d", (int)p->valuedouble);
+	else
+		snprintf(proto, sizeof(proto), "none");
+	/* the version is the host's text: printable ASCII, bounded */
+	first_line(v, v ? strlen(v) : 0, ver, sizeof(ver));
+	return rc_errf(err, EPROTO,
+		       "'%s': the agent speaks protocol %s (rocectl %s), this controller "
+		       "protocol %d (rocectl %s): install the same rocectl version on the host",
+		       device, proto, ver[0] ? ver : "unknown", RC_AGENT_PROTOCOL, ROCECTL_VERSION);
+}

@@ -13,6 +13,11 @@
  * few kilobytes per interface; anything near this is not an agent talking. */
 #define RC_AGENT_ANSWER_MAX (1u << 20)
 
+/* The version of what `agent state` and `agent write` exchange (agent_remote.c): both
+ * answers carry it as "protocol", with "rocectl_version"; the controller refuses an agent
+ * that speaks another one.  Bump it when a key of either changes meaning or goes. */
+#define RC_AGENT_PROTOCOL 1
+
 /* Judge the answer of `cmd` on `device`: stdout `out`/`out_len` (may be NULL/0), stderr
  * `errout`/`err_len` (may be NULL/0), the exit status (-1 = none sent).  On success
  * *json is one JSON object (the caller deletes it).  Every other answer is -EPROTO with a
@@ -22,5 +27,9 @@
 int rc_agent_answer_parse(const char *device, const char *cmd, const char *out, size_t out_len,
 			  const char *errout, size_t err_len, int exit_status, cJSON **json,
 			  struct rc_err *err);
+
+/* 0 when the answer speaks RC_AGENT_PROTOCOL; else -EPROTO naming the device and both
+ * sides' protocol and rocectl version (an agent older than the handshake: "none"). */
+int rc_agent_protocol_check(const char *device, const cJSON *answer, struct rc_err *err);
 
 #endif

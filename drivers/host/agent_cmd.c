@@ -3,7 +3,8 @@
  * journal -> apply -> re-read -> verify), so that a NIC that fails (no DCB, a refused
  * write) is reported and restored on its own while the others are still handled.
  *
- * JSON output (--json), schema "rocectl.agent/v1".  Stable: keys are only ever added.
+ * JSON output (--format json or -j), schema "rocectl.agent/v1" (examples/agent.schema.json, after
+ * the header every document starts with: engine/report/print.c).  Keys are only ever added.
  * One object on one line:
  *
  *   {"schema": "rocectl.agent/v1",
@@ -22,7 +23,7 @@
  *    "run_id": "<journal run id>",                 (apply only, when something was written)
  *    "changes": [{"field": "dscp2prio[26]",        (operator's name, with index)
  *                 "group": "dscp2prio",             (model field group, rc_field_name())
- *                 "kind": "set" | "unknown" | "unsupported",
+ *                 "kind": "set" | "unknown" | "unsupported" | "warning",
  *                 "old": "0" | null,                (null unless kind is "set")
  *                 "new": "3",
  *                 "disruptive": true | false}]}     (flaps the link / restarts channels)
@@ -106,7 +107,7 @@ struct agent_opts {
 	int bad;
 };
 
-enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_JSON, OPT_DISRUPTIVE, OPT_HOST, OPT_DESIRED };
+enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_FORMAT, OPT_DISRUPTIVE, OPT_HOST, OPT_DESIRED };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
@@ -118,8 +119,7 @@ static const struct rc_option options[] = {
     {"desired", 0, "FILE", "the desired state `rocectl render` wrote for this host (no -p/-i)",
      OPT_DESIRED},
     {"interface", 'I', "IF", "manage this interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"json", 'j', NULL, "JSON output (schema rocectl.agent/v1, see drivers/host/agent_cmd.c)",
-     OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json (examples/agent.schema.json)", OPT_FORMAT},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
@@ -168,9 +168,8 @@ static int on_option(int id, const char *arg, void *ctx)
 				return 0;
 		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
 		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
+	case OPT_FORMAT:
+		return rc_format_text_json("agent", arg, &o->json);
 	case OPT_ROOT:
 		o->root = arg;
 		break;
@@ -1100,7 +1099,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &a->o, &npos);
 	if (rc) {
 		free(a);
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	}
 	if (npos == 1 && !strcmp(argv[0], "enforce")) {
 		a->o.enforce = true;
@@ -1111,7 +1110,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 				"counters\n");
 		rc_print_usage(stderr, USAGE, options);
 		free(a);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	if (!a->o.journal || !*a->o.journal)
 		a->o.journal = RC_JOURNAL_DEFAULT_DIR;

@@ -3,11 +3,13 @@
  * driver as a local `rocectl agent`:
  *
  *   rocectl agent state [--interface IF]... [--only SECTIONS]
- *     -> {"schema":"rocectl.agent-state/v1","host":H,
+ *     -> {"schema":"rocectl.agent-state/v1","protocol":1,"rocectl_version":V,"host":H,
  *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
- *     -> {"schema":"rocectl.agent-write/v1","status":"ok"|"error","error":MSG}
+ *     -> {"schema":"rocectl.agent-write/v1","protocol":1,"rocectl_version":V,
+ *         "status":"ok"|"error","error":MSG}
+ * The controller refuses an answer of another protocol (agent_answer.h, RC_AGENT_PROTOCOL).
  *
  * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
  * interface itself so the driver's read-modify-write starts from the live state; the
@@ -20,6 +22,7 @@
 
 #include <cJSON.h>
 
+#include "agent_answer.h"
 #include "host.h"
 #include "rocectl/cli.h"
 #include "rocectl/journal.h"
@@ -108,6 +111,8 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 
 	local_device(&dev);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
+	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
+	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	cJSON_AddStringToObject(out, "host", dev.name);
 	if (open_local(o, g, true, &dev, &s, &err) ||
 	    (!n && rc_host_driver.ports(s, &found, &n, &err))) {
@@ -229,6 +234,8 @@ static int agent_write(struct remote_opts *o, const struct rc_global *g)
 	memset(want, 0, sizeof(want));
 	local_device(&dev);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-write/v1");
+	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
+	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	rc = text ? parse_writes(text, have, want, fields, &n, &err)
 		  : rc_errf(&err, EFBIG, "write: no input or more than 1 MiB");
 	free(text);
@@ -258,11 +265,11 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 			      "rocectl agent state|write [--interface IF]... [--only SECTIONS]",
 			      options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos == 1 && !strcmp(argv[0], "state"))
 		return agent_state(&o, g);
 	if (npos == 1 && !strcmp(argv[0], "write"))
 		return agent_write(&o, g);
 	fprintf(stderr, "rocectl agent: expected 'state' or 'write'\n");
-	return RC_EXIT_ERROR;
+	return RC_EXIT_USAGE;
 }

@@ -17,10 +17,12 @@
 #include "rocectl/transport.h"
 
 #include "agent_answer.h"
+#include "lldpd.h"
 
 /* The agent on the host; the lab and real hosts put rocectl on PATH. */
-#define REMOTE_ROCECTL "rocectl"
-#define CMD_MAX	       8192
+/* The inventory's agent_command (checked by the loader), else rocectl from the PATH. */
+#define REMOTE_ROCECTL(s) ((s)->dev->agent_command[0] ? (s)->dev->agent_command : "rocectl")
+#define CMD_MAX		  8192
 
 struct rc_session {
 	const struct rc_device *dev;
@@ -55,10 +57,10 @@ static void agent_close(struct rc_session *s)
 
 /* "rocectl agent SUB --interface a --interface b": names were checked by the inventory
  * (rc_name_is_safe), and are checked again here because they go into a command line. */
-static int build_cmd(char *buf, size_t len, const char *sub, const struct rc_port_state *ports,
-		     size_t n, struct rc_err *err)
+static int build_cmd(const struct rc_session *s, char *buf, size_t len, const char *sub,
+		     const struct rc_port_state *ports, size_t n, struct rc_err *err)
 {
-	size_t off = (size_t)snprintf(buf, len, "%s agent %s", REMOTE_ROCECTL, sub);
+	size_t off = (size_t)snprintf(buf, len, "%s agent %s", REMOTE_ROCECTL(s), sub);
 
 	for (size_t i = 0; i < n; i++) {
 		if (!rc_name_is_safe(ports[i].name))
@@ -97,10 +99,14 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 	const cJSON *arr, *e;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s agent state", REMOTE_ROCECTL);
+	snprintf(cmd, sizeof(cmd), "%s agent state", REMOTE_ROCECTL(s));
 	rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	*n = 0;
 	*names = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(**names));
@@ -148,12 +154,16 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	char cmd[CMD_MAX];
 	const cJSON *arr;
 	cJSON *j;
-	int rc = build_cmd(cmd, sizeof(cmd), "state", ports, n, err);
+	int rc = build_cmd(s, cmd, sizeof(cmd), "state", ports, n, err);
 
 	if (!rc)
 		rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *e = find_interface(arr, ports[i].name);
@@ -199,11 +209,15 @@ static int agent_apply(struct rc_session *s, const struct rc_port_write *w, size
 	cJSON_Delete(req);
 	if (!body)
 		return rc_errf(err, ENOMEM, "out of memory");
-	snprintf(cmd, sizeof(cmd), "%s agent write", REMOTE_ROCECTL);
+	snprintf(cmd, sizeof(cmd), "%s agent write", REMOTE_ROCECTL(s));
 	rc = run_json(s, cmd, body, &j, err);
 	free(body);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "status"));
 	msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "error"));
 	if (!status || strcmp(status, "ok"))
@@ -219,12 +233,16 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 	char cmd[CMD_MAX];
 	const cJSON *arr, *e;
 	cJSON *j;
-	int rc = build_cmd(cmd, sizeof(cmd), "counters --json", ports, n, err);
+	int rc = build_cmd(s, cmd, sizeof(cmd), "counters --json", ports, n, err);
 
 	if (!rc)
 		rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
+	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	cJSON_ArrayForEach(e, arr)
 	{
@@ -260,6 +278,24 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 	return rc;
 }
 
+/* LLDP neighbours from lldpd (lldpd.c).  A host without lldpcli, or whose lldpd does not
+ * answer, runs no LLDP agent: unknown, never drift. */
+static int agent_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	struct rc_ssh_result res = {0};
+	int rc = rc_ssh_run(s->ssh, RC_LLDPD_CMD, NULL, 0, &res, err);
+
+	if (!rc && res.exit_status != 0) {
+		rc_errf(err, ENOENT, "'%s': no LLDP agent answers ('%s' exited %d)", s->dev->name,
+			RC_LLDPD_CMD, res.exit_status);
+		rc = -ENOENT;
+	} else if (!rc) {
+		rc = rc_lldpd_parse(res.out, res.out_len, s->dev->name, out, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static const struct rc_driver agent_ssh = {
     .name = "agent-ssh",
     .disruptive = RC_F_PFC | RC_F_TRUST,
@@ -268,6 +304,7 @@ static const struct rc_driver agent_ssh = {
     .read = agent_read,
     .apply = agent_apply,
     .counters = agent_counters,
+    .neighbors = agent_neighbors,
     .close = agent_close,
 };
 

@@ -26,13 +26,14 @@
 #include "rocectl/cli.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
+#include "rocectl/print.h"
 
 #define MAX_INTERFACES 64
 #define DEFAULT_POLICY "/etc/rocectl/policy.yaml"
 /* "=" and per port "name:NNN," (a name is at most RC_NAME_MAX - 1 bytes, a port a u8) */
 #define HCA_MAX (MAX_INTERFACES * (RC_NAME_MAX + 5) + 2)
 
-enum nccl_format { F_ENV, F_CONF };
+enum nccl_format { F_ENV, F_CONF, F_JSON };
 
 struct nccl_opts {
 	const char *policy;
@@ -47,13 +48,15 @@ enum { OPT_FORMAT = 256, OPT_ROOT };
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
     {"interface", 'I', "IF", "a managed interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"format", 0, "FMT", "env (default: export lines) or nccl.conf", OPT_FORMAT},
+    {"format", 0, "FMT",
+     "env (default: export lines), nccl.conf or json (examples/nccl-env.schema.json)", OPT_FORMAT},
     {"root", 0, "DIR", "sysfs root prefix (default: the global --root)", OPT_ROOT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
-	"rocectl nccl-env [-p POLICY] [--interface IF]... [--format env|nccl.conf] [--root DIR]"
+	"rocectl nccl-env [-p POLICY] [--interface IF]... [--format env|nccl.conf|json] [--root "  \
+	"DIR]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -84,9 +87,12 @@ static int on_option(int id, const char *arg, void *ctx)
 			o->format = F_ENV;
 		else if (!strcmp(arg, "nccl.conf"))
 			o->format = F_CONF;
+		else if (!strcmp(arg, "json"))
+			o->format = F_JSON;
 		else {
 			fprintf(stderr,
-				"rocectl nccl-env: --format: '%s' is not env or nccl.conf\n", arg);
+				"rocectl nccl-env: --format: '%s' is not env, nccl.conf or json\n",
+				arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -226,9 +232,13 @@ static int load_policy(const struct nccl_opts *o, struct rc_policy *pol, struct 
 	return 0;
 }
 
-static void print_var(enum nccl_format f, const char *name, const char *value)
+/* JSON: the variables as one object's keys (the caller opened it). */
+static void print_var(struct rc_out *out, enum nccl_format f, const char *name, const char *value)
 {
-	printf("%s%s=%s\n", f == F_ENV ? "export " : "", name, value);
+	if (f == F_JSON)
+		rc_out_str(out, name, NULL, value);
+	else
+		printf("%s%s=%s\n", f == F_ENV ? "export " : "", name, value);
 }
 
 int cmd_nccl_env(int argc, char **argv, const struct rc_global *g)
@@ -239,16 +249,17 @@ int cmd_nccl_env(int argc, char **argv, const struct rc_global *g)
 	struct rc_policy *pol = NULL;
 	struct rc_err err = {0};
 	char hca[HCA_MAX], num[16];
+	struct rc_out out;
 	const char *root;
 	int npos, rc, gid;
 
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
-		return rc > 0 ? RC_EXIT_OK : RC_EXIT_ERROR;
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos) {
 		fprintf(stderr, "rocectl nccl-env: unexpected argument '%s'\n", argv[0]);
 		rc_print_usage(stderr, USAGE, options);
-		return RC_EXIT_ERROR;
+		return RC_EXIT_USAGE;
 	}
 	root = o.root ? o.root : g->root;
 	pol = calloc(1, sizeof(*pol));
@@ -265,13 +276,20 @@ int cmd_nccl_env(int argc, char **argv, const struct rc_global *g)
 	if (!rc) {
 		hca_list(ports, o.n_if, hca, sizeof(hca));
 		gid = common_gid_index(ports, o.n_if);
-		print_var(o.format, "NCCL_IB_HCA", hca);
+		rc_out_init(&out, stdout, o.format == F_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+		rc_out_open_object(&out, NULL);
+		rc_out_str(&out, "command", NULL, "nccl-env");
+		rc_out_open_object(&out, "variables");
+		print_var(&out, o.format, "NCCL_IB_HCA", hca);
 		if (gid >= 0) {
 			snprintf(num, sizeof(num), "%d", gid);
-			print_var(o.format, "NCCL_IB_GID_INDEX", num);
+			print_var(&out, o.format, "NCCL_IB_GID_INDEX", num);
 		}
 		snprintf(num, sizeof(num), "%d", pol->roce_tos);
-		print_var(o.format, "NCCL_IB_TC", num);
+		print_var(&out, o.format, "NCCL_IB_TC", num);
+		rc_out_close_object(&out);
+		rc_out_close_object(&out);
+		rc_out_end(&out);
 	} else {
 		fprintf(stderr, "rocectl nccl-env: ");
 		rc_err_print(&err, stderr);

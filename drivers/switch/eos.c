@@ -37,9 +37,11 @@ struct rc_session {
 	bool eapi;
 	struct rc_ssh *ssh;
 	struct rc_rest *api;
-	struct eos_config cfg;	  /* the last read */
-	bool unsaved;		  /* ... found running != startup */
-	struct rc_port_memo read; /* what was read last, for apply's checks */
+	struct eos_config cfg;	   /* the last read */
+	bool unsaved;		   /* ... found running != startup */
+	struct rc_port_memo read;  /* what was read last, for apply's checks */
+	struct eos_config startup; /* the startup-config of the last read */
+	char session[64];	   /* the snapshot's session name, for apply to stage in */
 	unsigned seq;
 };
 
@@ -279,7 +281,12 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 			rc_err_prefix(err, "'%s' port '%s'", s->dev->name, ports[i].name);
 	}
 	views_free(&v);
-	eos_config_free(&startup);
+	if (!rc) {
+		eos_config_free(&s->startup);
+		s->startup = startup;
+	} else {
+		eos_config_free(&startup);
+	}
 	s->unsaved = unsaved;
 	if (!rc && rc_port_memo_store(&s->read, ports, info, n, sizeof(*info)))
 		rc = rc_errf(err, ENOMEM, "out of memory");
@@ -394,6 +401,11 @@ static int save(struct rc_session *s, struct rc_err *err)
 	return rc;
 }
 
+static void new_session_name(struct rc_session *s, char *name, size_t len)
+{
+	snprintf(name, len, "rocectl-%d-%ld-%u", (int)getpid(), (long)time(NULL), ++s->seq);
+}
+
 static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		     struct rc_err *err)
 {
@@ -438,8 +450,11 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		rc = rc_errf(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	snprintf(name, sizeof(name), "rocectl-%d-%ld-%u", (int)getpid(), (long)time(NULL),
-		 ++s->seq);
+	if (s->session[0])
+		snprintf(name, sizeof(name), "%s", s->session);
+	else
+		new_session_name(s, name, sizeof(name));
+	s->session[0] = '\0';
 	rc = session_step(s, name, lines, nl, false, err);
 	if (!rc)
 		rc = session_step(s, name, lines, nl, true, err);
@@ -512,6 +527,34 @@ static int eos_counters(struct rc_session *s, const struct rc_port_state *ports,
 	return rc;
 }
 
+/* LLDP neighbours (eos_lldp.c), over eAPI or as `| json` over SSH. */
+static int eos_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	static const char *const cmds[] = {"enable", "show lldp neighbors"};
+	cJSON *answer = NULL, *doc = NULL;
+	const cJSON *res;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (s->eapi) {
+		rc = eapi(s, cmds, 2, "json", &answer, &res, err);
+		if (!rc)
+			rc = eos_parse_lldp(cJSON_GetArrayItem(res, 1), s->dev->name, out, err);
+		cJSON_Delete(answer);
+		return rc;
+	}
+	rc = cli(s, "show lldp neighbors | json", "show lldp neighbors | json", &text, &len, err);
+	if (!rc && !(doc = cJSON_ParseWithLength(text, len)))
+		rc = rc_errf(err, EPROTO, "'%s': 'show lldp neighbors | json' did not answer JSON",
+			     s->dev->name);
+	if (!rc)
+		rc = eos_parse_lldp(doc, s->dev->name, out, err);
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
+}
+
 static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
 		    struct rc_session **out, struct rc_err *err)
 {
@@ -551,10 +594,133 @@ static int eos_eapi_open(const struct rc_device *dev, const struct rc_run_opts *
 	return eos_open(dev, opts, true, out, err);
 }
 
+/* ---- native snapshot and restore (eos_snap.c) --------------------------------------------- */
+
+/* The session apply will stage in is named here, so that its name is journaled: a rollback
+ * after a kill aborts it. */
+static int eos_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
+{
+	struct eos_snap snap;
+	char name[64];
+	int rc;
+
+	*blob = NULL;
+	if (!s->read.n)
+		return rc_errf(err, EINVAL, "'%s': no port was read before the snapshot",
+			       s->dev->name);
+	new_session_name(s, name, sizeof(name));
+	rc = eos_snap_from_config(&s->cfg, &s->startup, (const char(*)[RC_NAME_MAX])s->read.port,
+				  s->read.n, name, &snap, err);
+	if (rc) {
+		rc_err_prefix(err, "'%s'", s->dev->name);
+		return rc;
+	}
+	*blob = eos_snap_write(&snap);
+	eos_snap_free(&snap);
+	if (!*blob)
+		return rc_errf(err, ENOMEM, "out of memory");
+	snprintf(s->session, sizeof(s->session), "%s", name);
+	return 0;
+}
+
+/* Entering a session that does not exist opens an empty one, which abort drops: the same
+ * commands whether the killed run's session is pending or was never opened. */
+static int eos_discard(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct eos_snap snap;
+	char why[MSG_MAX];
+	int rc;
+
+	if (!blob)
+		return 0; /* without the journaled name no session is known to be ours */
+	rc = eos_snap_parse(blob, &snap, err);
+	if (!rc && !abort_session(s, snap.session, why, sizeof(why)))
+		rc = rc_errf(err, EIO, "cannot abort configuration session '%s': %s", snap.session,
+			     why);
+	eos_snap_free(&snap);
+	return rc;
+}
+
+static int running_config(struct rc_session *s, struct eos_config *cfg, struct rc_err *err)
+{
+	static const char *const cmds[] = {"enable", "show running-config"};
+	char what[RC_NAME_MAX + 48], *text = NULL;
+	const cJSON *res;
+	cJSON *ans = NULL;
+	size_t len = 0;
+	int rc;
+
+	snprintf(what, sizeof(what), "'show running-config' on '%s'", s->dev->name);
+	if (s->eapi) {
+		rc = eapi(s, cmds, 2, "json", &ans, &res, err);
+		if (!rc)
+			rc = eos_parse_config_json(cJSON_GetArrayItem(res, 1), what, cfg, err);
+		cJSON_Delete(ans);
+		return rc;
+	}
+	rc = cli(s, cmds[1], cmds[1], &text, &len, err);
+	if (!rc)
+		rc = eos_parse_config_text(text, len, what, cfg, err);
+	free(text);
+	return rc;
+}
+
+/* One committed session from the running-config to `to`; nothing when they are equal. */
+static int restore_to(struct rc_session *s, const struct eos_snap *snap,
+		      const struct eos_config *to, struct rc_err *err)
+{
+	struct eos_config now = {0};
+	char **lines = NULL, name[64], why[MSG_MAX];
+	size_t n = 0;
+	int rc = running_config(s, &now, err);
+
+	if (!rc)
+		rc = eos_snap_restore_lines(&now, snap, to, &lines, &n, err);
+	eos_config_free(&now);
+	if (!rc && n) {
+		new_session_name(s, name, sizeof(name));
+		rc = session_step(s, name, lines, n, false, err);
+		if (!rc)
+			rc = session_step(s, name, lines, n, true, err);
+		if (rc && !abort_session(s, name, why, sizeof(why)))
+			rc_err_prefix(err, "aborting session '%s' failed too (%s)", name, why);
+	}
+	eos_lines_free(lines);
+	return rc;
+}
+
+/* A startup-config that differed from the running-config before the run is put back
+ * first (restore it as running, save), then the running-config itself. */
+static int eos_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct eos_snap snap;
+	int rc = eos_snap_parse(blob, &snap, err);
+
+	if (!rc)
+		rc = eos_discard(s, blob, err);
+	s->session[0] = '\0';
+	if (!rc && snap.has_startup) {
+		rc = restore_to(s, &snap, &snap.startup, err);
+		if (!rc)
+			rc = save(s, err);
+		if (!rc)
+			rc = restore_to(s, &snap, &snap.cfg, err);
+	} else if (!rc) {
+		rc = restore_to(s, &snap, &snap.cfg, err);
+		if (!rc)
+			rc = save(s, err);
+	}
+	eos_snap_free(&snap);
+	if (rc)
+		rc_err_prefix(err, "'%s'", s->dev->name);
+	return rc;
+}
+
 static void eos_close(struct rc_session *s)
 {
 	if (!s)
 		return;
+	eos_config_free(&s->startup);
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	eos_config_free(&s->cfg);
@@ -571,6 +737,10 @@ static const struct rc_driver eos_ssh_driver = {
     .apply = eos_apply,
     .counters = eos_counters,
     .close = eos_close,
+    .neighbors = eos_neighbors,
+    .snapshot = eos_snapshot,
+    .restore_native = eos_restore_native,
+    .discard = eos_discard,
 };
 
 static const struct rc_driver eos_eapi_driver = {
@@ -581,6 +751,10 @@ static const struct rc_driver eos_eapi_driver = {
     .apply = eos_apply,
     .counters = eos_counters,
     .close = eos_close,
+    .neighbors = eos_neighbors,
+    .snapshot = eos_snapshot,
+    .restore_native = eos_restore_native,
+    .discard = eos_discard,
 };
 
 RC_DRIVER_REGISTER(eos_ssh_driver)

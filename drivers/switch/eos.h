@@ -35,6 +35,9 @@ bool eos_name_ok(const char *name);
 struct rc_counters;
 int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const char *port,
 		       struct rc_counters *out, struct rc_err *err);
+/* `show lldp neighbors` as JSON (eos_lldp.c). */
+int eos_parse_lldp(const struct cJSON *doc, const char *device, struct rc_neighbors *out,
+		   struct rc_err *err);
 
 /* ---- the running-config ------------------------------------------------------------- */
 
@@ -166,6 +169,36 @@ int eos_build_cmds(const struct eos_config *cfg, const struct rc_port_write *w,
  * them. */
 char **eos_render(const struct eos_cmds *cmds, size_t *n);
 void eos_lines_free(char **lines);
+
+/* ---- native snapshot (eos_snap.c) ------------------------------------------------------- */
+
+/* The running-config lines rocectl manages (global qos / priority-flow-control lines, and
+ * the qos, priority-flow-control and transmit-queue lines of each managed port), the
+ * startup-config's same lines when it differed from the running-config (a restore must
+ * put both back), and the configuration session the run stages in. */
+struct eos_snap {
+	char session[64];
+	size_t n_ports;
+	char (*port)[RC_NAME_MAX];
+	struct eos_config cfg;
+	bool has_startup;
+	struct eos_config startup;
+};
+
+void eos_snap_free(struct eos_snap *s);
+/* startup: the startup-config (NULL: not read); kept only where it differs. */
+int eos_snap_from_config(const struct eos_config *cfg, const struct eos_config *startup,
+			 const char (*ports)[RC_NAME_MAX], size_t n, const char *session,
+			 struct eos_snap *out, struct rc_err *err);
+/* The blob (JSON text, malloc'd) and back; parsing refuses any line that is not managed. */
+char *eos_snap_write(const struct eos_snap *s);
+int eos_snap_parse(const char *blob, struct eos_snap *out, struct rc_err *err);
+/* The session lines (NULL-terminated, eos_lines_free) that turn `running` into `to` (the
+ * snapshot's cfg or startup) on the snapshot's managed lines: `default` of what is not in
+ * `to`, then the lines of `to` that are missing, interface by interface.  0 lines: equal. */
+int eos_snap_restore_lines(const struct eos_config *running, const struct eos_snap *s,
+			   const struct eos_config *to, char ***lines, size_t *n,
+			   struct rc_err *err);
 
 /* ---- answers ------------------------------------------------------------------------- */
 

@@ -70,10 +70,11 @@ static void ssh_discard(struct rc_session *s)
 		rc_ssh_result_free(&res);
 }
 
-static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+/* Stage `lines` (`nv set/unset`, one per line; consumed) as one revision and apply it. */
+static int ssh_commit_lines(struct rc_session *s, char *lines, struct rc_err *err)
 {
 	struct rc_ssh_result res;
-	char *lines = nvue_render_cli(ops), *cmd, *save = NULL, why[300];
+	char *cmd, *save = NULL, why[300];
 	size_t len, o = 0;
 	int rc;
 
@@ -121,6 +122,11 @@ static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc
 fail:
 	ssh_discard(s);
 	return rc;
+}
+
+static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+{
+	return ssh_commit_lines(s, nvue_render_cli(ops), err);
 }
 
 /* ---- REST ----------------------------------------------------------------------------- */
@@ -171,54 +177,76 @@ static int rest_wait(struct rc_session *s, const char *rev_path, const char *id,
 	}
 }
 
-static int rest_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+static int rest_new_revision(struct rc_session *s, char *id, size_t len, struct rc_err *err)
 {
-	char id[64], eid[200], path[300], rev_path[300];
-	cJSON *patch = NULL, *j = NULL, *body = NULL;
-	int rc;
+	cJSON *j = NULL;
+	int rc = rc_rest_json(s->api, "POST", "/revision", NULL, NULL, NULL, &j, err);
 
-	rc = rc_rest_json(s->api, "POST", "/revision", NULL, NULL, NULL, &j, err);
 	if (!rc)
-		rc = nvue_revision_id(j, id, sizeof(id), err);
+		rc = nvue_revision_id(j, id, len, err);
 	cJSON_Delete(j);
-	j = NULL;
-	if (rc) {
+	if (rc)
 		rc_err_prefix(err, "cannot create a revision");
+	return rc;
+}
+
+/* A new revision to stage into, and its paths. */
+static int rest_take_revision(struct rc_session *s, char *id, size_t len, char *rev_path,
+			      char *path, size_t plen, struct rc_err *err)
+{
+	char eid[200];
+	int rc = rest_new_revision(s, id, len, err);
+
+	if (rc)
 		return rc;
-	}
 	if (rc_rest_escape(id, eid, sizeof(eid)))
 		return rc_errf(err, EPROTO, "revision id too long");
-	snprintf(rev_path, sizeof(rev_path), "/revision/%s", eid);
-	snprintf(path, sizeof(path), "/?rev=%s", eid);
+	snprintf(rev_path, plen, "/revision/%s", eid);
+	snprintf(path, plen, "/?rev=%s", eid);
+	return 0;
+}
 
-	patch = nvue_render_patch(ops);
-	body = cJSON_CreateObject();
-	if (!patch || !body || !cJSON_AddStringToObject(body, "state", "apply") ||
+/* Apply the staged revision and wait for NVUE's verdict. */
+static int rest_commit(struct rc_session *s, const char *rev_path, const char *id,
+		       struct rc_err *err)
+{
+	cJSON *body = cJSON_CreateObject();
+	int rc;
+
+	if (!body || !cJSON_AddStringToObject(body, "state", "apply") ||
 	    !cJSON_AddStringToObject(cJSON_AddObjectToObject(body, "auto-prompt"), "ays",
 				     "ays_yes")) {
-		rc = rc_errf(err, ENOMEM, "out of memory");
-		goto fail;
-	}
-	rc = rc_rest_json(s->api, "PATCH", path, patch, NULL, NULL, NULL, err);
-	if (rc) {
-		rc_err_prefix(err, "staging revision %s failed, nothing was applied", id);
-		goto fail;
+		cJSON_Delete(body);
+		return rc_errf(err, ENOMEM, "out of memory");
 	}
 	rc = rc_rest_json(s->api, "PATCH", rev_path, body, NULL, NULL, NULL, err);
+	cJSON_Delete(body);
 	if (rc) {
 		rc_err_prefix(err, "applying revision %s failed", id);
-		goto fail;
+		return rc;
 	}
-	rc = rest_wait(s, rev_path, id, err);
+	return rest_wait(s, rev_path, id, err);
+}
+
+static int rest_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
+{
+	char id[64], path[300], rev_path[300];
+	cJSON *patch;
+	int rc;
+
+	rc = rest_take_revision(s, id, sizeof(id), rev_path, path, sizeof(path), err);
 	if (rc)
-		goto fail;
+		return rc;
+	patch = nvue_render_patch(ops);
+	rc = patch ? rc_rest_json(s->api, "PATCH", path, patch, NULL, NULL, NULL, err)
+		   : rc_errf(err, ENOMEM, "out of memory");
 	cJSON_Delete(patch);
-	cJSON_Delete(body);
-	return 0;
-fail:
-	rest_discard(s, rev_path);
-	cJSON_Delete(patch);
-	cJSON_Delete(body);
+	if (rc)
+		rc_err_prefix(err, "staging revision %s failed, nothing was applied", id);
+	if (!rc)
+		rc = rest_commit(s, rev_path, id, err);
+	if (rc)
+		rest_discard(s, rev_path);
 	return rc;
 }
 
@@ -480,6 +508,230 @@ out:
 	return rc;
 }
 
+/* ---- native snapshot and restore (nvue_snap.c) ------------------------------------------ */
+
+static int ssh_applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char why[300];
+	int rc = ssh_run(s, "nv config show -o json", &res, err);
+
+	if (rc)
+		return rc;
+	if (res.exit_status != 0) {
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc = rc_errf(err, EIO, "'nv config show -o json' failed (exit status %d)%s%s",
+			     res.exit_status, why[0] ? ": " : "", why);
+	} else {
+		rc = nvue_config_show_root(res.out, res.out_len, root, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* The applied configuration, configured values only (FACTS.md 29: filled=false). */
+static int applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
+{
+	*root = NULL;
+	return s->rest ? rest_get(s, "/?rev=applied&filled=false", root, err)
+		       : ssh_applied_root(s, root, err);
+}
+
+/* Over REST the revisions pending now are kept: apply creates its own after the journal
+ * is written, and a rollback after a kill finds it as a pending one that was not. */
+static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
+{
+	struct nvue_snap snap;
+	cJSON *root = NULL, *revs = NULL;
+	int rc;
+
+	*blob = NULL;
+	if (!s->read.n)
+		return rc_errf(err, EINVAL, "'%s': no port was read before the snapshot",
+			       s->dev->name);
+	rc = applied_root(s, &root, err);
+	if (!rc)
+		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])s->read.port, s->read.n,
+					 &snap, err);
+	cJSON_Delete(root);
+	if (!rc && s->rest) {
+		snap.rest = true;
+		rc = rest_get(s, "/revision", &revs, err);
+		if (!rc)
+			rc = nvue_pending_revisions(revs, &snap.pending, &snap.n_pending, err);
+		cJSON_Delete(revs);
+		if (rc)
+			nvue_snap_free(&snap);
+	}
+	if (rc) {
+		rc_err_prefix(err, "'%s'", s->dev->name);
+		return rc;
+	}
+	*blob = nvue_snap_write(&snap);
+	nvue_snap_free(&snap);
+	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
+/* REST: the journaled revision must not stay pending.  NVUE deletes only pending
+ * revisions (409 otherwise: it was applied or refused, which the restore then undoes). */
+static int rest_drop_revision(struct rc_session *s, const char *id, struct rc_err *err)
+{
+	static const long gone[] = {404, 409, 0};
+	char eid[200], path[300], state[64] = "", issue[8];
+	cJSON *j = NULL;
+	long status = 0;
+	int rc;
+
+	if (rc_rest_escape(id, eid, sizeof(eid)))
+		return rc_errf(err, EPROTO, "revision id too long");
+	snprintf(path, sizeof(path), "/revision/%s", eid);
+	rc = rc_rest_json(s->api, "DELETE", path, NULL, gone, NULL, NULL, err);
+	if (!rc)
+		rc = rc_rest_json(s->api, "GET", path, NULL, gone, &status, &j, err);
+	if (!rc && status < 400)
+		rc = nvue_revision_state(j, state, sizeof(state), issue, sizeof(issue), err);
+	cJSON_Delete(j);
+	if (!rc && !strcmp(state, "pending"))
+		rc = rc_errf(err, EBUSY, "revision %s is still pending after DELETE", id);
+	if (rc)
+		rc_err_prefix(err, "cannot discard revision %s", id);
+	return rc;
+}
+
+/* SSH: this user's staged `nv set`s live in its pending CLI revision; `nv config detach`
+ * drops it (NVUE reference, "Config Commands"). */
+static int ssh_detach(struct rc_session *s, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc = ssh_run(s, "nv config detach", &res, err);
+
+	if (rc)
+		return rc;
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "'nv config detach' failed (exit status %d)",
+			     res.exit_status);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* REST: every revision pending now that was not pending at the snapshot was staged by the
+ * killed run (rocectl holds the device lock: no other rocectl run stages at the same time). */
+static int rest_drop_new(struct rc_session *s, const struct nvue_snap *snap, struct rc_err *err)
+{
+	char(*ids)[64] = NULL;
+	cJSON *revs = NULL;
+	size_t n = 0;
+	int rc = rest_get(s, "/revision", &revs, err);
+
+	if (!rc)
+		rc = nvue_pending_revisions(revs, &ids, &n, err);
+	cJSON_Delete(revs);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!nvue_snap_was_pending(snap, ids[i]))
+			rc = rest_drop_revision(s, ids[i], err);
+	free(ids);
+	return rc;
+}
+
+static int nvue_discard(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct nvue_snap snap;
+	int rc;
+
+	if (!s->rest)
+		return ssh_detach(s, err);
+	if (!blob)
+		return 0; /* without the snapshot no revision is known to be ours */
+	rc = nvue_snap_parse(blob, &snap, err);
+	if (!rc && snap.rest)
+		rc = rest_drop_new(s, &snap, err);
+	nvue_snap_free(&snap);
+	return rc;
+}
+
+/* REST: the "Replace an Entire Configuration" workflow (FACTS.md 29) on the managed
+ * subtrees: DELETE each of them, PATCH the snapshot back, apply, in one new revision. */
+static int rest_restore(struct rc_session *s, const struct nvue_snap *snap, struct rc_err *err)
+{
+	static const long absent[] = {404, 0};
+	char id[64], path[300], rev_path[300], q[RC_NAME_MAX * 3 + 64], esc[RC_NAME_MAX * 3];
+	cJSON *patch = nvue_snap_patch(snap);
+	int rc = patch ? rest_take_revision(s, id, sizeof(id), rev_path, path, sizeof(path), err)
+		       : rc_errf(err, ENOMEM, "out of memory");
+
+	if (rc) {
+		cJSON_Delete(patch);
+		return rc;
+	}
+	snprintf(q, sizeof(q), "/qos%s", path + 1);
+	rc = rc_rest_json(s->api, "DELETE", q, NULL, absent, NULL, NULL, err);
+	for (size_t i = 0; !rc && i < snap->n_ports; i++) {
+		if (rc_rest_escape(snap->port[i], esc, sizeof(esc)))
+			rc = rc_errf(err, EINVAL, "port name too long");
+		/* an interface entry the run created goes as a whole */
+		snprintf(q, sizeof(q), "/interface/%s%s%s", esc, snap->absent[i] ? "" : "/qos",
+			 path + 1);
+		if (!rc)
+			rc = rc_rest_json(s->api, "DELETE", q, NULL, absent, NULL, NULL, err);
+	}
+	if (!rc && patch->child)
+		rc = rc_rest_json(s->api, "PATCH", path, patch, NULL, NULL, NULL, err);
+	cJSON_Delete(patch);
+	if (rc)
+		rc_err_prefix(err, "staging the restore in revision %s failed", id);
+	if (!rc)
+		rc = rest_commit(s, rev_path, id, err);
+	if (rc)
+		rest_discard(s, rev_path);
+	return rc;
+}
+
+/* Is the applied configuration already the snapshot's?  (A failed apply leaves it so:
+ * NVUE applies a revision whole or not at all, and a new revision is then not needed.) */
+static int already_restored(struct rc_session *s, const struct nvue_snap *snap, bool *same,
+			    struct rc_err *err)
+{
+	struct nvue_snap now;
+	cJSON *root = NULL;
+	int rc = applied_root(s, &root, err);
+
+	*same = false;
+	if (!rc)
+		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])snap->port,
+					 snap->n_ports, &now, err);
+	cJSON_Delete(root);
+	if (rc)
+		return rc;
+	*same = (!now.qos == !snap->qos) && (!now.qos || cJSON_Compare(now.qos, snap->qos, true));
+	for (size_t i = 0; *same && i < snap->n_ports; i++)
+		*same = now.absent[i] == snap->absent[i] && !now.ifqos[i] == !snap->ifqos[i] &&
+			(!now.ifqos[i] || cJSON_Compare(now.ifqos[i], snap->ifqos[i], true));
+	nvue_snap_free(&now);
+	return 0;
+}
+
+static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct nvue_snap snap;
+	bool same = false;
+	int rc = nvue_snap_parse(blob, &snap, err);
+
+	if (!rc)
+		rc = nvue_discard(s, blob, err);
+	if (!rc)
+		rc = already_restored(s, &snap, &same, err);
+	if (!rc && !same)
+		rc = s->rest ? rest_restore(s, &snap, err)
+			     : ssh_commit_lines(s, nvue_snap_cli(&snap), err);
+	if (!rc && !same)
+		persist(s);
+	nvue_snap_free(&snap);
+	if (rc)
+		rc_err_prefix(err, "'%s'", s->dev->name);
+	return rc;
+}
+
 static void nvue_close(struct rc_session *s)
 {
 	if (!s)
@@ -543,6 +795,26 @@ static int nvue_counters(struct rc_session *s, const struct rc_port_state *ports
 	return rc;
 }
 
+/* LLDP neighbours over SSH (nvue_lldp.c); the REST driver has none (no documented model). */
+static int nvue_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc;
+
+	if (s->rest)
+		return -ENOENT;
+	rc = ssh_run(s, "nv show interface lldp", &res, err);
+	if (rc)
+		return rc;
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "'nv show interface lldp' on '%s' failed (exit %d)",
+			     s->dev->name, res.exit_status);
+	else
+		rc = nvue_parse_lldp(res.out, res.out_len, s->dev->name, out, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static const struct rc_driver nvue_ssh_driver = {
     .name = "nvue-ssh",
     .disruptive = RC_F_PFC | RC_F_CABLE,
@@ -551,6 +823,10 @@ static const struct rc_driver nvue_ssh_driver = {
     .apply = nvue_apply,
     .counters = nvue_counters,
     .close = nvue_close,
+    .neighbors = nvue_neighbors,
+    .snapshot = nvue_snapshot,
+    .restore_native = nvue_restore_native,
+    .discard = nvue_discard,
 };
 
 static const struct rc_driver nvue_rest_driver = {
@@ -560,6 +836,9 @@ static const struct rc_driver nvue_rest_driver = {
     .read = nvue_read,
     .apply = nvue_apply,
     .close = nvue_close,
+    .snapshot = nvue_snapshot,
+    .restore_native = nvue_restore_native,
+    .discard = nvue_discard,
 };
 
 RC_DRIVER_REGISTER(nvue_ssh_driver)

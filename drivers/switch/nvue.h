@@ -85,6 +85,9 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 struct rc_counters;
 int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			struct rc_err *err);
+/* `nv show interface lldp` (nvue_lldp.c). */
+int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_neighbors *out,
+		    struct rc_err *err);
 
 /* One field of an `nv show` row table (no -o json): `field` is the dotted path of the rows
  * ("pfc.cable-length", "[switch-priority]"), `column` a header ("operational",
@@ -173,5 +176,42 @@ int nvue_revision_state(const struct cJSON *j, char *state, size_t slen, char *i
 			struct rc_err *err);
 /* Is this revision state final? *ok says whether it is success. */
 bool nvue_revision_final(const char *state, bool *ok);
+
+/* ---- native snapshot (nvue_snap.c) ----------------------------------------------------- */
+
+/* The applied configuration of what rocectl manages: the `qos` tree and each managed port's
+ * `interface <if> qos` tree (NULL: nothing configured there), plus over REST the revision
+ * the run stages into, so that a rollback can delete it if the run was killed. */
+struct nvue_snap {
+	struct cJSON *qos;
+	size_t n_ports;
+	char (*port)[RC_NAME_MAX];
+	struct cJSON **ifqos;
+	bool *absent; /* the port had no interface entry at all */
+	bool rest;    /* taken over REST: `pending` says which revisions were pending */
+	size_t n_pending;
+	char (*pending)[64];
+};
+
+void nvue_snap_free(struct nvue_snap *s);
+/* From a sparse applied root (`nv config show -o json`'s set tree, GET /?rev=applied&
+ * filled=false). */
+int nvue_snap_from_root(const struct cJSON *root, const char (*ports)[RC_NAME_MAX], size_t n,
+			struct nvue_snap *out, struct rc_err *err);
+/* The ids of the pending revisions in GET /revision's answer (malloc'd). */
+int nvue_pending_revisions(const struct cJSON *revs, char (**ids)[64], size_t *n,
+			   struct rc_err *err);
+bool nvue_snap_was_pending(const struct nvue_snap *s, const char *id);
+/* `nv config show -o json` output -> the applied root (malloc'd). */
+int nvue_config_show_root(const char *buf, size_t len, struct cJSON **root, struct rc_err *err);
+/* The blob (JSON text, malloc'd) and back; parsing checks every word and bounds the tree. */
+char *nvue_snap_write(const struct nvue_snap *s);
+int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err);
+/* The restore as CLI lines: `nv unset qos`, `nv unset interface <if> qos` for each port
+ * (`nv unset interface <if>` where the entry did not exist),
+ * then `nv set` of every leaf of the snapshot; one line each, '\n'-terminated. */
+char *nvue_snap_cli(const struct nvue_snap *s);
+/* The snapshot as one patch of the root (to follow the DELETEs of the same subtrees). */
+struct cJSON *nvue_snap_patch(const struct nvue_snap *s);
 
 #endif

@@ -1050,6 +1050,23 @@ static int sonic_counters(struct rc_session *s, const struct rc_port_state *port
 	return rc;
 }
 
+/* LLDP neighbours (sonic_lldp.c). */
+static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	int rc = ssh_run(s, "show lldp table", NULL, 0, &res, err);
+
+	if (rc)
+		return rc;
+	if (res.exit_status != 0)
+		rc = rc_errf(err, EIO, "'show lldp table' on '%s' failed (exit status %d)",
+			     s->dev->name, res.exit_status);
+	else
+		rc = sonic_parse_lldp(res.out, res.out_len, s->dev->name, out, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 		      struct rc_session **out, struct rc_err *err)
 {
@@ -1097,6 +1114,7 @@ static const struct rc_driver sonic_ssh_driver = {
     .counters = sonic_counters,
     .close = sonic_close,
     .check = sonic_check,
+    .neighbors = sonic_neighbors,
 };
 
 RC_DRIVER_REGISTER(sonic_ssh_driver)

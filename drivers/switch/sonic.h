@@ -199,6 +199,9 @@ int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, c
 size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_NAME_MAX],
 				size_t max);
 
+/* `show lldp table` (sonic_lldp.c). */
+int sonic_parse_lldp(const char *text, size_t len, const char *device, struct rc_neighbors *out,
+		     struct rc_err *err);
 /* One port's PFC pause frames from `show pfc counters` (text): pfc_pause_rx[p] and
  * pfc_pause_tx[p].  -EPROTO when the output has no Port Rx/Tx table. */
 struct rc_counters;

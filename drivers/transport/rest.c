@@ -13,6 +13,7 @@
 #include <cJSON.h>
 #include <curl/curl.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/transport.h"
 
 #define DEFAULT_TIMEOUT_MS 30000u
@@ -32,6 +33,7 @@ struct rc_rest {
 	uint32_t timeout_ms;
 	char errbuf[CURL_ERROR_SIZE];
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
+	bool verbose;		  /* -v: print each request */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -188,6 +190,7 @@ int rc_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts, co
 	snprintf(r->base, sizeof(r->base), "https://%s%s%s:%u%s", v6 ? "[" : "", dev->address,
 		 v6 ? "]" : "", port ? port : 443, base);
 	r->tap = opts ? opts->tap : NULL;
+	r->verbose = opts && opts->verbose;
 	r->timeout_ms = dev->rest.timeout_ms		   ? dev->rest.timeout_ms
 			: opts && opts->default_timeout_ms ? opts->default_timeout_ms
 							   : DEFAULT_TIMEOUT_MS;
@@ -291,8 +294,12 @@ static void prepare(struct rc_rest *r, const char *method, const char *url, cons
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
 		}
-		if (!strcmp(method, "POST") && !body)
+		if (!strcmp(method, "POST") && !body) {
+			/* the size of the last request's body would otherwise stay: curl would
+			 * read that many bytes of "" */
 			curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+			curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
+		}
 		if (strcmp(method, "POST") && strcmp(method, "GET"))
 			curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
 	}
@@ -368,9 +375,11 @@ int rc_rest_request(struct rc_rest *r, const char *method, const char *path, con
 		return rc_errf(err, EPERM, "'%s': capture refuses to send %s %s: not read-only",
 			       r->dev, method, path);
 	}
+	snprintf(req, sizeof(req), "%s %s", method, path);
+	if (r->verbose)
+		rc_verbose_log(r->dev, "https", req, body, body_len);
 	rc = rest_request_raw(r, method, path, body, body_len, content_type, resp, err);
 	if (!rc && r->tap) {
-		snprintf(req, sizeof(req), "%s %s", method, path);
 		rc_tap_record(r->tap, req, body, body_len, resp->body, resp->len);
 	}
 	return rc;
@@ -385,6 +394,7 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 	struct sink s = {0};
 	CURLcode c = CURLE_OK;
 	long status = 0;
+	bool cut = false;
 	int rc = 0;
 
 	memset(resp, 0, sizeof(*resp));
@@ -392,8 +402,17 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 		return rc_errf(err, ENAMETOOLONG, "'%s': URL too long", r->dev);
 	pthread_mutex_lock(&r->lock);
 	for (int i = 0; i < attempts; i++) {
+		long t;
+
 		if (i)
 			sleep_ms(BACKOFF_MS << (i - 1));
+		t = (long)rc_deadline_clamp_ms(r->timeout_ms, &cut);
+		if (!t) {
+			c = CURLE_OPERATION_TIMEDOUT;
+			break;
+		}
+		curl_easy_setopt(r->h, CURLOPT_TIMEOUT_MS, t);
+		curl_easy_setopt(r->h, CURLOPT_CONNECTTIMEOUT_MS, t);
 		free(s.buf);
 		memset(&s, 0, sizeof(s));
 		r->errbuf[0] = '\0';
@@ -405,7 +424,13 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 		if (!retryable(c, status))
 			break;
 	}
-	if (c != CURLE_OK) {
+	if (c == CURLE_OPERATION_TIMEDOUT && cut) {
+		rc = rc_errf(err, ETIMEDOUT,
+			     "%s %s on '%s' was cut by the device's deadline (%us "
+			     "for the whole read)",
+			     method, url, r->dev, (rc_deadline_length_ms() + 999) / 1000);
+		free(s.buf);
+	} else if (c != CURLE_OK) {
 		rc = transport_error(r, c, method, url, &s, err);
 		free(s.buf);
 	} else {

@@ -16,6 +16,7 @@
 #include <libssh/libssh.h>
 
 #include "known_hosts.h"
+#include "rocectl/deadline.h"
 #include "rocectl/transport.h"
 
 #define DEFAULT_CONNECT_MS 10000u
@@ -31,6 +32,7 @@ struct rc_ssh {
 	uint32_t command_ms;
 	bool broken;		  /* abandoned after a timeout: the channel state is unknown */
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
+	bool verbose;		  /* -v: print each command */
 };
 
 /* known_hosts is shared by every session of the process; OpenSSH appends whole lines, and
@@ -111,14 +113,6 @@ static bool known_literally(struct rc_ssh *c, const char *kh_file)
 static void ssh_global_init(void)
 {
 	ssh_init();
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 /* Host names and addresses only: libssh reads "user@host" out of the host option. */
@@ -361,6 +355,12 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	if (!connect_ms)
 		connect_ms = opts && opts->default_timeout_ms ? opts->default_timeout_ms
 							      : DEFAULT_CONNECT_MS;
+	connect_ms = rc_deadline_clamp_ms(connect_ms, NULL);
+	if (!connect_ms)
+		return rc_errf(err, ETIMEDOUT,
+			       "'%s': the device's deadline (%us) passed before "
+			       "connecting",
+			       dev->name, (rc_deadline_length_ms() + 999) / 1000);
 	pthread_once(&ssh_once, ssh_global_init);
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -395,6 +395,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	if (rc)
 		goto fail;
 	c->tap = opts ? opts->tap : NULL;
+	c->verbose = opts && opts->verbose;
 	*out = c;
 	return 0;
 fail:
@@ -456,17 +457,24 @@ static int drain_stderr(ssh_channel ch, struct rc_ssh_result *res, struct collec
 static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
 			  struct rc_ssh_result *res, struct rc_err *err)
 {
-	uint64_t deadline = now_ms() + c->command_ms;
+	bool cut;
+	uint64_t deadline = rc_now_ms() + rc_deadline_clamp_ms(c->command_ms, &cut);
 	struct collect col = {0, 0};
 	char buf[16384];
 	int n, rc;
 
 	for (;;) {
-		uint64_t now = now_ms();
+		uint64_t now = rc_now_ms();
 		int slice;
 
 		if (now >= deadline) {
 			c->broken = true;
+			if (cut)
+				return rc_errf(err, ETIMEDOUT,
+					       "'%s' on '%s' was cut by the device's deadline "
+					       "(%us for the whole read)",
+					       what, c->dev,
+					       (rc_deadline_length_ms() + 999) / 1000);
 			return rc_errf(err, ETIMEDOUT, "'%s' on '%s' timed out after %us", what,
 				       c->dev, (c->command_ms + 999) / 1000);
 		}
@@ -512,6 +520,8 @@ int rc_ssh_run(struct rc_ssh *c, const char *cmd, const char *in, size_t in_len,
 		return rc_errf(err, EPERM, "'%s': capture refuses to send '%s': not read-only",
 			       c->dev, what);
 	}
+	if (c->verbose)
+		rc_verbose_log(c->dev, "ssh", cmd, in, in_len);
 	rc = ssh_run_raw(c, cmd, in, in_len, res, err);
 	if (!rc && c->tap)
 		rc_tap_record(c->tap, cmd, NULL, 0, res->out, res->out_len);
@@ -529,6 +539,13 @@ static int ssh_run_raw(struct rc_ssh *c, const char *cmd, const char *in, size_t
 	res->exit_status = -1;
 	short_cmd(cmd, what, sizeof(what));
 	pthread_mutex_lock(&c->lock);
+	if (!rc_deadline_clamp_ms(c->command_ms, NULL)) {
+		rc = rc_errf(err, ETIMEDOUT,
+			     "'%s' on '%s' not sent: the device's deadline (%us) "
+			     "has passed",
+			     what, c->dev, (rc_deadline_length_ms() + 999) / 1000);
+		goto out;
+	}
 	if (c->broken || !ssh_is_connected(c->s)) {
 		c->broken = true;
 		rc = rc_errf(err, EPIPE, "the connection to '%s' (%s) was lost", c->dev, c->where);

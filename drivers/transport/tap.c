@@ -238,7 +238,8 @@ static size_t secret_word_at(const char *s, size_t n)
 	return 0;
 }
 
-int rc_scrub(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len)
+static int scrub(const char *in, size_t len, const char *const *literals, bool addresses,
+		 char **out, size_t *out_len)
 {
 	struct out o = {0};
 	size_t i = 0;
@@ -262,11 +263,12 @@ int rc_scrub(const char *in, size_t len, const char *const *literals, char **out
 		}
 		if (lit)
 			continue;
-		if (boundary && (m = mac_at(s, n))) {
+		if (addresses && boundary && (m = mac_at(s, n))) {
 			put(&o, "<mac>", 5);
-		} else if (boundary && (m = ipv6_at(s, n))) {
+		} else if (addresses && boundary && (m = ipv6_at(s, n))) {
 			put(&o, "<ipv6>", 6);
-		} else if (boundary && (i == 0 || in[i - 1] != '.') && (m = ipv4_at(s, n))) {
+		} else if (addresses && boundary && (i == 0 || in[i - 1] != '.') &&
+			   (m = ipv4_at(s, n))) {
 			put(&o, "<ipv4>", 6);
 		} else if (boundary && (m = secret_word_at(s, n))) {
 			size_t end = secret_value(s + m, n - m, &v);
@@ -291,6 +293,39 @@ int rc_scrub(const char *in, size_t len, const char *const *literals, char **out
 	*out = o.b;
 	*out_len = o.n;
 	return 0;
+}
+
+int rc_scrub(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len)
+{
+	return scrub(in, len, literals, true, out, out_len);
+}
+
+int rc_redact(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len)
+{
+	return scrub(in, len, literals, false, out, out_len);
+}
+
+void rc_verbose_log(const char *device, const char *what, const char *request, const char *body,
+		    size_t body_len)
+{
+	char *r = NULL, *b = NULL;
+	size_t rl = 0, bl = 0;
+
+	if (rc_redact(request, strlen(request), NULL, &r, &rl) ||
+	    (body && body_len && rc_redact(body, body_len, NULL, &b, &bl))) {
+		free(r);
+		fprintf(stderr, "%s %s: (not shown: out of memory)\n", device, what);
+		return;
+	}
+	/* one write per line: the fleet's threads log at once */
+	flockfile(stderr);
+	fprintf(stderr, "%s %s: %s\n", device, what, r);
+	if (b)
+		fprintf(stderr, "%s %s body: %.*s\n", device, what, (int)(bl > 4096 ? 4096 : bl),
+			b);
+	funlockfile(stderr);
+	free(r);
+	free(b);
 }
 
 void rc_tap_record(const struct rc_tap *t, const char *request, const char *body, size_t body_len,

@@ -1,4 +1,4 @@
-/* The inventory file (POLICY.md "Inventory"): devices with ranges expanded, links paired
+/* The inventory file (docs/INVENTORY.md): devices with ranges expanded, links paired
  * element-wise and checked against the devices' ports, roles derived. */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,9 +12,9 @@
 
 static const char *const root_keys[] = {"apiVersion", "kind",  "defaults", "hosts",
 					"switches",   "links", NULL};
-static const char *const defaults_keys[] = {"ssh", "rest", "credentials", NULL};
-static const char *const host_keys[] = {"name", "address",     "interfaces", "transport",
-					"ssh",	"credentials", NULL};
+static const char *const defaults_keys[] = {"ssh", "rest", "credentials", "agent_command", NULL};
+static const char *const host_keys[] = {"name", "address",     "interfaces",	"transport",
+					"ssh",	"credentials", "agent_command", NULL};
 static const char *const switch_keys[] = {"name",  "address", "platform",    "transport",
 					  "ports", "role",    "credentials", "overrides",
 					  "ssh",   "rest",    "cable_rows",  NULL};
@@ -58,6 +58,7 @@ struct ctx {
 	struct rc_ssh_opts ssh;
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
+	char agent_command[128]; /* defaults.agent_command */
 	size_t cap_devices, cap_links, total_ports;
 	bool *role_given;
 	size_t cap_role;
@@ -284,12 +285,31 @@ static int expand_entry(struct ctx *c, const struct yw_map *m, const struct rc_d
 	return 0;
 }
 
+/* agent_command: how the controller calls rocectl on a host (agent_ssh.c). */
+static int read_agent_command(struct yw *w, const struct yw_map *m, char *out)
+{
+	char path[YW_PATH_MAX];
+	int rc = yw_f_str(w, m, "agent_command", out, 128);
+
+	if (rc != 1)
+		return rc;
+	if (!rc_agent_command_is_safe(out)) {
+		yw_join(path, m->path, "agent_command");
+		return yw_fail(w, yw_get(m, "agent_command"),
+			       "%s: '%s' is not 'rocectl' or an absolute path of letters, digits, "
+			       "'.', '_', '/', '-' (optionally after 'sudo -n ')",
+			       path, out);
+	}
+	return 1;
+}
+
 static void init_template(struct ctx *c, struct rc_device *t, const struct yw_map *m)
 {
 	memset(t, 0, sizeof(*t));
 	t->ssh = c->ssh;
 	t->rest = c->rest;
 	t->cred = c->cred;
+	memcpy(t->agent_command, c->agent_command, sizeof(t->agent_command));
 	t->pos = pos_of(m->node);
 }
 
@@ -335,7 +355,8 @@ static int read_entry(struct ctx *c, const struct yd_node *n, const char *path, 
 				       "%s%scable_rows: only SONiC switches have cable-length rows",
 				       m.path, *m.path ? "." : "");
 	} else {
-		if (yw_f_enum(&c->w, &m, "transport", host_transports, &v) < 0)
+		if (yw_f_enum(&c->w, &m, "transport", host_transports, &v) < 0 ||
+		    read_agent_command(&c->w, &m, t.agent_command) < 0)
 			return -EINVAL;
 		t.transport = v == 0 ? RC_TRANSPORT_SSH : RC_TRANSPORT_LOCAL;
 	}
@@ -672,7 +693,8 @@ static int read_defaults(struct ctx *c, const struct yw_map *root)
 		return rc;
 	if (ydev_read_ssh(&c->w, &d, "ssh", &c->ssh) < 0 ||
 	    ydev_read_rest(&c->w, &d, "rest", &c->rest, c->warn) < 0 ||
-	    ydev_read_credentials(&c->w, &d, "credentials", &c->cred) < 0)
+	    ydev_read_credentials(&c->w, &d, "credentials", &c->cred) < 0 ||
+	    read_agent_command(&c->w, &d, c->agent_command) < 0)
 		return -EINVAL;
 	return 0;
 }

@@ -74,3 +74,21 @@ bool rc_ifname_is_safe(const char *name)
 			return false;
 	return true;
 }
+
+bool rc_agent_command_is_safe(const char *cmd)
+{
+	const char *p = cmd;
+
+	if (!strncmp(p, "sudo -n ", 8))
+		p += 8;
+	if (!strcmp(p, "rocectl"))
+		return true;
+	if (p[0] != '/' || strlen(cmd) > 127 || strstr(p, "..") || strstr(p, "//") ||
+	    p[strlen(p) - 1] == '/')
+		return false;
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("._/-", *p)))
+			return false;
+	return true;
+}

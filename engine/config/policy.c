@@ -1,4 +1,4 @@
-/* The policy file (POLICY.md "Policy"): strict schema, units, then the cross-field rules. */
+/* The policy file (docs/POLICY.md): strict schema, units, then the cross-field rules. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

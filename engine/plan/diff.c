@@ -8,7 +8,8 @@
  * "<group>.effect" with the driver's reason, so apply rewrites the group; a group whose
  * value is inert on the device is one UNSUPPORTED change with the reason, and a warning
  * the driver raised about a group is one UNSUPPORTED change "<group>.warning".  Byte sizes are
- * compared with the policy's tolerance because switch ASICs quantize (POLICY.md "tolerance"). */
+ * compared with the policy's tolerance because switch ASICs quantize (docs/POLICY.md,
+ * tolerance.threshold). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -2,7 +2,12 @@
 #include <math.h>
 #include <stdarg.h>
 
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "rocectl/print.h"
+#include "rocectl/util.h"
 
 void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 {
@@ -22,6 +27,20 @@ void rc_json_escape(FILE *f, const char *s)
 	for (; *p; p++) {
 		const char *esc = NULL;
 
+		if (*p >= 0x80) {
+			/* JSON is Unicode: bytes that are not UTF-8 become U+FFFD (utf8.c) */
+			size_t n = rc_utf8_seq_len(p, strnlen((const char *)p, 4));
+
+			if (n) {
+				p += n - 1; /* a valid sequence stays in the run */
+				continue;
+			}
+			if (p > run)
+				fwrite(run, 1, (size_t)(p - run), f);
+			fputs("\\ufffd", f);
+			run = p + 1;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			esc = "\\\"";
@@ -83,10 +102,29 @@ static void json_close(struct rc_out *o, char c)
 		o->depth--;
 }
 
+/* What every JSON document starts with, whatever the command: the version of its schema
+ * (the schemas in examples/; bumped only when a key changes meaning or goes), the rocectl
+ * that wrote it, and when (UTC, RFC 3339). */
+static void json_header(struct rc_out *o)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) || !strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(ts, sizeof(ts), "1970-01-01T00:00:00Z");
+	rc_out_uint(o, "schema_version", NULL, RC_JSON_SCHEMA_VERSION);
+	rc_out_str(o, "rocectl_version", NULL, ROCECTL_VERSION);
+	rc_out_str(o, "timestamp", NULL, ts);
+}
+
 void rc_out_open_object(struct rc_out *o, const char *key)
 {
-	if (rc_out_json(o))
-		json_open(o, key, '{');
+	if (!rc_out_json(o))
+		return;
+	json_open(o, key, '{');
+	if (o->depth == 1 && !key)
+		json_header(o);
 }
 
 void rc_out_close_object(struct rc_out *o)
@@ -113,7 +151,10 @@ void rc_out_str(struct rc_out *o, const char *key, const char *text_fmt, const c
 		json_key(o, key);
 		rc_json_escape(o->f, value ? value : "");
 	} else if (text_fmt) {
-		fprintf(o->f, text_fmt, value ? value : "");
+		char *fixed = value && !rc_utf8_valid(value) ? rc_utf8_fix(value) : NULL;
+
+		fprintf(o->f, text_fmt, fixed ? fixed : value ? value : "");
+		free(fixed);
 	}
 }
 

@@ -288,6 +288,35 @@ int rc_devrun_restore(struct rc_devrun *r, const struct rc_port_state *before, s
 	return restore_ports(r, before, n, err);
 }
 
+/* The driver's native restore puts back the configuration itself (deleting what the run
+ * created), then restore_ports() checks the values and repairs what still differs.
+ * Without a snapshot, what a killed run left staged is dropped first where the driver can
+ * find it: values written over a staged revision would be applied along with it. */
+static int restore_with(struct rc_devrun *r, const char *native, const struct rc_port_state *before,
+			size_t n, struct rc_err *err)
+{
+	int rc = 0;
+
+	if (native && r->drv->restore_native)
+		rc = r->drv->restore_native(r->sess, native, err);
+	else if (r->drv->discard)
+		rc = r->drv->discard(r->sess, NULL, err);
+	if (rc) {
+		rc_err_prefix(err, "'%s': %s", r->dev->name,
+			      native && r->drv->restore_native
+				  ? "native restore failed"
+				  : "staged changes were not discarded");
+		return rc;
+	}
+	return restore_ports(r, before, n, err);
+}
+
+int rc_devrun_restore_native(struct rc_devrun *r, const char *native,
+			     const struct rc_port_state *before, size_t n, struct rc_err *err)
+{
+	return restore_with(r, native, before, n, err);
+}
+
 static struct rc_port_state *copy_states(const struct rc_port_state *s, size_t n)
 {
 	struct rc_port_state *c = malloc((n ? n : 1) * sizeof(*c));
@@ -299,15 +328,15 @@ static struct rc_port_state *copy_states(const struct rc_port_state *s, size_t n
 
 /* Apply failed with `cause`: restore and compose one message saying both. */
 static int fail_and_restore(struct rc_devrun *r, const struct rc_port_state *before,
-			    const char *journal_dir, const char *run_id, struct rc_err *cause,
-			    int cause_rc, struct rc_err *err)
+			    const char *native, const char *journal_dir, const char *run_id,
+			    struct rc_err *cause, int cause_rc, struct rc_err *err)
 {
 	struct rc_err rerr = {0};
 	char why[RC_ERR_MSG_MAX];
 	int rrc;
 
 	rc_err_format(cause, why, sizeof(why));
-	rrc = restore_ports(r, before, r->n_ports, &rerr);
+	rrc = restore_with(r, native, before, r->n_ports, &rerr);
 	if (rrc) {
 		return rc_errf(err, -cause_rc,
 			       "'%s': apply failed: %s; restoring the pre-change state failed "
@@ -320,12 +349,44 @@ static int fail_and_restore(struct rc_devrun *r, const struct rc_port_state *bef
 		       r->dev->name, why);
 }
 
+/* The prepare step: the driver's native snapshot (optional), then the journal.  Nothing
+ * is written to the device before both are done; what the snapshot staged (a revision to
+ * be used by apply) is dropped again when the journal cannot be written. */
+static int prepare(struct rc_devrun *r, const struct rc_port_state *before, const char *journal_dir,
+		   const char *run_id, char **native, struct rc_err *err)
+{
+	struct rc_err ignored = {0};
+	int rc = 0;
+
+	*native = NULL;
+	if (r->drv->snapshot)
+		rc = r->drv->snapshot(r->sess, native, err);
+	if (rc) {
+		*native = NULL;
+		rc_err_prefix(err, "'%s': nothing written: cannot take the native snapshot",
+			      r->dev->name);
+		return rc;
+	}
+	if (journal_dir)
+		rc = rc_journal_save_native(journal_dir, run_id, r->dev, r->drv->name, before,
+					    r->n_ports, *native, err);
+	if (rc) {
+		if (*native && r->drv->discard)
+			r->drv->discard(r->sess, *native, &ignored);
+		free(*native);
+		*native = NULL;
+		rc_err_prefix(err, "'%s': nothing written", r->dev->name);
+	}
+	return rc;
+}
+
 int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 		    const struct rc_inventory *inv, const char *journal_dir, const char *run_id,
 		    struct rc_err *err)
 {
 	struct rc_port_state *before;
 	struct rc_err cause = {0};
+	char *native = NULL;
 	double tolerance;
 	int rc, n_set, left;
 	char what[256];
@@ -336,14 +397,10 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 	before = copy_states(r->have, r->n_ports);
 	if (!before)
 		return rc_errf(err, ENOMEM, "out of memory");
-	if (journal_dir) {
-		rc = rc_journal_save(journal_dir, run_id, r->dev, r->drv->name, before, r->n_ports,
-				     err);
-		if (rc) {
-			rc_err_prefix(err, "'%s': nothing written", r->dev->name);
-			free(before);
-			return rc;
-		}
+	rc = prepare(r, before, journal_dir, run_id, &native, err);
+	if (rc) {
+		free(before);
+		return rc;
 	}
 	rc = write_ports(r, r->want, &cause);
 	if (!rc) {
@@ -357,10 +414,11 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 		}
 	}
 	if (rc)
-		rc = fail_and_restore(r, before, journal_dir, run_id, &cause, rc, err);
+		rc = fail_and_restore(r, before, native, journal_dir, run_id, &cause, rc, err);
 	else if (journal_dir)
 		rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
 	free(before);
+	free(native);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/fleet.h"
 
 struct pool {
@@ -117,56 +118,11 @@ static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
 	return rc_pool_run(f->parallel, f->progress, n, fleet_job_one, &j);
 }
 
-static bool selected(const struct rc_device *d, const char *limit)
-{
-	const char *p = limit;
-	size_t nl = strlen(d->name);
-
-	if (!limit || !*limit)
-		return true;
-	while (*p) {
-		size_t len = strcspn(p, ",");
-
-		if ((len == nl && !strncmp(p, d->name, len)) ||
-		    (len == strlen(rc_role_name(d->role)) &&
-		     !strncmp(p, rc_role_name(d->role), len)) ||
-		    (len == 6 && !strncmp(p, "switch", 6) && d->kind == RC_DEV_SWITCH))
-			return true;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
-/* Every name in --limit must mean something: a typo must not silently select nothing. */
-static int check_limit(const struct rc_inventory *inv, const char *limit, struct rc_err *err)
-{
-	const char *p = limit;
-
-	while (p && *p) {
-		size_t len = strcspn(p, ",");
-		char name[RC_NAME_MAX];
-		bool known = false;
-
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)(len < RC_NAME_MAX ? len : RC_NAME_MAX - 1), p);
-		known = !strcmp(name, "spine") || !strcmp(name, "leaf") || !strcmp(name, "host") ||
-			!strcmp(name, "switch") || rc_inventory_device(inv, name);
-		if (!known)
-			return rc_errf(err, EINVAL, "--limit: '%s' is neither a device nor a role",
-				       name);
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
 int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
 		  const struct rc_run_opts *opts, const char *limit, unsigned parallel,
 		  struct rc_err *err)
 {
+	bool *sel;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -175,18 +131,47 @@ int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const stru
 	f->opts = *opts;
 	f->parallel = parallel ? parallel : RC_FLEET_DEFAULT_PARALLEL;
 	f->progress = isatty(STDERR_FILENO);
-	rc = check_limit(inv, limit, err);
+	f->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*f->devs));
+	sel = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*sel));
+	if (!f->devs || !sel) {
+		free(sel);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	rc = rc_limit_select(inv, limit, sel, err);
+	for (size_t i = 0; !rc && i < inv->n_devices; i++)
+		if (sel[i])
+			f->devs[f->n++].index = i;
+	free(sel);
 	if (rc)
 		return rc;
-	f->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*f->devs));
-	if (!f->devs)
-		return rc_errf(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < inv->n_devices; i++)
-		if (selected(&inv->devices[i], limit))
-			f->devs[f->n++].index = i;
 	if (f->n == 0)
 		return rc_errf(err, ENOENT, "no device selected");
 	return 0;
+}
+
+/* How long one device's read phase (connect, read, diff, counters) may take: one connect
+ * plus one command over SSH, two requests' timeouts over REST (the API is asked several
+ * times; a retry after a 5xx must not add a whole timeout each).  A device that answers
+ * each command just inside its timeout would otherwise hold the phase for many of them. */
+uint32_t rc_fleet_read_deadline_ms(const struct rc_device *dev)
+{
+	uint64_t ms;
+
+	switch (dev->transport) {
+	case RC_TRANSPORT_SSH:
+		ms = (uint64_t)(dev->ssh.connect_timeout_ms ? dev->ssh.connect_timeout_ms
+							    : RC_SSH_CONNECT_TIMEOUT_MS_DEFAULT) +
+		     (dev->ssh.command_timeout_ms ? dev->ssh.command_timeout_ms
+						  : RC_SSH_COMMAND_TIMEOUT_MS_DEFAULT);
+		break;
+	case RC_TRANSPORT_REST:
+		ms = 2 * (uint64_t)(dev->rest.timeout_ms ? dev->rest.timeout_ms
+							 : RC_REST_TIMEOUT_MS_DEFAULT);
+		break;
+	default: /* the local agent: netlink and files, nothing that hangs on a peer */
+		return 0;
+	}
+	return ms > UINT32_MAX ? UINT32_MAX : (uint32_t)ms;
 }
 
 static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
@@ -195,6 +180,7 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 	int rc = 0;
 
 	d->rc = 0;
+	rc_deadline_set(rc_fleet_read_deadline_ms(dev));
 	if (!d->opened) {
 		rc = rc_devrun_open(&d->run, dev, d->index, &f->opts, NULL, 0, &d->err);
 		d->opened = rc == 0;
@@ -221,6 +207,7 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 					 &cerr))
 			rc_counters_fini(&d->counters);
 	}
+	rc_deadline_clear();
 	if (f->disconnect_after_read && d->opened) {
 		rc_devrun_disconnect(&d->run);
 		d->opened = false;

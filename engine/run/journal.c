@@ -106,7 +106,7 @@ static void close_run(int dfd, int rfd)
 }
 
 static char *entry_text(const char *run_id, const struct rc_device *dev, const char *driver,
-			const struct rc_port_state *ports, size_t n)
+			const struct rc_port_state *ports, size_t n, const char *native)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 	char *text;
@@ -126,6 +126,8 @@ static char *entry_text(const char *run_id, const struct rc_device *dev, const c
 		cJSON_AddItemToObject(p, "qos", rc_port_qos_to_cjson(&ports[i].qos));
 		cJSON_AddItemToArray(arr, p);
 	}
+	if (native)
+		cJSON_AddStringToObject(o, "native", native);
 	text = cJSON_Print(o);
 	cJSON_Delete(o);
 	return text;
@@ -135,13 +137,20 @@ int rc_journal_save(const char *dir, const char *run_id, const struct rc_device 
 		    const char *driver, const struct rc_port_state *ports, size_t n,
 		    struct rc_err *err)
 {
+	return rc_journal_save_native(dir, run_id, dev, driver, ports, n, NULL, err);
+}
+
+int rc_journal_save_native(const char *dir, const char *run_id, const struct rc_device *dev,
+			   const char *driver, const struct rc_port_state *ports, size_t n,
+			   const char *native, struct rc_err *err)
+{
 	char name[RC_NAME_MAX * 3 + 8];
 	char *text;
 	int rc, dfd, rfd;
 
 	if (rc_name_to_file(dev->name, ".json", name, sizeof(name)))
 		return rc_errf(err, EINVAL, "'%s': not a name a journal file can have", dev->name);
-	text = entry_text(run_id, dev, driver, ports, n);
+	text = entry_text(run_id, dev, driver, ports, n, native);
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc = mkdir_p(dir, err);
@@ -235,6 +244,20 @@ static int copy_str(struct rc_err *err, const char *path, const cJSON *o, const 
 	return 0;
 }
 
+/* Optional: an entry written without a native snapshot restores by values. */
+static int copy_native(struct rc_err *err, const char *path, const cJSON *o,
+		       struct rc_journal_entry *e)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "native");
+
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsString(v))
+		return rc_errf(err, EINVAL, "journal '%s': 'native' is not a string", path);
+	e->native = strdup(v->valuestring);
+	return e->native ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
 static int parse_entry(const char *path, const char *text, struct rc_journal_entry *e,
 		       struct rc_err *err)
 {
@@ -274,6 +297,8 @@ static int parse_entry(const char *path, const char *text, struct rc_journal_ent
 			rc_err_prefix(err, "journal '%s'", path);
 		i++;
 	}
+	if (!rc)
+		rc = copy_native(err, path, o, e);
 	cJSON_Delete(o);
 	if (rc) {
 		free(e->ports);
@@ -464,7 +489,9 @@ int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry
 
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n)
 {
-	for (size_t i = 0; e && i < n; i++)
+	for (size_t i = 0; e && i < n; i++) {
 		free(e[i].ports);
+		free(e[i].native);
+	}
 	free(e);
 }

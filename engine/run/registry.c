@@ -24,12 +24,33 @@ static const struct rc_driver *drivers[RC_MAX_DRIVERS];
 static size_t n_drivers;
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool plugin_tried;
-static char plugin_error[512]; /* why rocectl-net.so could not be loaded */
+static char plugin_error[512];		/* why rocectl-net.so could not be loaded */
+static char plugin_path[PATH_MAX + 32]; /* where it was loaded from */
+
+static bool try_load(const char *path)
+{
+	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL))
+		return false;
+	snprintf(plugin_path, sizeof(plugin_path), "%s", path);
+	return true;
+}
 
 void rc_driver_register(const struct rc_driver *d)
 {
 	if (n_drivers < RC_MAX_DRIVERS)
 		drivers[n_drivers++] = d;
+}
+
+void rc_driver_register_checked(const struct rc_driver *d, const char *built_for)
+{
+	if (strcmp(built_for, ROCECTL_VERSION)) {
+		snprintf(plugin_error, sizeof(plugin_error),
+			 "driver '%s' was built for rocectl %.32s, this is rocectl %s: install the "
+			 "rocectl-net.so of the same version",
+			 d->name, built_for, ROCECTL_VERSION);
+		return;
+	}
+	rc_driver_register(d);
 }
 
 static const struct rc_driver *lookup(const char *name)
@@ -48,7 +69,7 @@ static void load_plugin(void)
 	ssize_t n;
 
 	if (env && *env) {
-		if (dlopen(env, RTLD_NOW | RTLD_GLOBAL))
+		if (try_load(env))
 			return;
 		snprintf(plugin_error, sizeof(plugin_error), "%s", dlerror());
 		return;
@@ -62,7 +83,7 @@ static void load_plugin(void)
 		if (slash) {
 			*slash = '\0';
 			snprintf(path, sizeof(path), "%s/%s", exe, PLUGIN_NAME);
-			if (dlopen(path, RTLD_NOW | RTLD_GLOBAL))
+			if (try_load(path))
 				return;
 			/* a plugin that is there but does not load is the error to show */
 			if (access(path, F_OK) == 0) {
@@ -72,7 +93,7 @@ static void load_plugin(void)
 		}
 	}
 	snprintf(path, sizeof(path), "%s/%s", ROCECTL_PLUGIN_DIR, PLUGIN_NAME);
-	if (!dlopen(path, RTLD_NOW | RTLD_GLOBAL))
+	if (!try_load(path))
 		snprintf(plugin_error, sizeof(plugin_error), "%s", dlerror());
 }
 
@@ -84,6 +105,20 @@ const char *rc_driver_load_error(void)
 	e = plugin_error[0] ? plugin_error : NULL;
 	pthread_mutex_unlock(&registry_lock);
 	return e;
+}
+
+const char *rc_driver_plugin_path(void)
+{
+	const char *p;
+
+	pthread_mutex_lock(&registry_lock);
+	if (!plugin_tried) {
+		plugin_tried = true;
+		load_plugin();
+	}
+	p = plugin_path[0] ? plugin_path : NULL;
+	pthread_mutex_unlock(&registry_lock);
+	return p;
 }
 
 /* Under the lock: the plugin's constructors register while fleet threads look up. */

@@ -5,11 +5,14 @@
 
 #include <stdbool.h>
 
-/* Process exit codes (POLICY.md): 0 in sync / ok, 2 changes or drift, 1 error. */
+/* Process exit codes (README.md, "Exit status"): 0 in sync / ok, 2 changes or drift, 1 a
+ * runtime error, 64 a usage error (the command line itself is wrong: EX_USAGE of BSD's
+ * sysexits.h), so that a script can tell "the fabric is not right" from "I called it wrong". */
 enum {
 	RC_EXIT_OK = 0,
 	RC_EXIT_ERROR = 1,
 	RC_EXIT_CHANGES = 2,
+	RC_EXIT_USAGE = 64,
 };
 
 /* Options before the command name, valid for every command. */
@@ -36,6 +39,15 @@ struct rc_option {
 int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
 		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos);
 void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts);
+/* --format text|json: *json set, or a message naming cmd and -EINVAL.  Every command with a
+ * --format option also takes -j/--json as "--format json" (rc_parse_options). */
+int rc_format_text_json(const char *cmd, const char *arg, bool *json);
+
+/* -v/--verbose and -q/--quiet, before the command or among its options (rc_parse_options
+ * takes them for every command): > 0 show what is sent to each device, < 0 only the
+ * summary, 0 the default.  The last one given wins. */
+int rc_cli_verbosity(void);
+void rc_cli_set_verbosity(int v);
 
 struct rc_command {
 	const char *name;
@@ -60,5 +72,7 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g);
 int cmd_nccl_env(int argc, char **argv, const struct rc_global *g);
 int cmd_render(int argc, char **argv, const struct rc_global *g);
 int cmd_capture(int argc, char **argv, const struct rc_global *g);
+int cmd_diagnose(int argc, char **argv, const struct rc_global *g);
+int cmd_discover(int argc, char **argv, const struct rc_global *g);
 
 #endif

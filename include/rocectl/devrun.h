@@ -54,6 +54,12 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
  * and verify it; used after a failed apply and by `rocectl rollback`. */
 int rc_devrun_restore(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
 		      struct rc_err *err);
+/* The same from a journal entry: through the driver's native restore when the entry has
+ * a native snapshot and the driver one (what the run created is deleted), else by values
+ * after discarding what the driver finds staged.  Fails when staged changes cannot be
+ * discarded. */
+int rc_devrun_restore_native(struct rc_devrun *r, const char *native,
+			     const struct rc_port_state *before, size_t n, struct rc_err *err);
 /* Close the driver session but keep what was read (a read-only run need not hold a
  * connection per device until the end: memory then follows --parallel, not fleet size). */
 void rc_devrun_disconnect(struct rc_devrun *r);

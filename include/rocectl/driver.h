@@ -26,6 +26,9 @@ struct rc_run_opts {
 	/* `rocectl capture`: the transports record every command and answer here, and refuse
 	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
 	const struct rc_tap *tap;
+	/* -v: the transports print each command and request to stderr before sending it,
+	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
+	bool verbose;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -66,6 +69,22 @@ static inline void rc_counters_free(struct rc_counters *c)
 {
 	rc_counters_fini(c);
 }
+
+/* One LLDP neighbour: what the far end of a port says it is (system name, port id). */
+struct rc_neighbor {
+	char port[RC_NAME_MAX];
+	char device[RC_NAME_MAX];
+	char remote_port[RC_NAME_MAX];
+};
+
+struct rc_neighbors {
+	size_t n, cap;
+	struct rc_neighbor *v;
+};
+
+int rc_neighbors_add(struct rc_neighbors *nb, const char *port, const char *device,
+		     const char *remote_port);
+void rc_neighbors_fini(struct rc_neighbors *nb);
 
 /* What a driver says about a plan without changing anything (struct rc_driver.check):
  * one line per note, e.g. "GCU dry run: the patch would apply (12 operations)" or
@@ -109,20 +128,48 @@ struct rc_driver {
 	 * diff reports as not controllable). */
 	int (*check)(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		     struct rc_notes *notes, struct rc_err *err);
+	/* Optional: the LLDP neighbours the device sees on any port (engine/diag/lldp.c).
+	 * -ENOENT: the device runs no LLDP agent (the cabling is then unknown, never drift). */
+	int (*neighbors)(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err);
+	/* Optional, the three together: a native snapshot and restore.  The model's values
+	 * cannot say "this did not exist" (a profile the run created, a line the factory did
+	 * not have), so writing them back leaves what a run added.  `snapshot` is taken after
+	 * the last read and before the first write, and journaled with the device: *blob is
+	 * the platform's own configuration of what rocectl manages (malloc'd text, and it
+	 * names what the run will stage, so that a killed run's leftovers can be found).
+	 * `restore_native` first discards what is staged (discard), then puts that
+	 * configuration back as one transaction, deleting what was added; the blob comes
+	 * from a file on disk and is checked like device output.  `discard` drops what a run
+	 * staged and did not apply (blob NULL: what can be found without it); it fails when
+	 * something is staged and cannot be dropped. */
+	int (*snapshot)(struct rc_session *s, char **blob, struct rc_err *err);
+	int (*restore_native)(struct rc_session *s, const char *blob, struct rc_err *err);
+	int (*discard)(struct rc_session *s, const char *blob, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */
 void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
+/* What RC_DRIVER_REGISTER calls, with the version the driver was compiled as: a plugin of
+ * another rocectl (its structures may differ) is not registered, and
+ * rc_driver_load_error() names both versions. */
+void rc_driver_register_checked(const struct rc_driver *d, const char *built_for);
 /* Why the network drivers' plugin (rocectl-net.so) could not be loaded, or NULL. */
 const char *rc_driver_load_error(void);
+/* Where the network drivers' plugin was loaded from (it is loaded now if it was not yet),
+ * or NULL (then rc_driver_load_error() says why). */
+const char *rc_driver_plugin_path(void);
+/* The plugin's libraries ("libssh 0.10.6, libcurl 7.88.1"), exported by rocectl-net.so as
+ * rc_net_library_versions and looked up by name, since the core does not link them. */
+typedef const char *(*rc_net_versions_fn)(void);
+#define RC_NET_VERSIONS_SYMBOL "rc_net_library_versions"
 /* "nvue-ssh" for an NVUE switch over SSH, "mlx5" for a local host, ... */
 const char *rc_driver_name_for(const struct rc_device *dev);
 
 #define RC_DRIVER_REGISTER(drv)                                                                    \
 	__attribute__((constructor)) static void rc_register_##drv(void)                           \
 	{                                                                                          \
-		rc_driver_register(&drv);                                                          \
+		rc_driver_register_checked(&drv, ROCECTL_VERSION);                                 \
 	}
 
 #endif

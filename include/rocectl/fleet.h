@@ -49,14 +49,26 @@ struct rc_fleet {
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };
 
-/* Select devices: `limit` is NULL (all) or a comma-separated list of device names and
- * roles ("spine", "leaf", "host", "switch"). */
+/* --limit (engine/run/limit.c): NULL or "" selects every device; else a comma-separated list
+ * of device names, roles ("spine", "leaf", "host", "switch"), ranges ("gpu[001-016]") and
+ * globs ("leaf*"), each optionally prefixed with '!' to exclude what it matches.  sel[i]
+ * (one per inventory device) is set; a term that matches nothing is an error. */
+int rc_limit_select(const struct rc_inventory *inv, const char *limit, bool *sel,
+		    struct rc_err *err);
+bool rc_limit_term_match(const struct rc_device *d, const char *term);
+
+/* Select devices by --limit (rc_limit_select). */
 int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
 		  const struct rc_run_opts *opts, const char *limit, unsigned parallel,
 		  struct rc_err *err);
 /* Open (once), read and diff every device.  Per-device errors are kept in the device;
- * returns the number of devices that failed. */
+ * returns the number of devices that failed.  Each device's read phase has a deadline
+ * (rc_fleet_read_deadline_ms): past it the device fails with -ETIMEDOUT and its worker
+ * goes on with the next device. */
 size_t rc_fleet_read(struct rc_fleet *f);
+/* A device's read-phase deadline: SSH connect + command timeout, REST twice its timeout,
+ * 0 (none) for the local agent. */
+uint32_t rc_fleet_read_deadline_ms(const struct rc_device *dev);
 /* Open every device (no policy needed, nothing diffed) and read its counters into
  * devs[i].counters, on the same worker pool.  A driver without a counters op is known
  * before connecting: no_counters is set and no session opened.  Returns the number of

@@ -1,5 +1,5 @@
 /* The inventory: which hosts and switches, how to reach them, how they are linked
- * (POLICY.md "Inventory"). */
+ * (docs/INVENTORY.md). */
 #ifndef ROCECTL_INVENTORY_H
 #define ROCECTL_INVENTORY_H
 
@@ -104,6 +104,9 @@ struct rc_device {
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
 	struct rc_overrides ov;
+	/* Hosts over SSH: how to call rocectl there (`agent_command:`, "sudo -n /opt/bin/rocectl");
+	 * empty = "rocectl" from the login's PATH.  Checked by rc_agent_command_is_safe. */
+	char agent_command[128];
 	/* SONiC: the cable lengths buffermgrd has a lookup row for (`cable_rows:`, ascending),
 	 * used when the switch's pg_profile_lookup.ini cannot be read; 0 = not given. */
 	size_t n_cable_rows;
@@ -185,6 +188,10 @@ const char *rc_platform_name(enum rc_platform p);
 const char *rc_transport_name(enum rc_transport t);
 const char *rc_role_name(enum rc_role r);
 
+/* An inventory agent_command: "rocectl" or an absolute path of [A-Za-z0-9._/-] (no "..",
+ * no "//"), optionally after "sudo -n ", at most 127 characters: it goes into a command
+ * line run by the host's shell. */
+bool rc_agent_command_is_safe(const char *cmd);
 /* Names used inside CLI commands and URLs: [A-Za-z0-9._/-], 1..63 chars, first an
  * alphanumeric.  No spaces, quotes, shell metacharacters or ":" (the link separator). */
 bool rc_name_is_safe(const char *name);

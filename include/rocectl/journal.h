@@ -26,6 +26,7 @@ struct rc_journal_entry {
 	/* Non-empty: the file could not be used (unreadable, corrupt, a symlink, naming another
 	 * device); only run_id and device (from the file name) are set, and why is here. */
 	char bad[RC_ERR_MSG_MAX];
+	char *native; /* the driver's native snapshot (struct rc_driver.snapshot), or NULL */
 };
 
 /* A new run id: UTC timestamp + pid, sortable. */
@@ -34,6 +35,10 @@ void rc_journal_new_run_id(char *buf, size_t len);
 int rc_journal_save(const char *dir, const char *run_id, const struct rc_device *dev,
 		    const char *driver, const struct rc_port_state *ports, size_t n,
 		    struct rc_err *err);
+/* The same with the driver's native snapshot (may be NULL), kept as the entry's "native". */
+int rc_journal_save_native(const char *dir, const char *run_id, const struct rc_device *dev,
+			   const char *driver, const struct rc_port_state *ports, size_t n,
+			   const char *native, struct rc_err *err);
 int rc_journal_done(const char *dir, const char *run_id, const char *device, struct rc_err *err);
 
 /* Every entry left in DIR (or only run `run_id` when non-NULL), oldest run first.  A file

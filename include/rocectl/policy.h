@@ -1,4 +1,4 @@
-/* The policy: what lossless means for a fabric (POLICY.md "Policy"). */
+/* The policy: what lossless means for a fabric (docs/POLICY.md). */
 #ifndef ROCECTL_POLICY_H
 #define ROCECTL_POLICY_H
 
@@ -99,12 +99,12 @@ void rc_warnings_print(const struct rc_warnings *w, FILE *out);
 void rc_warn_add(struct rc_warnings *w, const char *file, int line, int column, const char *fmt,
 		 ...) __attribute__((format(printf, 5, 6)));
 
-/* The cross-field rules of POLICY.md (roce.priority in pfc.priorities, thresholds ordered,
+/* The cross-field rules of docs/POLICY.md (roce.priority in pfc.priorities, thresholds ordered,
  * ETS sums to 100%, ToS carries roce.dscp, ...) and the warnings, on a filled policy.
  * rc_policy_load runs it; callers that build or change a policy in memory can too. */
 int rc_policy_check(const struct rc_policy *p, struct rc_warnings *warn, struct rc_err *err);
 
-/* Limits of POLICY.md "Validation beyond types". */
+/* Limits of docs/POLICY.md ("Keys", range column). */
 #define RC_CABLE_MIN_M	     1
 #define RC_CABLE_MAX_M	     100000
 #define RC_MTU_MIN	     1500

@@ -16,6 +16,10 @@ enum rc_out_mode {
 
 #define RC_OUT_DEPTH 32
 
+/* Every JSON document's top-level object opens with "schema_version" (this), then
+ * "rocectl_version" and "timestamp"; the schemas in examples/ require the three. */
+#define RC_JSON_SCHEMA_VERSION 1
+
 struct rc_out {
 	FILE *f;
 	enum rc_out_mode mode;

@@ -148,5 +148,11 @@ bool rc_tap_read_only_http(const char *method, const char *path, const char *bod
  * placeholders (<ipv4>, <ipv6>, <mac>, <secret>, <serial>); each of `literals` (may be
  * NULL-terminated list or NULL, e.g. the inventory's password) becomes <secret>. */
 int rc_scrub(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len);
+/* The same without the addresses (what `-v` prints: secrets go, addresses stay). */
+int rc_redact(const char *in, size_t len, const char *const *literals, char **out, size_t *out_len);
+/* -v (rc_run_opts.verbose): "DEVICE ssh: COMMAND" or "DEVICE https: METHOD PATH" (and the
+ * body, at most 4 KiB of it) on stderr, redacted. */
+void rc_verbose_log(const char *device, const char *what, const char *request, const char *body,
+		    size_t body_len);
 
 #endif

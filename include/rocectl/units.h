@@ -1,4 +1,4 @@
-/* Units of POLICY.md: sizes, lengths, speeds, durations, percentages. */
+/* Units of docs/POLICY.md: sizes, lengths, speeds, durations, percentages. */
 #ifndef ROCECTL_UNITS_H
 #define ROCECTL_UNITS_H
 

@@ -43,6 +43,13 @@ int rc_name_to_file(const char *name, const char *suffix, char *buf, size_t len)
 void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN]);
 void rc_sha256_hex(const void *data, size_t len, char out[RC_SHA256_HEX_LEN]);
 
+/* UTF-8 (engine/util/utf8.c): the length of the well-formed sequence at p (RFC 3629), 0
+ * when it is not one; whether all of s is well-formed; a malloc'd copy of s with every byte
+ * that is not part of a well-formed sequence replaced by U+FFFD (NULL: out of memory). */
+size_t rc_utf8_seq_len(const unsigned char *p, size_t avail);
+bool rc_utf8_valid(const char *s);
+char *rc_utf8_fix(const char *s);
+
 /* Device text (an error message, an unexpected line) as one printable line: at most
  * len - 1 bytes of `in`'s first in_len, runs of blanks, control and non-ASCII bytes
  * folded into one space, never an escape sequence from a device reaching a terminal. */

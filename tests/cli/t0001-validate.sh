@@ -208,18 +208,18 @@ test_expect_success '--help prints usage and exits 0' '
 	test_must_contain "$TMP/out" "--json"
 '
 
-test_expect_success 'an unknown option exits 1' '
-	test_expect_code 1 "$ROCECTL" validate --frobnicate -p "$POL/roce-lossless.yaml" 2>"$TMP/err" &&
+test_expect_success 'an unknown option exits 64 (usage error)' '
+	test_expect_code 64 "$ROCECTL" validate --frobnicate -p "$POL/roce-lossless.yaml" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "frobnicate"
 '
 
-test_expect_success 'no policy and no inventory exits 1' '
-	test_expect_code 1 "$ROCECTL" validate 2>"$TMP/err" &&
+test_expect_success 'no policy and no inventory exits 64' '
+	test_expect_code 64 "$ROCECTL" validate 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "usage"
 '
 
-test_expect_success 'a stray argument exits 1' '
-	test_expect_code 1 "$ROCECTL" validate -p "$POL/roce-lossless.yaml" extra 2>"$TMP/err" &&
+test_expect_success 'a stray argument exits 64' '
+	test_expect_code 64 "$ROCECTL" validate -p "$POL/roce-lossless.yaml" extra 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "unexpected argument .extra."
 '
 

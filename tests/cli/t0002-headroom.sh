@@ -18,7 +18,7 @@ test_expect_success 'headroom for 400G over 30m shows every term and the total' 
 test_expect_success 'JSON carries the same numbers as the text' '
 	"$ROCECTL" headroom --speed 400G --cable 30m --mtu 9216 --json >"$TMP/json" &&
 	test "$(wc -l <"$TMP/json")" -eq 1 &&
-	test_must_contain "$TMP/json" "^\{\"speed_gbps\":400,\"cable_length_m\":30,\"mtu\":9216," &&
+	test_must_contain "$TMP/json" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"speed_gbps\":400,\"cable_length_m\":30,\"mtu\":9216," &&
 	test_must_contain "$TMP/json" "\"total_bytes\":122156\}$" &&
 	"$ROCECTL" headroom --speed 400G --cable 30m --mtu 9216 >"$TMP/text" &&
 	for term in mtu_rx mtu_tx pause_frame cable response interface total; do
@@ -48,37 +48,37 @@ test_expect_success 'the MTU defaults to 9216 and lengths accept km' '
 '
 
 test_expect_success 'an unsupported speed is refused with the list of supported ones' '
-	test_expect_code 1 "$ROCECTL" headroom --speed 300G --cable 30m >"$TMP/out" 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 300G --cable 30m >"$TMP/out" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" \
 		"^rocectl headroom: unsupported speed 300G; supported: 10G 25G 40G 50G 100G 200G 400G 800G$" &&
 	test ! -s "$TMP/out"
 '
 
 test_expect_success 'a zero cable length is refused' '
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 0m >"$TMP/out" 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 0m >"$TMP/out" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "^rocectl headroom: .*cable.*0m" &&
 	test ! -s "$TMP/out"
 '
 
 test_expect_success 'an MTU out of range or not a number is refused' '
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 9217 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 9217 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "^rocectl headroom: mtu 9217 out of range: must be 1500\.\.9216$" &&
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 1499 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 1499 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "mtu 1499 out of range" &&
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 9k 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 3m --mtu 9k 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "^rocectl headroom: invalid mtu .9k."
 '
 
 test_expect_success 'missing or malformed arguments are errors' '
-	test_expect_code 1 "$ROCECTL" headroom --cable 3m 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --cable 3m 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "--speed is required" &&
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "--cable is required" &&
-	test_expect_code 1 "$ROCECTL" headroom --speed fast --cable 3m 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed fast --cable 3m 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "^rocectl headroom: invalid speed .fast." &&
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 3m extra 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 3m extra 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "unexpected argument .extra." &&
-	test_expect_code 1 "$ROCECTL" headroom --speed 100G --cable 3m --bogus 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" headroom --speed 100G --cable 3m --bogus 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "--bogus"
 '
 

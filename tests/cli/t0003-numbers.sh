@@ -7,7 +7,7 @@ mkdir -p "$TMP/root"
 
 test_expect_success '--parallel refuses blanks, signs and prefixes before doing anything' '
 	for v in " 5" "+5" "-1" "0x10" "5 " ""; do
-		test_expect_code 1 "$ROCECTL" counters --root "$TMP/root" --parallel "$v" \
+		test_expect_code 64 "$ROCECTL" counters --root "$TMP/root" --parallel "$v" \
 			>"$TMP/out" 2>"$TMP/err" &&
 		test_must_contain "$TMP/err" "--parallel: .* is not a number in 1..1024" || return 1
 	done
@@ -15,7 +15,7 @@ test_expect_success '--parallel refuses blanks, signs and prefixes before doing 
 
 test_expect_success '--parallel takes 1 and 1024 and refuses 0 and 1025' '
 	for v in 0 1025; do
-		test_expect_code 1 "$ROCECTL" counters --root "$TMP/root" --parallel "$v" \
+		test_expect_code 64 "$ROCECTL" counters --root "$TMP/root" --parallel "$v" \
 			2>"$TMP/err" &&
 		test_must_contain "$TMP/err" "--parallel: .* is not a number in 1..1024" || return 1
 	done &&
@@ -27,7 +27,7 @@ test_expect_success '--parallel takes 1 and 1024 and refuses 0 and 1025' '
 
 test_expect_success 'headroom --mtu refuses a leading blank or sign' '
 	for v in " 9000" "+9000"; do
-		test_expect_code 1 "$ROCECTL" headroom --speed 400G --cable 30m --mtu "$v" \
+		test_expect_code 64 "$ROCECTL" headroom --speed 400G --cable 30m --mtu "$v" \
 			2>"$TMP/err" &&
 		test_must_contain "$TMP/err" "invalid mtu" || return 1
 	done

@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -36,10 +37,15 @@ APPLY_TIMEOUT_S = 150  # a trial whose apply runs longer than this has hung: a f
 FABRICS = {
     "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos"], "inventories": ["inventory.yaml"]},
+    # the quick form (tests/faults/t3300-campaign-quick.sh): every platform and transport on
+    # fabrics small enough for `make test`
+    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
 }
+FULL_FABRICS = "nvue,mixed"
 
 # Per-command deadlines the trials' inventories use, so that a hung device fails in seconds.
-TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 3s, command_timeout: 6s}\n  rest: {timeout: 6s}\n"
+TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 5s, command_timeout: 10s}\n  rest: {timeout: 10s}\n"
 
 
 def log(msg):
@@ -179,13 +185,28 @@ class Fabric:
     def quiesce(self, limit_s=30):
         """Wait until no simulated device is still serving a command (a killed controller's
         remote commands run on to their end, as on a real switch)."""
+        # only this lab's: other labs on the machine (other trees' tests) serve commands
+        # too, and their command lines name their own run directories
+        runs = [self.env("lab.env", "RUN"), self.env(os.path.join("switchsim", "lab.env"), "RUN")]
+        pattern = "(switchsim-cli|host-shell|nicsim run).*(%s)" % "|".join(re.escape(r) for r in runs if r)
         deadline = time.time() + limit_s
         while time.time() < deadline:
-            r = run(["pgrep", "-f", "switchsim-cli|host-shell|nicsim run"])
+            r = run(["pgrep", "-f", pattern])
             if r.returncode != 0:
                 return True
             time.sleep(0.2)
         return False
+
+    def env(self, name, key):
+        """KEY's value in one of the lab's env files (lab.env, switchsim/lab.env)."""
+        try:
+            with open(os.path.join(self.dir, name)) as f:
+                for line in f:
+                    if line.startswith(key + "="):
+                        return line.split("=", 1)[1].strip().strip("'")
+        except OSError:
+            pass
+        return ""
 
     def rocectl(self, args, journal, timeout=APPLY_TIMEOUT_S, background=False):
         cmd = [LAB, "exec", self.dir, "--", os.environ["ROCECTL"]] + args
@@ -335,7 +356,8 @@ def trial(fab, inv_name, seed, work, drift_pre):
     r = fab.rocectl(["apply", "-p", POLICY, "-i", inv], golden_j)
     shutil.rmtree(golden_j, ignore_errors=True)
     if r.returncode != 0:
-        return False, "the clean apply failed (exit %d): %s" % (r.returncode, r.stdout[-400:])
+        errs = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l or "failed" in l]
+        return False, "the clean apply failed (exit %d): %s" % (r.returncode, " | ".join(errs)[-600:])
     fab.quiesce()
     golden = fab.views()
     fab.restore(pre_raw)
@@ -391,7 +413,7 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--seed", type=int, default=None, help="first trial's seed (default: from the clock)")
     ap.add_argument("--lab-root", default=None)
-    ap.add_argument("--fabrics", default=",".join(FABRICS))
+    ap.add_argument("--fabrics", default=FULL_FABRICS, help="of: " + ", ".join(FABRICS))
     a = ap.parse_args()
     if os.geteuid() != 0:
         log("campaign: root only (network namespaces, sshd)")

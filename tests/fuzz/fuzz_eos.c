@@ -77,6 +77,38 @@ static void interfaces_of(const struct eos_config *cfg, const char *text, size_t
 	}
 }
 
+/* The native snapshot (drivers/switch/eos_snap.c): the input as a journaled blob, and as
+ * a running-config snapshotted and restored against itself and against nothing. */
+static void native_snapshot(const char *text, size_t size, const struct eos_config *cfg)
+{
+	static const char ports[2][RC_NAME_MAX] = {"Ethernet1", "Ethernet2"};
+	struct rc_err err = {0};
+	struct eos_config empty = {0};
+	struct eos_snap snap;
+	char *blob, **lines;
+	size_t n;
+
+	if (cfg && eos_snap_from_config(cfg, cfg, ports, 2, "rocectl-1", &snap, &err) == 0) {
+		if (eos_snap_restore_lines(cfg, &snap, &empty, &lines, &n, &err) == 0)
+			eos_lines_free(lines);
+		if (eos_snap_restore_lines(&empty, &snap, &snap.cfg, &lines, &n, &err) == 0)
+			eos_lines_free(lines);
+		free(eos_snap_write(&snap));
+		eos_snap_free(&snap);
+	}
+	blob = malloc(size + 1);
+	if (!blob)
+		return;
+	memcpy(blob, text, size);
+	blob[size] = '\0';
+	if (eos_snap_parse(blob, &snap, &err) == 0) {
+		if (eos_snap_restore_lines(&snap.cfg, &snap, &snap.startup, &lines, &n, &err) == 0)
+			eos_lines_free(lines);
+		eos_snap_free(&snap);
+	}
+	free(blob);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const cmds[] = {"enable", "configure session s", "commit"};
@@ -98,7 +130,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (eos_parse_config_text(text, size, "fuzz", &cfg, &err) == 0) {
 		interfaces_of(&cfg, text, size, NULL);
+		native_snapshot(text, size, &cfg);
 		eos_config_free(&cfg);
+	} else {
+		native_snapshot(text, size, NULL);
 	}
 	j = cJSON_ParseWithLength(text, size);
 	if (j) {

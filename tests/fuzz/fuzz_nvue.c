@@ -21,6 +21,42 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* The native snapshot: the input as `nv config show -o json` output and as a journaled
+ * blob (drivers/switch/nvue_snap.c); what parses is rendered as the restore. */
+static void native_snapshot(const char *text, size_t size)
+{
+	static const char ports[2][RC_NAME_MAX] = {"swp1", "swp2"};
+	struct rc_err err = {0};
+	struct nvue_snap snap;
+	cJSON *root = NULL;
+	char *blob;
+
+	if (nvue_config_show_root(text, size, &root, &err) == 0) {
+		char(*ids)[64] = NULL;
+		size_t n;
+
+		if (nvue_pending_revisions(root, &ids, &n, &err) == 0)
+			free(ids);
+		if (nvue_snap_from_root(root, ports, 2, &snap, &err) == 0)
+			nvue_snap_free(&snap);
+		cJSON_Delete(root);
+	}
+	blob = malloc(size + 1);
+	if (!blob)
+		return;
+	memcpy(blob, text, size);
+	blob[size] = '\0';
+	if (nvue_snap_parse(blob, &snap, &err) == 0) {
+		char *cli = nvue_snap_cli(&snap), *back = nvue_snap_write(&snap);
+
+		cJSON_Delete(nvue_snap_patch(&snap));
+		free(cli);
+		free(back);
+		nvue_snap_free(&snap);
+	}
+	free(blob);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -64,6 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nvue_revision_final(st, &ok);
 		cJSON_Delete(j);
 	}
+	native_snapshot(text, size);
 	return 0;
 }
 

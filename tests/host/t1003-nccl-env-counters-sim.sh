@@ -135,7 +135,7 @@ test_expect_success 'nccl-env: an interface without an RDMA device is an error' 
 	test_must_contain "$TMP/err" "'\''eth9'\'': no RDMA device behind the interface" &&
 	test ! -s "$TMP/out" &&
 	test_expect_code 1 on n "$ROCECTL" nccl-env -p "$TMP/nothere.yaml" >/dev/null 2>&1 &&
-	test_expect_code 1 on n "$ROCECTL" nccl-env -p "$P" --format yaml >/dev/null 2>&1
+	test_expect_code 64 on n "$ROCECTL" nccl-env -p "$P" --format yaml >/dev/null 2>&1
 '
 
 # ---- counters -----------------------------------------------------------------------------
@@ -145,7 +145,7 @@ test_expect_success 'counters: this host, named by meaning, values as ethtool an
 	"$NICSIM" counter "$TMP/a" eth1 out_of_sequence 0 &&
 	on a "$ROCECTL" counters --json >"$TMP/out" &&
 	test "$(wc -l <"$TMP/out")" -eq 1 &&
-	test_must_contain "$TMP/out" "^\{\"schema\":\"rocectl.counters/v1\",\"command\":\"counters\",\"inventory\":null,\"policy\":null,\"devices\":\[\{\"device\":\"[^\"]+\",\"kind\":\"host\",\"driver\":\"mlx5\",\"status\":\"ok\"" &&
+	test_must_contain "$TMP/out" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"schema\":\"rocectl.counters/v1\",\"command\":\"counters\",\"inventory\":null,\"policy\":null,\"devices\":\[\{\"device\":\"[^\"]+\",\"kind\":\"host\",\"driver\":\"mlx5\",\"status\":\"ok\"" &&
 	test_must_contain "$TMP/out" "\{\"port\":\"eth0\",\"name\":\"cnp_sent\",\"value\":$(hw_counter a mlx5_0 np_cnp_sent),\"source\":\"hw_counters:mlx5_0/1/np_cnp_sent\",\"is_drop\":false\}" &&
 	test_must_contain "$TMP/out" "\{\"port\":\"eth1\",\"name\":\"rx_port_buffer_discards\",\"value\":$(ethtool_stat a eth1 rx_discards_phy),\"source\":\"ethtool:rx_discards_phy\",\"is_drop\":true\}" &&
 	test_must_contain "$TMP/out" "\"drops\":0,\"status\":\"ok\",\"exit_code\":0\}$"
@@ -223,7 +223,7 @@ test_expect_success 'counters: errors name the device and exit 1' '
 	test_expect_code 1 on a "$ROCECTL" counters --interface eth7 >"$TMP/out" 2>"$TMP/err" &&
 	test_must_contain "$TMP/out" "^[^ ]+ \(host, mlx5\): error: " &&
 	test_must_contain "$TMP/err" "eth7" &&
-	test_expect_code 1 "$ROCECTL" counters --limit gpu001 2>"$TMP/err" &&
+	test_expect_code 64 "$ROCECTL" counters --limit gpu001 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "--limit selects from an inventory"
 '
 

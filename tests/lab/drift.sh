@@ -206,6 +206,7 @@ drift_switch() {
 	bound=$(jq -c --arg c "$cat" --arg f "$prof" --argjson ports "$(json_list $ports)" \
 		'[$ports[] as $p | if .operational.interface[$p].qos[$c].profile == $f then $p
 		  else empty end]' "$RUN/drift.state")
+	extra=
 	case $field in
 	pfc_enabled)
 		cur=$(jq -r --arg p "$p0" '.operational.interface[$p].qos.pfc["switch-priority"] |
@@ -214,6 +215,20 @@ drift_switch() {
 		value=$(pick_other "$r" "$cur" 4 2 5 1)
 		path="qos.pfc.$prof.switch-priority={\"$value\":{}}"
 		check='.operational.interface[$p].qos.pfc["switch-priority"] | keys | join(",")'
+		# as an operator must for NVUE to accept it: the lossless pool carries the
+		# priority first (FACTS.md 7 and 10; one lossless pool, roce-lossless in RoCE
+		# mode)
+		pool=$(jq -r '.operational.qos["traffic-pool"] // {} |
+			if has("roce-lossless") then "roce-lossless" else "default-lossless" end' \
+			"$RUN/drift.state")
+		extra=$(jq -c --arg pool "$pool" --arg v "$value" '.operational.qos["traffic-pool"] // {} |
+			(.[$pool]["switch-priority"] // {}) + {($v): {}} |
+			"qos.traffic-pool.\($pool).switch-priority=\(tojson)"' -r "$RUN/drift.state")
+		if [ "$pool" = default-lossless ] && [ "$(jq -r '.operational.qos["traffic-pool"]
+			["default-lossless"]["memory-percent"] // 0' "$RUN/drift.state")" = 0 ]; then
+			extra="$extra qos.traffic-pool.default-lossless.memory-percent=50"
+			extra="$extra qos.traffic-pool.default-lossy.memory-percent=50"
+		fi
 		;;
 	trust)
 		cur=$(jq -r --arg p "$p0" '.operational.interface[$p].qos.mapping.trust' \
@@ -244,15 +259,16 @@ drift_switch() {
 		;;
 	esac
 	[ "$field" = trust ] || expect=$value
-	"$SIMCTL" fault "$SWDIR" "$sw" drift "$path" >/dev/null 2>"$RUN/drift.err" ||
-		die "drift: $sw: drift $path failed: $(cat "$RUN/drift.err")"
+	# shellcheck disable=SC2086 # $extra: more PATH=VALUE words, none with a blank
+	"$SIMCTL" fault "$SWDIR" "$sw" drift "$path" $extra >/dev/null 2>"$RUN/drift.err" ||
+		die "drift: $sw: drift $path $extra failed: $(cat "$RUN/drift.err")"
 	"$SIMCTL" state "$SWDIR" "$sw" >"$RUN/drift.state" || die "drift: cannot read '$sw'"
 	# every bound port shows the new value
 	now=$(jq -r --argjson ports "$bound" "[\$ports[] as \$p | $check | tostring] | unique |
 		join(\" \")" "$RUN/drift.state")
 	[ "$now" = "$expect" ] || die "drift: $sw: '$path' left $field at '$now' on $bound"
 	record "$sw" switch "\"*\", \"ports\": $bound" "$field" "$value" "$was" \
-		"simctl fault DIR $sw drift $path"
+		"simctl fault DIR $sw drift $path${extra:+ $extra}"
 }
 
 # sw_drift SWITCH PATH...: simctl's drift, then the switch's state again in drift.state

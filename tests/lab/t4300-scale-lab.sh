@@ -69,9 +69,12 @@ test_expect_success 'a host session waits its delay; lab delay changes it' '
 	grep -qx "sonic 0 0 10" "$swrun/delays"
 '
 
+# One device at a time: the 60 names share 4 simulated hosts, and two names of one host read
+# at once race on its configfs rdma_cm directory (made, read and removed per read), which
+# turns roce_tos into "not supported" for one of them at random.
 test_expect_success 'verify --format jsonl reports what --format json does' '
-	test_expect_code 2 verify --format json --parallel 16 >"$TMP/out.json" &&
-	test_expect_code 2 verify --format jsonl --parallel 16 >"$TMP/out.jsonl" &&
+	test_expect_code 2 verify --format json --parallel 1 >"$TMP/out.json" &&
+	test_expect_code 2 verify --format jsonl --parallel 1 >"$TMP/out.jsonl" &&
 	test "$(wc -l <"$TMP/out.jsonl")" = $((62 + 121 + 60 + 1)) &&
 	python3 - "$TMP/out.json" "$TMP/out.jsonl" <<-\EOF
 	import json, sys

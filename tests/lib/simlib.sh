@@ -22,7 +22,7 @@ changes() {
 	awk -v p="  ${2:-swp}" 'index($0, p) == 1 { $1 = $1; print }' "$1"
 }
 
-# write_policy FILE CABLE: POLICY.md's reference policy (watchdog 300 ms both ways) with
+# write_policy FILE CABLE: docs/POLICY.md's reference policy (watchdog 300 ms both ways) with
 # this cable length, as the switch tests expect their plans.
 write_policy() {
 	cat >"$1" <<EOP

@@ -143,11 +143,12 @@ test_expect_success 'reject-next mid-apply: exit 1, the switch keeps its previou
 '
 
 # The simulator counts each `nv` command of a command line.  A read is 5 (qos as it runs,
-# as applied and as saved, swp1, swp2); apply is `nv config detach`, 3 staged `nv set`
-# (cable length, and the ECN group with both thresholds: the switch shows quantized
-# values), then `nv config apply -y`: the 10th command, which is dropped.
+# as applied and as saved, swp1, swp2); the native snapshot is 1 (`nv config show -o
+# json`); apply is `nv config detach`, 3 staged `nv set` (cable length, and the ECN group
+# with both thresholds: the switch shows quantized values), then `nv config apply -y`: the
+# 11th command, which is dropped.
 test_expect_success 'a dropped connection mid-apply: exit 1, rolled back over a new session' '
-	sim fault "$LAB" leaf01 drop-after 9 &&
+	sim fault "$LAB" leaf01 drop-after 10 &&
 	{ rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
 	test "$st" = 1 &&
 	test_must_contain "$TMP/drop" "nv config apply -y. on .leaf01. failed" &&

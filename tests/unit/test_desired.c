@@ -12,7 +12,7 @@
 #include "rocectl/desired.h"
 #include "rocectl/headroom.h"
 
-/* POLICY.md's reference policy. */
+/* docs/POLICY.md's reference policy. */
 static struct rc_policy ref_policy(void)
 {
 	struct rc_policy p;

@@ -246,7 +246,7 @@ static void test_ecn_tolerance_edges(void **state)
 	h.ecn[3].kmin_bytes = 138000;
 	h.ecn[3].kmax_bytes = 1620000;
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
-	h.ecn[3].kmin_bytes = 159744; /* NVUE on Spectrum-4 (POLICY.md) */
+	h.ecn[3].kmin_bytes = 159744; /* NVUE on Spectrum-4 (README.md, tolerance) */
 	assert_int_equal(rc_diff_port("swp1", &w, &h, 8.0, 0, &c), 0);
 	assert_int_equal(c.n, 0);
 

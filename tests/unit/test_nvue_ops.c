@@ -61,7 +61,7 @@ static void read_port(const char *qos_file, const char *if_file, struct port_qos
 	cJSON_Delete(ifq);
 }
 
-/* The policy of POLICY.md on a switch port: trust dscp, 26 -> 3, 48 -> 6, PFC on 3,
+/* The reference policy of docs/POLICY.md on a switch port: trust dscp, 26 -> 3, 48 -> 6, PFC on 3,
  * ECN on TC 3 at 150KB/1500KB/100 %, cable 100 m. */
 static void policy_want(struct port_qos *w)
 {

@@ -1,4 +1,4 @@
-/* Units of POLICY.md: every accepted form, and the edges that must be refused. */
+/* Units of docs/POLICY.md: every accepted form, and the edges that must be refused. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

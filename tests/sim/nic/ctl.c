@@ -9,6 +9,7 @@
  *   nicsimctl fault DIR counters-grow [--step N] [NAME]...
  *   nicsimctl fault DIR clear
  *   nicsimctl counter DIR IF NAME [+]VALUE
+ *   nicsimctl rate DIR IF NAME=PER_SECOND...   counters that move with time (rates.c)
  *   nicsimctl show DIR [IF]
  *   nicsimctl counters DIR IF
  */
@@ -35,6 +36,7 @@ static void usage(void)
 	      "       nicsim fault DIR counters-grow [--step N] [NAME]...\n"
 	      "       nicsim fault DIR clear\n"
 	      "       nicsim counter DIR IF NAME [+]VALUE\n"
+	      "       nicsim rate DIR IF NAME=PER_SECOND...\n"
 	      "       nicsim show DIR [IF]\n"
 	      "       nicsim counters DIR IF\n",
 	      stderr);
@@ -449,6 +451,45 @@ static int cmd_counter(int argc, char **argv)
 	return err ? die("cannot set a counter of '%s'", argv[3], err) : 0;
 }
 
+/* rate DIR IF NAME=PER_SECOND...: each counter grows by PER_SECOND from now on (0 stops it) */
+static int cmd_rate(int argc, char **argv)
+{
+	struct ns_nic nic;
+	if (argc < 5)
+		return usage(), 2;
+	const char *dir = argv[2];
+	int lock = ns_lock(dir);
+	if (lock < 0)
+		return die("cannot lock the simulated host '%s'", dir, lock);
+	int err = ns_nic_load(dir, argv[3], &nic), rc = 0;
+	for (int i = 4; i < argc && !err && !rc; i++) {
+		char name[64], *end;
+		const char *eq = strchr(argv[i], '=');
+		if (!eq || (size_t)(eq - argv[i]) >= sizeof(name)) {
+			rc = die("expected NAME=PER_SECOND, not '%s'", argv[i], 0);
+			break;
+		}
+		memcpy(name, argv[i], (size_t)(eq - argv[i]));
+		name[eq - argv[i]] = '\0';
+		double per_s = strtod(eq + 1, &end);
+		if (*end || end == eq + 1) {
+			rc = die("invalid rate '%s'", eq + 1, 0);
+			break;
+		}
+		if (ns_counter_index(name) < 0) {
+			rc = die("unknown counter '%s'", name, 0);
+			break;
+		}
+		err = ns_rates_set(dir, &nic, name, per_s);
+	}
+	if (!err && !rc)
+		err = ns_nic_save(dir, &nic);
+	ns_unlock(lock);
+	if (rc)
+		return rc;
+	return err ? die("cannot set a rate on '%s'", argv[3], err) : 0;
+}
+
 static int cat(const char *path)
 {
 	struct ns_buf b = {0};
@@ -457,6 +498,24 @@ static int cat(const char *path)
 		fwrite(b.p, 1, b.len, stdout);
 	ns_buf_free(&b);
 	return err ? die("cannot read '%s'", path, err) : 0;
+}
+
+/* counters DIR IF: as a reader sees them now (moving counters included) */
+static int cmd_counters(int argc, char **argv)
+{
+	struct ns_nic nic;
+	if (argc != 4)
+		return usage(), 2;
+	int lock = ns_lock(argv[2]);
+	if (lock < 0)
+		return die("cannot lock the simulated host '%s'", argv[2], lock);
+	int err = ns_nic_load(argv[2], argv[3], &nic);
+	ns_unlock(lock);
+	if (err)
+		return die("no simulated NIC '%s'", argv[3], err == -ENODEV ? 0 : err);
+	for (size_t i = 0; i < ns_ncounters; i++)
+		printf("%s %llu\n", ns_counters[i].name, (unsigned long long)nic.cnt.v[i]);
+	return 0;
 }
 
 static int cmd_show(int argc, char **argv, const char *ext)
@@ -497,9 +556,11 @@ int main(int argc, char **argv)
 		return cmd_fault(argc, argv);
 	if (!strcmp(cmd, "counter"))
 		return cmd_counter(argc, argv);
+	if (!strcmp(cmd, "rate"))
+		return cmd_rate(argc, argv);
 	if (!strcmp(cmd, "show"))
 		return cmd_show(argc, argv, "state");
 	if (!strcmp(cmd, "counters"))
-		return cmd_show(argc, argv, "counters");
+		return cmd_counters(argc, argv);
 	return usage(), 2;
 }

@@ -122,6 +122,7 @@ struct ns_nic {
 	struct ns_hw hw;
 	struct ns_cfg cfg;
 	struct ns_cnt cnt;
+	struct ns_cnt acc; /* part of cnt added by moving counters since their base (rates.c) */
 	int cfg_dirty;
 	int cnt_dirty;
 };
@@ -156,6 +157,12 @@ void ns_counter_add(struct ns_nic *nic, const char *name, uint64_t n);
 uint64_t ns_counter_get(const struct ns_nic *nic, const char *name);
 int ns_counter_visible(const struct ns_nic *nic, size_t i);
 int ns_counters_grow(struct ns_nic *nic, const struct ns_faults *f, int kind, int only);
+
+/* rates.c: counters that move with time (nics/<if>.rates; DIR/NS_RATES_MARKER exists
+ * once any rate was set on the host) */
+#define NS_RATES_MARKER "rates-set"
+int ns_rates_accrue(const char *dir, struct ns_nic *nic);
+int ns_rates_set(const char *dir, struct ns_nic *nic, const char *name, double per_s);
 
 /* cong.c: debugfs cc_params */
 const char *ns_cc_name(int i);

@@ -7,7 +7,7 @@ NICSIM_OUT := $(BUILD)/sim/nic
 NICSIM_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden -MMD -MP \
 	-Wall -Wextra -Werror -Wshadow -Wformat=2 -Wno-format-nonliteral -Wstrict-prototypes \
 	-Wmissing-prototypes -Wvla
-NICSIM_CORE := buf counters state mlx5 dcbnl tree cong ethtool
+NICSIM_CORE := buf counters state mlx5 dcbnl tree cong ethtool rates
 NICSIM_LIB_OBJS := $(patsubst %,$(NICSIM_OUT)/%.o,$(NICSIM_CORE) preload preload_nl preload_fs)
 NICSIM_CTL_OBJS := $(patsubst %,$(NICSIM_OUT)/%.o,$(NICSIM_CORE) ctl)
 

@@ -637,7 +637,7 @@ int ns_nic_load(const char *dir, const char *ifname, struct ns_nic *nic)
 	else if (err == -ENOENT)
 		err = 0, nic->cnt_dirty = 1;
 	ns_buf_free(&b);
-	return err;
+	return err ? err : ns_rates_accrue(dir, nic);
 }
 
 int ns_nic_save(const char *dir, struct ns_nic *nic)
@@ -657,9 +657,12 @@ int ns_nic_save(const char *dir, struct ns_nic *nic)
 	}
 	if (nic->cnt_dirty) {
 		struct ns_buf b = {0};
+		/* the base of a moving counter, not what it reads now (rates.c) */
 		for (size_t i = 0; i < ns_ncounters; i++)
 			ns_buf_printf(&b, "%s %llu\n", ns_counters[i].name,
-				      (unsigned long long)nic->cnt.v[i]);
+				      (unsigned long long)(nic->cnt.v[i] > nic->acc.v[i]
+							       ? nic->cnt.v[i] - nic->acc.v[i]
+							       : 0));
 		nic_path(path, sizeof(path), dir, nic->hw.ifname, "counters");
 		err = b.oom ? -ENOMEM : ns_write_atomic(path, b.p, b.len);
 		ns_buf_free(&b);

@@ -672,8 +672,14 @@ int ns_tree_read_special(const char *dir, const struct ns_where *w)
 	int lock = ns_lock(dir);
 	if (lock < 0)
 		return 0;
-	if (!ns_faults_load(dir, &f) && f.grow && !find_nic(dir, NS_AREA_IB, w->dev, &nic) &&
-	    ns_counters_grow(&nic, &f, -1, idx))
+	/* a moving counter (rates.c) is rewritten with its value as of now; the host's
+	 * marker file says whether any counter moves, so that other reads stay cheap */
+	char marker[NS_PATH_MAX];
+	ns_pathf(marker, sizeof(marker), "%s/%s", dir, NS_RATES_MARKER);
+	int moving = access(marker, F_OK) == 0;
+	if (!ns_faults_load(dir, &f) && (f.grow || moving) &&
+	    !find_nic(dir, NS_AREA_IB, w->dev, &nic) &&
+	    ((f.grow && ns_counters_grow(&nic, &f, -1, idx)) || nic.acc.v[idx]))
 		ns_nic_save(dir, &nic);
 	ns_unlock(lock);
 	return 0;

@@ -3,11 +3,16 @@
  *   switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]
  *   switchsim-ctl --run-dir RUN add-batch     (lines "NAME ADDR PLATFORM [MODEL]" on stdin)
  *   switchsim-ctl --run-dir RUN fault NAME reject-next [N] | hang [always] | drop-after N |
- *                                       slow MS | clear | drift [ROOT:]PATH=VALUE...
+ *                                       slow MS | clear | drift [ROOT:]PATH=VALUE... |
+ *                                       rate PATH=PER_SECOND... | rate clear |
+ *                                       lldp PORT=DEVICE:PORT... | lldp PORT=
  *   switchsim-ctl --run-dir RUN dump NAME
  *
  * drift paths are dotted (qos.roce.mode=lossy); ROOT is config (default), oper or counters;
- * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path. */
+ * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path.
+ * rate PATH (a counters path, as drift's) makes that counter grow by PER_SECOND from now
+ * on (rates.c); 0 freezes it; `rate clear` freezes every one.  lldp PORT=DEVICE:PORT is the
+ * neighbour the switch's LLDP agent sees on PORT (st["lldp"]; PORT= forgets it). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -155,6 +160,45 @@ static int drift(struct sim_ctx *ctx, const struct sim_dialect *d, char *spec, c
 	return d->drift(ctx, root, parts, n, jparse_loose(eq + 1), err, errlen);
 }
 
+static int set_lldp(cJSON *st, const char *spec, char *err, size_t errlen)
+{
+	char port[SIM_NAME_MAX], dev[SIM_NAME_MAX], rport[SIM_NAME_MAX];
+	const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq, ':') : NULL;
+	cJSON *lldp = jget1(st, "lldp");
+
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(port)) {
+		snprintf(err, errlen, "lldp: expected PORT=DEVICE:PORT, got '%s'", spec);
+		return -1;
+	}
+	memcpy(port, spec, (size_t)(eq - spec));
+	port[eq - spec] = '\0';
+	if (!cJSON_IsObject(lldp)) {
+		lldp = cJSON_CreateObject();
+		jput(st, "lldp", lldp);
+	}
+	if (!eq[1]) {
+		cJSON_DeleteItemFromObjectCaseSensitive(lldp, port);
+		return 0;
+	}
+	if (!colon || colon == eq + 1 || !colon[1] || (size_t)(colon - eq - 1) >= sizeof(dev) ||
+	    strlen(colon + 1) >= sizeof(rport)) {
+		snprintf(err, errlen, "lldp: expected PORT=DEVICE:PORT, got '%s'", spec);
+		return -1;
+	}
+	memcpy(dev, eq + 1, (size_t)(colon - eq - 1));
+	dev[colon - eq - 1] = '\0';
+	snprintf(rport, sizeof(rport), "%s", colon + 1);
+	if (!is_safe_name(port) || !is_safe_name(dev) || !is_safe_name(rport)) {
+		snprintf(err, errlen, "lldp: bad name in '%s'", spec);
+		return -1;
+	}
+	cJSON *e = cJSON_CreateObject();
+	jput(e, "host", cJSON_CreateString(dev));
+	jput(e, "port", cJSON_CreateString(rport));
+	jput(lldp, port, e);
+	return 0;
+}
+
 static int cmd_fault(const char *run, int argc, char **argv)
 {
 	char err[SIM_ERR_MAX];
@@ -175,6 +219,22 @@ static int cmd_fault(const char *run, int argc, char **argv)
 		}
 		for (int i = 2; i < argc && rc == 0; i++)
 			rc = drift(&ctx, d, argv[i], err, sizeof(err));
+	} else if (!strcmp(argv[1], "lldp")) {
+		for (int i = 2; i < argc && rc == 0; i++)
+			rc = set_lldp(sw.st, argv[i], err, sizeof(err));
+		if (argc < 3) {
+			snprintf(err, sizeof(err), "lldp: expected PORT=DEVICE:PORT");
+			rc = -1;
+		}
+	} else if (!strcmp(argv[1], "rate")) {
+		if (argc < 3) {
+			snprintf(err, sizeof(err), "rate: expected PATH=PER_SECOND or clear");
+			rc = -1;
+		} else if (argc == 3 && !strcmp(argv[2], "clear")) {
+			sim_rates_clear(sw.st);
+		}
+		for (int i = 2; i < argc && rc == 0 && strcmp(argv[2], "clear"); i++)
+			rc = sim_rates_set(sw.st, argv[i], err, sizeof(err));
 	} else {
 		rc = sim_fault_set(sw.st, argc - 1, argv + 1, err, sizeof(err));
 	}

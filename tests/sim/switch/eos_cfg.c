@@ -698,6 +698,10 @@ static void prune(cJSON *cfg)
 		if (!ifc->child)
 			del_key(ifs, ifc->string);
 	}
+	/* no interface configured and an empty interface table render the same
+	 * running-config: keep one state for both */
+	if (ifs && !ifs->child)
+		del_key(cfg, "interface");
 }
 
 int eos_cfg_line(const struct eos_sw *sw, cJSON *cfg, struct eos_pos *pos, int argc, char **argv,

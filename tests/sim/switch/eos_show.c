@@ -747,11 +747,51 @@ static int show_session_config(struct eos_cli *c, int argc, char **argv, int i, 
 	return 0;
 }
 
+/* show lldp neighbors: the neighbour list (JSON "lldpNeighbors": [{"port", "neighborDevice",
+ * "neighborPort", "ttl"}], as eAPI clients read it), from st["lldp"] (what the lab cabled). */
+static int show_lldp(struct eos_cli *c, int argc, char **argv, struct eos_res *r)
+{
+	if (argc != 3 || strcasecmp(argv[2], "neighbors") != 0) {
+		eos_res_invalid(r, argc, argv, 2);
+		return -1;
+	}
+	const cJSON *lldp = jget1(c->ctx->st, "lldp");
+	const char **keys;
+	int n = jkeys_sorted(lldp, &keys);
+	struct table t;
+	r->has_json = true;
+	r->json = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(r->json, "lldpNeighbors");
+	table_init(&t, 4, "Port", "Neighbor Device ID", "Neighbor Port ID", "TTL");
+	for (int i = 0; i < n; i++) {
+		const cJSON *e = jget1(lldp, keys[i]);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "port", keys[i]);
+		cJSON_AddStringToObject(o, "neighborDevice", jstr(e, "host", ""));
+		cJSON_AddStringToObject(o, "neighborPort", jstr(e, "port", ""));
+		cJSON_AddNumberToObject(o, "ttl", 120);
+		cJSON_AddItemToArray(list, o);
+		table_row(&t, keys[i], jstr(e, "host", ""), jstr(e, "port", ""), "120");
+	}
+	free(keys);
+	table_print(&r->text, &t, 0);
+	table_free(&t);
+	return 0;
+}
+
 int eos_show(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, struct eos_res *r)
 {
-	static const char *const cmds[] = {
-	    "running-config", "priority-flow-control", "qos",		"interfaces",	  "version",
-	    "hostname",	      "session-config",	       "configuration", "startup-config", NULL};
+	static const char *const cmds[] = {"running-config",
+					   "priority-flow-control",
+					   "qos",
+					   "interfaces",
+					   "version",
+					   "hostname",
+					   "session-config",
+					   "configuration",
+					   "startup-config",
+					   "lldp",
+					   NULL};
 	r->show = true;
 	int k = argc > 1 ? eos_kw(argv[1], cmds) : -1;
 	if (k < 0) {
@@ -790,6 +830,8 @@ int eos_show(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, struct 
 		return show_session_config(c, argc, argv, 2, r);
 	case 8:
 		return show_startup(c, argc, argv, 2, r);
+	case 9:
+		return show_lldp(c, argc, argv, r);
 	default:
 		if (argc < 3 || strcasecmp(argv[2], "sessions") != 0 ||
 		    (argc > 3 && strcasecmp(argv[3], "detail") != 0) || argc > 4) {

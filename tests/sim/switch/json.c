@@ -105,6 +105,12 @@ static void jmerge_at(cJSON *dst, const cJSON *src, jreplace_fn fn, void *arg, c
 		} else if (cJSON_IsObject(s) && cJSON_IsObject(d) &&
 			   !(fn && fn(path, n + 1, arg))) {
 			jmerge_at(d, s, fn, arg, path, n + 1);
+		} else if (cJSON_IsObject(s)) {
+			/* RFC 7386: an object replaces a non-object (or a replaced one) as the
+			 * patch applied to {}, so its nulls remove members, never stay */
+			cJSON *o = cJSON_CreateObject();
+			jmerge_at(o, s, fn, arg, path, n + 1);
+			jput(dst, s->string, o);
 		} else {
 			jput(dst, s->string, cJSON_Duplicate(s, true));
 		}

@@ -163,6 +163,11 @@ static void apply_op(cJSON *cfg, const cJSON *op)
 				cJSON_Delete(cJSON_DetachItemViaPointer(cfg, cfg->child));
 		} else {
 			jdel(cfg, path, n);
+			/* a top-level container (interface, qos) left empty renders like none:
+			 * keep one state for both */
+			cJSON *top = jget1(cfg, path[0]);
+			if (n > 1 && cJSON_IsObject(top) && !top->child)
+				cJSON_DeleteItemFromObjectCaseSensitive(cfg, path[0]);
 		}
 	} else if (strcmp(kind, "set") == 0 && val) {
 		jset(cfg, path, n, cJSON_Duplicate(val, true));

@@ -823,9 +823,35 @@ static int show_if_roce(struct nv_cli *c, const char *ifname, const cJSON *port,
 	return rc;
 }
 
+/* nv show interface lldp: the neighbour table (NVUE command reference, "LLDP"), from
+ * st["lldp"] (what the lab cabled, switchsim-ctl's `fault NAME lldp`). */
+static int show_lldp(struct nv_cli *c, const cJSON *ifs)
+{
+	const cJSON *lldp = jget1(c->ctx->st, "lldp");
+	const char **keys;
+	int n = jkeys_sorted(lldp, &keys);
+	struct table t;
+	struct sbuf sb;
+
+	sb_init(&sb);
+	table_init(&t, 5, "Interface", "Speed", "Type", "Remote Host", "Remote Port");
+	for (int i = 0; i < n; i++) {
+		const cJSON *e = jget1(lldp, keys[i]);
+		table_row(&t, keys[i], jstr(jget1(jget1(ifs, keys[i]), "link"), "speed", ""), "swp",
+			  jstr(e, "host", ""), jstr(e, "port", ""));
+	}
+	free(keys);
+	table_print(&sb, &t, 0);
+	table_free(&t);
+	out(c, &sb);
+	return 0;
+}
+
 static int show_interface(struct nv_cli *c, int nw, char **w)
 {
 	const cJSON *ifs = jget1(oper(c), "interface");
+	if (nw == 1 && !strcmp(w[0], "lldp"))
+		return show_lldp(c, ifs);
 	if (nw == 0) {
 		cJSON *list = cJSON_CreateObject();
 		const cJSON *p;

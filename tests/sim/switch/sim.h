@@ -123,6 +123,14 @@ int sim_switch_create(const char *run_dir, const char *name, cJSON *st, char *er
 /* Read a one-line secret file; trailing newline removed.  Returns 0 or -errno. */
 int sim_read_secret(const char *path, char *buf, size_t len);
 
+/* ---- counters that move with time (rates.c) ---- */
+/* Write every running rate's current value into st["counters"] (done on every load). */
+void sim_rates_apply(cJSON *st);
+/* "PATH=PER_SECOND": the counter at PATH grows by PER_SECOND from now on (0 freezes it). */
+int sim_rates_set(cJSON *st, const char *spec, char *err, size_t errlen);
+/* Freeze every counter at its current value. */
+void sim_rates_clear(cJSON *st);
+
 /* ---- the dialect interface (dialect.c) ---- */
 struct sim_ctx {
 	cJSON *st;	  /* whole switch state; a dialect owns st["<dialect>"] and "operational" */

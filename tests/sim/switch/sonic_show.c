@@ -178,6 +178,30 @@ static int show_ecn(struct sn_cli *c)
 	return 0;
 }
 
+/* show lldp table: lldpshow's summary, from st["lldp"] (what the lab cabled). */
+static int show_lldp(struct sn_cli *c, int argc, char **argv)
+{
+	if (argc != 3 || strcmp(argv[2], "table") != 0)
+		return click_no_such(c, "lldp ", argc < 3 ? "" : argv[2]);
+	const cJSON *lldp = jget1(c->ctx->st, "lldp");
+	const char **keys;
+	int n = jkeys_sorted(lldp, &keys);
+	struct table t;
+	fputs("Capability codes: (R) Router, (B) Bridge, (O) Other\n", c->out);
+	table_init(&t, 5, "LocalPort", "RemoteDevice", "RemotePortID", "Capability",
+		   "RemotePortDescr");
+	for (int i = 0; i < n; i++) {
+		const cJSON *e = jget1(lldp, keys[i]);
+		table_row(&t, keys[i], jstr(e, "host", ""), jstr(e, "port", ""), "BR",
+			  jstr(e, "port", ""));
+	}
+	free(keys);
+	print_table(c, &t);
+	fprintf(c->out, "%s\nTotal entries displayed:  %d\n",
+		"--------------------------------------------------", n);
+	return 0;
+}
+
 int sn_show(struct sn_cli *c, int argc, char **argv)
 {
 	if (argc < 2)
@@ -206,6 +230,8 @@ int sn_show(struct sn_cli *c, int argc, char **argv)
 		return show_pfc(c, argc, argv);
 	if (!strcmp(w, "pfcwd"))
 		return show_pfcwd(c, argc, argv);
+	if (!strcmp(w, "lldp"))
+		return show_lldp(c, argc, argv);
 	if (!strcmp(w, "ecn"))
 		return show_ecn(c);
 	return click_no_such(c, "", w);

@@ -143,6 +143,8 @@ int sim_switch_open(const char *run_dir, const char *name, struct sim_switch *sw
 		sim_switch_close(sw);
 		return -EINVAL;
 	}
+	/* counters under a congestion state read as of now (rates.c) */
+	sim_rates_apply(sw->st);
 	return 0;
 }
 

@@ -1,0 +1,261 @@
+/* rocectl diagnose -p P -i I [HOST...] [--interval 10s]: where it hurts.  The counters of
+ * every device on the paths between the hosts (every host when none is named) are read
+ * twice, --interval apart; the deltas locate the pause tree's root and its relays, NIC
+ * pause storms, drops on lossless priorities, host-side losses and DCQCN mistakes, and
+ * every path gets a verdict (include/rocectl/diag.h).
+ *
+ * JSON (--json or --format json), schema "rocectl.diagnose/v1", one object:
+ *   {"schema", "command": "diagnose", "inventory", "policy", "window_s",
+ *    "roots": ["leaf02:swp2"],
+ *    "paths": [{"from", "from_port", "to", "to_port",
+ *               "verdict": "clean|congested|lossy|host-side|unknown", "at": "DEV:PORT"|null,
+ *               "evidence", "hops": [{"device", "in", "out",
+ *                                      "role": "root|relay|storm|clean|unknown", "why",
+ *                                      "deltas": {"in": {"port", "pause_tx", ...},
+ *                                                 "out": {...}}}]}],
+ *    "findings": [{"kind", "device", "port", "message", "fields"}],
+ *    "errors": ["<device error>"], "status": "clean|not_clean|error", "exit_code"}
+ * --format prometheus: rocectl_diagnose_* (engine/report/report_diag.c).
+ * Exit: 0 every path clean, 2 a path is not clean or a finding was made, 1 a device could
+ * not be read (an error outranks the rest). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/cli.h"
+#include "rocectl/diag.h"
+#include "rocectl/fleet.h"
+#include "rocectl/units.h"
+#include "rocectl/util.h"
+
+#define DIAG_SCHEMA "rocectl.diagnose/v1"
+
+enum diag_fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
+
+struct diag_opts {
+	const char *policy, *inventory;
+	uint64_t interval_us;
+	enum diag_fmt fmt;
+	unsigned parallel;
+};
+
+enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_JSON, OPT_PARALLEL };
+
+static const struct rc_option options[] = {
+    {"policy", 'p', "FILE", "the policy (its lossless priorities and ECN class)", 'p'},
+    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
+    {"interval", 0, "DURATION", "time between the two samples (default 10s; 100ms..1h)",
+     OPT_INTERVAL},
+    {"format", 0, "FMT", "text (default), json or prometheus", OPT_FORMAT},
+    {"json", 'j', NULL, "JSON output (schema rocectl.diagnose/v1, see cli/cmd_diagnose.c)",
+     OPT_JSON},
+    {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+#define USAGE                                                                                      \
+	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
+	"[--format text|json|prometheus] [--parallel N]"
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct diag_opts *o = ctx;
+	const char *why = NULL;
+	uint64_t v;
+
+	switch (id) {
+	case 'p':
+		o->policy = arg;
+		return 0;
+	case 'i':
+		o->inventory = arg;
+		return 0;
+	case OPT_INTERVAL:
+		if (rc_parse_duration(arg, &v, &why) || v < 100000 || v > 3600000000ull) {
+			fprintf(stderr,
+				"rocectl diagnose: --interval: '%s' is not a duration in "
+				"100ms..1h%s%s\n",
+				arg, why ? ": " : "", why ? why : "");
+			return -EINVAL;
+		}
+		o->interval_us = v;
+		return 0;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "text"))
+			o->fmt = FMT_TEXT;
+		else if (!strcmp(arg, "json"))
+			o->fmt = FMT_JSON;
+		else if (!strcmp(arg, "prometheus"))
+			o->fmt = FMT_PROM;
+		else {
+			fprintf(
+			    stderr,
+			    "rocectl diagnose: --format: '%s' is not text, json or prometheus\n",
+			    arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_JSON:
+		o->fmt = FMT_JSON;
+		return 0;
+	case OPT_PARALLEL:
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr,
+				"rocectl diagnose: --parallel: '%s' is not a number in 1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+struct diag_run {
+	struct diag_opts o;
+	struct rc_policy pol;
+	struct rc_inventory inv;
+	struct rc_diag_paths paths;
+	struct rc_diag_run dr;
+	size_t *hosts, n_hosts;
+	bool have_inv;
+};
+
+/* The hosts named (each checked), or every host of the inventory. */
+static int pick_hosts(struct diag_run *r, int npos, char **argv)
+{
+	const struct rc_inventory *inv = &r->inv;
+
+	r->hosts = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*r->hosts));
+	if (!r->hosts)
+		return -ENOMEM;
+	for (int i = 0; i < npos; i++) {
+		ptrdiff_t k = rc_inventory_device_index(inv, argv[i]);
+
+		if (k < 0 || inv->devices[k].kind != RC_DEV_HOST) {
+			fprintf(stderr, "rocectl diagnose: '%s' is not a host of the inventory\n",
+				argv[i]);
+			return -EINVAL;
+		}
+		for (size_t j = 0; j < r->n_hosts; j++)
+			if (r->hosts[j] == (size_t)k)
+				k = -1;
+		if (k >= 0)
+			r->hosts[r->n_hosts++] = (size_t)k;
+	}
+	for (size_t k = 0; !npos && k < inv->n_devices; k++)
+		if (inv->devices[k].kind == RC_DEV_HOST)
+			r->hosts[r->n_hosts++] = k;
+	if (r->n_hosts < 2) {
+		fprintf(stderr, "rocectl diagnose: paths need two hosts at least\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int report(struct diag_run *r)
+{
+	struct rc_out out;
+	size_t bad;
+	int code;
+
+	if (r->o.fmt == FMT_PROM) {
+		rc_diag_prom(stdout, &r->dr.d);
+		bad = 0;
+		for (size_t i = 0; i < r->dr.d.n_paths; i++)
+			bad += r->dr.d.paths[i].verdict != RC_VERDICT_CLEAN;
+		return r->dr.failed		   ? RC_EXIT_ERROR
+		       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
+						   : RC_EXIT_OK;
+	}
+	rc_out_init(&out, stdout, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, DIAG_SCHEMA);
+	rc_out_str(&out, "command", NULL, "diagnose");
+	rc_out_str(&out, "inventory", NULL, r->o.inventory);
+	rc_out_str(&out, "policy", NULL, r->pol.name);
+	bad = rc_diag_print(&out, &r->dr.d);
+	rc_out_open_array(&out, "errors");
+	for (size_t i = 0; i < r->dr.f.n; i++)
+		if (r->dr.f.devs[i].rc)
+			rc_out_str(&out, NULL, "error: %s\n", r->dr.f.devs[i].err.msg);
+	rc_out_close_array(&out);
+	code = r->dr.failed		   ? RC_EXIT_ERROR
+	       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
+					   : RC_EXIT_OK;
+	rc_out_str(&out, "status", "status: %s\n",
+		   code == RC_EXIT_OK	   ? "clean"
+		   : code == RC_EXIT_ERROR ? "error"
+					   : "not_clean");
+	rc_out_int(&out, "exit_code", NULL, code);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
+	return code;
+}
+
+static int run(struct diag_run *r, int npos, char **argv, const struct rc_global *g)
+{
+	struct rc_run_opts opts = {
+	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (rc_policy_load(r->o.policy, &r->pol, &warn, &err) ||
+	    rc_inventory_load(r->o.inventory, &r->inv, &warn, &err)) {
+		fprintf(stderr, "rocectl diagnose: ");
+		rc_err_print(&err, stderr);
+		return RC_EXIT_ERROR;
+	}
+	r->have_inv = true;
+	rc_warnings_print(&warn, stderr);
+	if (pick_hosts(r, npos, argv))
+		return RC_EXIT_ERROR;
+	rc = rc_diag_paths(&r->inv, r->hosts, r->n_hosts, false, &r->paths, &err);
+	if (!rc && !r->paths.n)
+		rc = rc_errf(&err, ENOENT, "no path between the hosts in the inventory");
+	if (!rc)
+		rc = rc_diag_run(&r->dr, &r->inv, &r->pol, &opts, &r->paths, r->o.interval_us,
+				 r->o.parallel, &err);
+	if (rc) {
+		fprintf(stderr, "rocectl diagnose: ");
+		rc_err_print(&err, stderr);
+		return RC_EXIT_ERROR;
+	}
+	for (size_t i = 0; i < r->dr.f.n; i++)
+		if (r->dr.f.devs[i].rc)
+			fprintf(stderr, "rocectl diagnose: %s\n", r->dr.f.devs[i].err.msg);
+	return report(r);
+}
+
+int cmd_diagnose(int argc, char **argv, const struct rc_global *g)
+{
+	struct diag_run *r = calloc(1, sizeof(*r));
+	int npos, rc, code;
+
+	if (!r) {
+		fprintf(stderr, "rocectl diagnose: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	r->o.interval_us = 10000000;
+	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &r->o, &npos);
+	if (!rc && (!r->o.policy || !r->o.inventory)) {
+		fprintf(stderr, "rocectl diagnose: need -p POLICY and -i INVENTORY\n");
+		rc_print_usage(stderr, USAGE, options);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(r);
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	}
+	code = run(r, npos, argv, g);
+	rc_diag_run_fini(&r->dr);
+	rc_diag_paths_fini(&r->paths);
+	free(r->hosts);
+	if (r->have_inv)
+		rc_inventory_fini(&r->inv);
+	free(r);
+	return code;
+}

@@ -1,0 +1,114 @@
+/* rocectl discover -i INVENTORY [--limit NAMES]: the `links:` section the inventory should
+ * have, from what the devices' LLDP agents see (include/rocectl/lldp.h).  A cable seen from
+ * both ends is printed once; speed and cable length are kept from the inventory where it
+ * has the same cable.  Devices without LLDP (hosts without lldpd, drivers that read none)
+ * are listed as comments: their cables show from the switch at the other end.
+ * Exit: 0, or 1 when a device could not be read (what could be read is still printed). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/cli.h"
+#include "rocectl/fleet.h"
+#include "rocectl/lldp.h"
+#include "rocectl/util.h"
+
+struct disc_opts {
+	const char *inventory, *limit;
+	unsigned parallel;
+};
+
+enum { OPT_LIMIT = 256, OPT_PARALLEL };
+
+static const struct rc_option options[] = {
+    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
+    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+#define USAGE "rocectl discover -i INVENTORY [--limit NAMES] [--parallel N]"
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct disc_opts *o = ctx;
+	uint64_t v;
+
+	switch (id) {
+	case 'i':
+		o->inventory = arg;
+		return 0;
+	case OPT_LIMIT:
+		o->limit = arg;
+		return 0;
+	case OPT_PARALLEL:
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr,
+				"rocectl discover: --parallel: '%s' is not a number in 1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int cmd_discover(int argc, char **argv, const struct rc_global *g)
+{
+	struct disc_opts o = {0};
+	struct rc_run_opts opts = {
+	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	struct rc_inventory inv = {0};
+	struct rc_fleet f = {0};
+	struct rc_lldp l = {0};
+	struct rc_warnings warn = {0};
+	struct rc_err err = {0};
+	size_t failed = 0;
+	int npos, rc;
+
+	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	if (npos || !o.inventory) {
+		fprintf(stderr, "rocectl discover: need -i INVENTORY and nothing else\n");
+		rc_print_usage(stderr, USAGE, options);
+		return RC_EXIT_USAGE;
+	}
+	if (rc_inventory_load(o.inventory, &inv, &warn, &err)) {
+		fprintf(stderr, "rocectl discover: ");
+		rc_err_print(&err, stderr);
+		return RC_EXIT_ERROR;
+	}
+	rc_warnings_print(&warn, stderr);
+	rc = rc_fleet_init(&f, &inv, NULL, &opts, o.limit, o.parallel, &err);
+	if (!rc)
+		rc = rc_lldp_read(&l, &f, &err);
+	if (rc) {
+		fprintf(stderr, "rocectl discover: %s\n", err.msg);
+		rc_fleet_fini(&f);
+		rc_inventory_fini(&inv);
+		return RC_EXIT_ERROR;
+	}
+	printf("# from LLDP, by rocectl discover -i %s\n", o.inventory);
+	for (size_t i = 0; i < f.n; i++) {
+		const struct rc_lldp_dev *d = &l.d[f.devs[i].index];
+		const char *name = inv.devices[f.devs[i].index].name;
+
+		if (d->state == RC_LLDP_UNKNOWN)
+			printf("# %s: no LLDP here (%s)\n", name,
+			       d->err.msg[0] ? d->err.msg : "no agent runs");
+		if (d->state == RC_LLDP_ERROR) {
+			fprintf(stderr, "rocectl discover: %s\n", d->err.msg);
+			printf("# %s: not read (%s)\n", name, d->err.msg);
+			failed++;
+		}
+	}
+	rc_lldp_print_links(stdout, &l);
+	rc_lldp_fini(&l);
+	rc_fleet_fini(&f);
+	rc_inventory_fini(&inv);
+	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
+}

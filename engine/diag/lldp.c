@@ -1,0 +1,326 @@
+/* LLDP neighbours of every device and the cabling they show (include/rocectl/lldp.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/devrun.h"
+#include "rocectl/lldp.h"
+#include "rocectl/util.h"
+
+int rc_neighbors_add(struct rc_neighbors *nb, const char *port, const char *device,
+		     const char *remote_port)
+{
+	struct rc_neighbor *e;
+	int rc = rc_array_reserve((void **)&nb->v, &nb->cap, nb->n + 1, sizeof(*nb->v), 16);
+
+	if (rc)
+		return rc;
+	e = &nb->v[nb->n++];
+	snprintf(e->port, sizeof(e->port), "%s", port);
+	snprintf(e->device, sizeof(e->device), "%s", device);
+	snprintf(e->remote_port, sizeof(e->remote_port), "%s", remote_port);
+	return 0;
+}
+
+void rc_neighbors_fini(struct rc_neighbors *nb)
+{
+	free(nb->v);
+	memset(nb, 0, sizeof(*nb));
+}
+
+struct read_ctx {
+	const struct rc_fleet *f;
+	struct rc_lldp *l;
+};
+
+static int read_one(void *arg, size_t i)
+{
+	struct read_ctx *c = arg;
+	const struct rc_fleet_dev *fd = &c->f->devs[i];
+	const struct rc_device *dev = &c->f->inv->devices[fd->index];
+	struct rc_lldp_dev *out = &c->l->d[fd->index];
+	const struct rc_driver *drv = rc_driver_find(rc_driver_name_for(dev));
+	struct rc_devrun tmp = {0};
+	struct rc_session *s = fd->run.sess;
+	int rc = 0;
+
+	if (!drv || !drv->neighbors) {
+		out->state = RC_LLDP_UNKNOWN;
+		rc_errf(&out->err, EOPNOTSUPP, "the %s driver reads no LLDP",
+			drv ? drv->name : rc_driver_name_for(dev));
+		return 0;
+	}
+	if (!s) {
+		rc = rc_devrun_open(&tmp, dev, fd->index, &c->f->opts, NULL, 0, &out->err);
+		s = tmp.sess;
+	}
+	if (!rc)
+		rc = drv->neighbors(s, &out->nb, &out->err);
+	if (tmp.sess)
+		rc_devrun_close(&tmp);
+	if (rc == -ENOENT) {
+		out->state = RC_LLDP_UNKNOWN;
+		rc_neighbors_fini(&out->nb);
+		return 0;
+	}
+	out->state = rc ? RC_LLDP_ERROR : RC_LLDP_OK;
+	return rc ? 1 : 0;
+}
+
+int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err)
+{
+	struct read_ctx c = {f, l};
+
+	memset(l, 0, sizeof(*l));
+	l->inv = f->inv;
+	l->d = calloc(f->inv->n_devices ? f->inv->n_devices : 1, sizeof(*l->d));
+	if (!l->d)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc_pool_run(f->parallel, false, f->n, read_one, &c);
+	return 0;
+}
+
+void rc_lldp_fini(struct rc_lldp *l)
+{
+	for (size_t i = 0; l->d && i < l->inv->n_devices; i++)
+		rc_neighbors_fini(&l->d[i].nb);
+	free(l->d);
+	l->d = NULL;
+}
+
+/* ---- the check ---------------------------------------------------------------------------- */
+
+/* The inventory device an LLDP system name stands for: the name, or its first DNS label. */
+static ptrdiff_t device_of(const struct rc_inventory *inv, const char *sysname)
+{
+	char label[RC_NAME_MAX];
+	const char *dot = strchr(sysname, '.');
+	ptrdiff_t i = rc_inventory_device_index(inv, sysname);
+
+	if (i >= 0 || !dot || (size_t)(dot - sysname) >= sizeof(label))
+		return i;
+	memcpy(label, sysname, (size_t)(dot - sysname));
+	label[dot - sysname] = '\0';
+	return rc_inventory_device_index(inv, label);
+}
+
+/* lldpd's default port id is the MAC address: "aa:bb:cc:dd:ee:ff". */
+static bool is_mac(const char *s)
+{
+	if (strlen(s) != 17)
+		return false;
+	for (int i = 0; i < 17; i++)
+		if (i % 3 == 2 ? s[i] != ':' && s[i] != '-'
+			       : !strchr("0123456789abcdefABCDEF", s[i]))
+			return false;
+	return true;
+}
+
+static const struct rc_neighbor *neighbor_on(const struct rc_lldp_dev *d, const char *port)
+{
+	for (size_t i = 0; i < d->nb.n; i++)
+		if (!strcmp(d->nb.v[i].port, port))
+			return &d->nb.v[i];
+	return NULL;
+}
+
+/* Does neighbour n stand for the link end e? */
+static bool is_end(const struct rc_inventory *inv, const struct rc_neighbor *n,
+		   const struct rc_link_end *e)
+{
+	ptrdiff_t d = device_of(inv, n->device);
+
+	return d == (ptrdiff_t)e->dev &&
+	       (is_mac(n->remote_port) || !strcmp(n->remote_port, e->port));
+}
+
+static int add(struct rc_cabling *c, size_t *cap, const struct rc_cable_finding *f)
+{
+	if (rc_array_reserve((void **)&c->v, cap, c->n + 1, sizeof(*c->v), 8))
+		return -ENOMEM;
+	c->v[c->n++] = *f;
+	return 0;
+}
+
+static void where(char *buf, size_t len, const struct rc_inventory *inv,
+		  const struct rc_link_end *e)
+{
+	snprintf(buf, len, "%s:%s", inv->devices[e->dev].name, e->port);
+}
+
+int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_err *err)
+{
+	const struct rc_inventory *inv = l->inv;
+	size_t cap = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (size_t k = 0; k < inv->n_links; k++) {
+		const struct rc_link_end *ends[2] = {&inv->links[k].a, &inv->links[k].b};
+		bool read = false;
+
+		for (int s = 0; s < 2; s++) {
+			const struct rc_lldp_dev *d = &l->d[ends[s]->dev];
+			const struct rc_neighbor *n;
+			struct rc_cable_finding f = {.link = k, .dev = ends[s]->dev};
+
+			if (d->state != RC_LLDP_OK)
+				continue;
+			read = true;
+			n = neighbor_on(d, ends[s]->port);
+			if (n && is_end(inv, n, ends[!s]))
+				continue;
+			f.kind = n ? RC_CABLE_MISCABLED : RC_CABLE_MISSING;
+			snprintf(f.port, sizeof(f.port), "%s", ends[s]->port);
+			if (n)
+				snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device,
+					 n->remote_port);
+			where(f.want, sizeof(f.want), inv, ends[!s]);
+			if (add(c, &cap, &f))
+				goto oom;
+		}
+		c->links_checked += read;
+		c->links_unknown += !read;
+	}
+	/* neighbours on ports no link names, that are devices of the inventory */
+	for (size_t d = 0; d < inv->n_devices; d++) {
+		const struct rc_lldp_dev *ld = &l->d[d];
+
+		for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
+			const struct rc_neighbor *n = &ld->nb.v[i];
+			struct rc_cable_finding f = {
+			    .kind = RC_CABLE_EXTRA, .link = SIZE_MAX, .dev = d};
+
+			if (rc_inventory_link_of(inv, d, n->port) || device_of(inv, n->device) < 0)
+				continue;
+			snprintf(f.port, sizeof(f.port), "%s", n->port);
+			snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device, n->remote_port);
+			if (add(c, &cap, &f))
+				goto oom;
+		}
+	}
+	return 0;
+oom:
+	rc_cabling_fini(c);
+	return rc_errf(err, ENOMEM, "out of memory");
+}
+
+void rc_cabling_fini(struct rc_cabling *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *rc_cable_kind_name(enum rc_cable_kind k)
+{
+	return k == RC_CABLE_MISCABLED ? "miscabled" : k == RC_CABLE_MISSING ? "missing" : "extra";
+}
+
+/* ---- printers ----------------------------------------------------------------------------- */
+
+size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c)
+{
+	const struct rc_inventory *inv = l->inv;
+
+	rc_out_open_object(o, "cabling");
+	rc_out_uint(o, "links_checked", NULL, c->links_checked);
+	rc_out_uint(o, "links_unknown", NULL, c->links_unknown);
+	rc_out_open_array(o, "unknown_devices");
+	for (size_t d = 0; d < inv->n_devices; d++)
+		if (l->d[d].state == RC_LLDP_UNKNOWN || l->d[d].state == RC_LLDP_ERROR)
+			rc_out_str(o, NULL, NULL, inv->devices[d].name);
+	rc_out_close_array(o);
+	if (c->n)
+		rc_out_text(o, "cabling (LLDP): %zu problem%s\n", c->n, c->n == 1 ? "" : "s");
+	rc_out_open_array(o, "findings");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct rc_cable_finding *f = &c->v[i];
+		char at[2 * RC_NAME_MAX + 2];
+
+		snprintf(at, sizeof(at), "%s:%s", inv->devices[f->dev].name, f->port);
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "kind", "  %-9s", rc_cable_kind_name(f->kind));
+		rc_out_str(o, "at", " %s", at);
+		if (f->link != SIZE_MAX) {
+			char a[2 * RC_NAME_MAX + 2], b[2 * RC_NAME_MAX + 2],
+			    ln[4 * RC_NAME_MAX + 8];
+
+			where(a, sizeof(a), inv, &inv->links[f->link].a);
+			where(b, sizeof(b), inv, &inv->links[f->link].b);
+			snprintf(ln, sizeof(ln), "%s -- %s", a, b);
+			rc_out_str(o, "link", " (link %s)", ln);
+		} else {
+			rc_out_null(o, "link", NULL);
+		}
+		rc_out_str(o, "seen", f->seen[0] ? ": sees %s" : ": sees nothing", f->seen);
+		rc_out_str(o, "want",
+			   f->want[0] ? ", inventory says %s" : ", inventory has no link", f->want);
+		rc_out_text(o, "\n");
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+	rc_out_str(o, "status", NULL, c->n ? "drift" : c->links_checked ? "ok" : "unknown");
+	rc_out_close_object(o);
+	return c->n;
+}
+
+void rc_lldp_print_links(FILE *f, const struct rc_lldp *l)
+{
+	const struct rc_inventory *inv = l->inv;
+
+	fprintf(f, "links:\n");
+	for (size_t d = 0; d < inv->n_devices; d++) {
+		const struct rc_lldp_dev *ld = &l->d[d];
+
+		for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
+			const struct rc_neighbor *n = &ld->nb.v[i];
+			ptrdiff_t r = device_of(inv, n->device);
+			const struct rc_link *k;
+			const struct rc_neighbor *back;
+
+			if (r < 0)
+				continue;
+			/* a pair seen from both ends is printed once, from the first device */
+			back = l->d[r].state == RC_LLDP_OK ? neighbor_on(&l->d[r], n->remote_port)
+							   : NULL;
+			if (back && (size_t)r < d && device_of(inv, back->device) == (ptrdiff_t)d &&
+			    !strcmp(back->remote_port, n->port))
+				continue;
+			if ((size_t)r == d && strcmp(n->port, n->remote_port) > 0)
+				continue;
+			if (is_mac(n->remote_port)) {
+				fprintf(f,
+					"  # %s:%s sees %s, port id %s (a MAC: set lldpd's "
+					"portidsubtype to ifname)\n",
+					inv->devices[d].name, n->port, inv->devices[r].name,
+					n->remote_port);
+				continue;
+			}
+			fprintf(f, "  - {a: \"%s:%s\", b: \"%s:%s\"", inv->devices[d].name, n->port,
+				inv->devices[r].name, n->remote_port);
+			/* keep what the inventory says of the same cable */
+			k = rc_inventory_link_of(inv, d, n->port);
+			if (k && ((k->a.dev == (size_t)r && !strcmp(k->a.port, n->remote_port)) ||
+				  (k->b.dev == (size_t)r && !strcmp(k->b.port, n->remote_port)))) {
+				if (k->speed_gbps)
+					fprintf(f, ", speed: %uG", k->speed_gbps);
+				if (k->cable_length_m)
+					fprintf(f, ", cable_length: %um", k->cable_length_m);
+			}
+			fprintf(f, "}\n");
+		}
+	}
+}
+
+void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c)
+{
+	fprintf(f,
+		"# HELP rocectl_cabling_problems links whose LLDP neighbours disagree with the "
+		"inventory (miscabled, missing, extra)\n"
+		"# TYPE rocectl_cabling_problems gauge\n"
+		"rocectl_cabling_problems %zu\n"
+		"# HELP rocectl_cabling_links_unknown links no end of which reads LLDP\n"
+		"# TYPE rocectl_cabling_links_unknown gauge\n"
+		"rocectl_cabling_links_unknown %zu\n",
+		c->n, c->links_unknown);
+}

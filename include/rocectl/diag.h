@@ -1,0 +1,222 @@
+/* Where it hurts: counter deltas between two samples, judged along the paths between hosts
+ * (engine/diag/).  Pure: no device is read here; the caller samples the counters twice
+ * (`rocectl diagnose`, `rocectl trace --counters`) and hands over both lists.
+ *
+ * On a path from host A to host B traffic flows A -> B.  A switch hop that sends PFC pause
+ * on its `in` port (upstream, towards A) and receives none on its `out` port (downstream)
+ * holds the congestion: it is the "root" of the pause tree when its `out` port shows the
+ * congested queue (ECN marks or drops), or when nothing else on the device explains the
+ * pauses.  A hop that sends pause upstream because it is paused itself, or because another
+ * of its egress queues is full, "relays" it.  A NIC that sends pauses most of the time (or
+ * trips its storm detector) is a "storm": its host cannot take what it is sent. */
+#ifndef ROCECTL_DIAG_H
+#define ROCECTL_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/fleet.h"
+#include "rocectl/inventory.h"
+#include "rocectl/print.h"
+#include "rocectl/trace.h"
+
+/* Which fields of struct rc_diag_deltas the device reports (SONiC has no ECN counter in
+ * `show pfc counters`; EOS counts PFC per port, not per priority). */
+enum rc_diag_have {
+	RC_DH_PAUSE_TX = 1u << 0,
+	RC_DH_PAUSE_RX = 1u << 1,
+	RC_DH_PAUSE_US = 1u << 2,
+	RC_DH_ECN_MARKED = 1u << 3,
+	RC_DH_ECN_RECEIVED = 1u << 4,
+	RC_DH_CNP_SENT = 1u << 5,
+	RC_DH_CNP_HANDLED = 1u << 6,
+	RC_DH_DISCARDS = 1u << 7,
+	RC_DH_OUT_OF_BUFFER = 1u << 8,
+	RC_DH_SEQ_ERRORS = 1u << 9,
+	RC_DH_STORM = 1u << 10,
+};
+
+/* One port's counter deltas over the window, lossless priorities only where the counter
+ * is per priority or per class. */
+struct rc_diag_deltas {
+	uint64_t pause_tx, pause_rx; /* PFC frames sent / received */
+	uint64_t pause_tx_us;	     /* time spent sending pause, where reported */
+	uint64_t ecn_marked;	     /* switch: packets marked CE on egress */
+	uint64_t ecn_received;	     /* NIC: CE-marked RoCE packets received */
+	uint64_t cnp_sent, cnp_handled;
+	uint64_t discards;	/* buffer, WRED, PHY discards and other drop counters */
+	uint64_t out_of_buffer; /* RDMA receive queue out of buffers (host-side) */
+	uint64_t seq_errors;	/* out-of-sequence, sequence NAKs (losses seen by RDMA) */
+	uint64_t storm_events;	/* NIC pause-storm warnings/errors */
+	uint32_t have;		/* enum rc_diag_have */
+	bool reset;		/* a counter went backwards (cleared): its delta is its value */
+};
+
+/* Which counters count: the lossless priorities and the traffic classes ECN marks on. */
+struct rc_diag_scope {
+	uint8_t prio_mask;
+	uint8_t tc_mask;
+};
+
+/* Deltas of every port of one device. */
+struct rc_diag_port {
+	char name[RC_NAME_MAX];
+	struct rc_diag_deltas d;
+};
+
+struct rc_diag_dev {
+	bool sampled; /* both samples were read */
+	size_t n;
+	struct rc_diag_port *v;
+};
+
+/* Fold `name` (struct rc_counter.name) with its delta into d.  Unknown names are ignored;
+ * a drop counter (is_drop) of no known kind counts as a discard. */
+void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, const char *name,
+		   bool is_drop, uint64_t delta);
+/* Deltas per port between two samples of one device's counters.  A counter present in
+ * only one sample is left out; one that went backwards counts its new value. */
+int rc_diag_dev_build(struct rc_diag_dev *out, const struct rc_counters *before,
+		      const struct rc_counters *after, const struct rc_diag_scope *scope,
+		      struct rc_err *err);
+void rc_diag_dev_fini(struct rc_diag_dev *d);
+/* A port's deltas, or NULL. */
+const struct rc_diag_deltas *rc_diag_dev_port(const struct rc_diag_dev *d, const char *port);
+
+enum rc_diag_role {
+	RC_HOP_CLEAN = 0,
+	RC_HOP_RELAY,
+	RC_HOP_ROOT,
+	RC_HOP_STORM,
+	RC_HOP_UNKNOWN, /* the device could not be sampled */
+};
+
+enum rc_diag_verdict {
+	RC_VERDICT_CLEAN = 0,
+	RC_VERDICT_CONGESTED,
+	RC_VERDICT_LOSSY,
+	RC_VERDICT_HOST_SIDE,
+	RC_VERDICT_UNKNOWN,
+};
+
+#define RC_DIAG_WHY 200
+
+struct rc_diag_hop {
+	enum rc_diag_role role;
+	const struct rc_diag_deltas *in, *out; /* NULL where the hop has no such port */
+	char why[RC_DIAG_WHY];
+};
+
+struct rc_diag_path {
+	const struct rc_trace_path *p; /* hops, devices and ports */
+	size_t from, to;	       /* inventory indices of the hosts */
+	struct rc_diag_hop h[RC_TRACE_MAX_HOPS];
+	enum rc_diag_verdict verdict;
+	char at[2 * RC_NAME_MAX + 2]; /* "leaf02:swp2": where the verdict points */
+	char evidence[RC_DIAG_WHY];
+};
+
+enum rc_diag_finding_kind {
+	RC_FIND_MARKS_NO_CNP,	  /* marks reach a NIC that sends no CNPs */
+	RC_FIND_CNP_NOT_HANDLED,  /* CNPs are sent but no sender reacts */
+	RC_FIND_PAUSE_NO_MARKS,	  /* PFC acts before ECN: thresholds in the wrong order */
+	RC_FIND_UNEXPECTED_PAUSE, /* (reserved) pauses on a lossy priority */
+};
+
+struct rc_diag_finding {
+	enum rc_diag_finding_kind kind;
+	size_t dev;
+	char port[RC_NAME_MAX];
+	char message[320];
+	char fields[96]; /* the settings to change, comma-separated */
+};
+
+#define RC_DIAG_MAX_FINDINGS 64
+
+/* Everything one window says.  devs[] is indexed like the inventory's devices (devices
+ * not sampled have sampled == false). */
+struct rc_diag {
+	const struct rc_inventory *inv;
+	const struct rc_diag_dev *devs;
+	double window_s;
+	size_t n_paths;
+	struct rc_diag_path *paths;
+	size_t n_findings;
+	struct rc_diag_finding findings[RC_DIAG_MAX_FINDINGS];
+	/* the roots of the pause tree over the whole window ("leaf02:swp2"), for paths that
+	 * are only paused by it */
+	size_t n_roots;
+	char roots[8][2 * RC_NAME_MAX + 2];
+};
+
+/* A NIC pausing for at least this share of the window is a storm. */
+#define RC_DIAG_STORM_SHARE 0.5
+
+/* Paths between hosts, each with the hosts it goes from and to (engine/diag/sample.c). */
+#define RC_DIAG_MAX_PATHS 65536
+
+struct rc_diag_paths {
+	size_t n;
+	struct rc_trace_path *p;
+	size_t (*ends)[2]; /* inventory indices of the sending and the receiving host */
+};
+
+/* Every path from each host to each other one (rc_trace_find), in both directions unless
+ * one_way (then from hosts[i] to hosts[j] for i < j only). */
+int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts, bool one_way,
+		  struct rc_diag_paths *out, struct rc_err *err);
+void rc_diag_paths_fini(struct rc_diag_paths *p);
+/* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
+char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p);
+
+/* The lossless priorities of the policy and the classes they map to (and ECN's). */
+struct rc_diag_scope rc_diag_scope_of(const struct rc_policy *pol);
+/* Read every device of f twice, interval_us apart, and fill devs[inventory index] with
+ * the deltas of those read both times; *window_s is the time between the two reads,
+ * *failed the devices that could not be read (their error is in f). */
+int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_diag_scope *scope,
+		   struct rc_diag_dev *devs, double *window_s, size_t *failed, struct rc_err *err);
+
+/* Judge every hop of every path and the paths; `paths` must outlive d.  devs has
+ * inv->n_devices entries. */
+int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
+		    const struct rc_diag_dev *devs, double window_s,
+		    const struct rc_diag_paths *paths, struct rc_err *err);
+void rc_diag_fini(struct rc_diag *d);
+
+/* Sample and judge in one call: the devices on `paths` through their drivers, twice,
+ * interval_us apart, on a fleet of their own (its per-device errors stay in r->f). */
+struct rc_diag_run {
+	struct rc_fleet f;
+	size_t n_devs;
+	struct rc_diag_dev *devs;
+	struct rc_diag d;
+	size_t failed; /* devices that could not be read */
+};
+
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
+		const struct rc_run_opts *opts, const struct rc_diag_paths *paths,
+		uint64_t interval_us, unsigned parallel, struct rc_err *err);
+void rc_diag_run_fini(struct rc_diag_run *r);
+
+/* Printers (engine/report/report_diag.c).  rc_diag_print writes "window_s", "roots",
+ * "paths" (each with "from", "from_port", "to", "to_port", "verdict", "at", "evidence" and
+ * "hops": [{"device", "in", "out", "role", "why", "deltas": {"in": {...}, "out": {...}}}])
+ * and "findings" ([{"kind", "device", "port", "message", "fields"}]) into the open object,
+ * and returns the number of paths that are not clean.  Text lists every path, and the hops
+ * of those that are not clean. */
+size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d);
+/* One path's "hops" array; one hop's "role", "why" and "deltas" (`trace --counters`). */
+void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct rc_diag_path *p);
+void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k);
+/* rocectl_diagnose_path_clean, _pause_root, _finding, _window_seconds. */
+void rc_diag_prom(FILE *f, const struct rc_diag *d);
+
+const char *rc_diag_role_name(enum rc_diag_role r);
+const char *rc_diag_verdict_name(enum rc_diag_verdict v);
+const char *rc_diag_finding_name(enum rc_diag_finding_kind k);
+
+#endif

@@ -1,0 +1,75 @@
+/* Cabling against LLDP (engine/diag/lldp.c): what each device's LLDP agent sees on its ports,
+ * compared with the inventory's links, and the `links:` the inventory should have.
+ *
+ * A device whose driver reads no LLDP, or that runs no LLDP agent (a host without lldpd),
+ * is "unknown": its ends of links are neither right nor wrong; the switch at the other end
+ * still sees the host.  Neighbour names match an inventory device by its name or by the
+ * name's first DNS label; a remote port that is a MAC address (lldpd's default port id)
+ * matches any port of that device. */
+#ifndef ROCECTL_LLDP_H
+#define ROCECTL_LLDP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rocectl/driver.h"
+#include "rocectl/fleet.h"
+#include "rocectl/inventory.h"
+#include "rocectl/print.h"
+
+enum rc_lldp_state {
+	RC_LLDP_NOT_READ = 0,
+	RC_LLDP_OK,
+	RC_LLDP_UNKNOWN, /* no LLDP here: the driver reads none, or no agent runs */
+	RC_LLDP_ERROR,
+};
+
+struct rc_lldp_dev {
+	enum rc_lldp_state state;
+	struct rc_neighbors nb;
+	struct rc_err err;
+};
+
+struct rc_lldp {
+	const struct rc_inventory *inv;
+	struct rc_lldp_dev *d; /* per inventory device */
+};
+
+/* Read every device of the fleet (its open session, else a new one), `parallel` at once. */
+int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err);
+void rc_lldp_fini(struct rc_lldp *l);
+
+enum rc_cable_kind {
+	RC_CABLE_MISCABLED, /* the port sees another device or port than the inventory says */
+	RC_CABLE_MISSING,   /* the inventory has a link, the port sees no neighbour */
+	RC_CABLE_EXTRA,	    /* the port sees an inventory device, the inventory has no link */
+};
+
+struct rc_cable_finding {
+	enum rc_cable_kind kind;
+	size_t link; /* inventory link (miscabled, missing); SIZE_MAX for extra */
+	size_t dev;  /* the device whose LLDP says so */
+	char port[RC_NAME_MAX];
+	char seen[2 * RC_NAME_MAX + 2]; /* "spine01:swp2"; "" for missing */
+	char want[2 * RC_NAME_MAX + 2]; /* the inventory's far end; "" for extra */
+};
+
+struct rc_cabling {
+	size_t n;
+	struct rc_cable_finding *v;
+	size_t links_checked, links_unknown; /* links with an end read / with no end read */
+};
+
+int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_err *err);
+void rc_cabling_fini(struct rc_cabling *c);
+const char *rc_cable_kind_name(enum rc_cable_kind k);
+
+/* verify's "cabling" object (text: the findings); returns the number of findings. */
+size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c);
+
+void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c);
+
+/* `discover`: the links LLDP shows between inventory devices, as inventory YAML. */
+void rc_lldp_print_links(FILE *f, const struct rc_lldp *l);
+
+#endif

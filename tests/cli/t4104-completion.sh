@@ -1,0 +1,43 @@
+#!/bin/sh
+# dist/completion/rocectl: commands, each command's options (from its --help), and after
+# --limit the roles and the inventory's device names, ranges expanded.
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+I="$SRC_DIR/examples/inventory.yaml"
+# complete WORDS...: what bash completion offers for the last word (one per line, sorted)
+complete_words() {
+	ROCECTL="$ROCECTL" bash -c '
+		. "$1"; shift
+		COMP_WORDS=("$ROCECTL" "$@"); COMP_CWORD=$(($# ))
+		COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+		_rocectl; printf "%s\n" "${COMPREPLY[@]}" | sort' \
+		sh "$SRC_DIR/dist/completion/rocectl" "$@"
+}
+
+test_expect_success 'commands' '
+	complete_words "" >"$TMP/out" &&
+	for c in validate plan apply verify trace rollback counters headroom agent nccl-env capture; do
+		grep -qx "$c" "$TMP/out" || { echo "missing $c"; return 1; }
+	done &&
+	test "$(complete_words pl)" = plan
+'
+
+test_expect_success 'options of the command, from its --help' '
+	complete_words plan --li >"$TMP/out" && test "$(cat "$TMP/out")" = --limit &&
+	complete_words verify --f >"$TMP/out" && grep -qx -- --format "$TMP/out" &&
+	complete_words headroom --s >"$TMP/out" && test "$(cat "$TMP/out")" = --speed &&
+	complete_words agent "" >"$TMP/out" && grep -qx counters "$TMP/out" &&
+	complete_words verify --format p >"$TMP/out" && test "$(cat "$TMP/out")" = prometheus
+'
+
+test_expect_success '--limit offers roles and the inventory devices, ranges expanded' '
+	complete_words verify -i "$I" --limit gpu00 >"$TMP/out" &&
+	printf "gpu001\ngpu002\ngpu003\ngpu004\n" >"$TMP/want" &&
+	cmp "$TMP/want" "$TMP/out" &&
+	complete_words plan --inventory "$I" --limit "leaf01,!sp" >"$TMP/out" &&
+	printf "leaf01,!spine\nleaf01,!spine01\n" >"$TMP/want" && cmp "$TMP/want" "$TMP/out" &&
+	complete_words plan --limit s >"$TMP/out" &&
+	printf "spine\nswitch\n" >"$TMP/want" && cmp "$TMP/want" "$TMP/out"
+'
+
+test_done

@@ -1,0 +1,306 @@
+/* LLDP: NVUE's neighbour table parser (drivers/switch/nvue_lldp.c) on well-formed and
+ * hostile text, and the cabling check against the inventory (engine/diag/lldp.c) on
+ * neighbour lists made by hand. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+#include <cmocka.h>
+
+#include "../../drivers/host/lldpd.h"
+#include "../../drivers/switch/eos.h"
+#include "../../drivers/switch/nvue.h"
+#include "../../drivers/switch/sonic.h"
+#include "rocectl/lldp.h"
+
+/* The shape of the NVUE command reference's example, with this project's names. */
+static const char table[] = "Interface  Speed  Type  Remote Host      Remote Port      \n"
+			    "---------  -----  ----  ---------------  -----------------\n"
+			    "eth0       1G     eth   oob-mgmt         swp10            \n"
+			    "swp1       400G   swp   gpu001           aa:bb:cc:00:11:22\n"
+			    "swp2              swp                                     \n"
+			    "swp51      400G   swp   spine01.dc1      swp1             \n";
+
+static void test_nvue_table(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+
+	(void)state;
+	assert_int_equal(nvue_parse_lldp(table, strlen(table), "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 3); /* swp2 has no neighbour */
+	assert_string_equal(nb.v[0].port, "eth0");
+	assert_string_equal(nb.v[1].port, "swp1");
+	assert_string_equal(nb.v[1].device, "gpu001");
+	assert_string_equal(nb.v[1].remote_port, "aa:bb:cc:00:11:22");
+	assert_string_equal(nb.v[2].port, "swp51");
+	assert_string_equal(nb.v[2].device, "spine01.dc1");
+	assert_string_equal(nb.v[2].remote_port, "swp1");
+	rc_neighbors_fini(&nb);
+}
+
+static void test_nvue_hostile(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	char big[4096];
+	const char *ctl = "Interface  Speed  Type  Remote Host  Remote Port\n"
+			  "swp1       1G     swp   bad\x01name   swp1\n"
+			  "swp2       1G     swp   ok           swp2\n";
+
+	(void)state;
+	/* not the table: an error naming the command and the device */
+	assert_int_equal(nvue_parse_lldp("Error: unknown command\n", 23, "leaf01", &nb, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "nv show interface lldp"));
+	assert_non_null(strstr(err.msg, "leaf01"));
+	/* empty answer: no neighbours */
+	assert_int_equal(nvue_parse_lldp("", 0, "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 0);
+	/* a control byte in a cell: that row is skipped */
+	assert_int_equal(nvue_parse_lldp(ctl, strlen(ctl), "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].device, "ok");
+	rc_neighbors_fini(&nb);
+	/* a name longer than any port: skipped, no overflow */
+	snprintf(big, sizeof(big),
+		 "Interface  Speed  Type  Remote Host  Remote Port\nswp1       1G "
+		 "    swp   %0300d  swp1\n",
+		 7);
+	assert_int_equal(nvue_parse_lldp(big, strlen(big), "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 0);
+	rc_neighbors_fini(&nb);
+}
+
+/* lldpshow's summary (sonic-utilities), with this project's names. */
+static void test_sonic_table(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	const char *t = "Capability codes: (R) Router, (B) Bridge, (O) Other\n"
+			"LocalPort    RemoteDevice    RemotePortID    Capability  RemotePortDescr\n"
+			"-----------  --------------  --------------  ----------  ---------------\n"
+			"Ethernet0    gpu001          enp12s0np0      O           enp12s0np0\n"
+			"Ethernet8    spine01         Ethernet4       BR          to leaf01\n"
+			"Ethernet12   spine\x02x        Ethernet4       BR\n"
+			"--------------------------------------------------\n"
+			"Total entries displayed:  3\n";
+
+	(void)state;
+	assert_int_equal(sonic_parse_lldp(t, strlen(t), "leaf02", &nb, &err), 0);
+	assert_int_equal(nb.n, 2);
+	assert_string_equal(nb.v[1].port, "Ethernet8");
+	assert_string_equal(nb.v[1].device, "spine01");
+	assert_string_equal(nb.v[1].remote_port, "Ethernet4");
+	rc_neighbors_fini(&nb);
+	assert_int_equal(sonic_parse_lldp("Usage: show [OPTIONS]\n", 22, "leaf02", &nb, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "show lldp table"));
+	rc_neighbors_fini(&nb);
+}
+
+/* EOS's JSON model of `show lldp neighbors`, written for this test. */
+static void test_eos_json(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	cJSON *doc = cJSON_Parse(
+	    "{\"tablesAgeOuts\": 0, \"lldpNeighbors\": ["
+	    "{\"port\": \"Ethernet1\", \"neighborDevice\": \"gpu001\", \"neighborPort\": "
+	    "\"enp12s0np0\", \"ttl\": 120},"
+	    "{\"port\": \"Ethernet2\", \"neighborDevice\": 7, \"neighborPort\": \"x\"},"
+	    "{\"port\": \"Ethernet3\", \"neighborDevice\": \"has space\", \"neighborPort\": "
+	    "\"x\"}]}");
+	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": {}}");
+
+	(void)state;
+	assert_non_null(doc);
+	assert_int_equal(eos_parse_lldp(doc, "leaf03", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].port, "Ethernet1");
+	assert_string_equal(nb.v[0].device, "gpu001");
+	assert_string_equal(nb.v[0].remote_port, "enp12s0np0");
+	assert_int_equal(eos_parse_lldp(bad, "leaf03", &nb, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "show lldp neighbors"));
+	assert_int_equal(eos_parse_lldp(NULL, "leaf03", &nb, &err), -EPROTO);
+	cJSON_Delete(doc);
+	cJSON_Delete(bad);
+	rc_neighbors_fini(&nb);
+}
+
+/* lldpd's json0: every level an array (lldpcli(8)); written for this test. */
+static void test_lldpd_json0(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	const char *doc =
+	    "{\"lldp\": [{\"interface\": ["
+	    "{\"name\": \"enp12s0np0\", \"via\": \"LLDP\","
+	    " \"chassis\": [{\"id\": [{\"type\": \"mac\", \"value\": \"02:00:00:00:00:01\"}],"
+	    "                \"name\": [{\"value\": \"leaf01\"}]}],"
+	    " \"port\": [{\"id\": [{\"type\": \"ifname\", \"value\": \"swp1\"}]}]},"
+	    "{\"name\": \"enp13s0np0\", \"chassis\": [{\"name\": [{\"value\": \"bad name\"}]}],"
+	    " \"port\": [{\"id\": [{\"value\": \"swp2\"}]}]},"
+	    "{\"name\": \"enp14s0np0\", \"chassis\": [{}], \"port\": [{}]}"
+	    "]}]}";
+
+	(void)state;
+	assert_int_equal(rc_lldpd_parse(doc, strlen(doc), "gpu001", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].port, "enp12s0np0");
+	assert_string_equal(nb.v[0].device, "leaf01");
+	assert_string_equal(nb.v[0].remote_port, "swp1");
+	rc_neighbors_fini(&nb);
+	/* no neighbours at all */
+	assert_int_equal(rc_lldpd_parse("{\"lldp\": [{}]}", 14, "gpu001", &nb, &err), 0);
+	assert_int_equal(nb.n, 0);
+	/* -f json (objects, not arrays) or garbage: an error naming the command */
+	assert_int_equal(rc_lldpd_parse("{\"lldp\": {\"interface\": {}}}", 29, "gpu001", &nb, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "lldpcli -f json0"));
+	assert_int_equal(rc_lldpd_parse("not json", 8, "gpu001", &nb, &err), -EPROTO);
+	rc_neighbors_fini(&nb);
+}
+
+static const char inventory[] =
+    "apiVersion: rocectl/v1\nkind: Inventory\n"
+    "hosts:\n"
+    "  - {name: gpu1, transport: local, interfaces: [e0]}\n"
+    "switches:\n"
+    "  - {name: leaf1, platform: nvue, role: leaf, ports: [p1, up, x]}\n"
+    "  - {name: leaf2, platform: nvue, role: leaf, ports: [up]}\n"
+    "  - {name: spine, platform: nvue, role: spine, ports: [s1, s2]}\n"
+    "links:\n"
+    "  - {a: 'gpu1:e0', b: 'leaf1:p1'}\n"
+    "  - {a: 'leaf1:up', b: 'spine:s1'}\n"
+    "  - {a: 'leaf2:up', b: 'spine:s2'}\n";
+
+struct fx {
+	struct rc_inventory inv;
+	struct rc_lldp l;
+	struct rc_cabling c;
+	struct rc_err err;
+};
+
+static size_t idx(struct fx *f, const char *name)
+{
+	ptrdiff_t i = rc_inventory_device_index(&f->inv, name);
+
+	assert_true(i >= 0);
+	return (size_t)i;
+}
+
+static void see(struct fx *f, const char *dev, const char *port, const char *rdev,
+		const char *rport)
+{
+	struct rc_lldp_dev *d = &f->l.d[idx(f, dev)];
+
+	d->state = RC_LLDP_OK;
+	assert_int_equal(rc_neighbors_add(&d->nb, port, rdev, rport), 0);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	assert_non_null(f);
+	assert_int_equal(rc_inventory_load_buffer("i.yaml", inventory, strlen(inventory), &f->inv,
+						  NULL, &f->err),
+			 0);
+	f->l.inv = &f->inv;
+	f->l.d = calloc(f->inv.n_devices, sizeof(*f->l.d));
+	assert_non_null(f->l.d);
+	f->l.d[idx(f, "gpu1")].state = RC_LLDP_UNKNOWN; /* no lldpd */
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	rc_cabling_fini(&f->c);
+	rc_lldp_fini(&f->l);
+	rc_inventory_fini(&f->inv);
+	free(f);
+	return 0;
+}
+
+static void test_cabling_right(void **state)
+{
+	struct fx *f = *state;
+
+	/* a MAC port id matches any port of the device; an FQDN its first label */
+	see(f, "leaf1", "p1", "gpu1", "02:5a:00:00:00:01");
+	see(f, "leaf1", "up", "spine.dc1.example", "s1");
+	see(f, "spine", "s1", "leaf1", "up");
+	see(f, "spine", "s2", "leaf2", "up");
+	see(f, "leaf2", "up", "spine", "s2");
+	see(f, "leaf1", "x", "laptop-of-someone", "eth0"); /* not an inventory device */
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 0);
+	assert_int_equal(f->c.links_checked, 3);
+	assert_int_equal(f->c.links_unknown, 0);
+}
+
+static void test_cabling_wrong(void **state)
+{
+	struct fx *f = *state;
+
+	see(f, "leaf1", "p1", "gpu1", "e0");
+	see(f, "leaf1", "up", "spine", "s2"); /* swapped */
+	see(f, "spine", "s1", "leaf2", "up");
+	see(f, "leaf1", "x", "leaf2", "x"); /* a cable the inventory lacks */
+	/* leaf2 reads LLDP but sees nothing on up; spine sees nothing on s2 */
+	f->l.d[idx(f, "leaf2")].state = RC_LLDP_OK;
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 5);
+	assert_int_equal(f->c.v[0].kind, RC_CABLE_MISCABLED);
+	assert_int_equal(f->c.v[0].dev, idx(f, "leaf1"));
+	assert_string_equal(f->c.v[0].seen, "spine:s2");
+	assert_string_equal(f->c.v[0].want, "spine:s1");
+	assert_int_equal(f->c.v[1].kind, RC_CABLE_MISCABLED);
+	assert_int_equal(f->c.v[1].dev, idx(f, "spine"));
+	assert_int_equal(f->c.v[2].kind, RC_CABLE_MISSING);
+	assert_string_equal(f->c.v[2].port, "up");
+	assert_int_equal(f->c.v[2].dev, idx(f, "leaf2"));
+	assert_int_equal(f->c.v[3].kind, RC_CABLE_MISSING);
+	assert_int_equal(f->c.v[3].dev, idx(f, "spine"));
+	assert_string_equal(f->c.v[3].port, "s2");
+	assert_int_equal(f->c.v[4].kind, RC_CABLE_EXTRA);
+	assert_int_equal(f->c.v[4].link, SIZE_MAX);
+	assert_string_equal(f->c.v[4].seen, "leaf2:x");
+}
+
+static void test_cabling_unknown(void **state)
+{
+	struct fx *f = *state;
+
+	/* nothing reads LLDP but the host, which has none: every link unknown, no finding */
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 0);
+	assert_int_equal(f->c.links_checked, 0);
+	assert_int_equal(f->c.links_unknown, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_nvue_table),
+	    cmocka_unit_test(test_nvue_hostile),
+	    cmocka_unit_test(test_lldpd_json0),
+	    cmocka_unit_test(test_sonic_table),
+	    cmocka_unit_test(test_eos_json),
+	    cmocka_unit_test_setup_teardown(test_cabling_right, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
