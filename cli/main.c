@@ -28,6 +28,7 @@ static const struct rc_command commands[] = {
      cmd_diagnose},
     {"discover", "the links: section the inventory should have, from LLDP", cmd_discover},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
+    {"render", "one host's full desired state as JSON, for `agent --desired`", cmd_render},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
     {"nccl-env", "NCCL_IB_HCA, NCCL_IB_GID_INDEX and NCCL_IB_TC for this host", cmd_nccl_env},
     {"capture", "save what each device answers to the read (scrubbed), for parser replay",

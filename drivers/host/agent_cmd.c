@@ -94,6 +94,9 @@ static const char *const cmd_names[] = {"show", "plan", "verify", "apply", "coun
 
 struct agent_opts {
 	const char *policy;
+	const char *inventory; /* -i: the desired state as the controller computes it */
+	const char *host;      /* --host: this host's name in the inventory */
+	const char *desired;   /* --desired: a `rocectl render` output */
 	const char *journal;
 	const char *root;
 	bool json;
@@ -105,10 +108,17 @@ struct agent_opts {
 	int bad;
 };
 
-enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_FORMAT, OPT_DISRUPTIVE };
+enum { OPT_ROOT = 256, OPT_JOURNAL, OPT_ONLY, OPT_FORMAT, OPT_DISRUPTIVE, OPT_HOST, OPT_DESIRED };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (default $ROCECTL_POLICY or " DEFAULT_POLICY ")", 'p'},
+    {"inventory", 'i', "FILE",
+     "plan/apply/verify/enforce: the inventory, so that link cable lengths are the "
+     "controller's",
+     'i'},
+    {"host", 0, "NAME", "this host's name in the inventory (default: the hostname)", OPT_HOST},
+    {"desired", 0, "FILE", "the desired state `rocectl render` wrote for this host (no -p/-i)",
+     OPT_DESIRED},
     {"interface", 'I', "IF", "manage this interface (repeatable; default: every RDMA netdev)", 'I'},
     {"format", 0, "FMT", "text (default) or json (examples/agent.schema.json)", OPT_FORMAT},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
@@ -130,6 +140,19 @@ static int on_option(int id, const char *arg, void *ctx)
 	switch (id) {
 	case 'p':
 		o->policy = arg;
+		break;
+	case 'i':
+		o->inventory = arg;
+		break;
+	case OPT_HOST:
+		if (!rc_name_is_safe(arg)) {
+			fprintf(stderr, "rocectl agent: --host: '%s' is not a device name\n", arg);
+			return -EINVAL;
+		}
+		o->host = arg;
+		break;
+	case OPT_DESIRED:
+		o->desired = arg;
 		break;
 	case 'I':
 		if (!rc_host_ifname_ok(arg)) {
@@ -186,6 +209,11 @@ struct agent {
 	struct rc_device dev;
 	struct rc_policy pol;
 	bool have_policy;
+	struct rc_inventory inv;
+	bool have_inv;
+	size_t dev_index;
+	struct rc_desired_set desired;
+	bool have_desired;
 	struct rc_out out;
 	int exit_code;
 	size_t n_errors;
@@ -217,6 +245,15 @@ static int discover(struct agent *a, struct rc_err *err)
 
 	if (a->o.n_if)
 		return 0;
+	if (a->dev.n_ports) { /* the interfaces the inventory names, as the controller does */
+		if (a->dev.n_ports > MAX_INTERFACES)
+			return rc_errf(err, E2BIG, "more than %d interfaces in the inventory",
+				       MAX_INTERFACES);
+		for (size_t i = 0; i < a->dev.n_ports; i++)
+			snprintf(a->o.ifs[i], RC_NAME_MAX, "%s", a->dev.ports[i]);
+		a->o.n_if = a->dev.n_ports;
+		return 0;
+	}
 	rc = drv->open(&a->dev, &a->ropts, &s, err);
 	if (rc)
 		return rc;
@@ -367,14 +404,16 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 	int rc;
 
 	snprintf(only[0], sizeof(only[0]), "%s", ifname);
-	rc = rc_devrun_open(&r, &a->dev, 0, &a->ropts, only, 1, &err);
+	rc = rc_devrun_open(&r, &a->dev, a->dev_index, &a->ropts, only, 1, &err);
+	if (!rc && a->have_desired)
+		r.preset = &a->desired;
 	/* enforce: what flaps the link is reported, not written (docs/ENFORCE.md) */
 	if (!rc && a->o.enforce && !a->o.allow_disruptive)
 		r.hold_groups = r.drv->disruptive;
 	if (!rc)
 		rc = rc_devrun_read(&r, &err);
 	if (!rc)
-		rc = rc_devrun_diff(&r, &a->pol, NULL, &err);
+		rc = rc_devrun_diff(&r, &a->pol, a->have_inv ? &a->inv : NULL, &err);
 	if (rc < 0) {
 		out_iface_error(a, ifname, err.msg);
 		rc_out_open_array(&a->out, "changes");
@@ -415,7 +454,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		return;
 	}
 	snprintf(run_id, sizeof(run_id), "%s-%s", base_run, ifname);
-	rc = rc_devrun_apply(&r, &a->pol, NULL, a->o.journal, run_id, &err);
+	rc = rc_devrun_apply(&r, &a->pol, a->have_inv ? &a->inv : NULL, a->o.journal, run_id, &err);
 	rc_out_open_object(&a->out, NULL);
 	rc_out_str(&a->out, "interface", "%s: ", ifname);
 	if (rc < 0) {
@@ -940,12 +979,78 @@ static int parse_cmd(const char *s, enum agent_cmd *cmd)
 	return -EINVAL;
 }
 
+/* --desired: the controller's rendered state replaces the policy (docs/ENFORCE.md, "One
+ * source of truth").  A file rendered for another host is refused: its cable lengths are
+ * another host's. */
+static int load_desired(struct agent *a, struct rc_err *err)
+{
+	const char *want = a->o.host ? a->o.host : a->dev.name;
+	int rc;
+
+	if (a->o.policy || a->o.inventory)
+		return rc_errf(err, EINVAL, "--desired replaces -p and -i: give one or the other");
+	rc = rc_desired_load(a->o.desired, &a->desired, err);
+	if (rc)
+		return rc;
+	a->have_desired = true;
+	if (strcmp(a->desired.host, want))
+		return rc_errf(err, EINVAL,
+			       "'%s' was rendered for host '%s', this is '%s' (--host says which "
+			       "host this is)",
+			       a->o.desired, a->desired.host, want);
+	if (a->o.host)
+		snprintf(a->dev.name, sizeof(a->dev.name), "%s", a->o.host);
+	memset(&a->pol, 0, sizeof(a->pol));
+	snprintf(a->pol.name, sizeof(a->pol.name), "%s", a->desired.policy);
+	a->have_policy = true;
+	return 0;
+}
+
+/* -i: this host's entry of the inventory (its interfaces and links), reached
+ * locally whatever transport the controller uses for it. */
+static int load_inventory(struct agent *a, struct rc_err *err)
+{
+	struct rc_warnings warn = {0};
+	const char *name = a->o.host ? a->o.host : a->dev.name;
+	ptrdiff_t idx;
+
+	if (rc_inventory_load(a->o.inventory, &a->inv, &warn, err))
+		return -EINVAL;
+	a->have_inv = true;
+	if (!a->o.json)
+		rc_warnings_print(&warn, stderr);
+	idx = rc_inventory_device_index(&a->inv, name);
+	if (idx < 0)
+		return rc_errf(err, ENOENT,
+			       "host '%s' is not in the inventory '%s' (--host names it)", name,
+			       a->o.inventory);
+	if (a->inv.devices[idx].kind != RC_DEV_HOST)
+		return rc_errf(err, EINVAL, "'%s' is a switch in the inventory '%s', not a host",
+			       name, a->o.inventory);
+	a->dev = a->inv.devices[idx];
+	a->dev.platform = RC_PLAT_HOST;
+	a->dev.transport = RC_TRANSPORT_LOCAL;
+	a->dev.driver[0] = '\0';
+	a->dev_index = (size_t)idx;
+	return 0;
+}
+
 static int load_policy(struct agent *a, struct rc_err *err)
 {
 	struct rc_warnings warn = {0};
 	const char *path = a->o.policy;
+	bool desired_cmd = a->cmd != A_SHOW && a->cmd != A_COUNTERS;
 
-	if (!path && (a->cmd == A_SHOW || a->cmd == A_COUNTERS))
+	if (!desired_cmd && (a->o.inventory || a->o.desired))
+		return rc_errf(err, EINVAL,
+			       "-i and --desired are for plan, apply, verify, enforce");
+	if (a->o.host && !a->o.inventory && !a->o.desired)
+		return rc_errf(err, EINVAL,
+			       "--host names this host in an inventory (-i) or a "
+			       "rendered state (--desired)");
+	if (a->o.desired)
+		return load_desired(a, err);
+	if (!path && !desired_cmd)
 		return 0;
 	if (!path)
 		path = getenv("ROCECTL_POLICY");
@@ -956,12 +1061,22 @@ static int load_policy(struct agent *a, struct rc_err *err)
 	if (!a->o.json)
 		rc_warnings_print(&warn, stderr);
 	a->have_policy = true;
-	return 0;
+	return a->o.inventory ? load_inventory(a, err) : 0;
+}
+
+static void agent_free(struct agent *a)
+{
+	if (a->have_inv)
+		rc_inventory_fini(&a->inv);
+	if (a->have_desired)
+		rc_desired_fini(&a->desired);
+	free(a);
 }
 
 #define USAGE                                                                                      \
 	"rocectl agent show|plan|apply|enforce|verify|counters [-p POLICY] [--interface IF]... "   \
-	"[--json] [--root DIR] [--journal DIR] [--only dcb,ecn,rdma] [--disruptive skip|allow]"
+	"[-i INVENTORY [--host NAME] | --desired FILE] [--json] [--root DIR] [--journal DIR] "     \
+	"[--only dcb,ecn,rdma] [--disruptive skip|allow]"
 
 int cmd_agent(int argc, char **argv, const struct rc_global *g)
 {
@@ -1036,7 +1151,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		}
 		fprintf(stderr, "rocectl agent: ");
 		rc_err_print(&err, stderr);
-		free(a);
+		agent_free(a);
 		return RC_EXIT_ERROR;
 	}
 
@@ -1067,6 +1182,6 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	rc_out_close_object(&a->out);
 	rc_out_end(&a->out);
 	code = a->exit_code;
-	free(a);
+	agent_free(a);
 	return code;
 }

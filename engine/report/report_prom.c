@@ -1,7 +1,7 @@
 /* Prometheus text exposition format 0.0.4 of a fabric result (include/rocectl/result.h),
- * for node_exporter's textfile collector: gauges only and no sample timestamps (the
- * collector rejects them), every family's HELP and TYPE before its samples and each family
- * in one group.  Port names come from the devices (discovery), so label values are treated
+ * for node_exporter's textfile collector: gauges (and counters with --counters), no sample
+ * timestamps (the collector rejects them), every family's HELP and TYPE before its samples and each
+ * family in one group.  Port names come from the devices (discovery), so label values are treated
  * as hostile: escaped as the format says and kept valid UTF-8, because a parser that meets
  * invalid UTF-8 drops the whole file, not just one series. */
 #include <stdint.h>
@@ -9,6 +9,8 @@
 
 #include "rocectl/driver.h"
 #include "rocectl/result.h"
+
+#include "prom_counters.h"
 
 /* Length of the valid UTF-8 sequence at s (at most len bytes), 0 when it is not one:
  * overlong forms, surrogates and code points above U+10FFFF are invalid too. */
@@ -280,35 +282,53 @@ static void host_families(FILE *f, const struct rc_result *r)
 	}
 }
 
-/* The devices' own counters (verify --counters): monotonic, hence counters named _total.
- * Written only when some device gave counters, so a plain verify has no empty family. */
-static void counter_family(FILE *f, const struct rc_result *r)
+/* The devices' own counters (verify --counters): monotonic, hence counters named _total,
+ * one family per quantity (engine/report/prom_counters.c).  A family is written only when
+ * some device gave one of its counters, so a plain verify has no empty family; each
+ * family's samples stay together as the format requires. */
+static void counter_sample(FILE *f, const char *family, const char *device,
+			   const struct rc_counter *c, const struct rc_prom_sample *s)
 {
-	bool any = false;
+	fputs(family, f);
+	label(f, true, "device", device, RC_NAME_MAX);
+	label(f, false, "port", c->port, RC_NAME_MAX);
+	for (int k = 0; k < 2; k++)
+		if (s->key[k])
+			label(f, false, s->key[k], s->value[k], sizeof(c->name));
+	if (s->index_key)
+		label(f, false, s->index_key, s->index, sizeof(s->index));
+	label(f, false, "source", c->source, sizeof(c->source));
+	if (s->scale == 1)
+		fprintf(f, "} %llu\n", (unsigned long long)c->value);
+	else
+		fprintf(f, "} %.9g\n", (double)c->value * s->scale);
+}
 
-	for (size_t i = 0; i < r->fleet->n; i++)
-		any |= r->fleet->devs[i].counters.n > 0;
-	if (!any)
-		return;
-	fputs("# HELP rocectl_device_counter_total A device's counter, named by meaning; "
-	      "source is the platform's own name for it\n"
-	      "# TYPE rocectl_device_counter_total counter\n",
-	      f);
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+static void counter_families(FILE *f, const struct rc_result *r)
+{
+	for (size_t fam = 0; fam < rc_prom_n_families(); fam++) {
+		const struct rc_prom_family *pf = rc_prom_family_at(fam);
+		bool opened = false;
 
-		for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
-			const struct rc_counter *c = &d->counters.v[k];
+		for (size_t i = 0; i < r->fleet->n; i++) {
+			const struct rc_fleet_dev *d = &r->fleet->devs[i];
 
-			if (c->not_enabled) /* no sample: absent is not zero */
-				continue;
-			fputs("rocectl_device_counter_total", f);
-			label(f, true, "device", r->inv->devices[d->index].name, RC_NAME_MAX);
-			label(f, false, "port", c->port, RC_NAME_MAX);
-			label(f, false, "counter", c->name, sizeof(c->name));
-			label(f, false, "source", c->source, sizeof(c->source));
-			label(f, false, "drop", c->is_drop ? "true" : "false", 8);
-			fprintf(f, "} %llu\n", (unsigned long long)c->value);
+			for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
+				const struct rc_counter *c = &d->counters.v[k];
+				struct rc_prom_sample s;
+
+				if (c->not_enabled) /* no sample: absent is not zero */
+					continue;
+				rc_prom_counter_map(c->name, &s);
+				if (s.family != fam)
+					continue;
+				if (!opened) {
+					fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", pf->name,
+						pf->help, pf->name);
+					opened = true;
+				}
+				counter_sample(f, pf->name, r->inv->devices[d->index].name, c, &s);
+			}
 		}
 	}
 }
@@ -324,5 +344,5 @@ void rc_report_prometheus(FILE *f, const struct rc_result *r)
 	port_family(f, r, PM_UNSUPPORTED);
 	link_families(f, r);
 	host_families(f, r);
-	counter_family(f, r);
+	counter_families(f, r);
 }

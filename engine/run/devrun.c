@@ -122,8 +122,15 @@ static int compute_want(struct rc_devrun *r, const struct rc_policy *pol,
 			const struct rc_inventory *inv, double *tolerance, struct rc_err *err)
 {
 	struct rc_policy devpol;
-	int rc = rc_policy_for_device(pol, r->dev, &devpol, err);
+	int rc;
 
+	if (r->preset) {
+		*tolerance = r->preset->tolerance_pct;
+		for (size_t i = 0; i < r->n_ports; i++)
+			r->want[i].qos = *rc_desired_lookup(r->preset, r->have[i].name);
+		return 0;
+	}
+	rc = rc_policy_for_device(pol, r->dev, &devpol, err);
 	if (rc)
 		return rc;
 	*tolerance = devpol.tolerance_pct;

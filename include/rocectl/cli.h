@@ -70,6 +70,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g);
 /* `agent state` and `agent write`: what the controller runs on a host over SSH. */
 int cmd_agent_remote(int argc, char **argv, const struct rc_global *g);
 int cmd_nccl_env(int argc, char **argv, const struct rc_global *g);
+int cmd_render(int argc, char **argv, const struct rc_global *g);
 int cmd_capture(int argc, char **argv, const struct rc_global *g);
 int cmd_diagnose(int argc, char **argv, const struct rc_global *g);
 int cmd_discover(int argc, char **argv, const struct rc_global *g);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rocectl/desired.h"
 #include "rocectl/diff.h"
 #include "rocectl/driver.h"
 #include "rocectl/inventory.h"
@@ -27,6 +28,9 @@ struct rc_devrun {
 	 * write_fields and of the SET count the diff returns and the read-back waits for.
 	 * Set after rc_devrun_open (which zeroes the struct). */
 	uint32_t hold_groups;
+	/* A rendered desired state (`agent --desired`, include/rocectl/desired.h): want[] is
+	 * taken from it instead of being computed from the policy.  Set after rc_devrun_open. */
+	const struct rc_desired_set *preset;
 };
 
 /* Connect through the device's driver.  `only_ports` (may be NULL/0) restricts the ports;

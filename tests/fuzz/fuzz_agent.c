@@ -2,8 +2,8 @@
  * the transport's raw result (stdout that may be empty, NUL-laden, not UTF-8; stderr; any
  * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal
  * holds parsed by rc_port_qos_from_json (engine/run/qos_json.c), and saved plans by
- * rc_plan_load; none may crash on any input.  Accepted port states must survive a round
- * trip unchanged. */
+ * rc_plan_load, and rendered desired states by rc_desired_load; none may crash on any input.
+ * Accepted port states must survive a round trip unchanged. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #include "../../drivers/host/agent_answer.h"
 #include "../../engine/run/plan_file.h"
+#include "rocectl/desired.h"
 #include "rocectl/journal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,8 +62,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fd = mkstemp(path);
 	if (fd >= 0) {
+		struct rc_desired_set set;
+
 		if (write(fd, data, size) == (ssize_t)size && rc_plan_load(path, &plan, &err) == 0)
 			rc_plan_free(&plan);
+		/* a rendered desired state (agent --desired): accepted ones print again */
+		if (rc_desired_load(path, &set, &err) == 0) {
+			char *json = rc_desired_to_json(&set);
+
+			if (!json)
+				abort();
+			free(json);
+			rc_desired_fini(&set);
+		}
 		close(fd);
 		unlink(path);
 	}

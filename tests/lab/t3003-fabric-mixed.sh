@@ -54,9 +54,12 @@ test_expect_success 'a trace between hosts on different vendors crosses them, ev
 test_expect_success 'verify --counters exposes the hosts'"'"' NIC counters in the Prometheus output' '
 	rc verify -p "$POLICY" -i "$LAB/inventory.yaml" --counters --format prometheus \
 		-o "$TMP/metrics.prom" &&
-	test_must_contain "$TMP/metrics.prom" "^# TYPE rocectl_device_counter_total counter$" &&
+	test_must_contain "$TMP/metrics.prom" "^# TYPE rocectl_pfc_pause_frames_total counter$" &&
 	test_must_contain "$TMP/metrics.prom" \
-		"^rocectl_device_counter_total\\{device=\"gpu001\",port=\"enp12s0np0\",counter=\"[a-z_]+.*source=\"(ethtool|hw_counters):" &&
+		"^rocectl_pfc_pause_frames_total\\{device=\"gpu001\",port=\"enp12s0np0\",direction=\"rx\",priority=\"[0-7]\",source=\"ethtool:" &&
+	test_must_contain "$TMP/metrics.prom" \
+		"^rocectl_discards_total\\{device=\"gpu001\",port=\"enp12s0np0\",reason=\"[a-z_]+\",direction=\"(rx|tx)\",.*source=\"(ethtool|hw_counters):" &&
+	{ ! command -v promtool >/dev/null || ! promtool check metrics <"$TMP/metrics.prom" 2>&1 | grep .; } &&
 	test_must_contain "$TMP/metrics.prom" "^rocectl_port_compliant\\{device=\"leaf02\"" &&
 	! ls "$TMP"/metrics.prom.tmp.* 2>/dev/null
 '

@@ -32,8 +32,15 @@ test_expect_success 'pauses and WRED drops set on the switch are read back, drop
 test_expect_success 'verify --counters puts them in the Prometheus output' '
 	test_expect_code 2 rc verify -p "$P" -i "$LAB/inventory.yaml" --counters \
 		--format prometheus >"$TMP/prom" &&
-	test_must_contain "$TMP/prom" "^rocectl_device_counter_total\{device=\"leaf01\",port=\"swp1\",counter=\"pfc_pause_rx\[3\]\",source=\"nv:pfc-stats.switch-priority.3.rx-pause-frames\",drop=\"false\"\} 12$" &&
-	test_must_contain "$TMP/prom" "^rocectl_device_counter_total\{device=\"leaf01\",port=\"swp2\",counter=\"wred_discards\[3\]\",.*drop=\"true\"\} 5$"
+	test_must_contain "$TMP/prom" "^# TYPE rocectl_pfc_pause_frames_total counter$" &&
+	test_must_contain "$TMP/prom" "^rocectl_pfc_pause_frames_total\{device=\"leaf01\",port=\"swp1\",direction=\"rx\",priority=\"3\",source=\"nv:pfc-stats.switch-priority.3.rx-pause-frames\"\} 12$" &&
+	test_must_contain "$TMP/prom" "^rocectl_discards_total\{device=\"leaf01\",port=\"swp2\",reason=\"wred\",direction=\"tx\",queue=\"3\",source=\"nv:[^\"]*\"\} 5$"
+'
+
+test_expect_success 'promtool check metrics: the --counters output follows the naming rules' '
+	command -v promtool >/dev/null || { echo "promtool missing: make deps (Debian package prometheus)"; exit 1; } &&
+	promtool check metrics <"$TMP/prom" >"$TMP/pt.out" 2>&1 &&
+	test ! -s "$TMP/pt.out" || { cat "$TMP/pt.out"; exit 1; }
 '
 
 test_expect_success 'the simulated switch goes down cleanly' '

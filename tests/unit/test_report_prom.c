@@ -836,8 +836,8 @@ static void test_ports_equal_once_escaped_are_reported_once(void **state)
 		     1, "compliant of leaf01's first mangled port");
 }
 
-/* verify --counters: the devices' counters as one counter family, a failed device's left
- * out; without counters there is no such family at all. */
+/* verify --counters: one counter family per quantity (priority, queue, direction as labels,
+ * base units), a failed device's left out; without counters there is no such family. */
 static void test_device_counters(void **state)
 {
 	struct fixture *fx = *state;
@@ -853,31 +853,72 @@ static void test_device_counters(void **state)
 	assert_non_null(gpu);
 	assert_non_null(leaf02);
 	e = parsed(fx);
-	assert_true(isnan(lookup(e, "rocectl_device_counter_total", NULL)));
+	assert_int_equal(count(e, "rocectl_pfc_pause_frames_total"), 0);
+	assert_int_equal(count(e, "rocectl_discards_total"), 0);
 
 	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx[3]",
 					 "ethtool:rx_prio3_pause", 12, false),
 			 0);
-	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "out_of_buffer",
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_tx[3]",
+					 "ethtool:tx_prio3_pause", 4, false),
+			 0);
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0",
+					 "pfc_pause_rx_duration_us[3]",
+					 "ethtool:rx_prio3_pause_duration", 2500000, false),
+			 0);
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "rdma_rx_out_of_buffer",
 					 "hw_counters:out_of_buffer", 3, true),
 			 0);
-	assert_int_equal(rc_counters_add(&leaf02->counters, "swp1", "discards", "x", 9, true), 0);
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "rdma_local_ack_timeouts",
+					 "hw_counters:local_ack_timeout_err", 7, true),
+			 0);
+	assert_int_equal(
+	    rc_counters_add(&gpu->counters, "enp12s0np0", "ecn_marked[9]", "x", 1, false), 0);
+	assert_int_equal(
+	    rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx", "eos:x", 5, false), 0);
+	assert_int_equal(
+	    rc_counters_add(&leaf02->counters, "swp1", "wred_discards[3]", "x", 9, true), 0);
 	e = parsed(fx);
-	assert_value(lookup(e, "rocectl_device_counter_total", "device", "gpu001", "port",
-			    "enp12s0np0", "counter", "pfc_pause_rx[3]", "source",
-			    "ethtool:rx_prio3_pause", "drop", "false", NULL),
-		     12, "pause counter");
-	assert_value(lookup(e, "rocectl_device_counter_total", "device", "gpu001", "port",
-			    "enp12s0np0", "counter", "out_of_buffer", "source",
-			    "hw_counters:out_of_buffer", "drop", "true", NULL),
-		     3, "drop counter");
+	assert_value(lookup(e, "rocectl_pfc_pause_frames_total", "device", "gpu001", "port",
+			    "enp12s0np0", "direction", "rx", "priority", "3", "source",
+			    "ethtool:rx_prio3_pause", NULL),
+		     12, "pause frames received on priority 3");
+	assert_value(lookup(e, "rocectl_pfc_pause_frames_total", "device", "gpu001", "port",
+			    "enp12s0np0", "direction", "tx", "priority", "3", "source",
+			    "ethtool:tx_prio3_pause", NULL),
+		     4, "pause frames sent on priority 3");
+	/* a platform that counts the whole port: no priority label */
+	assert_value(lookup(e, "rocectl_pfc_pause_frames_total", "device", "gpu001", "port",
+			    "enp12s0np0", "direction", "rx", "source", "eos:x", NULL),
+		     5, "pause frames of the port");
+	/* microseconds become the base unit, seconds */
+	assert_value(lookup(e, "rocectl_pfc_pause_duration_seconds_total", "device", "gpu001",
+			    "port", "enp12s0np0", "direction", "rx", "priority", "3", "source",
+			    "ethtool:rx_prio3_pause_duration", NULL),
+		     2.5, "pause duration in seconds");
+	assert_value(lookup(e, "rocectl_discards_total", "device", "gpu001", "port", "enp12s0np0",
+			    "reason", "rdma_out_of_buffer", "direction", "rx", "source",
+			    "hw_counters:out_of_buffer", NULL),
+		     3, "out_of_buffer is a discard");
+	assert_value(lookup(e, "rocectl_rdma_events_total", "device", "gpu001", "port",
+			    "enp12s0np0", "event", "local_ack_timeouts", "source",
+			    "hw_counters:local_ack_timeout_err", NULL),
+		     7, "an RDMA event by name");
+	/* an index that is no priority is not invented into one: the catch-all keeps it */
+	assert_value(lookup(e, "rocectl_device_events_total", "device", "gpu001", "port",
+			    "enp12s0np0", "name", "ecn_marked[9]", "source", "x", NULL),
+		     1, "unknown shape of counter");
 	/* leaf02 failed to read: its counters are not believed */
-	assert_true(
-	    isnan(lookup(e, "rocectl_device_counter_total", "device", "leaf02", "port", "swp1",
-			 "counter", "discards", "source", "x", "drop", "true", NULL)));
-	for (size_t i = 0; i < e->n_fam; i++)
-		if (!strcmp(e->fam[i].name, "rocectl_device_counter_total"))
-			assert_string_equal(e->fam[i].type, "counter");
+	assert_int_equal(count(e, "rocectl_discards_total"), 1);
+	for (size_t i = 0; i < e->n_fam; i++) {
+		size_t len = strlen(e->fam[i].name);
+
+		if (strncmp(e->fam[i].name, "rocectl_", 8) || len < 6 ||
+		    strcmp(e->fam[i].name + len - 6, "_total"))
+			continue;
+		assert_string_equal(e->fam[i].type, "counter");
+		assert_null(strstr(e->fam[i].name, "counter"));
+	}
 	rc_counters_fini(&gpu->counters);
 	rc_counters_fini(&leaf02->counters);
 }
