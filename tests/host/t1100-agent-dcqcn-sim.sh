@@ -48,9 +48,9 @@ W="sys/kernel/debug/mlx5/0000:10:00.0/cc_params"
 test_expect_success 'plan shows old -> new per DCQCN parameter and writes nothing' '
 	: >"$TMP/d/writes.log" &&
 	test_expect_code 2 agent d plan -p "$P" >"$TMP/out" &&
-	test_must_contain "$TMP/out" "dcqcn.rp_ai_rate.*5.*10" &&
-	test_must_contain "$TMP/out" "dcqcn.rp_hai_rate.*50.*100" &&
-	test_must_contain "$TMP/out" "dcqcn.np_min_time_between_cnps.*0.*4" &&
+	test_must_contain "$TMP/out" "dcqcn.rp_ai_rate +5 -> 10$" &&
+	test_must_contain "$TMP/out" "dcqcn.rp_hai_rate +50 -> 100$" &&
+	test_must_contain "$TMP/out" "dcqcn.np_min_time_between_cnps +0 -> 4$" &&
 	test_must_not_contain "$TMP/out" "dcqcn.rp_gd" &&
 	test_must_not_contain "$TMP/d/writes.log" "cc_params"
 '
