@@ -65,7 +65,8 @@ void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_
 	st->dcqcn_unreadable = false;
 	st->dcqcn_mask = 0;
 	if (pci_of(root, ifname, bdf, sizeof(bdf))) {
-		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why), "no PCI device behind the interface");
+		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
+			 "no PCI device behind the interface");
 		return;
 	}
 	if (cc_path(dir, root, bdf, "") || !rc_host_is_dir(dir)) {
@@ -174,8 +175,9 @@ int rc_mlx5_write_cc_dcqcn(const char *root, const char *ifname, const struct rc
 	int rc = 0;
 
 	if (mask && !st->has_dcqcn)
-		return rc_errf(err, EOPNOTSUPP, "'%s': DCQCN parameters are not controllable here: %s",
-			       ifname, st->dcqcn_why);
+		return rc_errf(err, EOPNOTSUPP,
+			       "'%s': DCQCN parameters are not controllable here: %s", ifname,
+			       st->dcqcn_why);
 	for (int i = 0; !rc && i < RC_DCQCN_N; i++) {
 		uint16_t bit = (uint16_t)(1u << i);
 

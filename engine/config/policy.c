@@ -14,7 +14,7 @@
 #define WATCHDOG_MAX_MS 60000
 
 static const char *const root_keys[] = {
-    "apiVersion", "kind", "name", "trust",     "roce",		 "cnp", "pfc", "ecn",
+    "apiVersion", "kind", "name", "trust",     "roce",		 "cnp",	  "pfc", "ecn",
     "headroom",	  "ets",  "host", "tolerance", "priority_to_tc", "dcqcn", NULL,
 };
 static const char *const root_required[] = {"name", "roce", "cnp", "pfc", "ecn", NULL};
@@ -34,8 +34,14 @@ static const char *const host_keys[] = {"roce_tos", NULL};
 static const char *const tolerance_keys[] = {"threshold", NULL};
 static const char *const dcqcn_keys[] = {"rp", "np", NULL};
 static const char *const dcqcn_rp_keys[] = {
-    "rp_ai_rate",    "rp_hai_rate",  "rp_min_rate",		"rp_time_reset",
-    "rp_byte_reset", "rp_threshold", "rp_initial_alpha_value", "rp_gd",
+    "rp_ai_rate",
+    "rp_hai_rate",
+    "rp_min_rate",
+    "rp_time_reset",
+    "rp_byte_reset",
+    "rp_threshold",
+    "rp_initial_alpha_value",
+    "rp_gd",
     NULL,
 };
 static const char *const dcqcn_np_keys[] = {"np_min_time_between_cnps", NULL};

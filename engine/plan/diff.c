@@ -441,9 +441,8 @@ static const struct {
     {RC_F_ECN, diff_ecn},	    {RC_F_ETS, diff_ets},
     {RC_F_WATCHDOG, diff_watchdog}, {RC_F_NIC_ECN, diff_nic_ecn},
     {RC_F_CNP, diff_cnp},	    {RC_F_DCQCN, diff_dcqcn},
-    {RC_F_ROCE_TOS, diff_roce_tos},
-    {RC_F_DCBX, diff_dcbx},	    {RC_F_MTU, diff_mtu},
-    {RC_F_SPEED, diff_speed},
+    {RC_F_ROCE_TOS, diff_roce_tos}, {RC_F_DCBX, diff_dcbx},
+    {RC_F_MTU, diff_mtu},	    {RC_F_SPEED, diff_speed},
 };
 
 /* The driver's verdict on a group beyond its values (struct rc_effect). */

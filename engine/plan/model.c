@@ -47,8 +47,14 @@ const char *rc_field_name(uint32_t field_bit)
 const char *rc_dcqcn_name(int param)
 {
 	static const char *const names[RC_DCQCN_N] = {
-	    "rp_ai_rate",    "rp_hai_rate",  "rp_min_rate",	       "rp_time_reset",
-	    "rp_byte_reset", "rp_threshold", "rp_initial_alpha_value", "rp_gd",
+	    "rp_ai_rate",
+	    "rp_hai_rate",
+	    "rp_min_rate",
+	    "rp_time_reset",
+	    "rp_byte_reset",
+	    "rp_threshold",
+	    "rp_initial_alpha_value",
+	    "rp_gd",
 	    "np_min_time_between_cnps",
 	};
 

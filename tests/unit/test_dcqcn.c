@@ -193,12 +193,11 @@ static void test_diff(void **state)
 
 	/* An older kernel without np_min_time_between_cnps: that one is not controllable
 	 * here, the others still compare. */
-	have.dcqcn_mask &= (uint16_t)~(1u << RC_DCQCN_NP_MIN_TIME_BETWEEN_CNPS);
+	have.dcqcn_mask &= (uint16_t) ~(1u << RC_DCQCN_NP_MIN_TIME_BETWEEN_CNPS);
 	have.dcqcn[RC_DCQCN_RP_GD] = 12;
 	assert_int_equal(rc_diff_port("eth0", &want, &have, 0, 0, &c), RC_F_DCQCN);
 	assert_int_equal(c.n, 2);
-	assert_int_equal(find(&c, "dcqcn.np_min_time_between_cnps")->kind,
-			 RC_CHANGE_UNSUPPORTED);
+	assert_int_equal(find(&c, "dcqcn.np_min_time_between_cnps")->kind, RC_CHANGE_UNSUPPORTED);
 	assert_int_equal(find(&c, "dcqcn.rp_gd")->kind, RC_CHANGE_SET);
 	rc_changes_fini(&c);
 
@@ -253,9 +252,9 @@ static void test_json_roundtrip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_names),	    cmocka_unit_test(test_policy_good),
-	    cmocka_unit_test(test_policy_bad),	    cmocka_unit_test(test_desired),
-	    cmocka_unit_test(test_diff),	    cmocka_unit_test(test_json_roundtrip),
+	    cmocka_unit_test(test_names),      cmocka_unit_test(test_policy_good),
+	    cmocka_unit_test(test_policy_bad), cmocka_unit_test(test_desired),
+	    cmocka_unit_test(test_diff),       cmocka_unit_test(test_json_roundtrip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
