@@ -442,6 +442,15 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
 		} else {
 			q->unsupported |= RC_F_CNP;
 		}
+		if (hp->nic.has_dcqcn) {
+			q->dcqcn_mask = hp->nic.dcqcn_mask;
+			memcpy(q->dcqcn, hp->nic.dcqcn, sizeof(q->dcqcn));
+			q->known |= RC_F_DCQCN;
+		} else if (!hp->nic.dcqcn_unreadable) {
+			/* No cc_params directory: not controllable.  A file that exists but
+			 * cannot be read leaves the group unknown instead. */
+			q->unsupported |= RC_F_DCQCN;
+		}
 	}
 	if ((sections & RC_HOST_SEC_RDMA) && hp->nic.has_tos) {
 		q->roce_tos = hp->nic.roce_tos;
@@ -934,6 +943,9 @@ static int write_nic(struct writer *x, uint32_t fields, struct rc_err *err)
 		rc = rc_mlx5_write_cnp(root, x->ifname, &x->nic, want->cnp_dscp, want->cnp_prio,
 				       err);
 	}
+	if (!rc && (fields & RC_F_DCQCN))
+		rc = rc_mlx5_write_cc_dcqcn(root, x->ifname, &x->nic, want->dcqcn_mask, want->dcqcn,
+					    err);
 	if (!rc && (fields & RC_F_ROCE_TOS)) {
 		struct rc_rdma_port *p = malloc(sizeof(*p));
 

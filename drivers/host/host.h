@@ -41,7 +41,7 @@ enum rc_host_section {
 #define RC_HOST_DCB_GROUPS                                                                         \
 	(RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PFC | RC_F_CABLE | RC_F_HEADROOM | RC_F_ETS |          \
 	 RC_F_PRIO2TC | RC_F_DCBX)
-#define RC_HOST_ECN_GROUPS  (RC_F_NIC_ECN | RC_F_CNP)
+#define RC_HOST_ECN_GROUPS  (RC_F_NIC_ECN | RC_F_CNP | RC_F_DCQCN)
 #define RC_HOST_RDMA_GROUPS (RC_F_ROCE_TOS)
 
 /* "dcb,ecn,rdma" -> mask; -EINVAL naming the bad word in `bad` (static storage not used). */
@@ -207,6 +207,14 @@ struct rc_mlx5_state {
 	int cnp_prio_mode; /* debugfs: 0 = CNPs take cnp_prio */
 	char pci[32];	   /* PCI address of the netdev (debugfs directory name) */
 	char cnp_why[200]; /* why CNP marking is not available, when !has_cnp */
+	/* DCQCN RP/NP parameters in debugfs cc_params (mlx5_cc.c), whatever the CNP route:
+	 * has_dcqcn = the directory is there and every present file read; dcqcn_mask = the
+	 * parameters whose file exists (enum rc_dcqcn_param). */
+	bool has_dcqcn;
+	bool dcqcn_unreadable; /* a file is there but could not be read: unknown */
+	uint16_t dcqcn_mask;
+	uint32_t dcqcn[RC_DCQCN_N];
+	char dcqcn_why[200]; /* why they are not available, when !has_dcqcn */
 	/* rdma_cm default ToS (configfs). */
 	bool has_tos;
 	int roce_tos;
@@ -229,6 +237,12 @@ int rc_mlx5_write_cnp(const char *root, const char *ifname, const struct rc_mlx5
 void rc_mlx5_read_cc(const char *root, const char *ifname, struct rc_mlx5_state *st);
 int rc_mlx5_write_cc_cnp(const char *root, const char *ifname, const struct rc_mlx5_state *st,
 			 int dscp, int prio, struct rc_err *err);
+/* The DCQCN parameters of debugfs cc_params into st->dcqcn (has_dcqcn, or dcqcn_why). */
+void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_state *st);
+/* The parameters of `mask` that differ from what st read; one whose file is absent is
+ * skipped (the diff reports it not controllable); no cc_params at all is EOPNOTSUPP. */
+int rc_mlx5_write_cc_dcqcn(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+			   uint16_t mask, const uint32_t *want, struct rc_err *err);
 int rc_mlx5_write_tos(const char *root, const struct rc_rdma_port *rdma, int tos,
 		      struct rc_err *err);
 

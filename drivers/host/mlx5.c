@@ -63,6 +63,7 @@ static void read_ecn(const char *root, const char *ifname, struct rc_mlx5_state 
 			st->rp |= (uint8_t)(1u << p);
 	}
 	st->has_ecn = st->ecn_prio_mask != 0;
+	rc_mlx5_read_cc_dcqcn(root, ifname, st);
 	if (net_path(path, root, ifname, "ecn/roce_np/cnp_dscp") || rc_host_read_ll(path, &dscp) ||
 	    net_path(path, root, ifname, "ecn/roce_np/cnp_802p_prio") ||
 	    rc_host_read_ll(path, &prio) || dscp < 0 || dscp >= RC_NDSCP || prio < 0 ||

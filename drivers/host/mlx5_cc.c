@@ -57,6 +57,48 @@ static int read_u32(const char *root, const char *bdf, const char *name, long lo
 	return rc;
 }
 
+void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_state *st)
+{
+	char dir[PATH_LEN], bdf[32];
+
+	st->has_dcqcn = false;
+	st->dcqcn_unreadable = false;
+	st->dcqcn_mask = 0;
+	if (pci_of(root, ifname, bdf, sizeof(bdf))) {
+		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
+			 "no PCI device behind the interface");
+		return;
+	}
+	if (cc_path(dir, root, bdf, "") || !rc_host_is_dir(dir)) {
+		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
+			 "no debugfs mlx5/%s/cc_params (debugfs not mounted, not root, or the "
+			 "HCA does not allow cc changes)",
+			 bdf);
+		return;
+	}
+	for (int i = 0; i < RC_DCQCN_N; i++) {
+		long long v;
+		int rc = read_u32(root, bdf, rc_dcqcn_name(i), &v);
+
+		/* Older kernels lack some files (host-dcb.md 2.8): those are not controllable
+		 * here, the others still are. */
+		if (rc == -ENOENT)
+			continue;
+		if (rc) {
+			snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
+				 "cannot read debugfs mlx5/%s/cc_params/%s: %s", bdf,
+				 rc_dcqcn_name(i), strerror(-rc));
+			st->dcqcn_mask = 0;
+			st->dcqcn_unreadable = true;
+			return;
+		}
+		st->dcqcn[i] = (uint32_t)v;
+		st->dcqcn_mask |= (uint16_t)(1u << i);
+	}
+	snprintf(st->pci, sizeof(st->pci), "%s", bdf);
+	st->has_dcqcn = true;
+}
+
 void rc_mlx5_read_cc(const char *root, const char *ifname, struct rc_mlx5_state *st)
 {
 	long long dscp, mode, prio;
@@ -94,15 +136,15 @@ void rc_mlx5_read_cc(const char *root, const char *ifname, struct rc_mlx5_state 
 	st->has_cnp = true;
 }
 
-static int write_cc(const char *ifname, const char *root, const char *bdf, const char *name, int v,
-		    struct rc_err *err)
+static int write_cc(const char *ifname, const char *root, const char *bdf, const char *name,
+		    uint32_t v, struct rc_err *err)
 {
 	char path[PATH_LEN], s[16];
 	int rc = cc_path(path, root, bdf, name);
 
 	if (rc)
 		return rc_errf(err, ENAMETOOLONG, "'%s': path too long", ifname);
-	snprintf(s, sizeof(s), "%d", v);
+	snprintf(s, sizeof(s), "%u", v);
 	rc = rc_host_write(path, s);
 	if (rc)
 		return rc_errf(err, -rc, "'%s': cannot write '%s' to '%s': %s", ifname, s, path,
@@ -119,9 +161,31 @@ int rc_mlx5_write_cc_cnp(const char *root, const char *ifname, const struct rc_m
 		return rc_errf(err, ERANGE, "'%s': CNP DSCP %d / priority %d out of range", ifname,
 			       dscp, prio);
 	if (st->cnp_dscp != dscp)
-		rc = write_cc(ifname, root, st->pci, "np_cnp_dscp", dscp, err);
+		rc = write_cc(ifname, root, st->pci, "np_cnp_dscp", (uint32_t)dscp, err);
 	/* Writing the priority also sets np_cnp_prio_mode to 0, which makes it count. */
 	if (!rc && (st->cnp_prio != prio || st->cnp_prio_mode != 0))
-		rc = write_cc(ifname, root, st->pci, "np_cnp_prio", prio, err);
+		rc = write_cc(ifname, root, st->pci, "np_cnp_prio", (uint32_t)prio, err);
+	return rc;
+}
+
+/* "%u" of a u32 is at most 10 characters: within set_param's limit. */
+int rc_mlx5_write_cc_dcqcn(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+			   uint16_t mask, const uint32_t *want, struct rc_err *err)
+{
+	int rc = 0;
+
+	if (mask && !st->has_dcqcn)
+		return rc_errf(err, EOPNOTSUPP,
+			       "'%s': DCQCN parameters are not controllable here: %s", ifname,
+			       st->dcqcn_why);
+	for (int i = 0; !rc && i < RC_DCQCN_N; i++) {
+		uint16_t bit = (uint16_t)(1u << i);
+
+		/* No file (older kernel): the plan said "not controllable here". */
+		if (!(mask & st->dcqcn_mask & bit))
+			continue;
+		if (st->dcqcn[i] != want[i])
+			rc = write_cc(ifname, root, st->pci, rc_dcqcn_name(i), want[i], err);
+	}
 	return rc;
 }

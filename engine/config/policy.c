@@ -14,8 +14,8 @@
 #define WATCHDOG_MAX_MS 60000
 
 static const char *const root_keys[] = {
-    "apiVersion", "kind", "name", "trust",     "roce",		 "cnp", "pfc", "ecn",
-    "headroom",	  "ets",  "host", "tolerance", "priority_to_tc", NULL,
+    "apiVersion", "kind", "name", "trust",     "roce",		 "cnp",	  "pfc", "ecn",
+    "headroom",	  "ets",  "host", "tolerance", "priority_to_tc", "dcqcn", NULL,
 };
 static const char *const root_required[] = {"name", "roce", "cnp", "pfc", "ecn", NULL};
 static const char *const prio_keys[] = {"dscp", "priority", NULL};
@@ -32,6 +32,19 @@ static const char *const ets_keys[] = {"traffic_class", "mode", "bandwidth", NUL
 static const char *const ets_required[] = {"traffic_class", "mode", NULL};
 static const char *const host_keys[] = {"roce_tos", NULL};
 static const char *const tolerance_keys[] = {"threshold", NULL};
+static const char *const dcqcn_keys[] = {"rp", "np", NULL};
+static const char *const dcqcn_rp_keys[] = {
+    "rp_ai_rate",
+    "rp_hai_rate",
+    "rp_min_rate",
+    "rp_time_reset",
+    "rp_byte_reset",
+    "rp_threshold",
+    "rp_initial_alpha_value",
+    "rp_gd",
+    NULL,
+};
+static const char *const dcqcn_np_keys[] = {"np_min_time_between_cnps", NULL};
 static const char *const trust_names[] = {"pcp", "dscp", NULL};
 static const char *const wd_action_names[] = {"drop", "forward", NULL};
 static const char *const tsa_names[] = {"strict", "dwrr", NULL};
@@ -552,6 +565,47 @@ static int read_tolerance(struct yw *w, const struct yw_map *root, struct rc_pol
 	return 0;
 }
 
+/* One of dcqcn.rp / dcqcn.np: each key is a cc_params name (model.h, enum rc_dcqcn_param).
+ * cong.c writes them with kstrtou32 into 32-bit firmware fields and checks nothing else,
+ * so 0..UINT32_MAX is exactly what the kernel takes; anything else is refused here. */
+static int read_dcqcn_point(struct yw *w, const struct yw_map *dcqcn, const char *key,
+			    const char *const *names, struct rc_policy *p)
+{
+	struct yw_map m;
+	int rc;
+
+	rc = yw_f_map(w, dcqcn, key, names, &m);
+	if (rc <= 0)
+		return rc;
+	for (int i = 0; names[i]; i++) {
+		int k = rc_dcqcn_index(names[i]);
+		uint64_t v;
+
+		rc = yw_f_uint(w, &m, names[i], 0, UINT32_MAX, &v);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 || k < 0)
+			continue;
+		p->dcqcn[k] = (uint32_t)v;
+		p->dcqcn_mask |= (uint16_t)(1u << k);
+	}
+	return 0;
+}
+
+static int read_dcqcn(struct yw *w, const struct yw_map *root, struct rc_policy *p)
+{
+	struct yw_map m;
+	int rc;
+
+	rc = yw_f_map(w, root, "dcqcn", dcqcn_keys, &m);
+	if (rc <= 0)
+		return rc;
+	if (read_dcqcn_point(w, &m, "rp", dcqcn_rp_keys, p) < 0 ||
+	    read_dcqcn_point(w, &m, "np", dcqcn_np_keys, p) < 0)
+		return -EINVAL;
+	return 0;
+}
+
 static int read_top(struct yw *w, const struct yw_map *root, struct rc_policy *p)
 {
 	int trust = 1;
@@ -585,7 +639,7 @@ static int read_policy(struct yw *w, const struct yd_node *top, struct rc_policy
 	    read_pfc(w, &root, p) < 0 || read_prio2tc(w, &root, p) < 0 ||
 	    read_ecn(w, &root, p) < 0 || read_headroom(w, &root, p) < 0 ||
 	    read_ets(w, &root, p) < 0 || (default_prio2tc(p), 0) || read_host(w, &root, p) < 0 ||
-	    read_tolerance(w, &root, p) < 0)
+	    read_tolerance(w, &root, p) < 0 || read_dcqcn(w, &root, p) < 0)
 		return -EINVAL;
 	return 0;
 }

@@ -137,6 +137,12 @@ static int want_host(const struct rc_policy *p, const char *port, struct port_qo
 	q->roce_tos = p->roce_tos;
 	q->dcbx_host = true;
 	q->known |= RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
+	/* DCQCN parameters only when the policy names some: firmware's defaults otherwise. */
+	if (p->dcqcn_mask) {
+		q->dcqcn_mask = p->dcqcn_mask;
+		memcpy(q->dcqcn, p->dcqcn, sizeof(q->dcqcn));
+		q->known |= RC_F_DCQCN;
+	}
 	if (p->n_ets > 0) {
 		want_prio2tc(p, q);
 		want_ets(p, q);

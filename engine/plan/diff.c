@@ -392,6 +392,27 @@ static void diff_cnp(struct differ *d)
 	cmp_u64(d, "cnp.prio", d->want->cnp_prio, d->have->cnp_prio, false);
 }
 
+/* Only the parameters the policy names.  One whose cc_params file the kernel does not have
+ * (rp_max_rate and np_min_time_between_cnps came in 2020) is not controllable here. */
+static void diff_dcqcn(struct differ *d)
+{
+	char f[48], n[16];
+
+	for (int i = 0; i < RC_DCQCN_N; i++) {
+		uint16_t bit = (uint16_t)(1u << i);
+
+		if (!(d->want->dcqcn_mask & bit))
+			continue;
+		snprintf(f, sizeof(f), "dcqcn.%s", rc_dcqcn_name(i));
+		if (readable(d) && !(d->have->dcqcn_mask & bit)) {
+			snprintf(n, sizeof(n), "%u", d->want->dcqcn[i]);
+			emit_unsupported(d, f, n);
+			continue;
+		}
+		cmp_u64(d, f, d->want->dcqcn[i], d->have->dcqcn[i], false);
+	}
+}
+
 static void diff_roce_tos(struct differ *d)
 {
 	char o[16], n[16];
@@ -419,9 +440,9 @@ static const struct {
     {RC_F_CABLE, diff_cable},	    {RC_F_HEADROOM, diff_headroom},
     {RC_F_ECN, diff_ecn},	    {RC_F_ETS, diff_ets},
     {RC_F_WATCHDOG, diff_watchdog}, {RC_F_NIC_ECN, diff_nic_ecn},
-    {RC_F_CNP, diff_cnp},	    {RC_F_ROCE_TOS, diff_roce_tos},
-    {RC_F_DCBX, diff_dcbx},	    {RC_F_MTU, diff_mtu},
-    {RC_F_SPEED, diff_speed},
+    {RC_F_CNP, diff_cnp},	    {RC_F_DCQCN, diff_dcqcn},
+    {RC_F_ROCE_TOS, diff_roce_tos}, {RC_F_DCBX, diff_dcbx},
+    {RC_F_MTU, diff_mtu},	    {RC_F_SPEED, diff_speed},
 };
 
 /* The driver's verdict on a group beyond its values (struct rc_effect). */

@@ -144,6 +144,14 @@ cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 		cJSON_AddNumberToObject(c, "dscp", q->cnp_dscp);
 		cJSON_AddNumberToObject(c, "prio", q->cnp_prio);
 	}
+	if (k & RC_F_DCQCN) {
+		cJSON *c = cJSON_AddObjectToObject(o, "dcqcn");
+
+		/* Only the parameters read (or pinned): a restore writes nothing else. */
+		for (int i = 0; c && i < RC_DCQCN_N; i++)
+			if (q->dcqcn_mask & (1u << i))
+				cJSON_AddNumberToObject(c, rc_dcqcn_name(i), q->dcqcn[i]);
+	}
 	if (k & RC_F_ROCE_TOS)
 		cJSON_AddNumberToObject(o, "roce_tos", q->roce_tos);
 	if (k & RC_F_DCBX)
@@ -336,6 +344,23 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 		v = cJSON_GetObjectItemCaseSensitive(o, "cnp");
 		q->cnp_dscp = (uint8_t)num(r, v, "dscp", 0, RC_NDSCP - 1);
 		q->cnp_prio = (uint8_t)num(r, v, "prio", 0, RC_NPRIO - 1);
+	}
+	if (q->known & RC_F_DCQCN) {
+		v = cJSON_GetObjectItemCaseSensitive(o, "dcqcn");
+		if (!cJSON_IsObject(v))
+			bad(r, "dcqcn");
+		for (int i = 0; cJSON_IsObject(v) && i < RC_DCQCN_N; i++) {
+			const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, rc_dcqcn_name(i));
+
+			if (!x)
+				continue;
+			if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble)) {
+				bad(r, rc_dcqcn_name(i));
+				break;
+			}
+			q->dcqcn[i] = (uint32_t)num(r, v, rc_dcqcn_name(i), 0, UINT32_MAX);
+			q->dcqcn_mask |= (uint16_t)(1u << i);
+		}
 	}
 	if (q->known & RC_F_ROCE_TOS)
 		q->roce_tos = (int)num(r, o, "roce_tos", 0, 255);

@@ -39,8 +39,26 @@ enum rc_field {
 	RC_F_ROCE_TOS = 1u << 12, /* rdma_cm default ToS */
 	RC_F_DCBX = 1u << 13,	  /* host DCBX: host-controlled IEEE */
 	RC_F_PRIO2TC = 1u << 14,  /* switch priority -> traffic class for roce/cnp priorities */
+	RC_F_DCQCN = 1u << 15,	  /* host DCQCN RP/NP parameters (mlx5 debugfs cc_params) */
 };
-#define RC_F_ALL ((1u << 15) - 1)
+#define RC_F_ALL ((1u << 16) - 1)
+
+/* The DCQCN parameters a policy may pin, by their names in upstream mlx5_ib's debugfs
+ * cc_params (drivers/infiniband/hw/mlx5/cong.c, mlx5_ib_dbg_cc_name[]).  Each is a 32-bit
+ * firmware field written with kstrtou32, so 0..UINT32_MAX is the whole range cong.c
+ * accepts; units are firmware's (docs/POLICY.md, "dcqcn"). */
+enum rc_dcqcn_param {
+	RC_DCQCN_RP_AI_RATE = 0,
+	RC_DCQCN_RP_HAI_RATE,
+	RC_DCQCN_RP_MIN_RATE,
+	RC_DCQCN_RP_TIME_RESET,
+	RC_DCQCN_RP_BYTE_RESET,
+	RC_DCQCN_RP_THRESHOLD,
+	RC_DCQCN_RP_INITIAL_ALPHA_VALUE,
+	RC_DCQCN_RP_GD,
+	RC_DCQCN_NP_MIN_TIME_BETWEEN_CNPS,
+	RC_DCQCN_N
+};
 
 enum rc_tsa {
 	RC_TSA_UNSET = 0,
@@ -159,6 +177,10 @@ struct port_qos {
 	uint8_t cnp_prio;
 	int roce_tos;	/* full ToS byte, e.g. 106 */
 	bool dcbx_host; /* DCBX in host (OS) control, IEEE */
+	/* bit i: dcqcn[i] is meaningful (enum rc_dcqcn_param).  Actual side: a parameter
+	 * whose cc_params file is absent (older kernels) has its bit clear. */
+	uint16_t dcqcn_mask;
+	uint32_t dcqcn[RC_DCQCN_N];
 
 	struct rc_effect effect; /* actual side only */
 };
@@ -173,5 +195,9 @@ const char *rc_trust_name(enum rc_trust t);
 const char *rc_tsa_name(enum rc_tsa t);
 /* "trust", "dscp2prio", ...: the operator's name for one field group bit. */
 const char *rc_field_name(uint32_t field_bit);
+/* "rp_ai_rate", ...: the cc_params name of a DCQCN parameter, or NULL. */
+const char *rc_dcqcn_name(int param);
+/* The parameter of a cc_params name, or -1. */
+int rc_dcqcn_index(const char *name);
 
 #endif

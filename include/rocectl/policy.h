@@ -67,6 +67,11 @@ struct rc_policy {
 
 	double tolerance_pct;
 
+	/* Host DCQCN parameters to pin (section dcqcn): bit i of dcqcn_mask = dcqcn[i] given
+	 * (enum rc_dcqcn_param); 0 = leave firmware's values alone. */
+	uint16_t dcqcn_mask;
+	uint32_t dcqcn[RC_DCQCN_N];
+
 	/* Priority -> traffic class: identity unless the policy has `priority_to_tc`.
 	 * ecn.traffic_class is always prio2tc[roce_priority]. */
 	uint8_t prio2tc[RC_NPRIO];
