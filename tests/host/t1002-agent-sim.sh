@@ -385,7 +385,7 @@ test_expect_success 'counters are named by meaning, with their source kept' '
 test_expect_success '--json is one object with the documented envelope' '
 	agent a verify -p "$P" --json >"$TMP/out" &&
 	test "$(wc -l <"$TMP/out")" -eq 1 &&
-	test_must_contain "$TMP/out" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"schema\":\"rocectl.agent/v1\",\"command\":\"verify\",\"host\":\"[^\"]+\",\"policy\":\"roce-lossless\",\"interfaces\":\[" &&
+	test_must_contain "$TMP/out" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"schema\":\"rocectl.agent/v1\",\"protocol\":1,\"command\":\"verify\",\"host\":\"[^\"]+\",\"policy\":\"roce-lossless\",\"interfaces\":\[" &&
 	test_must_contain "$TMP/out" "\"status\":\"in-sync\",\"exit_code\":0\}$"
 '
 
