@@ -15,6 +15,7 @@ void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 	o->mode = mode;
 	o->depth = 0;
 	o->need_comma[0] = false;
+	o->no_header = false;
 }
 
 /* Runs of characters that need no escape go out in one fwrite: a character at a time
@@ -118,12 +119,22 @@ static void json_header(struct rc_out *o)
 	rc_out_str(o, "timestamp", NULL, ts);
 }
 
+void rc_out_header_line(struct rc_out *o, FILE *f, const char *key)
+{
+	rc_out_init(o, f, RC_OUT_JSON);
+	json_open(o, NULL, '{');
+	json_header(o);
+	json_key(o, key);
+	rc_out_init(o, f, RC_OUT_JSON);
+	o->no_header = true;
+}
+
 void rc_out_open_object(struct rc_out *o, const char *key)
 {
 	if (!rc_out_json(o))
 		return;
 	json_open(o, key, '{');
-	if (o->depth == 1 && !key)
+	if (o->depth == 1 && !key && !o->no_header)
 		json_header(o);
 }
 

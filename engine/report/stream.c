@@ -96,12 +96,7 @@ static void keep_briefs(struct stream *s, const struct rc_fleet_dev *d)
 /* One line {"KEY": VALUE}: VALUE is printed with a fresh printer, as a top-level value. */
 static void line_open(struct stream *s, const char *key)
 {
-	FILE *f = s->out.f;
-
-	fputc('{', f);
-	rc_json_escape(f, key);
-	fputc(':', f);
-	rc_out_init(&s->out, f, RC_OUT_JSON);
+	rc_out_header_line(&s->out, s->out.f, key);
 }
 
 static void line_close(struct stream *s)

@@ -25,9 +25,15 @@ struct rc_out {
 	enum rc_out_mode mode;
 	int depth;
 	bool need_comma[RC_OUT_DEPTH];
+	/* The value printed is nested in a line that already carries the header
+	 * (rc_out_header_line: `verify --format jsonl`), so its top-level object has none. */
+	bool no_header;
 };
 
 void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode);
+/* Opens a JSON Lines line as `{"schema_version":…,"rocectl_version":…,"timestamp":…,"KEY":`
+ * and makes `o` print the value that follows without a header of its own. */
+void rc_out_header_line(struct rc_out *o, FILE *f, const char *key);
 static inline bool rc_out_json(const struct rc_out *o)
 {
 	return o->mode == RC_OUT_JSON;

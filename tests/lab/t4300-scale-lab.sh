@@ -80,6 +80,10 @@ test_expect_success 'verify --format jsonl reports what --format json does' '
 	import json, sys
 	full = json.load(open(sys.argv[1]))
 	lines = [json.loads(l) for l in open(sys.argv[2])]
+	# every line is a document: the header first, then one key
+	head = ("schema_version", "rocectl_version", "timestamp")
+	assert all(list(l)[:3] == list(head) and len(l) == 4 for l in lines), lines[0]
+	lines = [{k: v for k, v in l.items() if k not in head} for l in lines]
 	kinds = [next(iter(l)) for l in lines]
 	# devices as they finish, then links, hosts and the summary
 	assert kinds == sorted(kinds, key=["device", "link", "host", "summary"].index), kinds
@@ -106,9 +110,9 @@ test_expect_success 'jsonl: in sync after apply, exit 0; one drifted NIC, exit 2
 	tail -n 1 "$TMP/sync.jsonl" | grep -q "\"drifted_fields\":0,.*\"links_inconsistent\":0" &&
 	"$LAB_CMD" ssh "$LAB" gpu001 "dcb pfc set dev enp12s0np0 prio-pfc 3:off" &&
 	test_expect_code 2 verify --format jsonl --limit $L >"$TMP/drift.jsonl" &&
-	grep -q "^{\"device\":{\"device\":\"gpu001\",\"driver\":\"agent-ssh\",\"status\":\"drift\"" \
+	grep -q "^{\"schema_version\":1,.*\"device\":{\"device\":\"gpu001\",\"driver\":\"agent-ssh\",\"status\":\"drift\"" \
 		"$TMP/drift.jsonl" &&
-	grep -q "^{\"link\":{\"a\":\"gpu001:enp12s0np0\",.*\"status\":\"mismatch\"" "$TMP/drift.jsonl"
+	grep -q "^{\"schema_version\":1,.*\"link\":{\"a\":\"gpu001:enp12s0np0\",.*\"status\":\"mismatch\"" "$TMP/drift.jsonl"
 '
 
 test_done
