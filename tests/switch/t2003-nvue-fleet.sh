@@ -70,7 +70,8 @@ test_expect_success 'a mixed SSH/REST inventory' '
 	} >"$TMP/mixed.yaml" &&
 	{
 		printf "apiVersion: rocectl/v1\nkind: Inventory\nswitches:\n" &&
-		entry leaf01 127.0.1.1 ssh && entry spine01 127.0.2.1 ssh &&
+		entry leaf01 127.0.1.1 ssh && echo "    role: leaf" &&
+		entry spine01 127.0.2.1 ssh && echo "    role: spine" &&
 		cat "$TMP/links.yaml.in"
 	} >"$TMP/links.yaml"
 '
@@ -117,6 +118,9 @@ test_expect_success 'one failing switch does not stop the others' '
 '
 
 test_expect_success 'ports sharing a PFC profile but needing different cable lengths move to profiles of their own length' '
+	# the cable as LLDP sees it at both ends, so that verify checks the cabling too
+	sim fault "$LAB" leaf01 lldp swp1=spine01:swp1 &&
+	sim fault "$LAB" spine01 lldp swp1=leaf01:swp1 &&
 	{ rc plan -p "$P" -i "$TMP/links.yaml" --limit leaf01 >"$TMP/lp" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/lp" "swp1 +cable_length_m +7 -> 3" &&
