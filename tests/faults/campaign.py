@@ -59,6 +59,24 @@ def run(cmd, timeout=None, **kw):
 # ---------------------------------------------------------------- device views
 
 
+def drop_unused_derived(db):
+    """Drop the lossless profiles buffermgrd made (pg_lossless_*) that nothing references:
+    buffermgrd never deletes one (sonic-swss cfgmgr/buffermgr.cpp, doSpeedUpdateTask), and
+    GCU refuses to remove one before the release whose validator rules allow it, so a
+    rollback there leaves the run's profile unused (tests/faults/README.md)."""
+    profs = db.get("BUFFER_PROFILE")
+    if not isinstance(profs, dict):
+        return
+    used = set()
+    for t in ("BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
+        for row in (db.get(t) or {}).values():
+            if isinstance(row, dict):
+                used.add(str(row.get("profile")))
+                used.update(str(row.get("profile_list", "")).split(","))
+    for name in [n for n in profs if n.startswith("pg_lossless_") and n not in used]:
+        del profs[name]
+
+
 def switch_view(path):
     """The configuration of a simulated switch: its state file without what changes on every
     run (revision and session numbers, counters, faults, the operational view derived from
@@ -79,6 +97,9 @@ def switch_view(path):
     sn = st.get("sonic")
     if isinstance(sn, dict):
         sn.pop("checkpoints", None)
+        for db in (sn.get("config_db"), sn.get("startup")):
+            if isinstance(db, dict):
+                drop_unused_derived(db)
     eos = st.get("eos")
     if isinstance(eos, dict):
         sess = eos.pop("sessions", {}) or {}
