@@ -37,7 +37,7 @@ APPLY_TIMEOUT_S = 150  # a trial whose apply runs longer than this has hung: a f
 FABRICS = {
     "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos"], "inventories": ["inventory.yaml"]},
-    # the quick form (tests/faults/t3300-campaign-quick.sh): every platform and transport on
+    # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
     "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
