@@ -208,8 +208,8 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
-# The quick form (tests/faults/quick.sh, 21 trials over small fabrics); not yet in `make
-# test`: seeds 3317 (EOS) and 1010 (SONiC) still fail (tests/faults/README.md).
+# The quick form (tests/faults/quick.sh, 21 trials over small fabrics); `make test` runs it
+# too (tests/faults/t3300-faults-quick.sh).
 faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
 		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \

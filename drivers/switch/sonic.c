@@ -1092,6 +1092,63 @@ static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	return 0;
 }
 
+/* ---- native snapshot: what buffermgrd will derive (sonic_derived.c) ------------------------ */
+
+/* GCU stages nothing and a killed apply's patch is in CONFIG_DB or not at all: the values
+ * are restored by value; the snapshot only says which profiles existed before the run. */
+static int sonic_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
+{
+	*blob = NULL;
+	if (!s->cfg)
+		return rc_errf(err, EINVAL, "'%s': nothing was read before the snapshot",
+			       s->dev->name);
+	*blob = sonic_derived_snapshot(s->cfg);
+	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
+static bool refused_profiles(const char *why)
+{
+	char t[4][RC_NAME_MAX];
+	size_t n = sonic_gcu_refused_tables(why, strlen(why), t, 4);
+
+	return n == 1 && !strcmp(t[0], "BUFFER_PROFILE");
+}
+
+/* After the values are back: remove the lossless profiles buffermgrd made from the run's
+ * values (one patch), then save, as apply does.  GCU's buffer_profile validator refuses a
+ * whole-profile removal before the release whose rules allow it (sonic_gate.c, the kit's
+ * gcu_field_operation_validators files): there the profile stays, unreferenced, as a
+ * value restore by hand would leave it (buffermgrd never deletes one), and the rollback
+ * is not failed for it (tests/faults/README.md). */
+static int sonic_restore_derived(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct rc_err ignored = {0};
+	char *patch = NULL, why[400];
+	cJSON *cfg = NULL;
+	bool changing = true;
+	int rc = fetch_config(s, &cfg, err), n = 0;
+
+	if (!rc)
+		rc = sonic_derived_leftovers(cfg, blob, &patch, &n, err);
+	cJSON_Delete(cfg);
+	if (!rc && n) {
+		rc = gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN,
+			     patch, why, sizeof(why), &changing, &ignored);
+		if (rc && !changing && refused_profiles(why))
+			rc = 0; /* the validator refused before any change: left, unreferenced */
+		else if (rc)
+			rc = rc_errf(err, EIO,
+				     "removing %d lossless profile%s buffermgrd made from the "
+				     "run's values failed: %s",
+				     n, n == 1 ? "" : "s", why);
+		else if (gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why),
+			     &ignored))
+			rc = rc_errf(err, EIO, "config save failed: %s", why);
+	}
+	free(patch);
+	return rc;
+}
+
 static void sonic_close(struct rc_session *s)
 {
 	if (!s)
@@ -1115,6 +1172,8 @@ static const struct rc_driver sonic_ssh_driver = {
     .close = sonic_close,
     .check = sonic_check,
     .neighbors = sonic_neighbors,
+    .snapshot = sonic_snapshot,
+    .restore_derived = sonic_restore_derived,
 };
 
 RC_DRIVER_REGISTER(sonic_ssh_driver)

@@ -26,6 +26,17 @@ struct cJSON;
  * [A-Za-z0-9][A-Za-z0-9._-]{0,62}.  SONiC's own (YANG) patterns are narrower. */
 bool sonic_name_ok(const char *name);
 
+/* ---- what buffermgrd derives (sonic_derived.c) ------------------------------------------ */
+
+/* The native snapshot: the BUFFER_PROFILE names of `cfg` (CONFIG_DB), malloc'd, or NULL. */
+char *sonic_derived_snapshot(const struct cJSON *cfg);
+
+/* The buffermgrd-made profiles (pg_lossless_*) of `cfg` that the snapshot `blob` did not
+ * hold and that nothing references: a JSON Patch removing them (*patch malloc'd, NULL when
+ * *n is 0).  The blob is checked like device output. */
+int sonic_derived_leftovers(const struct cJSON *cfg, const char *blob, char **patch, int *n,
+			    struct rc_err *err);
+
 /* ---- reading ------------------------------------------------------------------------- */
 
 /* One HGETALL answer: a Python dict repr of strings ("{'pfc_enable': '3,4'}", "{}") ->

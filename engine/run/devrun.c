@@ -308,7 +308,13 @@ static int restore_with(struct rc_devrun *r, const char *native, const struct rc
 				  : "staged changes were not discarded");
 		return rc;
 	}
-	return restore_ports(r, before, n, err);
+	rc = restore_ports(r, before, n, err);
+	if (!rc && native && r->drv->restore_derived) {
+		rc = r->drv->restore_derived(r->sess, native, err);
+		if (rc)
+			rc_err_prefix(err, "'%s': the values are back, but", r->dev->name);
+	}
+	return rc;
 }
 
 int rc_devrun_restore_native(struct rc_devrun *r, const char *native,

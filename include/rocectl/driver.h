@@ -145,6 +145,11 @@ struct rc_driver {
 	int (*snapshot)(struct rc_session *s, char **blob, struct rc_err *err);
 	int (*restore_native)(struct rc_session *s, const char *blob, struct rc_err *err);
 	int (*discard)(struct rc_session *s, const char *blob, struct rc_err *err);
+	/* Optional, with `snapshot` (then restore_native and discard may be absent): called
+	 * after a restore has put the values back, to remove what the platform itself
+	 * derived from the run's values and keeps after they are gone (SONiC's buffermgrd
+	 * profiles, sonic_derived.c).  The blob is the journaled snapshot. */
+	int (*restore_derived)(struct rc_session *s, const char *blob, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */

@@ -37,7 +37,7 @@ APPLY_TIMEOUT_S = 150  # a trial whose apply runs longer than this has hung: a f
 FABRICS = {
     "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos"], "inventories": ["inventory.yaml"]},
-    # the quick form (tests/faults/t3300-campaign-quick.sh): every platform and transport on
+    # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
     "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
@@ -57,6 +57,24 @@ def run(cmd, timeout=None, **kw):
 
 
 # ---------------------------------------------------------------- device views
+
+
+def drop_unused_derived(db):
+    """Drop the lossless profiles buffermgrd made (pg_lossless_*) that nothing references:
+    buffermgrd never deletes one (sonic-swss cfgmgr/buffermgr.cpp, doSpeedUpdateTask), and
+    GCU refuses to remove one before the release whose validator rules allow it, so a
+    rollback there leaves the run's profile unused (tests/faults/README.md)."""
+    profs = db.get("BUFFER_PROFILE")
+    if not isinstance(profs, dict):
+        return
+    used = set()
+    for t in ("BUFFER_PG", "BUFFER_QUEUE", "BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
+        for row in (db.get(t) or {}).values():
+            if isinstance(row, dict):
+                used.add(str(row.get("profile")))
+                used.update(str(row.get("profile_list", "")).split(","))
+    for name in [n for n in profs if n.startswith("pg_lossless_") and n not in used]:
+        del profs[name]
 
 
 def switch_view(path):
@@ -79,6 +97,9 @@ def switch_view(path):
     sn = st.get("sonic")
     if isinstance(sn, dict):
         sn.pop("checkpoints", None)
+        for db in (sn.get("config_db"), sn.get("startup")):
+            if isinstance(db, dict):
+                drop_unused_derived(db)
     eos = st.get("eos")
     if isinstance(eos, dict):
         sess = eos.pop("sessions", {}) or {}

@@ -1,0 +1,139 @@
+/* The lossless profiles buffermgrd derives from a run's values, and what a rollback must
+ * remove of them.  buffermgrd (static buffer model) names a port's lossless profile
+ * `pg_lossless_<speed>_<cable>_profile` and writes it to CONFIG_DB BUFFER_PROFILE when it
+ * is absent; nothing in it ever deletes one (sonic-swss cfgmgr/buffermgr.cpp,
+ * BufferMgr::doSpeedUpdateTask).  Writing a pre-run cable length back therefore moves the
+ * port's PGs to the old profile and leaves the run's one behind, unreferenced.
+ *
+ * The snapshot is the list of BUFFER_PROFILE names before the run; after the values are
+ * back, a derived profile that is not in it and that nothing references is the run's
+ * leftover.  Nothing here does I/O; the blob comes from a journal file and is checked like
+ * device output. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "sonic.h"
+
+#define DERIVED_VERSION	 1
+#define DERIVED_PREFIX	 "pg_lossless_"
+#define DERIVED_MAX_LIST 65536
+
+char *sonic_derived_snapshot(const cJSON *cfg)
+{
+	cJSON *o = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(o, "profiles");
+	const cJSON *p;
+	char *out = NULL;
+	bool ok = o && list && cJSON_AddNumberToObject(o, "version", DERIVED_VERSION);
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_PROFILE"))
+	{
+		/* names rocectl could not put in a patch are never removed: no need to keep */
+		if (ok && p->string && sonic_name_ok(p->string))
+			ok = cJSON_AddItemToArray(list, cJSON_CreateString(p->string));
+	}
+	if (ok)
+		out = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return out;
+}
+
+static bool listed(const cJSON *list, const char *name)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, list)
+	{
+		if (cJSON_IsString(e) && !strcmp(e->valuestring, name))
+			return true;
+	}
+	return false;
+}
+
+/* A BUFFER_* row's reference to profile `name`: its "profile" field, or one item of a
+ * comma-separated "profile_list" (BUFFER_PORT_*_PROFILE_LIST). */
+static bool refers(const cJSON *row, const char *name)
+{
+	const char *prof = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "profile"));
+	const char *l = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "profile_list"));
+	size_t n = strlen(name);
+
+	if (prof && !strcmp(prof, name))
+		return true;
+	for (const char *s = l; s && *s;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+
+		if (len == n && !strncmp(s, name, n))
+			return true;
+		s = end ? end + 1 : s + len;
+	}
+	return false;
+}
+
+static bool referenced(const cJSON *cfg, const char *name)
+{
+	static const char *const tabs[] = {"BUFFER_PG", "BUFFER_QUEUE",
+					   "BUFFER_PORT_INGRESS_PROFILE_LIST",
+					   "BUFFER_PORT_EGRESS_PROFILE_LIST"};
+	const cJSON *row;
+
+	for (size_t t = 0; t < sizeof(tabs) / sizeof(tabs[0]); t++)
+		cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(cfg, tabs[t]))
+		{
+			if (refers(row, name))
+				return true;
+		}
+	return false;
+}
+
+int sonic_derived_leftovers(const cJSON *cfg, const char *blob, char **patch, int *n,
+			    struct rc_err *err)
+{
+	cJSON *o = blob ? cJSON_Parse(blob) : NULL, *ops = NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "profiles"), *p;
+	int rc = 0;
+
+	*patch = NULL;
+	*n = 0;
+	if (!cJSON_IsObject(o))
+		rc = rc_errf(err, EPROTO, "native snapshot: not a JSON object");
+	else if (!cJSON_IsNumber(v) || v->valuedouble != DERIVED_VERSION)
+		rc = rc_errf(err, EPROTO, "native snapshot: unknown version");
+	else if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > DERIVED_MAX_LIST)
+		rc = rc_errf(err, EPROTO, "native snapshot: 'profiles' is not a list");
+	if (!rc && !(ops = cJSON_CreateArray()))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_PROFILE"))
+	{
+		char path[SONIC_KEY_MAX];
+		cJSON *op;
+
+		if (rc)
+			break;
+		if (!p->string || strncmp(p->string, DERIVED_PREFIX, strlen(DERIVED_PREFIX)) ||
+		    !sonic_name_ok(p->string) || listed(list, p->string) ||
+		    referenced(cfg, p->string))
+			continue;
+		snprintf(path, sizeof(path), "/BUFFER_PROFILE/%s", p->string);
+		op = cJSON_CreateObject();
+		if (!op || !cJSON_AddStringToObject(op, "op", "remove") ||
+		    !cJSON_AddStringToObject(op, "path", path) || !cJSON_AddItemToArray(ops, op)) {
+			cJSON_Delete(op);
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		} else {
+			(*n)++;
+		}
+	}
+	if (!rc && *n && !(*patch = cJSON_PrintUnformatted(ops)))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	cJSON_Delete(ops);
+	cJSON_Delete(o);
+	if (rc)
+		*n = 0;
+	return rc;
+}
