@@ -429,6 +429,37 @@ static void test_quarantine_after_k_failures(void **state)
 	rc_quarantine_fini(&back);
 }
 
+/* A leaf whose repair fails holds back the host behind it (fleet tier order): the host is
+ * "skipped", not written, and the report says why; the other leaf and its host go on. */
+static void test_device_behind_a_failed_one_is_skipped(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_enforce_run run;
+	struct rc_guardrails all = {.allow_disruptive = true};
+	char *text;
+
+	drift_dscp(LEAF01);
+	drift_dscp(GPU001);
+	drift_dscp(GPU002);
+	fake_find("leaf01")->fail_apply_from = 1;
+	enforce(f, &all, NULL, &run);
+	assert_int_equal(run.exit_code, 1);
+	assert_int_equal(run.devs[LEAF01].action, RC_ENF_FAILED);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_SKIPPED);
+	assert_int_equal(fake_find("gpu001")->n_apply, 0);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.dscp2prio[26], 0);
+	assert_int_equal(run.devs[GPU002].action, RC_ENF_REPAIRED);
+	assert_int_equal(fake_find("gpu002")->ports[0].qos.dscp2prio[26], 3);
+	text = render(&run, false, false);
+	assert_non_null(strstr(text, "not repaired: "));
+	free(text);
+	text = render(&run, true, false);
+	assert_non_null(strstr(text, "\"skipped\""));
+	free(text);
+	rc_enforce_run_fini(&run);
+	fake_find("leaf01")->fail_apply_from = 0;
+}
+
 /* A state file that is not ours is refused, never taken as "nothing quarantined". */
 static void test_state_file_refused_when_not_ours(void **state)
 {
@@ -463,6 +494,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_only_drifted_groups_are_written, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_quarantine_after_k_failures, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_device_behind_a_failed_one_is_skipped, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_state_file_refused_when_not_ours, setup, teardown),
 	};
 
