@@ -125,36 +125,6 @@ out:
 	return line;
 }
 
-static char *slurp(const char *path, struct rc_err *err)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	long n;
-
-	if (!f) {
-		rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (long)DESIRED_MAX_BYTES ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		rc_errf(err, EFBIG, "'%s' is unreadable or larger than 4 MiB", path);
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (!buf) {
-		rc_errf(err, EIO, "cannot read '%s'", path);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
 static int bad(const char *path, const char *what, struct rc_err *err)
 {
 	return rc_errf(err, EINVAL, "'%s' is not a desired state (%s): %s", path, RC_DESIRED_SCHEMA,
@@ -207,7 +177,7 @@ int rc_desired_load(const char *path, struct rc_desired_set *out, struct rc_err 
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	buf = slurp(path, err);
+	buf = rc_read_file(path, DESIRED_MAX_BYTES, 0, NULL, err);
 	if (!buf)
 		return -EIO;
 	o = cJSON_Parse(buf);

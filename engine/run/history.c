@@ -16,6 +16,7 @@
 
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
+#include "rocectl/util.h"
 #include "rocectl/journal.h"
 
 #define RECORD_MAX_BYTES (64u << 20)
@@ -42,44 +43,6 @@ static bool id_is_safe(const char *id)
 	return true;
 }
 
-static char *slurp(const char *path, size_t max, size_t *len, struct rc_err *err)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	size_t got = 0;
-
-	if (fd < 0) {
-		rc_errf(err, errno, "cannot read '%s': %s", path,
-			errno == ELOOP ? "a symbolic link" : strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		rc_errf(err, EFBIG, "'%s' is not a regular file of at most %zu MiB", path,
-			max >> 20);
-		close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	while (buf && got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (!buf) {
-		rc_errf(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	buf[got] = '\0';
-	*len = got;
-	return buf;
-}
-
 static int digest(const char *path, char *abs, size_t abs_len, char *hex, struct rc_err *err)
 {
 	char real[PATH_MAX];
@@ -91,7 +54,7 @@ static int digest(const char *path, char *abs, size_t abs_len, char *hex, struct
 		return 0;
 	}
 	snprintf(abs, abs_len, "%s", realpath(path, real) ? real : path);
-	buf = slurp(path, INPUT_MAX_BYTES, &len, err);
+	buf = rc_read_file(path, INPUT_MAX_BYTES, 0, &len, err);
 	if (!buf)
 		return -EIO;
 	rc_sha256_hex(buf, len, hex);
@@ -432,7 +395,7 @@ int rc_history_load(const char *dir, const char *run_id, struct rc_history *h, s
 	if (!id_is_safe(run_id))
 		return rc_errf(err, EINVAL, "'%s' is not a run id", run_id);
 	snprintf(path, sizeof(path), "%s/%s.json", dir, run_id);
-	text = slurp(path, RECORD_MAX_BYTES, &len, err);
+	text = rc_read_file(path, RECORD_MAX_BYTES, RC_READ_NOFOLLOW, &len, err);
 	if (!text)
 		return errno == ENOENT ? -ENOENT : -EIO;
 	o = cJSON_Parse(text);

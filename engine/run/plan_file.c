@@ -95,41 +95,10 @@ uint64_t rc_plan_fingerprint(const struct rc_fleet_dev *d)
 	return h;
 }
 
-static char *slurp(const char *path, size_t *len, struct rc_err *err)
-{
-	FILE *f = fopen(path, "re");
-	char *buf;
-	long n;
-
-	if (!f) {
-		rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (long)PLAN_MAX_BYTES ||
-	    fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		rc_errf(err, EFBIG, "'%s' is unreadable or larger than 16 MiB", path);
-		return NULL;
-	}
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	if (!buf) {
-		rc_errf(err, EIO, "cannot read '%s'", path);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = (size_t)n;
-	return buf;
-}
-
 int rc_plan_file_hash(const char *path, uint64_t *out, struct rc_err *err)
 {
 	size_t len;
-	char *buf = slurp(path, &len, err);
+	char *buf = rc_read_file(path, PLAN_MAX_BYTES, 0, &len, err);
 
 	if (!buf)
 		return -EIO;
@@ -283,7 +252,7 @@ static int plan_header(const char *path, cJSON *o, struct rc_plan_file *p, struc
 int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
 {
 	size_t len, i = 0;
-	char *text = slurp(path, &len, err);
+	char *text = rc_read_file(path, PLAN_MAX_BYTES, 0, &len, err);
 	const cJSON *devs, *e;
 	cJSON *o;
 	int rc;

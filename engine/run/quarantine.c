@@ -21,49 +21,6 @@
 
 #define STATE_MAX_BYTES (4u << 20)
 
-static char *slurp(const char *path, struct rc_err *err)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-	size_t got = 0;
-
-	if (fd < 0) {
-		if (errno != ENOENT)
-			rc_errf(err, errno, "cannot read enforce state '%s': %s", path,
-				errno == ELOOP ? "a symbolic link" : strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)STATE_MAX_BYTES) {
-		rc_errf(err, EFBIG, "enforce state '%s' is not a regular file of at most 4 MiB",
-			path);
-		close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	while (buf && got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (!buf) {
-		rc_errf(err, ENOMEM, "out of memory");
-		return NULL;
-	}
-	buf[got] = '\0';
-	if (got != (size_t)st.st_size) {
-		rc_errf(err, EIO, "enforce state '%s' is truncated", path);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 static int add(struct rc_quarantine *q, const char *device, struct rc_quarantine_dev **out)
 {
 	if (rc_array_reserve((void **)&q->v, &q->cap, q->n + 1, sizeof(*q->v), 16))
@@ -125,9 +82,11 @@ int rc_quarantine_load(const char *path, struct rc_quarantine *q, struct rc_err 
 
 	memset(q, 0, sizeof(*q));
 	err->msg[0] = '\0';
-	text = slurp(path, err);
+	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW, NULL, err);
+	if (!text && errno == ENOENT)
+		return 0; /* missing: nothing quarantined yet */
 	if (!text)
-		return err->msg[0] ? -EINVAL : 0; /* missing: nothing quarantined yet */
+		return -EINVAL;
 	rc = parse(path, text, q, err);
 	free(text);
 	if (rc)

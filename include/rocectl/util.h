@@ -55,4 +55,10 @@ char *rc_utf8_fix(const char *s);
  * folded into one space, never an escape sequence from a device reaching a terminal. */
 void rc_clean_text(const char *in, size_t in_len, char *out, size_t len);
 
+/* The whole of a regular file of at most `max` bytes, NUL-terminated (*len without the NUL;
+ * len may be NULL); NULL with `err` filled and errno set (ENOENT when it does not exist).
+ * RC_READ_NOFOLLOW refuses a symbolic link (files in rocectl's own directories). */
+#define RC_READ_NOFOLLOW 1u
+char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, struct rc_err *err);
+
 #endif

@@ -1,0 +1,62 @@
+/* Reading a whole file rocectl wrote itself or was handed (plans, desired states, history
+ * records, the enforce state): capped, regular files only, never a FIFO that would block. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rocectl/util.h"
+
+char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, struct rc_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
+				((flags & RC_READ_NOFOLLOW) ? O_NOFOLLOW : 0));
+	struct stat st;
+	char *buf;
+	size_t got = 0;
+	int e;
+
+	if (fd < 0) {
+		e = errno;
+		rc_errf(err, e, "cannot read '%s': %s", path,
+			e == ELOOP ? "a symbolic link" : strerror(e));
+		errno = e;
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > max) {
+		rc_errf(err, EFBIG, "'%s' is not a regular file of at most %zu KiB", path,
+			max >> 10);
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!buf) {
+		rc_errf(err, ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (got != (size_t)st.st_size) {
+		/* shrank or failed while read: half a file is never parsed */
+		rc_errf(err, EIO, "'%s' is truncated", path);
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}
