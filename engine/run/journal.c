@@ -154,14 +154,27 @@ int rc_journal_save_native(const char *dir, const char *run_id, const struct rc_
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc = mkdir_p(dir, err);
-	if (!rc)
+	/* rc_journal_done of another device of the run removes the run directory while it is
+	 * empty, as it is between our mkdirat and our write when the run's other entries are
+	 * done: the open or the write then finds no directory (ENOENT) and is made again */
+	for (int attempt = 0; !rc; attempt++) {
 		rc = open_run(dir, run_id, true, &dfd, &rfd, err);
-	if (!rc) {
+		if (rc == -ENOENT && attempt < 3) {
+			rc = 0;
+			continue;
+		}
+		if (rc)
+			break;
 		/* atomic and durable (engine/util/atomic.c), 0600: it holds a configuration */
 		rc = rc_write_atomic_at(rfd, name, text, strlen(text), 0600, "journal", err);
+		close_run(dfd, rfd);
+		if (rc == -ENOENT && attempt < 3) {
+			rc = 0;
+			continue;
+		}
 		if (rc)
 			rc_err_prefix(err, "journal run '%s/%s'", dir, run_id);
-		close_run(dfd, rfd);
+		break;
 	}
 	free(text);
 	return rc;
