@@ -15,6 +15,7 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/units.h"
 #include "rocectl/util.h"
 
 enum {
@@ -27,6 +28,9 @@ enum {
 	OPT_QUARANTINE,
 	OPT_STATE,
 	OPT_CLEAR,
+	OPT_CANARY,
+	OPT_CANARY_WAIT,
+	OPT_CANARY_PAUSE_RATE,
 	OPT_JOURNAL = 'J',
 	OPT_OUTPUT = 'o',
 };
@@ -62,6 +66,15 @@ static const struct rc_option options[] = {
      OPT_QUARANTINE},
     {"state", 0, "FILE",
      "the quarantine file (default enforce-state.json next to the journal directory)", OPT_STATE},
+    {"canary", 0, "N",
+     "repair N units first (a leaf with its hosts, or one host per leaf), watch their "
+     "counters, and go on only if they stay clean; else roll them back",
+     OPT_CANARY},
+    {"canary-wait", 0, "DURATION", "how long the canaries are watched (default 10s; 1s..1h)",
+     OPT_CANARY_WAIT},
+    {"canary-pause-rate", 0, "N",
+     "PFC pause frames per second on a canary port that count as a storm (default 50000)",
+     OPT_CANARY_PAUSE_RATE},
     {"clear", 0, "DEVICE", "forget DEVICE's failures (lift its quarantine) and exit", OPT_CLEAR},
     {"format", 0, "FMT", "text (default), json or prometheus", OPT_FORMAT},
     {"output", 'o', "FILE",
@@ -81,6 +94,30 @@ static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, 
 		return -EINVAL;
 	}
 	*out = (unsigned)v;
+	return 0;
+}
+
+static int canary_option(int id, const char *arg, struct rc_canary_opts *c)
+{
+	const char *why = NULL;
+	unsigned n;
+	uint64_t us;
+
+	if (id == OPT_CANARY)
+		return number("canary", arg, 1, 1000, &c->units);
+	if (id == OPT_CANARY_PAUSE_RATE) {
+		if (number("canary-pause-rate", arg, 1, 100000000, &n))
+			return -EINVAL;
+		c->pause_rate = n;
+		return 0;
+	}
+	if (rc_parse_duration(arg, &us, &why) || us < 1000000 || us > 3600000000ull) {
+		fprintf(stderr,
+			"rocectl enforce: --canary-wait: '%s' is not a duration in 1s..1h%s%s\n",
+			arg, why ? ": " : "", why ? why : "");
+		return -EINVAL;
+	}
+	c->wait_ms = (uint32_t)(us / 1000);
 	return 0;
 }
 
@@ -117,6 +154,10 @@ static int on_option(int id, const char *arg, void *ctx)
 		return number("max-changes", arg, 1, 1000000, &o->guard.max_changes);
 	case OPT_QUARANTINE:
 		return number("quarantine-after", arg, 0, 1000, &o->guard.quarantine_after);
+	case OPT_CANARY:
+	case OPT_CANARY_WAIT:
+	case OPT_CANARY_PAUSE_RATE:
+		return canary_option(id, arg, &o->guard.canary);
 	case OPT_MAX_DEVICES:
 		len = strlen(arg);
 		if (len > 1 && arg[len - 1] == '%') {
@@ -289,7 +330,9 @@ static int print(const struct opts *o, const struct rc_enforce_run *run)
 int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 {
 	struct opts o = {.journal = getenv("ROCECTL_JOURNAL"),
-			 .guard = {.quarantine_after = QUARANTINE_AFTER_DEFAULT}};
+			 .guard = {.quarantine_after = QUARANTINE_AFTER_DEFAULT,
+				   .canary = {.wait_ms = RC_CANARY_WAIT_MS_DEFAULT,
+					      .pause_rate = RC_CANARY_PAUSE_RATE_DEFAULT}}};
 	struct rc_run_opts ropts = {.root = g->root,
 				    .accept_new_host_keys = g->accept_new_host_keys};
 	const char *usage = "rocectl enforce -p POLICY -i INVENTORY [options]\n"

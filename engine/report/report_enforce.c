@@ -24,6 +24,8 @@ const char *rc_enforce_action_name(enum rc_enforce_action a)
 		return "skipped";
 	case RC_ENF_QUARANTINED:
 		return "quarantined";
+	case RC_ENF_ROLLED_BACK:
+		return "rolled-back";
 	case RC_ENF_IN_SYNC:
 		break;
 	}
@@ -43,6 +45,9 @@ static void action_text(struct rc_out *o, const struct rc_enforce_run *r,
 		break;
 	case RC_ENF_SKIPPED:
 		rc_out_text(o, "  not repaired: %s\n", d->error);
+		break;
+	case RC_ENF_ROLLED_BACK:
+		rc_out_text(o, "  repaired as a canary, then rolled back: %s\n", d->error);
 		break;
 	case RC_ENF_QUARANTINED:
 		rc_out_text(o,
@@ -115,9 +120,12 @@ void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 			action_json(o, &r->devs[i]);
 		rc_out_close_array(o);
 	}
+	rc_canary_print(o, r);
 	if (guard) {
 		rc_out_str(o, "guardrail", "guardrail --%s: ", guard);
-		if (dec->blocked == RC_GUARD_MAX_DEVICES)
+		if (dec->blocked == RC_GUARD_CANARY)
+			rc_out_text(o, "the canary was not clean (%s)", r->canary.finding.why);
+		else if (dec->blocked == RC_GUARD_MAX_DEVICES)
 			rc_out_text(o, "%zu devices to repair, the limit is %u",
 				    dec->repair_devices, dec->device_limit);
 		else
@@ -178,7 +186,8 @@ static void per_device(FILE *f, const struct rc_enforce_run *r, const char *name
 
 void rc_enforce_prometheus(FILE *f, const struct rc_enforce_run *r)
 {
-	static const enum rc_guardrail guards[] = {RC_GUARD_MAX_DEVICES, RC_GUARD_MAX_CHANGES};
+	static const enum rc_guardrail guards[] = {RC_GUARD_MAX_DEVICES, RC_GUARD_MAX_CHANGES,
+						   RC_GUARD_CANARY};
 
 	gauge(f, "rocectl_enforce_last_run_timestamp_seconds",
 	      "When the last enforce run started (seconds since the epoch).");
@@ -204,4 +213,5 @@ void rc_enforce_prometheus(FILE *f, const struct rc_enforce_run *r)
 	per_device(f, r, "rocectl_enforce_device_quarantined",
 		   "1 when the device failed in the last runs and is not touched until cleared.",
 		   DEV_QUARANTINED);
+	rc_canary_prometheus(f, r);
 }

@@ -20,6 +20,8 @@ const char *rc_guardrail_name(enum rc_guardrail g)
 		return "max-devices";
 	case RC_GUARD_MAX_CHANGES:
 		return "max-changes";
+	case RC_GUARD_CANARY:
+		return "canary";
 	case RC_GUARD_NONE:
 		break;
 	}
@@ -180,6 +182,16 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 			o->action = RC_ENF_BLOCKED;
 	}
 	repair = !out->decision.blocked && out->decision.repair_devices > 0;
+	/* canaries first (engine/run/canary_run.c); not clean: rolled back, nothing else */
+	if (repair && g->canary.units) {
+		int rc = rc_enforce_canary(f, g, map, out, err);
+
+		if (rc) {
+			free(map);
+			return rc;
+		}
+		repair = !out->decision.blocked;
+	}
 	if (repair) {
 		rc_fleet_apply(f);
 		after_repair(f, map, out);
@@ -221,9 +233,11 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 		if (hist)
 			rc_history_result(hist, o->device, history_result(o->action),
 					  o->error[0] ? o->error : NULL);
+		/* a canary rolled back counts as a failure of the device */
 		if (q && o->action != RC_ENF_QUARANTINED &&
-		    rc_quarantine_record(q, o->device, o->action == RC_ENF_FAILED, out->run_id,
-					 o->error)) {
+		    rc_quarantine_record(
+			q, o->device, o->action == RC_ENF_FAILED || o->action == RC_ENF_ROLLED_BACK,
+			out->run_id, o->error)) {
 			free(map);
 			return rc_errf(err, ENOMEM, "out of memory");
 		}
@@ -241,6 +255,7 @@ void rc_enforce_run_fini(struct rc_enforce_run *r)
 {
 	for (size_t i = 0; i < r->n; i++)
 		rc_changes_fini(&r->devs[i].found);
+	rc_canary_report_fini(&r->canary);
 	free(r->devs);
 	r->devs = NULL;
 	r->n = 0;

@@ -9,25 +9,28 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rocectl/canary.h"
 #include "rocectl/err.h"
 #include "rocectl/fleet.h"
 
 /* The guardrails.  0 = no limit. */
 struct rc_guardrails {
-	unsigned max_devices;	   /* devices to repair, or a percentage with max_devices_pct */
-	bool max_devices_pct;	   /* max_devices is N% of the devices the run selected */
-	unsigned max_changes;	   /* fields to repair, all devices together */
-	bool allow_disruptive;	   /* repair the driver's disruptive groups too */
-	unsigned quarantine_after; /* failed runs in a row that quarantine a device; 0 = never */
+	unsigned max_devices;	      /* devices to repair, or a percentage with max_devices_pct */
+	bool max_devices_pct;	      /* max_devices is N% of the devices the run selected */
+	unsigned max_changes;	      /* fields to repair, all devices together */
+	bool allow_disruptive;	      /* repair the driver's disruptive groups too */
+	unsigned quarantine_after;    /* failed runs in a row that quarantine a device; 0 = never */
+	struct rc_canary_opts canary; /* `--canary N`: units repaired and watched first */
 };
 
 enum rc_guardrail {
 	RC_GUARD_NONE = 0,
 	RC_GUARD_MAX_DEVICES,
 	RC_GUARD_MAX_CHANGES,
+	RC_GUARD_CANARY, /* the canary was not clean: rolled back, the rest not repaired */
 };
 
-/* "max-devices", "max-changes" (the option that set the limit); NULL for NONE. */
+/* "max-devices", "max-changes", "canary" (the option that set the limit); NULL for NONE. */
 const char *rc_guardrail_name(enum rc_guardrail g);
 
 /* What the read found, against the guardrails. */
@@ -85,6 +88,7 @@ enum rc_enforce_action {
 	RC_ENF_FAILED,	    /* read or repair failed (a failed repair is rolled back) */
 	RC_ENF_SKIPPED,	    /* not repaired: a device it depends on failed first */
 	RC_ENF_QUARANTINED, /* failed in the last K runs: neither read nor repaired */
+	RC_ENF_ROLLED_BACK, /* a canary that was not clean: repaired, then restored */
 };
 
 const char *rc_enforce_action_name(enum rc_enforce_action a);
@@ -107,7 +111,8 @@ struct rc_enforce_run {
 	struct rc_guardrails guard;
 	struct rc_enforce_decision decision;
 	size_t n;
-	struct rc_enforce_dev *devs; /* every device of the selection, quarantined ones too */
+	struct rc_enforce_dev *devs;	/* every device of the selection, quarantined ones too */
+	struct rc_canary_report canary; /* result RC_CANARY_NONE without --canary */
 	size_t repaired_devices, repaired_fields, held_fields, left_fields, failed, quarantined;
 	int exit_code; /* 0 in sync, 2 drift left, 1 error */
 };
