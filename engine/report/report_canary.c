@@ -49,7 +49,8 @@ void rc_canary_print(struct rc_out *o, const struct rc_enforce_run *r)
 	names(o, "devices", c->devices, c->n_devs);
 	rc_out_uint(o, "sampled_devices", "; counters of %" PRIu64 " device(s)", c->n_sampled);
 	rc_out_double(o, "window_s", " compared over %.1f s", c->window_s);
-	rc_out_str(o, "result", ": %s\n", rc_canary_result_name(c->result));
+	rc_out_str(o, "result", NULL, rc_canary_result_name(c->result));
+	rc_out_text(o, ": %s\n", c->result == RC_CANARY_CLEAN ? "clean" : "not clean");
 	finding(o, c);
 	rc_out_uint(o, "rolled_back", NULL, c->rolled_back);
 	rc_out_uint(o, "rollback_failed", NULL, c->rollback_failed);

@@ -124,14 +124,16 @@ void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 	if (guard) {
 		rc_out_str(o, "guardrail", "guardrail --%s: ", guard);
 		if (dec->blocked == RC_GUARD_CANARY)
-			rc_out_text(o, "the canary was not clean (%s)", r->canary.finding.why);
+			rc_out_text(o, "the canary was not clean: %s: its devices were rolled back",
+				    r->canary.finding.why);
 		else if (dec->blocked == RC_GUARD_MAX_DEVICES)
 			rc_out_text(o, "%zu devices to repair, the limit is %u",
 				    dec->repair_devices, dec->device_limit);
 		else
 			rc_out_text(o, "%zu fields to repair, the limit is %u", dec->repair_changes,
 				    r->guard.max_changes);
-		rc_out_text(o, ": nothing was repaired\n");
+		rc_out_text(o, dec->blocked == RC_GUARD_CANARY ? ", nothing else was repaired\n"
+							       : ": nothing was repaired\n");
 	} else {
 		rc_out_null(o, "guardrail", NULL);
 	}

@@ -142,6 +142,8 @@ static enum rc_canary_result judge_counters(const struct sampler *s, const struc
 {
 	struct rc_canary_finding unread = {0};
 
+	for (size_t i = 0; i < s->f.n; i++)
+		rep->n_sampled += !s->f.devs[i].rc && !s->f.devs[i].no_counters;
 	for (size_t i = 0; i < s->f.n; i++) {
 		const struct rc_fleet_dev *d = &s->f.devs[i];
 		const struct rc_device *dev = &s->f.inv->devices[d->index];
@@ -157,7 +159,6 @@ static enum rc_canary_result judge_counters(const struct sampler *s, const struc
 			}
 			continue;
 		}
-		rep->n_sampled++;
 		for (size_t p = 0; p < s->deltas[i].n; p++)
 			if (rc_canary_judge(o, dev->name, s->deltas[i].v[p].name,
 					    dev->kind == RC_DEV_HOST, &s->deltas[i].v[p].d,

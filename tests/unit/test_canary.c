@@ -466,7 +466,8 @@ static void test_storm_rolls_the_canary_back(void **state)
 	json = render(&run, true, false);
 	prom = render(&run, false, true);
 	assert_non_null(strstr(text, "gpu003:eth0 pfc_storm_events rose by 2"));
-	assert_non_null(strstr(text, "guardrail --canary: the canary was not clean"));
+	assert_non_null(strstr(text, "guardrail --canary: the canary was not clean: gpu003:eth0"));
+	assert_non_null(strstr(text, "its devices were rolled back, nothing else was repaired\n"));
 	assert_non_null(strstr(text, "2 canary device(s) rolled back"));
 	assert_non_null(strstr(json, "\"guardrail\":\"canary\""));
 	assert_non_null(strstr(json, "\"action\":\"rolled-back\""));
