@@ -81,6 +81,7 @@
 #include "host.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
+#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
 
@@ -219,6 +220,8 @@ struct agent {
 	size_t n_errors;
 	size_t n_applied; /* interfaces apply changed */
 	bool drops;	  /* counters: a drop counter is non-zero */
+	const char *policy_path;
+	struct rc_history *hist; /* `agent enforce`: the run's record, NULL when none */
 };
 
 static void note_error(struct agent *a)
@@ -420,6 +423,8 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_close_array(&a->out);
 		rc_out_close_object(&a->out);
 		note_error(a);
+		if (a->hist)
+			rc_history_result(a->hist, a->dev.name, "failed", err.msg);
 		rc_devrun_close(&r);
 		return;
 	}
@@ -446,6 +451,8 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 	}
 
 	/* apply: what the diff said is what we report as done (or undone). */
+	if (a->hist && rc_history_add(a->hist, &r, "pending"))
+		fprintf(stderr, "rocectl agent: warning: out of memory for the run record\n");
 	if (copy_changes(&planned, &r.changes)) {
 		out_iface_error(a, ifname, "out of memory");
 		rc_out_close_object(&a->out);
@@ -465,6 +472,8 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_bool(&a->out, "restored", NULL, restored);
 		fprintf(stderr, "rocectl agent: %s: %s\n", ifname, err.msg);
 		note_error(a);
+		if (a->hist)
+			rc_history_result(a->hist, a->dev.name, "failed", err.msg);
 	} else {
 		rc_out_str(&a->out, "status", NULL, "applied");
 		rc_out_bool(&a->out, "restored", NULL, false);
@@ -555,6 +564,50 @@ static void out_refused(struct agent *a, const char *ifname, const struct prefli
 	rc_out_close_array(&a->out);
 	rc_out_close_object(&a->out);
 	note_error(a);
+	if (a->hist)
+		rc_history_result(a->hist, a->dev.name, "failed", pf->msg);
+}
+
+/* `agent enforce` leaves the controller's kind of run record (engine/run/history.c) in
+ * $ROCECTL_HISTORY or /var/lib/rocectl/history on the node, so that `rocectl history` there
+ * lists it (docs/ENFORCE.md "The host agent").  With --desired, the rendered file stands
+ * for the policy. */
+static void history_begin(struct agent *a, const char *run_id)
+{
+	struct rc_err err = {0};
+
+	if (a->cmd != A_APPLY || !a->o.enforce)
+		return;
+	a->hist = calloc(1, sizeof(*a->hist));
+	if (!a->hist || rc_history_begin(a->hist, "enforce", run_id,
+					 a->o.desired ? a->o.desired : a->policy_path,
+					 a->have_inv ? a->o.inventory : NULL, &err)) {
+		fprintf(stderr, "rocectl agent: warning: no run record: %s\n",
+			a->hist ? err.msg : "out of memory");
+		free(a->hist);
+		a->hist = NULL;
+	}
+}
+
+static void history_end(struct agent *a)
+{
+	struct rc_err err = {0};
+
+	if (!a->hist)
+		return;
+	/* the results enforce gives a device (include/rocectl/enforce.h); "failed" was set
+	 * with its error when an interface failed */
+	if (!a->n_errors)
+		rc_history_result(a->hist, a->dev.name,
+				  a->n_applied			    ? "applied"
+				  : a->exit_code == RC_EXIT_CHANGES ? "held"
+								    : "in-sync",
+				  NULL);
+	if (rc_history_write(a->hist, rc_history_dir(), a->exit_code, &err))
+		fprintf(stderr, "rocectl agent: warning: no run record: %s\n", err.msg);
+	rc_history_fini(a->hist);
+	free(a->hist);
+	a->hist = NULL;
 }
 
 static void run_policy_cmd(struct agent *a)
@@ -563,6 +616,7 @@ static void run_policy_cmd(struct agent *a)
 	char base_run[64];
 
 	rc_journal_new_run_id(base_run, sizeof(base_run));
+	history_begin(a, base_run);
 	if (a->cmd == A_APPLY) {
 		pf = calloc(a->o.n_if ? a->o.n_if : 1, sizeof(*pf));
 		if (!pf) {
@@ -579,6 +633,7 @@ static void run_policy_cmd(struct agent *a)
 			run_interface(a, a->o.ifs[i], base_run);
 	}
 	free(pf);
+	history_end(a);
 }
 
 /* ---- show ------------------------------------------------------------------------------ */
@@ -1058,6 +1113,7 @@ static int load_policy(struct agent *a, struct rc_err *err)
 		path = DEFAULT_POLICY;
 	if (rc_policy_load(path, &a->pol, &warn, err))
 		return -EINVAL;
+	a->policy_path = path;
 	if (!a->o.json)
 		rc_warnings_print(&warn, stderr);
 	a->have_policy = true;

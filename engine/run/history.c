@@ -118,8 +118,12 @@ static int push_change(struct rc_changes *c, const struct rc_change *ch)
 
 int rc_history_add(struct rc_history *h, const struct rc_devrun *r, const char *result)
 {
-	struct rc_history_dev *d = grow(h, r->dev->name);
+	/* the agent works on a host interface by interface: one device, its ports added up */
+	struct rc_history_dev *d = find(h, r->dev->name);
+	struct rc_port_state *before;
 
+	if (!d)
+		d = grow(h, r->dev->name);
 	if (!d)
 		return -ENOMEM;
 	snprintf(d->driver, sizeof(d->driver), "%s", r->drv ? r->drv->name : "");
@@ -127,9 +131,10 @@ int rc_history_add(struct rc_history *h, const struct rc_devrun *r, const char *
 	snprintf(d->result, sizeof(d->result), "%s", result);
 	if (!r->read_ok)
 		return 0;
-	d->before = calloc(r->n_ports ? r->n_ports : 1, sizeof(*d->before));
-	if (!d->before)
+	before = realloc(d->before, (d->n_ports + r->n_ports + 1) * sizeof(*d->before));
+	if (!before)
 		return -ENOMEM;
+	d->before = before;
 	for (size_t i = 0; i < r->n_ports; i++) {
 		if (!r->write_fields[i])
 			continue;

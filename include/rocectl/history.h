@@ -56,7 +56,9 @@ struct rc_history {
 int rc_history_begin(struct rc_history *h, const char *command, const char *run_id,
 		     const char *policy, const char *inventory, struct rc_err *err);
 /* A device as read and diffed, before anything is written: its pending changes (the SET
- * changes of groups it will write) and the pre-change values of those groups. */
+ * changes of groups it will write) and the pre-change values of those groups.  Added
+ * again (the agent, one interface at a time), its ports and changes are added to its
+ * entry. */
 int rc_history_add(struct rc_history *h, const struct rc_devrun *r, const char *result);
 /* The device's outcome, once known. */
 void rc_history_result(struct rc_history *h, const char *device, const char *result,

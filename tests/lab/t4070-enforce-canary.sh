@@ -20,11 +20,30 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
+	test_expect_success 'agent enforce on a host leaves a run record that rocectl history there lists' '
+	SH=$(mktemp -d /tmp/rocectl-t4070.XXXXXX) && echo "$SH" >"$TMP/shared" && chmod 1777 "$SH" &&
+	cp "$INV" "$SH/inventory.yaml" && chmod 644 "$SH/inventory.yaml" &&
+	drift_host gpu002 &&
+	on gpu002 "rocectl agent enforce -p $POLICY -i $SH/inventory.yaml --journal $SH/journal \
+		--json" >"$TMP/a1.json" &&
+	jq -e ".command == \"enforce\" and .exit_code == 0" "$TMP/a1.json" &&
+	grep -q "^app-dscp 26:3 " "$LAB/hosts/gpu002/nics/$IF.state" &&
+	on gpu002 "rocectl history --json" >"$TMP/h1.json" &&
+	jq -e ".runs | length == 1 and .[0].command == \"enforce\" and
+		.[0].devices == [{\"device\": \"gpu002\", \"result\": \"applied\", \"changes\": 1}]" \
+		"$TMP/h1.json" &&
+	run=$(jq -r ".runs[0].run_id" "$TMP/h1.json") &&
+	test "$(stat -c %a "$SH/history/$run.json")" = 600 &&
+	on gpu002 "rocectl show $run --json" >"$TMP/s1.json" &&
+	jq -e "(.devices[0].changes[0] | .port == \"$IF\" and .field == \"dscp2prio[26]\" and
+		.old == \"5\" and .new == \"3\") and .exit_code == 0" "$TMP/s1.json"
+'
+
+test_done
 	exit
 fi
 
-test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true; [ -s "$TMP/shared" ] && rm -rf "$(cat "$TMP/shared")"'
 
 rc() {
 	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
@@ -59,15 +78,27 @@ drift_all() {
 			qos.mapping.default-global.dscp.26.switch-priority=5 >/dev/null || return 1
 	done
 	for h in gpu001 gpu002 gpu003 gpu004; do
-		n=0
-		# iproute2 6.1's read-modify-write can say "Protocol error" whatever happened
-		# (nicsim README): the NIC's state decides
-		until grep -q '^app-dscp 26:5 ' "$LAB/hosts/$h/nics/$IF.state"; do
-			n=$((n + 1)) && [ "$n" -le 5 ] || return 1
-			"$LAB_CMD" ssh "$LAB" "$h" "dcb app del dev $IF dscp-prio 26:3;
-				dcb app add dev $IF dscp-prio 26:5" >/dev/null 2>&1
-		done
+		drift_host "$h" || return 1
 	done
+}
+
+drift_host() {
+	n=0
+	# iproute2 6.1's read-modify-write can say "Protocol error" whatever happened (nicsim
+	# README): the NIC's state decides
+	until grep -q '^app-dscp 26:5 ' "$LAB/hosts/$1/nics/$IF.state"; do
+		n=$((n + 1)) && [ "$n" -le 5 ] || return 1
+		"$LAB_CMD" ssh "$LAB" "$1" "dcb app del dev $IF dscp-prio 26:3;
+			dcb app add dev $IF dscp-prio 26:5" >/dev/null 2>&1
+	done
+}
+
+# on HOST, as its operator would, with the history in the shared directory $SH (the hosts
+# may run in a user namespace that cannot read the test's private $TMP)
+on() {
+	h=$1
+	shift
+	"$LAB_CMD" ssh "$LAB" "$h" "ROCECTL_HISTORY=$SH/history $*"
 }
 
 ALL="gpu001 gpu002 gpu003 gpu004 leaf01 leaf02 spine01"
@@ -137,6 +168,25 @@ test_expect_success 'promtool check metrics: the canary gauges follow the naming
 	command -v promtool >/dev/null || { echo "promtool missing: make deps (Debian package prometheus)"; exit 1; } &&
 	promtool check metrics <"$TMP/enforce.prom" >"$TMP/pt.out" 2>&1 &&
 	test ! -s "$TMP/pt.out" || { cat "$TMP/pt.out"; exit 1; }
+'
+
+test_expect_success 'agent enforce on a host leaves a run record that rocectl history there lists' '
+	SH=$(mktemp -d /tmp/rocectl-t4070.XXXXXX) && echo "$SH" >"$TMP/shared" && chmod 1777 "$SH" &&
+	cp "$INV" "$SH/inventory.yaml" && chmod 644 "$SH/inventory.yaml" &&
+	drift_host gpu002 &&
+	on gpu002 "rocectl agent enforce -p $POLICY -i $SH/inventory.yaml --journal $SH/journal \
+		--json" >"$TMP/a1.json" &&
+	jq -e ".command == \"enforce\" and .exit_code == 0" "$TMP/a1.json" &&
+	grep -q "^app-dscp 26:3 " "$LAB/hosts/gpu002/nics/$IF.state" &&
+	on gpu002 "rocectl history --json" >"$TMP/h1.json" &&
+	jq -e ".runs | length == 1 and .[0].command == \"enforce\" and
+		.[0].devices == [{\"device\": \"gpu002\", \"result\": \"applied\", \"changes\": 1}]" \
+		"$TMP/h1.json" &&
+	run=$(jq -r ".runs[0].run_id" "$TMP/h1.json") &&
+	test "$(stat -c %a "$SH/history/$run.json")" = 600 &&
+	on gpu002 "rocectl show $run --json" >"$TMP/s1.json" &&
+	jq -e "(.devices[0].changes[0] | .port == \"$IF\" and .field == \"dscp2prio[26]\" and
+		.old == \"5\" and .new == \"3\") and .exit_code == 0" "$TMP/s1.json"
 '
 
 test_done
