@@ -70,7 +70,7 @@ static const struct rc_option options[] = {
      "repair N units first (a leaf with its hosts, or one host per leaf), watch their "
      "counters, and go on only if they stay clean; else roll them back",
      OPT_CANARY},
-    {"canary-wait", 0, "DURATION", "how long the canaries are watched (default 10s; 1s..1h)",
+    {"canary-wait", 0, "DURATION", "how long the canaries are watched (default 10s; 1s..3600s)",
      OPT_CANARY_WAIT},
     {"canary-pause-rate", 0, "N",
      "PFC pause frames per second on a canary port that count as a storm (default 50000)",
@@ -111,9 +111,13 @@ static int canary_option(int id, const char *arg, struct rc_canary_opts *c)
 		c->pause_rate = n;
 		return 0;
 	}
-	if (rc_parse_duration(arg, &us, &why) || us < 1000000 || us > 3600000000ull) {
+	if (!rc_parse_duration(arg, &us, &why))
+		why = NULL; /* a duration, out of range */
+	else
+		us = 0;
+	if (why || us < 1000000 || us > 3600000000ull) {
 		fprintf(stderr,
-			"rocectl enforce: --canary-wait: '%s' is not a duration in 1s..1h%s%s\n",
+			"rocectl enforce: --canary-wait: '%s' is not a duration in 1s..3600s%s%s\n",
 			arg, why ? ": " : "", why ? why : "");
 		return -EINVAL;
 	}
