@@ -242,6 +242,8 @@ static int undo_one(void *ctx, size_t i)
 		goto out;
 	}
 	if (!d->opened) {
+		/* apply disconnected it; rc_devrun_open starts from a zeroed device */
+		rc_devrun_close(&d->run);
 		rc = rc_devrun_open(&d->run, dev, d->index, &u->f->opts, NULL, 0, &u->err[i]);
 		d->opened = rc == 0;
 	}

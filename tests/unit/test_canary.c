@@ -525,6 +525,36 @@ static void test_canary_apply_failure_stops_the_run(void **state)
 	fake_find("leaf01")->fail_apply_from = 0;
 }
 
+/* A host of the canary unit fails after its leaf was repaired: the leaf and the other host
+ * are rolled back, the failed host is restored by apply, the rest is not touched. */
+static void test_canary_host_failure_rolls_the_unit_back(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {.canary = {.units = 1, .pause_rate = 1000}};
+	struct rc_enforce_run run;
+
+	drift_dscp(LEAF01);
+	drift_dscp(LEAF02);
+	drift_dscp(GPU001);
+	drift_dscp(GPU003);
+	fake_find("gpu003")->fail_apply_from = 1;
+	enforce(f, &g, NULL, &run);
+	assert_int_equal(run.exit_code, 1);
+	assert_int_equal(run.canary.result, RC_CANARY_APPLY_FAILED);
+	assert_string_equal(run.canary.finding.device, "gpu003");
+	assert_int_equal(run.devs[GPU003].action, RC_ENF_FAILED);
+	assert_int_equal(run.devs[LEAF01].action, RC_ENF_ROLLED_BACK);
+	assert_int_equal(run.devs[GPU001].action, RC_ENF_ROLLED_BACK);
+	assert_int_equal(run.canary.rolled_back, 2);
+	assert_int_equal(fake_find("leaf01")->ports[0].qos.dscp2prio[26], 0);
+	assert_int_equal(fake_find("gpu001")->ports[0].qos.dscp2prio[26], 0);
+	assert_int_equal(fake_find("gpu003")->ports[0].qos.dscp2prio[26], 0);
+	assert_int_equal(fake_find("leaf02")->n_apply, 0);
+	assert_no_journal_left(f, run.run_id);
+	rc_enforce_run_fini(&run);
+	fake_find("gpu003")->fail_apply_from = 0;
+}
+
 /* --max-devices counts the canaries too: 3 drifted, limit 2, nothing repaired at all. */
 static void test_guardrails_count_the_canaries(void **state)
 {
@@ -556,6 +586,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_storm_rolls_the_canary_back, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_discard_on_canary_leaf, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_canary_apply_failure_stops_the_run, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_canary_host_failure_rolls_the_unit_back, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_guardrails_count_the_canaries, setup, teardown),
 	};
