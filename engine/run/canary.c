@@ -44,26 +44,32 @@ struct by_name {
 	size_t n;
 };
 
-static const struct rc_inventory *sort_inv; /* qsort has no context argument in C11 */
-
 static int cmp_name(const void *a, const void *b)
 {
-	return strcmp(sort_inv->devices[*(const size_t *)a].name,
-		      sort_inv->devices[*(const size_t *)b].name);
+	const struct rc_device *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
 }
 
-/* Inventory indices of the devices of `role`, sorted by name. */
+/* Inventory indices of the devices of `role`, sorted by name (device pointers are sorted,
+ * so that the comparison needs no context). */
 static int sorted_role(const struct rc_inventory *inv, enum rc_role role, struct by_name *out)
 {
+	const struct rc_device **p = malloc((inv->n_devices ? inv->n_devices : 1) * sizeof(*p));
+
 	out->n = 0;
 	out->v = malloc((inv->n_devices ? inv->n_devices : 1) * sizeof(*out->v));
-	if (!out->v)
+	if (!p || !out->v) {
+		free(p);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < inv->n_devices; i++)
 		if (inv->devices[i].role == role)
-			out->v[out->n++] = i;
-	sort_inv = inv;
-	qsort(out->v, out->n, sizeof(*out->v), cmp_name);
+			p[out->n++] = &inv->devices[i];
+	qsort(p, out->n, sizeof(*p), cmp_name);
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i] = (size_t)(p[i] - inv->devices);
+	free(p);
 	return 0;
 }
 

@@ -268,6 +268,29 @@ static void test_only_hosts_one_host_per_leaf(void **state)
 	rc_canary_pick_fini(&p);
 }
 
+/* Sorted by name, not by inventory order: leaf01 renamed leaf09 comes after leaf02, and
+ * gpu001 renamed gpu009 after gpu003. */
+static void test_units_in_name_order(void **state)
+{
+	struct fixture *f = *state;
+	const int all[N_DEV] = {1, 1, 1, 1, 1, 1};
+	const int hosts[N_DEV] = {0, 0, 0, 1, 1, 1};
+	struct rc_canary_pick p;
+
+	snprintf(f->dev[LEAF01].name, sizeof(f->dev[LEAF01].name), "leaf09");
+	snprintf(f->dev[GPU001].name, sizeof(f->dev[GPU001].name), "gpu009");
+	pick(f, all, 1, &p);
+	assert_int_equal(p.unit_lead[0], LEAF02);
+	rc_canary_pick_fini(&p);
+
+	pick(f, hosts, 2, &p);
+	assert_int_equal(p.n_units, 2);
+	assert_int_equal(p.unit_lead[0], GPU002); /* behind leaf02 */
+	assert_int_equal(p.unit_lead[1], GPU003); /* behind leaf09: gpu003 before gpu009 */
+	assert_false(p.is_canary[GPU001]);
+	rc_canary_pick_fini(&p);
+}
+
 static void test_only_a_spine(void **state)
 {
 	struct fixture *f = *state;
@@ -580,6 +603,7 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_in_sync_leaf_is_no_unit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_only_hosts_one_host_per_leaf, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_units_in_name_order, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_only_a_spine, setup, teardown),
 	    cmocka_unit_test(test_judge_synthetic_deltas),
 	    cmocka_unit_test_setup_teardown(test_clean_canary_goes_on, setup, teardown),
