@@ -26,7 +26,7 @@ test_expect_success 'every service has a timer and every timer a service' '
 
 test_expect_success 'the enforce unit runs with guardrails on and disruptive fields skipped' '
 	u="$DIST/systemd/rocectl-enforce.service" &&
-	test_must_contain "$u" "^Environment=\"ROCECTL_GUARDRAILS=--max-devices [0-9]+%? --max-changes [0-9]+ --disruptive skip --quarantine-after [0-9]+\"$" &&
+	test_must_contain "$u" "^Environment=\"ROCECTL_GUARDRAILS=--max-devices [0-9]+%? --max-changes [0-9]+ --disruptive skip --quarantine-after [0-9]+ --canary [0-9]+\"$" &&
 	test_must_contain "$u" "^ExecStart=/usr/bin/rocectl enforce .*\\\\$" &&
 	test_must_contain "$u" "\\\$ROCECTL_GUARDRAILS --format prometheus -o " &&
 	test_must_contain "$u" "^SuccessExitStatus=2$"
