@@ -205,6 +205,7 @@ FAULT_TRIALS ?= 200
 faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
 		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
+		ROCECTL_HISTORY="$${ROCECTL_HISTORY:-$(abspath $(BUILD))/history}" \
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED))
 
@@ -213,6 +214,7 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
 		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \
+		ROCECTL_HISTORY="$${ROCECTL_HISTORY:-$(abspath $(BUILD))/history}" \
 		sh tests/faults/quick.sh
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
