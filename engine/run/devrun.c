@@ -421,7 +421,7 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 	}
 	if (rc)
 		rc = fail_and_restore(r, before, native, journal_dir, run_id, &cause, rc, err);
-	else if (journal_dir)
+	else if (journal_dir && !r->keep_journal)
 		rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
 	free(before);
 	free(native);

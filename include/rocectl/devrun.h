@@ -31,6 +31,9 @@ struct rc_devrun {
 	/* A rendered desired state (`agent --desired`, include/rocectl/desired.h): want[] is
 	 * taken from it instead of being computed from the policy.  Set after rc_devrun_open. */
 	const struct rc_desired_set *preset;
+	/* Commit-confirm (include/rocectl/confirm.h): a verified device keeps its journal
+	 * entry, which the confirm timer restores unless the run is confirmed. */
+	bool keep_journal;
 };
 
 /* Connect through the device's driver.  `only_ports` (may be NULL/0) restricts the ports;
