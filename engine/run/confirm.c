@@ -176,16 +176,16 @@ static bool get_num(const cJSON *o, const char *key, double min, double max, dou
 
 int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, struct rc_err *err)
 {
-	char path[4200], *text;
+	char path[4200], id[64], *text;
 	const cJSON *st;
 	cJSON *root;
 	double deadline, changed, pid, ndev;
-	int rc;
+	int rc = run_file(dir, run_id, ".json", path, sizeof(path), err);
 
-	memset(c, 0, sizeof(*c));
-	rc = run_file(dir, run_id, ".json", path, sizeof(path), err);
 	if (rc)
 		return rc;
+	snprintf(id, sizeof(id), "%s", run_id); /* run_id may be c->run_id */
+	memset(c, 0, sizeof(*c));
 	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW, NULL, err);
 	if (!text)
 		return -errno;
@@ -200,7 +200,7 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 		cJSON_Delete(root);
 		return rc_errf(err, EINVAL, "confirm state '%s' is not rocectl's", path);
 	}
-	snprintf(c->run_id, sizeof(c->run_id), "%s", run_id);
+	snprintf(c->run_id, sizeof(c->run_id), "%s", id);
 	c->deadline = (time_t)deadline;
 	c->changed = (time_t)changed;
 	c->timer_pid = (pid_t)pid;
