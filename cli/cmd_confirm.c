@@ -225,7 +225,8 @@ static int recheck(struct rc_fleet *f, size_t *gone, size_t *drift, char *first,
 			continue;
 		if (d->rc) {
 			if (!*gone && !*drift)
-				snprintf(first, len, "'%s' no longer answers: %s", name, d->err.msg);
+				snprintf(first, len, "'%s' no longer answers: %s", name,
+					 d->err.msg);
 			(*gone)++;
 		} else if (d->n_changes > 0) {
 			if (!*gone && !*drift)
@@ -249,15 +250,14 @@ static int roll_back_now(const struct rc_confirm_run *r, const char *dir, struct
 	if (transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
 	rc = rollback_run(c->run_id, dir, r->inventory, g);
-	if (transition(dir, c,
-		       rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE, NULL,
-		       &err))
+	if (transition(dir, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+		       NULL, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
 	return rc;
 }
 
-int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f,
-			 struct rc_locks *locks, const struct rc_global *g)
+int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, struct rc_locks *locks,
+			 const struct rc_global *g)
 {
 	struct rc_journal_entry *e = NULL;
 	struct rc_confirm c = {0};
@@ -396,7 +396,8 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 		return RC_EXIT_ERROR;
 	}
 	if (rc == -ENOENT) {
-		fprintf(stderr, "rocectl confirm: run %s has nothing waiting for a confirm in '%s'\n",
+		fprintf(stderr,
+			"rocectl confirm: run %s has nothing waiting for a confirm in '%s'\n",
 			c.run_id, dir);
 		return RC_EXIT_ERROR;
 	}
@@ -466,9 +467,8 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 	tg.root = c.root[0] ? c.root : g->root;
 	tg.accept_new_host_keys = c.accept_new_host_keys;
 	rc = rollback_run(c.run_id, dir, c.inventory, &tg);
-	if (transition(dir, &c,
-		       rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE, NULL,
-		       &err))
+	if (transition(dir, &c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+		       NULL, &err))
 		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
 	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
 }

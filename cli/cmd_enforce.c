@@ -370,8 +370,8 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
 		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
 	if (o.confirm_s) {
-		struct rc_confirm_run cr = {"enforce", o.journal, o.inventory, o.confirm_s,
-					    run.failed > 0, true, exit_code};
+		struct rc_confirm_run cr = {"enforce",	    o.journal, o.inventory, o.confirm_s,
+					    run.failed > 0, true,      exit_code};
 
 		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
 	}

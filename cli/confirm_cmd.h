@@ -24,7 +24,7 @@ struct rc_confirm_run {
  * back now; else enforce confirms, apply leaves the run pending under the confirm timer.
  * The device locks are released first (the restore takes them again).  Returns the run's
  * exit code: unchanged, or 1 (failed, unreachable) / 2 (drift) after a rollback. */
-int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f,
-			 struct rc_locks *locks, const struct rc_global *g);
+int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, struct rc_locks *locks,
+			 const struct rc_global *g);
 
 #endif

@@ -72,8 +72,7 @@ int rc_confirm_parse_duration(const char *s, uint32_t *seconds, struct rc_err *e
 	return 0;
 }
 
-int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev,
-		    enum rc_confirm_state *to)
+int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev, enum rc_confirm_state *to)
 {
 	switch (from) {
 	case RC_CONFIRM_PENDING:
@@ -142,8 +141,8 @@ int rc_confirm_dir(const char *journal_dir, char *buf, size_t len)
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-static int run_file(const char *dir, const char *run_id, const char *suffix, char *buf,
-		    size_t len, struct rc_err *err)
+static int run_file(const char *dir, const char *run_id, const char *suffix, char *buf, size_t len,
+		    struct rc_err *err)
 {
 	int w;
 

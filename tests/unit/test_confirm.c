@@ -116,9 +116,9 @@ static void test_dir(void **state)
 	assert_string_equal(buf, "/tmp/x/confirm");
 	assert_int_equal(rc_confirm_dir("journal", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "confirm");
-	assert_int_equal(rc_confirm_dir("/a/very/long/path/that/does/not/fit/in/this/buffer/journal",
-					buf, 16),
-			 -ENAMETOOLONG);
+	assert_int_equal(
+	    rc_confirm_dir("/a/very/long/path/that/does/not/fit/in/this/buffer/journal", buf, 16),
+	    -ENAMETOOLONG);
 }
 
 static void test_state_file(void **state)
