@@ -201,6 +201,22 @@ static int spawn_timer(const char *dir, const struct rc_confirm *c, const char *
 	return 0;
 }
 
+/* The run is reported pending only once its timer runs: the timer writes its pid into the
+ * state first thing.  A timer that does not come up within 30 s (a loaded machine execs
+ * slowly; a missing binary never does) means roll back now. */
+static int wait_timer(const char *dir, const struct rc_confirm *c, struct rc_err *err)
+{
+	for (int i = 0; i < 300; i++) {
+		struct timespec step = {0, 100 * 1000 * 1000};
+		struct rc_confirm now;
+
+		if (!rc_confirm_load(dir, c->run_id, &now, err) && now.timer_pid > 0)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	return rc_errf(err, ETIMEDOUT, "the confirm timer did not start within 30s");
+}
+
 /* Re-read every device the run had read: how many no longer answer, how many drift. */
 static int recheck(struct rc_fleet *f, size_t *gone, size_t *drift, char *first, size_t len)
 {
@@ -318,7 +334,7 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 		printf("run %s confirmed: every device answers and is in policy\n", c.run_id);
 		return r->exit_code;
 	}
-	if (spawn_timer(at, &c, r->journal, &err)) {
+	if (spawn_timer(at, &c, r->journal, &err) || wait_timer(at, &c, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
 		roll_back_now(r, at, &c, "no timer", g);
 		return RC_EXIT_ERROR;
@@ -328,6 +344,46 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	       "restored)\n",
 	       c.run_id, t, n, n == 1 ? "" : "s");
 	return r->exit_code;
+}
+
+int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len)
+{
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (rc_confirm_dir(journal, dir, len) || strlen(run_id) >= sizeof(c.run_id))
+		return 0;
+	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
+	if (rc_confirm_load(dir, run_id, &c, &err))
+		return 0; /* none (or not ours: the journal path decides) */
+	if (c.state == RC_CONFIRM_ROLLING_BACK) {
+		fprintf(stderr, "rocectl rollback: run %s is being rolled back by its %s now\n",
+			run_id, strcmp(c.reason, "timer") ? "run" : "confirm timer");
+		return -EBUSY;
+	}
+	if (c.state != RC_CONFIRM_PENDING && c.state != RC_CONFIRM_ROLLBACK_FAILED)
+		return 0;
+	rc = transition(dir, &c, RC_CONFIRM_EV_ROLLBACK, "rollback", &err);
+	if (rc) {
+		fprintf(stderr, "rocectl rollback: %s\n",
+			rc == -ESTALE || rc == -EINVAL ? "the run's confirm state changed; try again"
+						       : err.msg);
+		return rc < 0 ? rc : -EIO;
+	}
+	printf("run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
+	return 1;
+}
+
+void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok)
+{
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+
+	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
+	if (transition(dir, &c, ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
+		       NULL, &err))
+		fprintf(stderr, "rocectl rollback: warning: %s\n", err.msg);
 }
 
 struct confirm_opts {

@@ -27,4 +27,13 @@ struct rc_confirm_run {
 int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, struct rc_locks *locks,
 			 const struct rc_global *g);
 
+/* `rocectl rollback RUN` of a run left pending: its entries are in the confirm directory
+ * (written to `dir`), and the run is marked as rolling back so that a confirm is too late
+ * and the timer stands down.  1 when it is such a run, 0 when not (a confirmed or finished
+ * run: undone from its history record as any other), -EBUSY when its timer is rolling it
+ * back right now. */
+int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len);
+/* After the claimed rollback: rolled back, or failed (a later rollback may retry). */
+void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok);
+
 #endif

@@ -57,12 +57,12 @@ bad = [k for k, d in v.items() if d.get("nvue", {}).get("staged_revisions") or d
 sys.exit(1 if bad else 0)' "$1"
 }
 
-# wait_state RUN STATE: the run's confirm state becomes STATE (at most 60 s)
+# wait_state RUN STATE: the run's confirm state becomes STATE (at most 180 s: a loaded machine)
 wait_state() {
 	n=0
 	until jq -e --arg s "$2" '.state == $s' "$CONFIRM_DIR/$1.json" >/dev/null 2>&1; do
 		n=$((n + 1))
-		[ $n -le 120 ] || return 1
+		[ $n -le 360 ] || return 1
 		sleep 0.5
 	done
 }
@@ -139,6 +139,26 @@ test_expect_success '(c) a run that fails on one switch rolls every device back 
 	views >"$TMP/c.after" &&
 	diff -u "$TMP/c.before" "$TMP/c.after" &&
 	nothing_staged "$TMP/c.after"
+'
+
+test_expect_success '(d) a timer that died is visible in history; rollback RUN restores the pending run by hand' '
+	views >"$TMP/d.before" &&
+	rc apply -p "$POLICY" -i "$INV" --confirm 3s >"$TMP/d.out" &&
+	run=$(run_of "$TMP/d.out") && test -n "$run" &&
+	n=0 && until jq -e ".timer_pid > 1" "$CONFIRM_DIR/$run.json" >/dev/null; do
+		n=$((n + 1)) && [ $n -le 50 ] && sleep 0.1 || exit 1; done &&
+	kill -9 "$(jq .timer_pid "$CONFIRM_DIR/$run.json")" &&
+	deadline=$(jq .deadline "$CONFIRM_DIR/$run.json") &&
+	while [ "$(date +%s)" -le $((deadline + 6)) ]; do sleep 1; done &&
+	jq -e ".state == \"pending\"" "$CONFIRM_DIR/$run.json" &&
+	rc show "$run" >"$TMP/d.show" &&
+	test_must_contain "$TMP/d.show" "pending confirm until .*: the timer is not running" &&
+	rc rollback "$run" -i "$INV" >"$TMP/d.rb" &&
+	test_must_contain "$TMP/d.rb" "run $run was waiting for a confirm" &&
+	jq -e ".state == \"rolled back\" and .reason == \"rollback\"" "$CONFIRM_DIR/$run.json" &&
+	views >"$TMP/d.after" &&
+	diff -u "$TMP/d.before" "$TMP/d.after" &&
+	nothing_staged "$TMP/d.after"
 '
 
 test_expect_success 'enforce --confirm keeps a repair that verifies and says so' '
