@@ -43,7 +43,7 @@ static void who(char *buf, size_t len)
 /* `rocectl rollback RUN --journal DIR [-i INVENTORY]`, in this process: the same restore,
  * locks and record as a rollback typed by hand. */
 static int rollback_run(const char *run_id, const char *dir, const char *inventory,
-			const struct rc_global *g)
+			const struct rc_global *g, bool to_stderr)
 {
 	char a0[] = "rollback", a2[] = "--journal", a4[] = "-i";
 	char run[64], d[CONFIRM_PATH_MAX], inv[CONFIRM_PATH_MAX];
@@ -58,6 +58,20 @@ static int rollback_run(const char *run_id, const char *dir, const char *invento
 		argv[argc++] = inv;
 	}
 	fflush(stdout);
+	if (to_stderr) { /* stdout is a JSON document: the restore's lines go to stderr */
+		int saved = dup(STDOUT_FILENO), rc;
+
+		if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			return cmd_rollback(argc, argv, g);
+		}
+		rc = cmd_rollback(argc, argv, g);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		return rc;
+	}
 	return cmd_rollback(argc, argv, g);
 }
 
@@ -265,7 +279,7 @@ static int roll_back_now(const struct rc_confirm_run *r, const char *dir, struct
 		c->run_id, reason);
 	if (transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
-	rc = rollback_run(c->run_id, dir, r->inventory, g);
+	rc = rollback_run(c->run_id, dir, r->inventory, g, r->data_on_stdout);
 	if (transition(dir, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
 		       NULL, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
@@ -281,13 +295,14 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	char dir[CONFIRM_PATH_MAX], why[RC_ERR_MSG_MAX + 64], t[32];
 	size_t n, gone = 0, drift = 0;
 	const char *at = r->journal; /* where the run's entries are */
+	FILE *msg = r->data_on_stdout ? stderr : stdout;
 
 	rc_locks_release(locks);
 	n = kept_entries(r->journal, f->run_id, &e);
 	rc_journal_entries_free(e, n);
 	if (!n) {
 		if (!r->failed)
-			printf("nothing was changed: nothing to confirm\n");
+			fprintf(msg, "nothing was changed: nothing to confirm\n");
 		return r->exit_code;
 	}
 	if (rc_confirm_dir(r->journal, dir, sizeof(dir))) {
@@ -309,7 +324,7 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
 		fprintf(stderr, "rocectl %s: cannot leave run %s pending: rolling it back now\n",
 			r->command, c.run_id);
-		rollback_run(c.run_id, at, r->inventory, g);
+		rollback_run(c.run_id, at, r->inventory, g, r->data_on_stdout);
 		return RC_EXIT_ERROR;
 	}
 	at = dir;
@@ -331,7 +346,7 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 			return RC_EXIT_ERROR;
 		}
 		drop_entries(at, c.run_id, NULL);
-		printf("run %s confirmed: every device answers and is in policy\n", c.run_id);
+		fprintf(msg, "run %s confirmed: every device answers and is in policy\n", c.run_id);
 		return r->exit_code;
 	}
 	if (spawn_timer(at, &c, r->journal, &err) || wait_timer(at, &c, &err)) {
@@ -340,9 +355,10 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 		return RC_EXIT_ERROR;
 	}
 	rc_confirm_time(c.deadline, t, sizeof(t));
-	printf("confirm with: rocectl confirm %s before %s (otherwise its %zu device%s will be "
-	       "restored)\n",
-	       c.run_id, t, n, n == 1 ? "" : "s");
+	fprintf(msg,
+		"confirm with: rocectl confirm %s before %s (otherwise its %zu device%s will be "
+		"restored)\n",
+		c.run_id, t, n, n == 1 ? "" : "s");
 	return r->exit_code;
 }
 
@@ -367,8 +383,9 @@ int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir
 	rc = transition(dir, &c, RC_CONFIRM_EV_ROLLBACK, "rollback", &err);
 	if (rc) {
 		fprintf(stderr, "rocectl rollback: %s\n",
-			rc == -ESTALE || rc == -EINVAL ? "the run's confirm state changed; try again"
-						       : err.msg);
+			rc == -ESTALE || rc == -EINVAL
+			    ? "the run's confirm state changed; try again"
+			    : err.msg);
 		return rc < 0 ? rc : -EIO;
 	}
 	printf("run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
@@ -522,7 +539,7 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 	printf("run %s was not confirmed by the deadline: restoring its devices\n", c.run_id);
 	tg.root = c.root[0] ? c.root : g->root;
 	tg.accept_new_host_keys = c.accept_new_host_keys;
-	rc = rollback_run(c.run_id, dir, c.inventory, &tg);
+	rc = rollback_run(c.run_id, dir, c.inventory, &tg, false);
 	if (transition(dir, &c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
 		       NULL, &err))
 		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);

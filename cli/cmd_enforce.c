@@ -370,8 +370,14 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
 		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
 	if (o.confirm_s) {
-		struct rc_confirm_run cr = {"enforce",	    o.journal, o.inventory, o.confirm_s,
-					    run.failed > 0, true,      exit_code};
+		struct rc_confirm_run cr = {.command = "enforce",
+					    .journal = o.journal,
+					    .inventory = o.inventory,
+					    .seconds = o.confirm_s,
+					    .failed = run.failed > 0,
+					    .self_confirm = true,
+					    .exit_code = exit_code,
+					    .data_on_stdout = o.format != FMT_TEXT && !o.output};
 
 		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
 	}

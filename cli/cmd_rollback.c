@@ -294,8 +294,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		return RC_EXIT_ERROR;
 	}
 	if (n == 0 && npos) {
-		pending = rc_confirm_claim_rollback(o.journal, argv[0], confirm_dir,
-						    sizeof(confirm_dir));
+		pending =
+		    rc_confirm_claim_rollback(o.journal, argv[0], confirm_dir, sizeof(confirm_dir));
 		if (pending < 0) {
 			rc_inventory_fini(&inv);
 			return RC_EXIT_ERROR;

@@ -17,6 +17,7 @@ struct rc_confirm_run {
 	bool failed;	       /* a device failed or was skipped in the run */
 	bool self_confirm;     /* enforce: keep it at once when the checks pass */
 	int exit_code;	       /* the run's exit code so far */
+	bool data_on_stdout;   /* stdout carries JSON or metrics: say everything on stderr */
 };
 
 /* After a run made with f->keep_journal: nothing changed → nothing to do; a failure, a

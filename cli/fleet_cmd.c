@@ -673,7 +673,8 @@ static int confirm_step(const struct cmd_opts *o, struct rc_fleet *f, struct rc_
 				   .journal = o->journal,
 				   .inventory = o->inventory,
 				   .seconds = o->confirm_s,
-				   .exit_code = exit_code};
+				   .exit_code = exit_code,
+				   .data_on_stdout = o->format != FMT_TEXT};
 
 	fflush(stdout);
 	for (size_t i = 0; i < f->n; i++)

@@ -161,6 +161,19 @@ test_expect_success '(d) a timer that died is visible in history; rollback RUN r
 	nothing_staged "$TMP/d.after"
 '
 
+test_expect_success '(e) enforce --confirm whose repair fails on a switch rolls every repaired device back; JSON stays JSON' '
+	views >"$TMP/e.before" &&
+	"$SIMCTL" fault "$LAB/switchsim" leaf01 reject-next >/dev/null &&
+	test_expect_code 1 rc enforce -p "$POLICY" -i "$INV" --disruptive allow --confirm 20s \
+		--format json >"$TMP/e.json" 2>"$TMP/e.err" &&
+	jq -e ".run_id" "$TMP/e.json" >/dev/null &&
+	test_must_contain "$TMP/e.err" "rolling back every device of run .* now \(the run failed\)" &&
+	test_must_contain "$TMP/e.err" "restored .leaf02." &&
+	views >"$TMP/e.after" &&
+	diff -u "$TMP/e.before" "$TMP/e.after" &&
+	nothing_staged "$TMP/e.after"
+'
+
 test_expect_success 'enforce --confirm keeps a repair that verifies and says so' '
 	rc enforce -p "$POLICY" -i "$INV" --disruptive allow --confirm 20s >"$TMP/e.out" &&
 	test_must_contain "$TMP/e.out" "run .* confirmed: every device answers and is in policy" &&
