@@ -6,7 +6,10 @@
 #       NVUE revision staged and no EOS session open;
 #   (b) `apply --confirm 20s`, then `rocectl confirm RUN`: past the deadline every device
 #       is still in policy, and each switch's startup configuration holds it (a reboot);
-#   (c) a run that fails on one switch: every device of the run is rolled back at once.
+#   (c) a run that fails on one switch: every device of the run is rolled back at once;
+#   (d) a timer that died shows in `show`, and `rollback RUN` restores the pending run;
+#   (e) enforce --confirm whose repair fails rolls back every device it repaired;
+#   (f) a switch that no longer answers after the change: rolled back at once.
 # The witnesses are the simulators' files, never rocectl's own reading.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -172,6 +175,25 @@ test_expect_success '(e) enforce --confirm whose repair fails on a switch rolls 
 	views >"$TMP/e.after" &&
 	diff -u "$TMP/e.before" "$TMP/e.after" &&
 	nothing_staged "$TMP/e.after"
+'
+
+test_expect_success '(f) a switch that stops answering after the change is rolled back at once' '
+	"$SIMCTL" fault "$LAB/switchsim" leaf03 drop-after 1000 >/dev/null &&
+	rc apply -p "$POLICY" -i "$INV" --limit leaf03 >"$TMP/f0.out" &&
+	left=$(jq ".faults[\"drop-after\"]" "$LAB/switchsim/switches/leaf03.json") &&
+	"$SIMCTL" fault "$LAB/switchsim" leaf03 clear >/dev/null &&
+	rc rollback "$(sed -n "s/^run //p" "$TMP/f0.out")" -i "$INV" >/dev/null &&
+	views >"$TMP/f.before" &&
+	# the apply is served as before; the connection drops on the first read after it
+	"$SIMCTL" fault "$LAB/switchsim" leaf03 drop-after $((1000 - left)) >/dev/null &&
+	test_expect_code 1 rc apply -p "$POLICY" -i "$INV" --limit leaf03 --confirm 20s \
+		>"$TMP/f.out" 2>"$TMP/f.err" &&
+	test_must_contain "$TMP/f.err" "leaf03. no longer answers" &&
+	test_must_contain "$TMP/f.err" "rolling back every device of run .* now \(unreachable\)" &&
+	"$SIMCTL" fault "$LAB/switchsim" leaf03 clear >/dev/null &&
+	views >"$TMP/f.after" &&
+	diff -u "$TMP/f.before" "$TMP/f.after" &&
+	nothing_staged "$TMP/f.after"
 '
 
 test_expect_success 'enforce --confirm keeps a repair that verifies and says so' '
