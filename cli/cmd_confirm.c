@@ -8,7 +8,10 @@
  * The timer is rocectl's own for every platform: it restores each device from the
  * journaled pre-change state, with the switches' native snapshots, exactly as `rocectl
  * rollback` restores an interrupted run.  It survives the controller's exit, not the
- * controller host's reboot (docs/ENFORCE.md says what to do then). */
+ * controller host's reboot (docs/ENFORCE.md says what to do then).  The switches' own
+ * timers (NVUE reference "Config Commands": `nv config apply --confirm [<time>]`; EOS
+ * "Configure session": `commit timer hh:mm:ss`) are not used yet: docs/ENFORCE.md
+ * "Commit-confirm" says why. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -337,7 +340,8 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	}
 	if (gone || drift) {
 		fprintf(stderr, "rocectl %s: %s\n", r->command, why);
-		roll_back_now(r, at, &c, gone ? "unreachable" : "verify failed", g);
+		if (roll_back_now(r, at, &c, gone ? "unreachable" : "verify failed", g))
+			return RC_EXIT_ERROR;
 		return gone ? RC_EXIT_ERROR : RC_EXIT_CHANGES;
 	}
 	if (r->self_confirm) {
@@ -349,7 +353,11 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 		fprintf(msg, "run %s confirmed: every device answers and is in policy\n", c.run_id);
 		return r->exit_code;
 	}
-	if (spawn_timer(at, &c, r->journal, &err) || wait_timer(at, &c, &err)) {
+	/* the window starts once the checks are done, not when the change was made */
+	c.changed = time(NULL);
+	c.deadline = c.changed + r->seconds;
+	if (rc_confirm_save(at, &c, &err) || spawn_timer(at, &c, r->journal, &err) ||
+	    wait_timer(at, &c, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
 		roll_back_now(r, at, &c, "no timer", g);
 		return RC_EXIT_ERROR;
