@@ -314,7 +314,9 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	}
 	snprintf(c.run_id, sizeof(c.run_id), "%s", f->run_id);
 	snprintf(c.command, sizeof(c.command), "%s", r->command);
-	snprintf(c.inventory, sizeof(c.inventory), "%s", r->inventory ? r->inventory : "");
+	/* absolute: the timer keeps the cwd, a person running `rollback RUN` may not */
+	if (!r->inventory || !realpath(r->inventory, c.inventory))
+		snprintf(c.inventory, sizeof(c.inventory), "%s", r->inventory ? r->inventory : "");
 	snprintf(c.root, sizeof(c.root), "%s", g->root ? g->root : "");
 	c.accept_new_host_keys = g->accept_new_host_keys;
 	c.n_devices = n;

@@ -82,6 +82,9 @@ test_expect_success 'bring-up: NVUE, SONiC and EOS leaves and three hosts; durat
 	test_expect_code 64 rc apply -p "$POLICY" -i "$INV" --confirm 10x 2>"$TMP/err" &&
 	test_expect_code 64 rc apply -p "$POLICY" -i "$INV" --confirm 25h 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "longer than 24h" &&
+	test_expect_code 1 rc confirm 20991231T000000.000Z-1 2>"$TMP/err" &&
+	test_must_contain "$TMP/err" "has nothing waiting for a confirm" &&
+	test_expect_code 64 rc confirm 2>/dev/null &&
 	views >"$TMP/factory"
 '
 
