@@ -156,7 +156,7 @@ test_expect_success '(c) a run that fails on one switch rolls every device back 
 
 test_expect_success '(d) a timer that died is visible in history; rollback RUN restores the pending run by hand' '
 	views >"$TMP/d.before" &&
-	rc apply -p "$POLICY" -i "$INV" --confirm 3s >"$TMP/d.out" &&
+	rc apply -p "$POLICY" -i "$INV" --confirm 10s >"$TMP/d.out" &&
 	run=$(run_of "$TMP/d.out") && test -n "$run" &&
 	n=0 && until jq -e ".timer_pid > 1" "$CONFIRM_DIR/$run.json" >/dev/null; do
 		n=$((n + 1)) && [ $n -le 50 ] && sleep 0.1 || exit 1; done &&
