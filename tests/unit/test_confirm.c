@@ -1,6 +1,7 @@
 /* Commit-confirm (include/rocectl/confirm.h): the --confirm duration, the state machine
  * that decides between a confirm and the timer, and the state file other processes read. */
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,20 @@
 
 #include "rocectl/confirm.h"
 #include "testutil.h"
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The scratch directory and everything in it. */
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 static uint32_t dur_ok(const char *s)
 {
@@ -190,6 +205,8 @@ static void test_state_file(void **state)
 	assert_true(rc_confirm_load(dir, "link", &back, &err) < 0);
 	assert_int_equal(rc_confirm_load(dir, "../x", &back, &err), -EINVAL);
 	assert_int_equal(rc_confirm_load(dir, "absent", &back, &err), -ENOENT);
+	*strrchr(dir, '/') = '\0';
+	rm_tree(dir);
 }
 
 static void test_take_journal(void **state)
@@ -213,6 +230,7 @@ static void test_take_journal(void **state)
 	/* nothing to take: an error naming the run */
 	assert_int_equal(rc_confirm_take_journal(journal, dir, "run-2", &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "run-2"));
+	rm_tree(base);
 }
 
 int main(void)
