@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "../engine/run/lock.h"
+#include "confirm_cmd.h"
+#include "rocectl/confirm.h"
 #include "rocectl/cli.h"
 #include "rocectl/enforce.h"
 #include "rocectl/history.h"
@@ -33,6 +35,7 @@ enum {
 	OPT_CANARY_PAUSE_RATE,
 	OPT_JOURNAL = 'J',
 	OPT_OUTPUT = 'o',
+	OPT_CONFIRM = 300,
 };
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS };
@@ -42,6 +45,7 @@ struct opts {
 	unsigned parallel;
 	enum fmt format;
 	struct rc_guardrails guard;
+	uint32_t confirm_s; /* --confirm (cli/cmd_confirm.c), 0 = none */
 };
 
 #define QUARANTINE_AFTER_DEFAULT 3
@@ -81,6 +85,10 @@ static const struct rc_option options[] = {
      "write the report to FILE atomically (for the node_exporter textfile collector)", OPT_OUTPUT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    {"confirm", 0, "DURATION",
+     "keep the repair only if every device still answers and verifies after it; else "
+     "roll back every repaired device",
+     OPT_CONFIRM},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -182,6 +190,15 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 		o->guard.allow_disruptive = !strcmp(arg, "allow");
 		break;
+	case OPT_CONFIRM: {
+		struct rc_err err = {0};
+
+		if (rc_confirm_parse_duration(arg, &o->confirm_s, &err)) {
+			fprintf(stderr, "rocectl enforce: --confirm: %s\n", err.msg);
+			return -EINVAL;
+		}
+		break;
+	}
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
 			o->format = FMT_TEXT;
@@ -386,6 +403,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (lock_all(&f, &locks))
 		goto out;
 	f.journal_dir = o.journal;
+	f.keep_journal = o.confirm_s > 0;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
@@ -398,6 +416,18 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	exit_code = run.exit_code;
 	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
 		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
+	if (o.confirm_s) {
+		struct rc_confirm_run cr = {.command = "enforce",
+					    .journal = o.journal,
+					    .inventory = o.inventory,
+					    .seconds = o.confirm_s,
+					    .failed = run.failed > 0,
+					    .self_confirm = true,
+					    .exit_code = exit_code,
+					    .data_on_stdout = o.format != FMT_TEXT && !o.output};
+
+		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
+	}
 	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])
 			fprintf(stderr, "rocectl enforce: %s\n", err.msg);

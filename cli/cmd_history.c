@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "rocectl/cli.h"
+#include "rocectl/confirm.h"
 #include "rocectl/history.h"
+#include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "rocectl/util.h"
 
@@ -138,6 +140,22 @@ static void when(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A run made with --confirm: where it stands (include/rocectl/confirm.h). */
+static void confirm_state(struct rc_out *out, const char *run_id)
+{
+	const char *journal = getenv("ROCECTL_JOURNAL");
+	struct rc_confirm c;
+	struct rc_err err = {0};
+	char dir[4096], line[512];
+
+	if (!journal || !*journal)
+		journal = RC_JOURNAL_DEFAULT_DIR;
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
+		return;
+	rc_confirm_describe(&c, time(NULL), line, sizeof(line));
+	rc_out_str(out, "confirm", "  [%s]", line);
+}
+
 static void header(struct rc_out *out, const struct rc_history *h)
 {
 	char t[32];
@@ -151,6 +169,7 @@ static void header(struct rc_out *out, const struct rc_history *h)
 	rc_out_str(out, "host", "@%s", h->host);
 	rc_out_str(out, "started", "  %s", t);
 	rc_out_int(out, "exit_code", "  exit %" PRId64, h->exit_code);
+	confirm_state(out, h->run_id);
 }
 
 static void list_one(struct rc_out *out, const struct rc_history *h)

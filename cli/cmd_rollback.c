@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../engine/run/lock.h"
+#include "confirm_cmd.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/fleet.h"
@@ -268,7 +269,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	struct rc_locks locks = {0};
 	struct rc_err err = {0};
 	size_t n = 0, n_jobs = 0, bad = 0;
-	int npos, rc;
+	char confirm_dir[4096];
+	int npos, rc, pending = 0; /* RUN waits for a confirm (cli/cmd_confirm.c) */
 
 	rc = rc_parse_options(
 	    argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N]",
@@ -291,7 +293,23 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&inv);
 		return RC_EXIT_ERROR;
 	}
-	if (n == 0 && npos && undo_from_history(argv[0], o.journal) > 0 &&
+	if (n == 0 && npos) {
+		pending =
+		    rc_confirm_claim_rollback(o.journal, argv[0], confirm_dir, sizeof(confirm_dir));
+		if (pending < 0) {
+			rc_inventory_fini(&inv);
+			return RC_EXIT_ERROR;
+		}
+		if (pending)
+			o.journal = confirm_dir;
+	}
+	if (pending && rc_journal_list(o.journal, argv[0], &e, &n, &err)) {
+		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+		rc_confirm_rollback_done(confirm_dir, argv[0], false);
+		rc_inventory_fini(&inv);
+		return RC_EXIT_ERROR;
+	}
+	if (n == 0 && npos && !pending && undo_from_history(argv[0], o.journal) > 0 &&
 	    rc_journal_list(o.journal, argv[0], &e, &n, &err)) {
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
 		rc_inventory_fini(&inv);
@@ -314,6 +332,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	}
 	if (!rc && n_jobs)
 		record(jobs, n_jobs);
+	if (pending)
+		rc_confirm_rollback_done(confirm_dir, argv[0], !rc && !bad);
 	rc_locks_release(&locks);
 	for (size_t i = 0; jobs && i < n_jobs; i++)
 		free(jobs[i].e);

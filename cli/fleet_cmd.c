@@ -17,10 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "confirm_cmd.h"
 #include "fleet_cmd.h"
 #include "rocectl/util.h"
 #include "../engine/run/lock.h"
 #include "../engine/run/plan_file.h"
+#include "rocectl/confirm.h"
 #include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
@@ -37,6 +39,7 @@ enum {
 	OPT_JOURNAL = 'J',
 	OPT_OUTPUT = 'o',
 	OPT_COUNTERS = 260,
+	OPT_CONFIRM,
 };
 
 enum report_format {
@@ -57,6 +60,7 @@ struct cmd_opts {
 	bool counters;
 	enum report_format format;
 	unsigned parallel;
+	uint32_t confirm_s; /* apply --confirm: seconds, 0 = none */
 };
 
 static const char *const names[] = {"plan", "apply", "verify"};
@@ -103,6 +107,10 @@ static const struct rc_option verify_options[] = {
 static const struct rc_option apply_options[] = {
     COMMON_OPTIONS,
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"confirm", 0, "DURATION",
+     "roll every changed device back after DURATION (20s, 5m, 1h) unless 'rocectl confirm "
+     "RUN' keeps it; at once when a device stops answering or verify fails",
+     OPT_CONFIRM},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {NULL, 0, NULL, NULL, 0},
@@ -132,6 +140,15 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_COUNTERS:
 		o->counters = true;
 		break;
+	case OPT_CONFIRM: {
+		struct rc_err err = {0};
+
+		if (rc_confirm_parse_duration(arg, &o->confirm_s, &err)) {
+			fprintf(stderr, "rocectl apply: --confirm: %s\n", err.msg);
+			return -EINVAL;
+		}
+		break;
+	}
 	case OPT_FORMAT:
 		if (!strcmp(arg, "text"))
 			o->format = FMT_TEXT;
@@ -648,6 +665,23 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	return exit_code;
 }
 
+/* apply --confirm (cli/cmd_confirm.c): roll back now, or leave the run pending. */
+static int confirm_step(const struct cmd_opts *o, struct rc_fleet *f, struct rc_locks *locks,
+			const struct rc_global *g, int exit_code)
+{
+	struct rc_confirm_run r = {.command = "apply",
+				   .journal = o->journal,
+				   .inventory = o->inventory,
+				   .seconds = o->confirm_s,
+				   .exit_code = exit_code,
+				   .data_on_stdout = o->format != FMT_TEXT};
+
+	fflush(stdout);
+	for (size_t i = 0; i < f->n; i++)
+		r.failed |= f->devs[i].rc != 0 || f->devs[i].skipped;
+	return rc_confirm_after_run(&r, f, locks, g);
+}
+
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g)
 {
 	struct cmd_opts o = {.cmd = cmd, .journal = getenv("ROCECTL_JOURNAL")};
@@ -703,6 +737,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&f, &locks))
 		goto out;
 	f.journal_dir = o.journal;
+	f.keep_journal = o.confirm_s > 0;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
@@ -745,6 +780,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	    rc_history_write(&hist, rc_history_dir(), exit_code, &err))
 		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
 			err.msg);
+	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s)
+		exit_code = confirm_step(&o, &f, &locks, g, exit_code);
 	if (cmd != RC_FLEET_CMD_PLAN)
 		clear_verified(cmd, o.journal, &f);
 	if (dst != stdout) {

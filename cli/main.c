@@ -23,6 +23,10 @@ static const struct rc_command commands[] = {
     {"history", "the runs recorded: who, when, inputs, what changed, result", cmd_history},
     {"show", "one recorded run in full", cmd_show},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
+    {"confirm", "keep a run made with --confirm (else it is rolled back at its deadline)",
+     cmd_confirm},
+    /* the detached process an `apply --confirm` starts (cli/cmd_confirm.c) */
+    {"confirm-timer", NULL, cmd_confirm_timer},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
     {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
      cmd_diagnose},
@@ -62,7 +66,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [-v|-q] COMMAND [ARGS]\n"
 		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary) /* NULL: internal (confirm-timer), not offered */
+			fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nexit status: 0 ok / in sync, 2 changes planned or drift found, 1 error, "
 		   "64 usage error\n");
 }

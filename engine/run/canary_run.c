@@ -489,7 +489,9 @@ int rc_enforce_canary(struct rc_fleet *f, const struct rc_guardrails *g, const s
 		}
 	}
 	if (rep->result == RC_CANARY_CLEAN) {
-		for (size_t k = 0; k < f->n; k++)
+		/* with --confirm the run's entries stay until it is confirmed or rolled back
+		 * (include/rocectl/confirm.h), the canaries' too */
+		for (size_t k = 0; k < f->n && !f->keep_journal; k++)
 			if (pick.is_canary[k] && out->devs[map[k]].action == RC_ENF_REPAIRED)
 				rc_journal_done(f->journal_dir, f->run_id,
 						f->inv->devices[f->devs[k].index].name, NULL);

@@ -330,7 +330,10 @@ size_t rc_fleet_counters(struct rc_fleet *f)
 
 static void apply_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 {
-	int rc = rc_devrun_apply(&d->run, f->pol, f->inv, f->journal_dir, f->run_id, &d->err);
+	int rc;
+
+	d->run.keep_journal = f->keep_journal;
+	rc = rc_devrun_apply(&d->run, f->pol, f->inv, f->journal_dir, f->run_id, &d->err);
 
 	d->rc = rc < 0 ? rc : 0;
 	d->applied = rc >= 0;

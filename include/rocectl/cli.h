@@ -65,6 +65,8 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g);
 int cmd_history(int argc, char **argv, const struct rc_global *g);
 int cmd_show(int argc, char **argv, const struct rc_global *g);
 int cmd_rollback(int argc, char **argv, const struct rc_global *g);
+int cmd_confirm(int argc, char **argv, const struct rc_global *g);
+int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g);
 int cmd_counters(int argc, char **argv, const struct rc_global *g);
 int cmd_agent(int argc, char **argv, const struct rc_global *g);
 /* `agent state` and `agent write`: what the controller runs on a host over SSH. */

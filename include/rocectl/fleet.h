@@ -45,6 +45,8 @@ struct rc_fleet {
 	/* Per device, groups read and reported but not written (struct rc_devrun.hold_groups):
 	 * the driver's disruptive groups when `enforce --disruptive skip`. */
 	bool hold_disruptive;
+	/* Commit-confirm: every applied device keeps its journal entry (rc_devrun.keep_journal). */
+	bool keep_journal;
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };

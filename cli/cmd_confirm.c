@@ -1,0 +1,557 @@
+/* Commit-confirm (include/rocectl/confirm.h, docs/ENFORCE.md "Commit-confirm"):
+ *   - rc_confirm_after_run: what `apply --confirm D` and `enforce --confirm D` do once the
+ *     change is made: re-read every device (does it still answer? is it in policy?), then
+ *     roll back now, confirm (enforce) or leave the run pending under a timer (apply);
+ *   - `rocectl confirm RUN`: keep a pending run;
+ *   - `rocectl confirm-timer RUN` (internal): the detached process that restores the run's
+ *     devices at the deadline unless it was confirmed first.
+ * The timer is rocectl's own for every platform: it restores each device from the
+ * journaled pre-change state, with the switches' native snapshots, exactly as `rocectl
+ * rollback` restores an interrupted run.  It survives the controller's exit, not the
+ * controller host's reboot (docs/ENFORCE.md says what to do then).  The switches' own
+ * timers (NVUE reference "Config Commands": `nv config apply --confirm [<time>]`; EOS
+ * "Configure session": `commit timer hh:mm:ss`) are not used yet: docs/ENFORCE.md
+ * "Commit-confirm" says why. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "confirm_cmd.h"
+#include "rocectl/confirm.h"
+#include "rocectl/history.h"
+#include "rocectl/journal.h"
+#include "rocectl/util.h"
+
+#define CONFIRM_PATH_MAX 4096
+
+static void who(char *buf, size_t len)
+{
+	const char *sudo = getenv("SUDO_USER");
+	const struct passwd *pw = getpwuid(geteuid());
+
+	if (sudo && *sudo && rc_name_is_safe(sudo))
+		snprintf(buf, len, "%s", sudo);
+	else
+		snprintf(buf, len, "%s", pw ? pw->pw_name : "?");
+}
+
+/* `rocectl rollback RUN --journal DIR [-i INVENTORY]`, in this process: the same restore,
+ * locks and record as a rollback typed by hand. */
+static int rollback_run(const char *run_id, const char *dir, const char *inventory,
+			const struct rc_global *g, bool to_stderr)
+{
+	char a0[] = "rollback", a2[] = "--journal", a4[] = "-i";
+	char run[64], d[CONFIRM_PATH_MAX], inv[CONFIRM_PATH_MAX];
+	char *argv[7] = {a0, run, a2, d, NULL, NULL, NULL};
+	int argc = 4;
+
+	snprintf(run, sizeof(run), "%s", run_id);
+	snprintf(d, sizeof(d), "%s", dir);
+	if (inventory && *inventory) {
+		snprintf(inv, sizeof(inv), "%s", inventory);
+		argv[argc++] = a4;
+		argv[argc++] = inv;
+	}
+	fflush(stdout);
+	if (to_stderr) { /* stdout is a JSON document: the restore's lines go to stderr */
+		int saved = dup(STDOUT_FILENO), rc;
+
+		if (saved < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			if (saved >= 0)
+				close(saved);
+			return cmd_rollback(argc, argv, g);
+		}
+		rc = cmd_rollback(argc, argv, g);
+		fflush(stdout);
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+		return rc;
+	}
+	return cmd_rollback(argc, argv, g);
+}
+
+/* The run's devices whose journal entry is kept (what a rollback would restore). */
+static size_t kept_entries(const char *dir, const char *run_id, struct rc_journal_entry **e)
+{
+	struct rc_err err = {0};
+	size_t n = 0;
+
+	if (rc_journal_list(dir, run_id, e, &n, &err)) {
+		fprintf(stderr, "rocectl: warning: %s\n", err.msg);
+		return 0;
+	}
+	return n;
+}
+
+/* Move to `to` under the lock; 0 or the state machine's refusal. */
+static int transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
+		      const char *reason, struct rc_err *err)
+{
+	enum rc_confirm_state to;
+	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+
+	if (rc)
+		return rc;
+	rc = rc_confirm_load(dir, c->run_id, c, err);
+	if (!rc)
+		rc = rc_confirm_next(c->state, ev, &to);
+	if (!rc) {
+		c->state = to;
+		c->changed = time(NULL);
+		if (reason)
+			snprintf(c->reason, sizeof(c->reason), "%s", reason);
+		if (ev == RC_CONFIRM_EV_CONFIRM)
+			who(c->by, sizeof(c->by));
+		rc = rc_confirm_save(dir, c, err);
+	}
+	close(fd);
+	return rc;
+}
+
+/* A confirmed run has nothing to roll back: its entries go, as a verified apply's do. */
+static void drop_entries(const char *dir, const char *run_id, struct rc_history *h)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_err err = {0};
+	char path[CONFIRM_PATH_MAX + 80];
+	size_t n = kept_entries(dir, run_id, &e);
+
+	for (size_t i = 0; i < n; i++) {
+		if (rc_journal_done(dir, run_id, e[i].device, &err))
+			fprintf(stderr, "rocectl confirm: warning: %s\n", err.msg);
+		if (h)
+			rc_history_result(h, e[i].device, "confirmed", NULL);
+	}
+	rc_journal_entries_free(e, n);
+	snprintf(path, sizeof(path), "%s/%s", dir, run_id);
+	rmdir(path); /* empty now; a file left in it stays for a human to see */
+}
+
+static void record_confirm(const char *dir, const char *run_id)
+{
+	struct rc_history h = {0};
+	struct rc_err err = {0};
+	char id[64];
+
+	rc_journal_new_run_id(id, sizeof(id));
+	if (!rc_history_begin(&h, "confirm", id, NULL, NULL, &err)) {
+		rc_history_result(&h, run_id, "confirmed", NULL);
+		drop_entries(dir, run_id, &h);
+		rc_history_write(&h, rc_history_dir(), RC_EXIT_OK, &err);
+	} else {
+		drop_entries(dir, run_id, NULL);
+	}
+	if (err.msg[0])
+		fprintf(stderr, "rocectl confirm: warning: no history record: %s\n", err.msg);
+	rc_history_fini(&h);
+}
+
+static void close_from(int first)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0u) == 0)
+		return;
+#endif
+	for (long fd = first, max = sysconf(_SC_OPEN_MAX); fd < max && fd < 65536; fd++)
+		close((int)fd);
+}
+
+/* The timer: `rocectl [--root R] [--accept-new-host-keys] confirm-timer RUN --journal J`,
+ * a grandchild in a session of its own (no SIGHUP when the controller's terminal goes,
+ * reparented to init when the controller exits), its output appended to DIR/RUN.log. */
+static int spawn_timer(const char *dir, const struct rc_confirm *c, const char *journal,
+		       struct rc_err *err)
+{
+	char log[CONFIRM_PATH_MAX + 80];
+	int st = 0;
+	pid_t pid;
+
+	snprintf(log, sizeof(log), "%s/%s.log", dir, c->run_id);
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return rc_errf(err, errno, "cannot start the confirm timer: %s", strerror(errno));
+	if (pid == 0) {
+		char a[8][CONFIRM_PATH_MAX];
+		char *argv[9] = {0};
+		int argc = 0, out, nul;
+
+		setsid();
+		pid = fork();
+		if (pid != 0)
+			_exit(pid < 0 ? 1 : 0);
+		nul = open("/dev/null", O_RDWR);
+		out = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW, 0600);
+		dup2(nul, 0);
+		dup2(out >= 0 ? out : nul, 1);
+		dup2(out >= 0 ? out : nul, 2);
+		close_from(3); /* no device lock or session may outlive the run in the timer */
+		snprintf(a[argc++], CONFIRM_PATH_MAX, "rocectl");
+		if (c->root[0]) {
+			snprintf(a[argc++], CONFIRM_PATH_MAX, "--root");
+			snprintf(a[argc++], CONFIRM_PATH_MAX, "%s", c->root);
+		}
+		if (c->accept_new_host_keys)
+			snprintf(a[argc++], CONFIRM_PATH_MAX, "--accept-new-host-keys");
+		snprintf(a[argc++], CONFIRM_PATH_MAX, "confirm-timer");
+		snprintf(a[argc++], CONFIRM_PATH_MAX, "%s", c->run_id);
+		snprintf(a[argc++], CONFIRM_PATH_MAX, "--journal");
+		snprintf(a[argc++], CONFIRM_PATH_MAX, "%s", journal);
+		for (int i = 0; i < argc; i++)
+			argv[i] = a[i];
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return rc_errf(err, ECHILD, "cannot start the confirm timer");
+	return 0;
+}
+
+/* The run is reported pending only once its timer runs: the timer writes its pid into the
+ * state first thing.  A timer that does not come up within 30 s (a loaded machine execs
+ * slowly; a missing binary never does) means roll back now. */
+static int wait_timer(const char *dir, const struct rc_confirm *c, struct rc_err *err)
+{
+	for (int i = 0; i < 300; i++) {
+		struct timespec step = {0, 100 * 1000 * 1000};
+		struct rc_confirm now;
+
+		if (!rc_confirm_load(dir, c->run_id, &now, err) && now.timer_pid > 0)
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	return rc_errf(err, ETIMEDOUT, "the confirm timer did not start within 30s");
+}
+
+/* Re-read every device the run had read: how many no longer answer, how many drift. */
+static int recheck(struct rc_fleet *f, size_t *gone, size_t *drift, char *first, size_t len)
+{
+	bool *was_ok = calloc(f->n ? f->n : 1, sizeof(*was_ok));
+
+	if (!was_ok)
+		return -ENOMEM;
+	*gone = *drift = 0;
+	first[0] = '\0';
+	for (size_t i = 0; i < f->n; i++) {
+		was_ok[i] = !f->devs[i].rc && !f->devs[i].skipped;
+		rc_devrun_close(&f->devs[i].run);
+		f->devs[i].opened = false;
+	}
+	f->opts.dry_run = true;
+	rc_fleet_read(f);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct rc_fleet_dev *d = &f->devs[i];
+		const char *name = f->inv->devices[d->index].name;
+
+		if (!was_ok[i])
+			continue;
+		if (d->rc) {
+			if (!*gone && !*drift)
+				snprintf(first, len, "'%s' no longer answers: %s", name,
+					 d->err.msg);
+			(*gone)++;
+		} else if (d->n_changes > 0) {
+			if (!*gone && !*drift)
+				snprintf(first, len, "'%s' is not in policy after the change",
+					 name);
+			(*drift)++;
+		}
+	}
+	free(was_ok);
+	return 0;
+}
+
+static int roll_back_now(const struct rc_confirm_run *r, const char *dir, struct rc_confirm *c,
+			 const char *reason, const struct rc_global *g)
+{
+	struct rc_err err = {0};
+	int rc;
+
+	fprintf(stderr, "rocectl %s: rolling back every device of run %s now (%s)\n", r->command,
+		c->run_id, reason);
+	if (transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
+		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
+	rc = rollback_run(c->run_id, dir, r->inventory, g, r->data_on_stdout);
+	if (transition(dir, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+		       NULL, &err))
+		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
+	return rc;
+}
+
+int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, struct rc_locks *locks,
+			 const struct rc_global *g)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	char dir[CONFIRM_PATH_MAX], why[RC_ERR_MSG_MAX + 64], t[32];
+	size_t n, gone = 0, drift = 0;
+	const char *at = r->journal; /* where the run's entries are */
+	FILE *msg = r->data_on_stdout ? stderr : stdout;
+
+	rc_locks_release(locks);
+	n = kept_entries(r->journal, f->run_id, &e);
+	rc_journal_entries_free(e, n);
+	if (!n) {
+		if (!r->failed)
+			fprintf(msg, "nothing was changed: nothing to confirm\n");
+		return r->exit_code;
+	}
+	if (rc_confirm_dir(r->journal, dir, sizeof(dir))) {
+		fprintf(stderr, "rocectl %s: journal directory name too long\n", r->command);
+		return RC_EXIT_ERROR;
+	}
+	snprintf(c.run_id, sizeof(c.run_id), "%s", f->run_id);
+	snprintf(c.command, sizeof(c.command), "%s", r->command);
+	/* absolute: the timer keeps the cwd, a person running `rollback RUN` may not */
+	if (!r->inventory || !realpath(r->inventory, c.inventory))
+		snprintf(c.inventory, sizeof(c.inventory), "%s", r->inventory ? r->inventory : "");
+	snprintf(c.root, sizeof(c.root), "%s", g->root ? g->root : "");
+	c.accept_new_host_keys = g->accept_new_host_keys;
+	c.n_devices = n;
+	c.changed = time(NULL);
+	c.deadline = c.changed + r->seconds;
+	c.state = RC_CONFIRM_PENDING;
+	/* state first, then the entries: a run whose entries moved always has a state */
+	if (rc_confirm_save(dir, &c, &err) ||
+	    rc_confirm_take_journal(r->journal, dir, c.run_id, &err)) {
+		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
+		fprintf(stderr, "rocectl %s: cannot leave run %s pending: rolling it back now\n",
+			r->command, c.run_id);
+		rollback_run(c.run_id, at, r->inventory, g, r->data_on_stdout);
+		return RC_EXIT_ERROR;
+	}
+	at = dir;
+	if (r->failed)
+		return roll_back_now(r, at, &c, "the run failed", g), RC_EXIT_ERROR;
+	/* reachability first: a change that cut the controller off must not be kept */
+	if (recheck(f, &gone, &drift, why, sizeof(why))) {
+		roll_back_now(r, at, &c, "out of memory", g);
+		return RC_EXIT_ERROR;
+	}
+	if (gone || drift) {
+		fprintf(stderr, "rocectl %s: %s\n", r->command, why);
+		if (roll_back_now(r, at, &c, gone ? "unreachable" : "verify failed", g))
+			return RC_EXIT_ERROR;
+		return gone ? RC_EXIT_ERROR : RC_EXIT_CHANGES;
+	}
+	if (r->self_confirm) {
+		if (transition(at, &c, RC_CONFIRM_EV_CONFIRM, NULL, &err)) {
+			fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
+			return RC_EXIT_ERROR;
+		}
+		drop_entries(at, c.run_id, NULL);
+		fprintf(msg, "run %s confirmed: every device answers and is in policy\n", c.run_id);
+		return r->exit_code;
+	}
+	/* the window starts once the checks are done, not when the change was made */
+	c.changed = time(NULL);
+	c.deadline = c.changed + r->seconds;
+	if (rc_confirm_save(at, &c, &err) || spawn_timer(at, &c, r->journal, &err) ||
+	    wait_timer(at, &c, &err)) {
+		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
+		roll_back_now(r, at, &c, "no timer", g);
+		return RC_EXIT_ERROR;
+	}
+	rc_confirm_time(c.deadline, t, sizeof(t));
+	fprintf(msg,
+		"confirm with: rocectl confirm %s before %s (otherwise its %zu device%s will be "
+		"restored)\n",
+		c.run_id, t, n, n == 1 ? "" : "s");
+	return r->exit_code;
+}
+
+int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len)
+{
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	int rc;
+
+	if (rc_confirm_dir(journal, dir, len) || strlen(run_id) >= sizeof(c.run_id))
+		return 0;
+	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
+	if (rc_confirm_load(dir, run_id, &c, &err))
+		return 0; /* none (or not ours: the journal path decides) */
+	if (c.state == RC_CONFIRM_ROLLING_BACK) {
+		fprintf(stderr, "rocectl rollback: run %s is being rolled back by its %s now\n",
+			run_id, strcmp(c.reason, "timer") ? "run" : "confirm timer");
+		return -EBUSY;
+	}
+	if (c.state != RC_CONFIRM_PENDING && c.state != RC_CONFIRM_ROLLBACK_FAILED)
+		return 0;
+	rc = transition(dir, &c, RC_CONFIRM_EV_ROLLBACK, "rollback", &err);
+	if (rc) {
+		fprintf(stderr, "rocectl rollback: %s\n",
+			rc == -ESTALE || rc == -EINVAL
+			    ? "the run's confirm state changed; try again"
+			    : err.msg);
+		return rc < 0 ? rc : -EIO;
+	}
+	printf("run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
+	return 1;
+}
+
+void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok)
+{
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+
+	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
+	if (transition(dir, &c, ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
+		       NULL, &err))
+		fprintf(stderr, "rocectl rollback: warning: %s\n", err.msg);
+}
+
+struct confirm_opts {
+	const char *journal;
+};
+
+static const struct rc_option confirm_options[] = {
+    {"journal", 'J', "DIR",
+     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct confirm_opts *o = ctx;
+
+	if (id == 'J')
+		o->journal = arg;
+	return 0;
+}
+
+static int parse(const char *cmd, int argc, char **argv, struct confirm_opts *o, char *dir,
+		 size_t len)
+{
+	char usage[80];
+	int npos, rc;
+
+	o->journal = getenv("ROCECTL_JOURNAL");
+	snprintf(usage, sizeof(usage), "rocectl %s RUN [--journal DIR]", cmd);
+	rc = rc_parse_options(argc, argv, usage, confirm_options, on_option, o, &npos);
+	if (rc)
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	if (npos != 1) {
+		fprintf(stderr, "rocectl %s: one RUN is needed (see 'rocectl history')\n", cmd);
+		return RC_EXIT_USAGE;
+	}
+	if (!o->journal || !*o->journal)
+		o->journal = RC_JOURNAL_DEFAULT_DIR;
+	if (rc_confirm_dir(o->journal, dir, len)) {
+		fprintf(stderr, "rocectl %s: journal directory name too long\n", cmd);
+		return RC_EXIT_ERROR;
+	}
+	return -1;
+}
+
+int cmd_confirm(int argc, char **argv, const struct rc_global *g)
+{
+	struct confirm_opts o = {0};
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	char dir[CONFIRM_PATH_MAX];
+	int rc = parse("confirm", argc, argv, &o, dir, sizeof(dir));
+
+	(void)g;
+	if (rc >= 0)
+		return rc;
+	snprintf(c.run_id, sizeof(c.run_id), "%s", argv[0]);
+	rc = transition(dir, &c, RC_CONFIRM_EV_CONFIRM, NULL, &err);
+	if (rc == -EALREADY) {
+		printf("run %s is already confirmed\n", c.run_id);
+		return RC_EXIT_OK;
+	}
+	if (rc == -ESTALE) {
+		fprintf(stderr, "rocectl confirm: too late: run %s is %s\n", c.run_id,
+			rc_confirm_state_name(c.state));
+		return RC_EXIT_ERROR;
+	}
+	if (rc == -ENOENT) {
+		fprintf(stderr,
+			"rocectl confirm: run %s has nothing waiting for a confirm in '%s'\n",
+			c.run_id, dir);
+		return RC_EXIT_ERROR;
+	}
+	if (rc) {
+		fprintf(stderr, "rocectl confirm: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	record_confirm(dir, c.run_id);
+	printf("run %s confirmed: its %zu device%s keep the change\n", c.run_id, c.n_devices,
+	       c.n_devices == 1 ? "" : "s");
+	return RC_EXIT_OK;
+}
+
+/* The detached timer.  It polls the state file every second (a confirm needs no signal
+ * and a stale pid can never be killed by mistake), then takes the deadline under the lock
+ * so that exactly one of confirm and rollback wins. */
+int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
+{
+	struct confirm_opts o = {0};
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	char dir[CONFIRM_PATH_MAX];
+	int fd, rc = parse("confirm-timer", argc, argv, &o, dir, sizeof(dir));
+	struct rc_global tg = *g;
+
+	if (rc >= 0)
+		return rc;
+	/* the timer says who it is, so that `history` can tell a dead one */
+	if (rc_confirm_lock(dir, argv[0], &fd, &err)) {
+		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	rc = rc_confirm_load(dir, argv[0], &c, &err);
+	if (!rc && c.state == RC_CONFIRM_PENDING) {
+		c.timer_pid = getpid();
+		rc = rc_confirm_save(dir, &c, &err);
+	}
+	close(fd);
+	if (rc) {
+		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	if (c.state != RC_CONFIRM_PENDING)
+		return RC_EXIT_OK;
+	printf("timer for run %s: pid %d\n", c.run_id, (int)getpid());
+	fflush(stdout);
+	for (;;) {
+		struct timespec one = {1, 0};
+		struct rc_confirm now;
+
+		if (rc_confirm_load(dir, c.run_id, &now, &err) || now.state != RC_CONFIRM_PENDING) {
+			printf("run %s: %s; the timer ends\n", c.run_id,
+			       err.msg[0] ? err.msg : rc_confirm_state_name(now.state));
+			return RC_EXIT_OK;
+		}
+		if (time(NULL) >= now.deadline)
+			break;
+		nanosleep(&one, NULL);
+	}
+	rc = transition(dir, &c, RC_CONFIRM_EV_DEADLINE, "timer", &err);
+	if (rc) {
+		printf("run %s: %s; nothing to roll back\n", c.run_id,
+		       rc == -EALREADY ? "confirmed" : err.msg);
+		return rc == -EALREADY ? RC_EXIT_OK : RC_EXIT_ERROR;
+	}
+	printf("run %s was not confirmed by the deadline: restoring its devices\n", c.run_id);
+	tg.root = c.root[0] ? c.root : g->root;
+	tg.accept_new_host_keys = c.accept_new_host_keys;
+	rc = rollback_run(c.run_id, dir, c.inventory, &tg, false);
+	if (transition(dir, &c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+		       NULL, &err))
+		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
+	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
+}

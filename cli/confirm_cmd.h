@@ -1,0 +1,40 @@
+/* Commit-confirm for apply and enforce (cli/cmd_confirm.c, include/rocectl/confirm.h). */
+#ifndef ROCECTL_CONFIRM_CMD_H
+#define ROCECTL_CONFIRM_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/run/lock.h"
+#include "rocectl/cli.h"
+#include "rocectl/fleet.h"
+
+struct rc_confirm_run {
+	const char *command;   /* "apply", "enforce" */
+	const char *journal;   /* the run's journal directory */
+	const char *inventory; /* path, for the timer's restore */
+	uint32_t seconds;      /* --confirm */
+	bool failed;	       /* a device failed or was skipped in the run */
+	bool self_confirm;     /* enforce: keep it at once when the checks pass */
+	int exit_code;	       /* the run's exit code so far */
+	bool data_on_stdout;   /* stdout carries JSON or metrics: say everything on stderr */
+};
+
+/* After a run made with f->keep_journal: nothing changed → nothing to do; a failure, a
+ * device that no longer answers or drift on the re-read → every device of the run rolled
+ * back now; else enforce confirms, apply leaves the run pending under the confirm timer.
+ * The device locks are released first (the restore takes them again).  Returns the run's
+ * exit code: unchanged, or 1 (failed, unreachable) / 2 (drift) after a rollback. */
+int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, struct rc_locks *locks,
+			 const struct rc_global *g);
+
+/* `rocectl rollback RUN` of a run left pending: its entries are in the confirm directory
+ * (written to `dir`), and the run is marked as rolling back so that a confirm is too late
+ * and the timer stands down.  1 when it is such a run, 0 when not (a confirmed or finished
+ * run: undone from its history record as any other), -EBUSY when its timer is rolling it
+ * back right now. */
+int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len);
+/* After the claimed rollback: rolled back, or failed (a later rollback may retry). */
+void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok);
+
+#endif

@@ -1,0 +1,329 @@
+/* Commit-confirm state (include/rocectl/confirm.h): the duration parser, the state machine
+ * and the run's state file.  The file is read back by a different process (the timer,
+ * `confirm`, `history`), so it is parsed like any input: a symlink, a file too big or a
+ * field out of range is refused, never half-used. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rocectl/confirm.h"
+#include "rocectl/util.h"
+
+#define STATE_MAX_BYTES (64u << 10)
+
+int rc_confirm_parse_duration(const char *s, uint32_t *seconds, struct rc_err *err)
+{
+	static const struct {
+		char unit;
+		uint64_t mult;
+	} units[] = {{'h', 3600}, {'m', 60}, {'s', 1}};
+	const char *p = s;
+	uint64_t total = 0;
+	size_t next = 0; /* units must come in descending order, each once */
+
+	if (!s || !*s)
+		return rc_errf(err, EINVAL, "an empty duration; say e.g. 20s, 5m or 1h");
+	while (*p) {
+		uint64_t v = 0;
+		const char *d = p;
+		size_t u;
+
+		while (*p >= '0' && *p <= '9') {
+			v = v * 10 + (uint64_t)(*p - '0');
+			if (v > RC_CONFIRM_MAX_S)
+				return rc_errf(err, ERANGE, "duration '%s' is longer than 24h", s);
+			p++;
+		}
+		if (p == d)
+			return rc_errf(err, EINVAL,
+				       "'%s' is not a duration (a number with s, m or h: 20s, 5m, "
+				       "1m30s)",
+				       s);
+		if (!*p) { /* plain seconds, only alone */
+			if (d != s)
+				return rc_errf(err, EINVAL, "'%s': a unit is missing at the end",
+					       s);
+			total = v;
+			break;
+		}
+		for (u = next; u < sizeof(units) / sizeof(units[0]); u++)
+			if (*p == units[u].unit)
+				break;
+		if (u == sizeof(units) / sizeof(units[0]))
+			return rc_errf(err, EINVAL,
+				       "'%s' is not a duration (units h, m, s, in that order)", s);
+		total += v * units[u].mult;
+		if (total > RC_CONFIRM_MAX_S)
+			return rc_errf(err, ERANGE, "duration '%s' is longer than 24h", s);
+		next = u + 1;
+		p++;
+	}
+	if (total < RC_CONFIRM_MIN_S)
+		return rc_errf(err, ERANGE, "duration '%s' is shorter than 1s", s);
+	*seconds = (uint32_t)total;
+	return 0;
+}
+
+int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev, enum rc_confirm_state *to)
+{
+	switch (from) {
+	case RC_CONFIRM_PENDING:
+		if (ev == RC_CONFIRM_EV_CONFIRM)
+			*to = RC_CONFIRM_CONFIRMED;
+		else if (ev == RC_CONFIRM_EV_DEADLINE || ev == RC_CONFIRM_EV_ROLLBACK)
+			*to = RC_CONFIRM_ROLLING_BACK;
+		else
+			return -EINVAL;
+		return 0;
+	case RC_CONFIRM_CONFIRMED:
+		/* a timer that wakes after a confirm finds nothing to do */
+		return ev == RC_CONFIRM_EV_CONFIRM || ev == RC_CONFIRM_EV_DEADLINE ? -EALREADY
+										   : -EINVAL;
+	case RC_CONFIRM_ROLLING_BACK:
+		if (ev == RC_CONFIRM_EV_ROLLBACK_DONE)
+			*to = RC_CONFIRM_ROLLED_BACK;
+		else if (ev == RC_CONFIRM_EV_ROLLBACK_FAILED)
+			*to = RC_CONFIRM_ROLLBACK_FAILED;
+		else
+			return ev == RC_CONFIRM_EV_CONFIRM ? -ESTALE : -EINVAL;
+		return 0;
+	case RC_CONFIRM_ROLLED_BACK:
+		return ev == RC_CONFIRM_EV_CONFIRM ? -ESTALE : -EINVAL;
+	case RC_CONFIRM_ROLLBACK_FAILED:
+		/* a later `rocectl rollback RUN` may retry; confirming is still too late */
+		if (ev == RC_CONFIRM_EV_ROLLBACK) {
+			*to = RC_CONFIRM_ROLLING_BACK;
+			return 0;
+		}
+		return ev == RC_CONFIRM_EV_CONFIRM ? -ESTALE : -EINVAL;
+	}
+	return -EINVAL;
+}
+
+static const char *const state_names[] = {"pending", "confirmed", "rolling back", "rolled back",
+					  "rollback failed"};
+
+const char *rc_confirm_state_name(enum rc_confirm_state s)
+{
+	return (unsigned)s < sizeof(state_names) / sizeof(state_names[0]) ? state_names[s] : "?";
+}
+
+static int state_from_name(const char *s, enum rc_confirm_state *out)
+{
+	for (size_t i = 0; i < sizeof(state_names) / sizeof(state_names[0]); i++)
+		if (!strcmp(s, state_names[i])) {
+			*out = (enum rc_confirm_state)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int rc_confirm_dir(const char *journal_dir, char *buf, size_t len)
+{
+	size_t n = strlen(journal_dir);
+	int w;
+
+	while (n > 1 && journal_dir[n - 1] == '/')
+		n--;
+	while (n > 0 && journal_dir[n - 1] != '/')
+		n--;
+	/* "journal" (no slash): the current directory */
+	w = n ? snprintf(buf, len, "%.*sconfirm", (int)n, journal_dir)
+	      : snprintf(buf, len, "confirm");
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
+
+static int run_file(const char *dir, const char *run_id, const char *suffix, char *buf, size_t len,
+		    struct rc_err *err)
+{
+	int w;
+
+	/* the run id names files: a plain name only (as the journal requires) */
+	if (!*run_id || strchr(run_id, '/') || run_id[0] == '.' || strlen(run_id) >= 64)
+		return rc_errf(err, EINVAL, "'%s' is not a run id", run_id);
+	w = snprintf(buf, len, "%s/%s%s", dir, run_id, suffix);
+	if (w < 0 || (size_t)w >= len)
+		return rc_errf(err, ENAMETOOLONG, "confirm directory name too long");
+	return 0;
+}
+
+static void copy_str(const cJSON *o, const char *key, char *dst, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (cJSON_IsString(v) && strlen(v->valuestring) < len)
+		snprintf(dst, len, "%s", v->valuestring);
+}
+
+static bool get_num(const cJSON *o, const char *key, double min, double max, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < min || v->valuedouble > max)
+		return false;
+	*out = v->valuedouble;
+	return true;
+}
+
+int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, struct rc_err *err)
+{
+	char path[4200], id[64], *text;
+	const cJSON *st;
+	cJSON *root;
+	double deadline, changed, pid, ndev;
+	int rc = run_file(dir, run_id, ".json", path, sizeof(path), err);
+
+	if (rc)
+		return rc;
+	snprintf(id, sizeof(id), "%s", run_id); /* run_id may be c->run_id */
+	memset(c, 0, sizeof(*c));
+	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW, NULL, err);
+	if (!text)
+		return -errno;
+	root = cJSON_Parse(text);
+	free(text);
+	st = cJSON_GetObjectItemCaseSensitive(root, "state");
+	if (!cJSON_IsString(st) || state_from_name(st->valuestring, &c->state) ||
+	    !get_num(root, "deadline", 0, 1e11, &deadline) ||
+	    !get_num(root, "changed", 0, 1e11, &changed) ||
+	    !get_num(root, "timer_pid", 0, INT_MAX, &pid) ||
+	    !get_num(root, "devices", 0, 1e7, &ndev)) {
+		cJSON_Delete(root);
+		return rc_errf(err, EINVAL, "confirm state '%s' is not rocectl's", path);
+	}
+	snprintf(c->run_id, sizeof(c->run_id), "%s", id);
+	c->deadline = (time_t)deadline;
+	c->changed = (time_t)changed;
+	c->timer_pid = (pid_t)pid;
+	c->n_devices = (size_t)ndev;
+	copy_str(root, "command", c->command, sizeof(c->command));
+	copy_str(root, "reason", c->reason, sizeof(c->reason));
+	copy_str(root, "by", c->by, sizeof(c->by));
+	copy_str(root, "inventory", c->inventory, sizeof(c->inventory));
+	copy_str(root, "root", c->root, sizeof(c->root));
+	c->accept_new_host_keys =
+	    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "accept_new_host_keys"));
+	cJSON_Delete(root);
+	return 0;
+}
+
+int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *err)
+{
+	char path[4200], *text;
+	cJSON *o = cJSON_CreateObject();
+	int rc = run_file(dir, c->run_id, ".json", path, sizeof(path), err);
+
+	if (rc) {
+		cJSON_Delete(o);
+		return rc;
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		cJSON_Delete(o);
+		return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
+	}
+	if (!o || !cJSON_AddStringToObject(o, "run_id", c->run_id) ||
+	    !cJSON_AddStringToObject(o, "command", c->command) ||
+	    !cJSON_AddStringToObject(o, "state", rc_confirm_state_name(c->state)) ||
+	    !cJSON_AddNumberToObject(o, "deadline", (double)c->deadline) ||
+	    !cJSON_AddNumberToObject(o, "changed", (double)c->changed) ||
+	    !cJSON_AddNumberToObject(o, "timer_pid", (double)c->timer_pid) ||
+	    !cJSON_AddNumberToObject(o, "devices", (double)c->n_devices) ||
+	    !cJSON_AddStringToObject(o, "reason", c->reason) ||
+	    !cJSON_AddStringToObject(o, "by", c->by) ||
+	    !cJSON_AddStringToObject(o, "inventory", c->inventory) ||
+	    !cJSON_AddStringToObject(o, "root", c->root) ||
+	    !cJSON_AddBoolToObject(o, "accept_new_host_keys", c->accept_new_host_keys) ||
+	    !(text = cJSON_Print(o))) {
+		cJSON_Delete(o);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	cJSON_Delete(o);
+	rc = rc_write_atomic(path, text, strlen(text), 0600, "confirm state", err);
+	free(text);
+	return rc;
+}
+
+int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err *err)
+{
+	char path[4200];
+	int rc = run_file(dir, run_id, ".lock", path, sizeof(path), err);
+
+	if (rc)
+		return rc;
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return rc_errf(err, errno, "cannot open '%s': %s", path, strerror(errno));
+	while (flock(*fd, LOCK_EX) < 0)
+		if (errno != EINTR) {
+			rc = rc_errf(err, errno, "cannot lock '%s': %s", path, strerror(errno));
+			close(*fd);
+			*fd = -1;
+			return rc;
+		}
+	return 0;
+}
+
+int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char *run_id,
+			    struct rc_err *err)
+{
+	char from[4200], to[4200];
+	int rc = run_file(journal_dir, run_id, "", from, sizeof(from), err);
+
+	if (!rc)
+		rc = run_file(dir, run_id, "", to, sizeof(to), err);
+	if (rc)
+		return rc;
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
+	if (rename(from, to))
+		return rc_errf(err, errno, "cannot move the journal of run %s to '%s': %s", run_id,
+			       to, strerror(errno));
+	return 0;
+}
+
+void rc_confirm_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "?");
+}
+
+void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len)
+{
+	char t[32];
+
+	rc_confirm_time(c->state == RC_CONFIRM_PENDING ? c->deadline : c->changed, t, sizeof(t));
+	switch (c->state) {
+	case RC_CONFIRM_PENDING:
+		if (now > c->deadline + 5 && (c->timer_pid <= 0 || kill(c->timer_pid, 0)))
+			snprintf(buf, len,
+				 "pending confirm until %s: the timer is not running; "
+				 "'rocectl rollback %s' or 'rocectl confirm %s'",
+				 t, c->run_id, c->run_id);
+		else
+			snprintf(buf, len, "pending confirm until %s", t);
+		break;
+	case RC_CONFIRM_CONFIRMED:
+		snprintf(buf, len, "confirmed at %s%s%s", t, c->by[0] ? " by " : "", c->by);
+		break;
+	case RC_CONFIRM_ROLLING_BACK:
+		snprintf(buf, len, "rolling back (%s) since %s", c->reason, t);
+		break;
+	case RC_CONFIRM_ROLLED_BACK:
+		snprintf(buf, len, "rolled back (%s) at %s", c->reason, t);
+		break;
+	case RC_CONFIRM_ROLLBACK_FAILED:
+		snprintf(buf, len, "rollback (%s) failed at %s; 'rocectl rollback %s' again",
+			 c->reason, t, c->run_id);
+		break;
+	}
+}

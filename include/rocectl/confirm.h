@@ -1,0 +1,91 @@
+/* Commit-confirm (`apply --confirm DURATION`, `enforce --confirm DURATION`, `rocectl
+ * confirm RUN`; engine/run/confirm.c, cli/cmd_confirm.c, docs/ENFORCE.md "Commit-confirm").
+ *
+ * A run made with --confirm keeps its journal entries (the pre-change state, with each
+ * switch's native snapshot) instead of dropping them once each device is verified.  If the
+ * run is left pending, they move to CONFIRM_DIR/<run-id>/ and a detached timer process
+ * (`rocectl confirm-timer RUN`) restores them at the deadline unless `rocectl confirm RUN`
+ * came first.  The state file CONFIRM_DIR/<run-id>.json records the deadline, the timer's
+ * pid and what happened, so that a timer that died is visible in `history` and `show`.
+ *
+ * CONFIRM_DIR is "confirm" next to the journal directory (/var/lib/rocectl/confirm with
+ * the default journal); created 0700, files 0600, written atomically. */
+#ifndef ROCECTL_CONFIRM_H
+#define ROCECTL_CONFIRM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "rocectl/err.h"
+
+/* Durations accepted by --confirm: 1 s .. 24 h. */
+#define RC_CONFIRM_MIN_S 1u
+#define RC_CONFIRM_MAX_S (24u * 3600u)
+
+/* "20s", "5m", "1h", "1m30s", or plain seconds ("90").  Units s, m, h, each at most once
+ * and in that descending order; the total in RC_CONFIRM_MIN_S..RC_CONFIRM_MAX_S. */
+int rc_confirm_parse_duration(const char *s, uint32_t *seconds, struct rc_err *err);
+
+enum rc_confirm_state {
+	RC_CONFIRM_PENDING = 0, /* changed, waiting for `confirm RUN` or the deadline */
+	RC_CONFIRM_CONFIRMED,	/* kept */
+	RC_CONFIRM_ROLLING_BACK,
+	RC_CONFIRM_ROLLED_BACK,
+	RC_CONFIRM_ROLLBACK_FAILED, /* the journal is kept: `rocectl rollback RUN` again */
+};
+
+enum rc_confirm_event {
+	RC_CONFIRM_EV_CONFIRM,	      /* `rocectl confirm RUN`, or enforce confirming itself */
+	RC_CONFIRM_EV_DEADLINE,	      /* the timer found the deadline passed */
+	RC_CONFIRM_EV_ROLLBACK,	      /* roll back now (verify failed, a device went away) */
+	RC_CONFIRM_EV_ROLLBACK_DONE,  /* every device restored */
+	RC_CONFIRM_EV_ROLLBACK_FAILED /* a device could not be restored */
+};
+
+/* The state machine: 0 and *to set, or -EALREADY (confirming a run already confirmed),
+ * -ESTALE (confirming a run whose rollback has begun or ended: too late), -EINVAL (an
+ * event that cannot happen in `from`).  Pure. */
+int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev,
+		    enum rc_confirm_state *to);
+const char *rc_confirm_state_name(enum rc_confirm_state s);
+
+struct rc_confirm {
+	char run_id[64];
+	char command[16]; /* "apply", "enforce" */
+	enum rc_confirm_state state;
+	time_t deadline;
+	time_t changed; /* when the state last changed */
+	pid_t timer_pid;
+	char reason[32]; /* of a rollback: "timer", "verify failed", "unreachable", ... */
+	char by[64];	 /* who confirmed */
+	/* what the timer needs to restore the devices */
+	char inventory[4096];
+	char root[4096];
+	bool accept_new_host_keys;
+	size_t n_devices;
+};
+
+/* CONFIRM_DIR for a journal directory. */
+int rc_confirm_dir(const char *journal_dir, char *buf, size_t len);
+/* CONFIRM_DIR/<run-id>.json; -ENOENT when the run has none. */
+int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, struct rc_err *err);
+int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *err);
+/* An exclusive lock on the run's state (CONFIRM_DIR/<run-id>.lock) so that a confirm and
+ * the timer's deadline cannot both win; *fd is closed to release it. */
+int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err *err);
+/* Move JOURNAL/<run-id>/ to CONFIRM_DIR/<run-id>/ (same parent, one rename): a pending run
+ * is not a "stale entry" for the next apply or verify to clear. */
+int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char *run_id,
+			    struct rc_err *err);
+/* One line for `history` and `show`: "pending confirm until 2026-12-03T16:00:00Z",
+ * "confirmed", "rolled back (timer)", or, when the deadline has passed and the timer is
+ * not running, "pending confirm until T: the timer is not running; 'rocectl rollback
+ * RUN' or 'rocectl confirm RUN'". */
+void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len);
+/* UTC ISO 8601 of `t` ("2026-12-03T16:00:00Z"). */
+void rc_confirm_time(time_t t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,245 @@
+/* Commit-confirm (include/rocectl/confirm.h): the --confirm duration, the state machine
+ * that decides between a confirm and the timer, and the state file other processes read. */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rocectl/confirm.h"
+#include "testutil.h"
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The scratch directory and everything in it. */
+static void rm_tree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static uint32_t dur_ok(const char *s)
+{
+	struct rc_err err = {0};
+	uint32_t v = 0;
+
+	assert_int_equal(rc_confirm_parse_duration(s, &v, &err), 0);
+	return v;
+}
+
+static void dur_bad(const char *s, int want, const char *msg)
+{
+	struct rc_err err = {0};
+	uint32_t v = 777;
+
+	assert_int_equal(rc_confirm_parse_duration(s, &v, &err), -want);
+	assert_non_null(strstr(err.msg, msg));
+	assert_int_equal(v, 777);
+}
+
+static void test_duration_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(dur_ok("20s"), 20);
+	assert_int_equal(dur_ok("90"), 90);
+	assert_int_equal(dur_ok("5m"), 300);
+	assert_int_equal(dur_ok("1h"), 3600);
+	assert_int_equal(dur_ok("1m30s"), 90);
+	assert_int_equal(dur_ok("1h0m5s"), 3605);
+	assert_int_equal(dur_ok("24h"), 24 * 3600);
+	assert_int_equal(dur_ok("1s"), 1);
+}
+
+static void test_duration_refused(void **state)
+{
+	(void)state;
+	dur_bad("", EINVAL, "empty");
+	dur_bad("0s", ERANGE, "shorter than 1s");
+	dur_bad("0", ERANGE, "shorter than 1s");
+	dur_bad("24h1s", ERANGE, "longer than 24h");
+	dur_bad("99999999999999999999s", ERANGE, "longer than 24h");
+	dur_bad("10x", EINVAL, "not a duration");
+	dur_bad("s", EINVAL, "not a duration");
+	dur_bad("-5s", EINVAL, "not a duration");
+	dur_bad("5s1m", EINVAL, "in that order"); /* descending units only */
+	dur_bad("1m1m", EINVAL, "in that order"); /* each once */
+	dur_bad("1m30", EINVAL, "unit is missing");
+	dur_bad(" 5s", EINVAL, "not a duration");
+}
+
+static int next(enum rc_confirm_state from, enum rc_confirm_event ev, enum rc_confirm_state *to)
+{
+	*to = (enum rc_confirm_state)99;
+	return rc_confirm_next(from, ev, to);
+}
+
+static void test_state_machine(void **state)
+{
+	enum rc_confirm_state to;
+
+	(void)state;
+	/* pending: a confirm keeps it, the deadline or a failed check rolls it back */
+	assert_int_equal(next(RC_CONFIRM_PENDING, RC_CONFIRM_EV_CONFIRM, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_CONFIRMED);
+	assert_int_equal(next(RC_CONFIRM_PENDING, RC_CONFIRM_EV_DEADLINE, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
+	assert_int_equal(next(RC_CONFIRM_PENDING, RC_CONFIRM_EV_ROLLBACK, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
+	assert_int_equal(next(RC_CONFIRM_PENDING, RC_CONFIRM_EV_ROLLBACK_DONE, &to), -EINVAL);
+	/* confirmed: the timer that wakes finds nothing to do; a second confirm says so */
+	assert_int_equal(next(RC_CONFIRM_CONFIRMED, RC_CONFIRM_EV_DEADLINE, &to), -EALREADY);
+	assert_int_equal(next(RC_CONFIRM_CONFIRMED, RC_CONFIRM_EV_CONFIRM, &to), -EALREADY);
+	assert_int_equal(next(RC_CONFIRM_CONFIRMED, RC_CONFIRM_EV_ROLLBACK, &to), -EINVAL);
+	/* once the rollback has begun, a confirm is too late */
+	assert_int_equal(next(RC_CONFIRM_ROLLING_BACK, RC_CONFIRM_EV_CONFIRM, &to), -ESTALE);
+	assert_int_equal(next(RC_CONFIRM_ROLLING_BACK, RC_CONFIRM_EV_DEADLINE, &to), -EINVAL);
+	assert_int_equal(next(RC_CONFIRM_ROLLING_BACK, RC_CONFIRM_EV_ROLLBACK_DONE, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLED_BACK);
+	assert_int_equal(next(RC_CONFIRM_ROLLING_BACK, RC_CONFIRM_EV_ROLLBACK_FAILED, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLBACK_FAILED);
+	assert_int_equal(next(RC_CONFIRM_ROLLED_BACK, RC_CONFIRM_EV_CONFIRM, &to), -ESTALE);
+	assert_int_equal(next(RC_CONFIRM_ROLLED_BACK, RC_CONFIRM_EV_ROLLBACK, &to), -EINVAL);
+	/* a failed rollback may be tried again, never confirmed */
+	assert_int_equal(next(RC_CONFIRM_ROLLBACK_FAILED, RC_CONFIRM_EV_ROLLBACK, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
+	assert_int_equal(next(RC_CONFIRM_ROLLBACK_FAILED, RC_CONFIRM_EV_CONFIRM, &to), -ESTALE);
+	assert_string_equal(rc_confirm_state_name(RC_CONFIRM_ROLLED_BACK), "rolled back");
+	assert_string_equal(rc_confirm_state_name((enum rc_confirm_state)42), "?");
+}
+
+static void test_dir(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(rc_confirm_dir("/var/lib/rocectl/journal", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/var/lib/rocectl/confirm");
+	assert_int_equal(rc_confirm_dir("/tmp/x/journal/", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/tmp/x/confirm");
+	assert_int_equal(rc_confirm_dir("journal", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "confirm");
+	assert_int_equal(
+	    rc_confirm_dir("/a/very/long/path/that/does/not/fit/in/this/buffer/journal", buf, 16),
+	    -ENAMETOOLONG);
+}
+
+static void test_state_file(void **state)
+{
+	struct rc_confirm c = {0}, back;
+	struct rc_err err = {0};
+	char dir[256], path[512], line[512];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(rc_test_tmpdir(dir, sizeof(dir), "confirm"));
+	strcat(dir, "/confirm"); /* created by save, 0700 */
+	snprintf(c.run_id, sizeof(c.run_id), "20261203T120000.000Z-42");
+	snprintf(c.command, sizeof(c.command), "apply");
+	snprintf(c.inventory, sizeof(c.inventory), "/etc/rocectl/inventory.yaml");
+	snprintf(c.root, sizeof(c.root), "/");
+	c.deadline = 1796300000;
+	c.changed = 1796299980;
+	c.timer_pid = 0;
+	c.n_devices = 6;
+	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, c.run_id);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(rc_confirm_load(dir, c.run_id, &back, &err), 0);
+	assert_string_equal(back.run_id, c.run_id);
+	assert_string_equal(back.inventory, c.inventory);
+	assert_int_equal(back.state, RC_CONFIRM_PENDING);
+	assert_int_equal(back.deadline, c.deadline);
+	assert_int_equal(back.n_devices, 6);
+
+	/* pending, the deadline long past and no timer: say so, and what to do */
+	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_non_null(strstr(line, "pending confirm until 2026-12-03T"));
+	assert_non_null(strstr(line, "the timer is not running"));
+	back.timer_pid = getpid(); /* alive */
+	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_null(strstr(line, "not running"));
+	back.state = RC_CONFIRM_ROLLED_BACK;
+	snprintf(back.reason, sizeof(back.reason), "timer");
+	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_non_null(strstr(line, "rolled back (timer) at "));
+	back.state = RC_CONFIRM_CONFIRMED;
+	snprintf(back.by, sizeof(back.by), "alice");
+	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_non_null(strstr(line, "confirmed at 2026-12-03T"));
+	assert_non_null(strstr(line, " by alice"));
+
+	/* the lock can be taken again once released */
+	assert_int_equal(rc_confirm_lock(dir, c.run_id, &fd, &err), 0);
+	close(fd);
+	assert_int_equal(rc_confirm_lock(dir, c.run_id, &fd, &err), 0);
+	close(fd);
+
+	/* not ours: garbage, a state nobody wrote, a symlink, a run id with a slash */
+	assert_int_equal(rc_test_write(dir, "bad.json", "{\"state\": \"pending\"}"), 0);
+	assert_int_equal(rc_confirm_load(dir, "bad", &back, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "not rocectl's"));
+	assert_int_equal(rc_test_write(dir, "odd.json",
+				       "{\"state\": \"maybe\", \"deadline\": 1, \"changed\": 1, "
+				       "\"timer_pid\": 0, \"devices\": 1}"),
+			 0);
+	assert_int_equal(rc_confirm_load(dir, "odd", &back, &err), -EINVAL);
+	snprintf(line, sizeof(line), "%s/link.json", dir);
+	assert_int_equal(symlink(path, line), 0);
+	assert_true(rc_confirm_load(dir, "link", &back, &err) < 0);
+	assert_int_equal(rc_confirm_load(dir, "../x", &back, &err), -EINVAL);
+	assert_int_equal(rc_confirm_load(dir, "absent", &back, &err), -ENOENT);
+	*strrchr(dir, '/') = '\0';
+	rm_tree(dir);
+}
+
+static void test_take_journal(void **state)
+{
+	struct rc_err err = {0};
+	char base[256], journal[300], dir[300], path[400];
+
+	(void)state;
+	assert_non_null(rc_test_tmpdir(base, sizeof(base), "confirm-j"));
+	snprintf(journal, sizeof(journal), "%s/journal", base);
+	assert_int_equal(mkdir(journal, 0700), 0);
+	snprintf(path, sizeof(path), "%s/run-1", journal);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(rc_test_write(path, "leaf01.json", "{}"), 0);
+	assert_int_equal(rc_confirm_dir(journal, dir, sizeof(dir)), 0);
+	assert_int_equal(rc_confirm_take_journal(journal, dir, "run-1", &err), 0);
+	snprintf(path, sizeof(path), "%s/run-1/leaf01.json", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/run-1", journal);
+	assert_int_equal(access(path, F_OK), -1);
+	/* nothing to take: an error naming the run */
+	assert_int_equal(rc_confirm_take_journal(journal, dir, "run-2", &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "run-2"));
+	rm_tree(base);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_duration_forms), cmocka_unit_test(test_duration_refused),
+	    cmocka_unit_test(test_state_machine),  cmocka_unit_test(test_dir),
+	    cmocka_unit_test(test_state_file),	   cmocka_unit_test(test_take_journal),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
