@@ -121,7 +121,11 @@ test_expect_success 'set-up: a lab, a bastion sshd, and a controller namespace r
 	echo "[$BAST_ADDR]:2200 $(cut -d" " -f1,2 "$BAST/host_key.pub")" >>"$TMP/known_hosts" &&
 	sed "s|$LAB/known_hosts|$TMP/known_hosts|" "$LAB/inventory.yaml" >"$TMP/direct.yaml" &&
 	inv_with "$TMP/direct.yaml" "$TMP/inv.yaml" "$JUMP" &&
-	rc validate -p "$POLICY" -i "$TMP/inv.yaml" >/dev/null
+	rc validate -p "$POLICY" -i "$TMP/inv.yaml" --format json >"$TMP/validate.json" &&
+	jq -e "[.inventory.devices[].proxy_jump] == [range(5) | \"$JUMP\"]" "$TMP/validate.json" &&
+	/usr/bin/python3 -c "import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))" \
+		"$SRC_DIR/examples/validate.schema.json" "$TMP/validate.json"
 '
 
 test_expect_success 'without proxy_jump the controller reaches no device' '
@@ -154,6 +158,19 @@ test_expect_success 'through the bastion: plan, apply and verify the fabric; -v 
 		test "$(host_pfc $h)" = 3 && test "$(host_dscp26 $h)" = 3 || exit 1
 	done &&
 	test $(( $(accepted) - n0 )) -ge 15
+'
+
+test_expect_success 'a device the bastion cannot reach fails alone, naming both' '
+	sed "/^  - name: leaf01$/,/^  - name:/s|ssh: {port: 22,|ssh: {port: 2299,|" "$TMP/inv.yaml" \
+		>"$TMP/inv-noport.yaml" &&
+	test $(grep -c "port: 2299" "$TMP/inv-noport.yaml") = 1 &&
+	test_expect_code 1 rc verify -p "$POLICY" -i "$TMP/inv-noport.yaml" --format json \
+		>"$TMP/noport.json" &&
+	jq -e "[.devices[] | select(.status == \"error\") | .device] == [\"leaf01\"]" \
+		"$TMP/noport.json" &&
+	jq -e "[.devices[] | select(.device == \"leaf01\")][0].error |
+		test(\"jump host .$JUMP. of .leaf01. cannot reach .leaf01. \\\\(127\\\\.1\\\\.0\\\\.1:2299\\\\)\")" \
+		"$TMP/noport.json"
 '
 
 test_expect_success 'a changed bastion key: every device refused, naming the bastion; nothing sent' '
