@@ -35,13 +35,13 @@ struct rc_ssh {
 	char dev[RC_NAME_MAX];
 	char who[3 * RC_NAME_MAX + 48]; /* "'leaf01'" or "jump host 'ops@b:22' of 'leaf01'" */
 	char where[RC_NAME_MAX + 8];	/* "address:port", for messages */
-	char kh_host[RC_NAME_MAX + 8]; /* as known_hosts names it: "address" or "[address]:port" */
+	char kh_host[RC_NAME_MAX + 8];	/* as known_hosts names it: "address" or "[address]:port" */
 	uint32_t command_ms;
-	bool broken;		  /* abandoned after a timeout: the channel state is unknown */
-	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
+	bool broken;		    /* abandoned after a timeout: the channel state is unknown */
+	const struct rc_tap *tap;   /* rocectl capture: record, refuse writes */
 	struct rc_ssh_relay *relay; /* proxy_jump: the hop this session runs over */
-	bool verbose;		  /* -v: print each command */
-	bool is_jump;		  /* the session to a jump host, not to the device */
+	bool verbose;		    /* -v: print each command */
+	bool is_jump;		    /* the session to a jump host, not to the device */
 };
 
 /* known_hosts is shared by every session of the process; OpenSSH appends whole lines, and
@@ -178,7 +178,8 @@ static int check_host_key(struct rc_ssh *c, const char *kh_file, bool accept_new
 			     "does not match %s; someone may be intercepting the connection, or "
 			     "the %s was reinstalled; refusing to connect (remove the old "
 			     "key from that file once you have checked the new one)",
-			     c->who, c->where, type, fp, kh_file, c->is_jump ? "jump host" : "switch");
+			     c->who, c->where, type, fp, kh_file,
+			     c->is_jump ? "jump host" : "switch");
 		break;
 	case SSH_KNOWN_HOSTS_UNKNOWN:
 	case SSH_KNOWN_HOSTS_NOT_FOUND:
@@ -190,12 +191,12 @@ static int check_host_key(struct rc_ssh *c, const char *kh_file, bool accept_new
 			break;
 		}
 		if (ssh_session_update_known_hosts(c->s) != SSH_OK) {
-			rc = rc_errf(err, EIO, "cannot record the host key of %s in %s: %s",
-				     c->who, kh_file, ssh_get_error(c->s));
+			rc = rc_errf(err, EIO, "cannot record the host key of %s in %s: %s", c->who,
+				     kh_file, ssh_get_error(c->s));
 			break;
 		}
-		fprintf(stderr, "rocectl: warning: %s: added host key %s %s of %s to %s\n",
-			c->who, type, fp, c->where, kh_file);
+		fprintf(stderr, "rocectl: warning: %s: added host key %s %s of %s to %s\n", c->who,
+			type, fp, c->where, kh_file);
 		break;
 	default:
 		rc = rc_errf(err, EIO, "cannot check the host key of %s against %s: %s", c->who,
@@ -312,7 +313,8 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 			goto proto_err;
 	}
 	/* the device's password is the device's: it is not offered to a jump host */
-	rc = c->is_jump ? SSH_AUTH_DENIED : auth_password(c, dev, methods, tried, sizeof(tried), err);
+	rc = c->is_jump ? SSH_AUTH_DENIED
+			: auth_password(c, dev, methods, tried, sizeof(tried), err);
 	if (c->is_jump)
 		tried_add(tried, sizeof(tried), "no password: a jump host takes keys only");
 	if (rc == SSH_AUTH_SUCCESS)
@@ -321,8 +323,8 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 		return rc; /* the password source itself failed; err says which */
 	if (rc == SSH_AUTH_ERROR)
 		goto proto_err;
-	return rc_errf(err, EACCES, "authentication to %s (%s) as '%s' failed (tried: %s)",
-		       c->who, c->where, user, tried[0] ? tried : "nothing usable was configured");
+	return rc_errf(err, EACCES, "authentication to %s (%s) as '%s' failed (tried: %s)", c->who,
+		       c->where, user, tried[0] ? tried : "nothing usable was configured");
 proto_err:
 	return rc_errf(err, EIO, "authentication to %s (%s) failed: %s", c->who, c->where,
 		       ssh_get_error(c->s));
@@ -361,9 +363,8 @@ static void kh_name(char *buf, size_t len, const char *address, unsigned int por
  * a direct-tcpip channel to the device and start the relay; *fd is the socket the
  * device's session runs over.  Nothing reaches the device before the jump host's key
  * checked out. */
-static int open_jump(struct rc_ssh *c, const struct rc_device *dev,
-		     const struct rc_run_opts *opts, const char *kh_file, uint32_t connect_ms,
-		     int *fd, struct rc_err *err)
+static int open_jump(struct rc_ssh *c, const struct rc_device *dev, const struct rc_run_opts *opts,
+		     const char *kh_file, uint32_t connect_ms, int *fd, struct rc_err *err)
 {
 	const char *user = dev->jump.user[0] ? dev->jump.user : dev->ssh.user;
 	unsigned int port = dev->jump.port ? dev->jump.port : 22;
@@ -406,8 +407,8 @@ static int open_jump(struct rc_ssh *c, const struct rc_device *dev,
 	if (rc)
 		goto out;
 	ch = ssh_channel_new(b->s);
-	if (!ch || ssh_channel_open_forward(ch, dev->address, (int)dport, "127.0.0.1", 0) !=
-		       SSH_OK) {
+	if (!ch ||
+	    ssh_channel_open_forward(ch, dev->address, (int)dport, "127.0.0.1", 0) != SSH_OK) {
 		rc = rc_errf(err, EHOSTUNREACH, "%s cannot reach '%s' (%s): %s", b->who, dev->name,
 			     c->where, ssh_get_error(b->s));
 		goto out;
@@ -440,9 +441,8 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 		return rc_errf(err, EINVAL, "'%s': address '%s' is not a host name or IP address",
 			       dev->name, dev->address);
 	if (dev->jump.host[0] && !address_is_safe(dev->jump.host))
-		return rc_errf(err, EINVAL,
-			       "'%s': jump host '%s' is not a host name or IP address", dev->name,
-			       dev->jump.host);
+		return rc_errf(err, EINVAL, "'%s': jump host '%s' is not a host name or IP address",
+			       dev->name, dev->jump.host);
 	rc_jump_format(&dev->jump, jump_desc, sizeof(jump_desc));
 	if (rc_expand_home(dev->ssh.known_hosts[0] ? dev->ssh.known_hosts : "~/.ssh/known_hosts",
 			   kh_file, sizeof(kh_file)))
@@ -481,15 +481,14 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 		rc = open_jump(c, dev, opts, kh_file, connect_ms, &fd, err);
 		if (rc)
 			goto fail;
-		/* libssh closes a socket given with SSH_OPTIONS_FD when the session ends */
+		/* ssh_connect takes the socket: libssh closes it when the session ends (also
+		 * after a failed connect); only a socket it never took is ours to close */
 		if (ssh_options_set(c->s, SSH_OPTIONS_FD, &fd)) {
 			close(fd);
 			rc = rc_errf(err, EINVAL, "%s: cannot set SSH options: %s", c->who,
 				     ssh_get_error(c->s));
 			goto fail;
 		}
-		/* what is left of the device's deadline after the first hop */
-		connect_ms = rc_deadline_clamp_ms(connect_ms, NULL);
 	}
 	if (ssh_connect(c->s) != SSH_OK) {
 		rc = rc_errf(err, EHOSTUNREACH, "cannot connect to %s (%s)%s%s: %s", c->who,

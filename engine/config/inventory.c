@@ -12,15 +12,14 @@
 
 static const char *const root_keys[] = {"apiVersion", "kind",  "defaults", "hosts",
 					"switches",   "links", NULL};
-static const char *const defaults_keys[] = {"ssh", "rest", "credentials", "agent_command",
-					    "proxy_jump", NULL};
+static const char *const defaults_keys[] = {"ssh",	     "rest",	   "credentials",
+					    "agent_command", "proxy_jump", NULL};
 static const char *const host_keys[] = {"name",		 "address",    "interfaces",
 					"transport",	 "ssh",	       "credentials",
 					"agent_command", "proxy_jump", NULL};
-static const char *const switch_keys[] = {"name",	 "address", "platform",	  "transport",
-					  "ports",	 "role",    "credentials", "overrides",
-					  "ssh",	 "rest",    "cable_rows",  "proxy_jump",
-					  NULL};
+static const char *const switch_keys[] = {
+    "name",	 "address", "platform", "transport",  "ports",	    "role", "credentials",
+    "overrides", "ssh",	    "rest",	"cable_rows", "proxy_jump", NULL};
 static const char *const name_required[] = {"name", NULL};
 static const char *const switch_required[] = {"name", "platform", NULL};
 static const char *const link_keys[] = {"a", "b", "speed", "cable_length", NULL};
@@ -344,11 +343,11 @@ static int check_jump_transport(struct ctx *c, const struct yw_map *m, const str
 		return 0;
 	rc_jump_format(&t->jump, jump, sizeof(jump));
 	if (own)
-		return yw_fail(&c->w, own,
-			       "%s%sproxy_jump: applies to SSH only, and this %s uses transport: %s",
-			       m->path, *m->path ? "." : "",
-			       t->kind == RC_DEV_HOST ? "host" : "switch",
-			       rc_transport_name(t->transport));
+		return yw_fail(
+		    &c->w, own,
+		    "%s%sproxy_jump: applies to SSH only, and this %s uses transport: %s", m->path,
+		    *m->path ? "." : "", t->kind == RC_DEV_HOST ? "host" : "switch",
+		    rc_transport_name(t->transport));
 	return yw_fail(&c->w, m->node,
 		       "%s: transport %s does not go through the jump host '%s' inherited from "
 		       "defaults.proxy_jump (%d:%d), which applies to SSH only; set "

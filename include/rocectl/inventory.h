@@ -92,7 +92,7 @@ struct rc_overrides {
 struct rc_jump {
 	char user[RC_NAME_MAX]; /* "" = the device's ssh.user, else the local user */
 	char host[RC_NAME_MAX];
-	uint16_t port; /* 22 unless given */
+	uint16_t port;	   /* 22 unless given */
 	struct rc_pos pos; /* of the value that set it, for messages */
 };
 

@@ -193,8 +193,9 @@ static void test_errors(void **state)
 	expect_error(f,
 		     HEAD "switches:\n  - name: s\n    platform: eos\n    transport: rest\n"
 			  "    proxy_jump: bastion\n",
-		     7, 17, "switches[0].proxy_jump: applies to SSH only, and this switch uses "
-			    "transport: rest");
+		     7, 17,
+		     "switches[0].proxy_jump: applies to SSH only, and this switch uses "
+		     "transport: rest");
 	expect_error(f,
 		     HEAD "defaults:\n  proxy_jump: bastion\n"
 			  "switches:\n  - name: s\n    platform: eos\n    transport: rest\n",
@@ -202,8 +203,9 @@ static void test_errors(void **state)
 		     "switches[0]: transport rest does not go through the jump host "
 		     "'bastion:22' inherited from defaults.proxy_jump (4:15)");
 	expect_error(f, HEAD "hosts:\n  - name: a\n    transport: local\n    proxy_jump: b\n", 6,
-		     17, "hosts[0].proxy_jump: applies to SSH only, and this host uses transport: "
-			 "local");
+		     17,
+		     "hosts[0].proxy_jump: applies to SSH only, and this host uses transport: "
+		     "local");
 }
 
 int main(void)
