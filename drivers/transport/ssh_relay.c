@@ -1,8 +1,9 @@
 /* proxy_jump without libssh's own jump support.  Debian 12's libssh is 0.10.6: it has no
- * SSH_OPTIONS_PROXYJUMP (added in 0.11), and its ProxyJump handling in a config file
- * becomes a ProxyCommand that runs OpenSSH's `ssh -W`, which reads ~/.ssh/config and checks
- * the jump host's key against OpenSSH's files, not ours (libssh's options.c and config.c,
- * "ProxyJump").  So ssh.c opens the session to the jump host itself, checks its key like a
+ * SSH_OPTIONS_PROXYJUMP (added in 0.11), and a ProxyJump line of an ssh_config file becomes
+ * a ProxyCommand running OpenSSH's `ssh -W [%h]:%p JUMP` (libssh 0.10 src/config.c,
+ * ssh_config_parse_proxy_jump), a process that reads ~/.ssh/config and checks the jump
+ * host's key against OpenSSH's files and options, not the inventory's known_hosts, and
+ * that we could not hold to our timeouts and messages.  So ssh.c opens the session to the jump host itself, checks its key like a
  * device's and opens a direct-tcpip channel (ssh_channel_open_forward, RFC 4254 section
  * 7.2) to the device; this file carries the device session's bytes over that channel
  * through a socketpair, as libssh 0.11 does for its own jump hosts (a thread per hop).
