@@ -3,10 +3,11 @@
  * a ProxyCommand running OpenSSH's `ssh -W [%h]:%p JUMP` (libssh 0.10 src/config.c,
  * ssh_config_parse_proxy_jump), a process that reads ~/.ssh/config and checks the jump
  * host's key against OpenSSH's files and options, not the inventory's known_hosts, and
- * that we could not hold to our timeouts and messages.  So ssh.c opens the session to the jump host itself, checks its key like a
- * device's and opens a direct-tcpip channel (ssh_channel_open_forward, RFC 4254 section
- * 7.2) to the device; this file carries the device session's bytes over that channel
- * through a socketpair, as libssh 0.11 does for its own jump hosts (a thread per hop).
+ * that we could not hold to our timeouts and messages.  So ssh.c opens the session to the
+ * jump host itself, checks its key like a device's and opens a direct-tcpip channel
+ * (ssh_channel_open_forward, RFC 4254 section 7.2) to the device; this file carries the
+ * device session's bytes over that channel through a socketpair, as libssh 0.11 does for
+ * its own jump hosts (a thread per hop).
  *
  * A libssh session is not thread-safe: once started, only this thread touches the jump
  * session and its channel, until rc_ssh_relay_stop joins it. */
