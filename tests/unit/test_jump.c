@@ -1,5 +1,6 @@
 /* Inventory proxy_jump: the [user@]host[:port] parser, inheritance (defaults, then the
  * entry: most specific wins, `none` cancels), and load errors with their positions. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "rocectl/inventory.h"
+#include "rocectl/transport.h"
 
 static void parses(const char *s, const char *user, const char *host, unsigned port)
 {
@@ -208,12 +210,44 @@ static void test_errors(void **state)
 		     "local");
 }
 
+/* The transport: a jump host that does not answer is an error naming it and the device,
+ * quickly; a jump host that is not a host name (an inventory built by hand, bypassing the
+ * loader) is refused before any connection. */
+static void test_transport(void **state)
+{
+	struct rc_run_opts opts = {0};
+	struct rc_device d;
+	struct rc_err err = {0};
+	struct rc_ssh *s = (struct rc_ssh *)1;
+	const char *why;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.name, sizeof(d.name), "leaf01");
+	snprintf(d.address, sizeof(d.address), "127.0.0.1");
+	snprintf(d.ssh.known_hosts, sizeof(d.ssh.known_hosts), "/nonexistent/known_hosts");
+	d.ssh.connect_timeout_ms = 3000;
+	assert_int_equal(rc_jump_parse("ops@127.0.0.1:1", &d.jump, &why), 0);
+	assert_int_equal(rc_ssh_open(&d, &opts, &s, &err), -EHOSTUNREACH);
+	assert_null(s);
+	if (!strstr(err.msg, "cannot connect to jump host 'ops@127.0.0.1:1' of 'leaf01' "
+			     "(127.0.0.1:1)"))
+		fail_msg("%s", err.msg);
+
+	s = (struct rc_ssh *)1;
+	snprintf(d.jump.host, sizeof(d.jump.host), "-oProxyCommand=id");
+	assert_int_equal(rc_ssh_open(&d, &opts, &s, &err), -EINVAL);
+	assert_null(s);
+	assert_non_null(strstr(err.msg, "jump host '-oProxyCommand=id' is not a host name"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
 	    cmocka_unit_test_setup_teardown(test_inherit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	    cmocka_unit_test(test_transport),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
