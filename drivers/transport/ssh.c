@@ -359,6 +359,54 @@ static void kh_name(char *buf, size_t len, const char *address, unsigned int por
 		snprintf(buf, len, "[%s]:%u", address, port);
 }
 
+#define JUMP_CONNECT_TRIES 8
+
+/* Connect to the jump host, again when it cut the handshake.  Every device has its own
+ * connection to the bastion, so a run starts up to --parallel handshakes there at once;
+ * sshd drops unauthenticated connections beyond its MaxStartups (default 10:30:100,
+ * sshd_config(5)) with a reset, and measured in tests/lab/t4110 with MaxStartups 2:100:2
+ * and 5 devices, 3 of them failed that way.  Not tried again: a timeout (it has used the
+ * connect budget) and a refused connection (no sshd there: the bastion is down). */
+static int connect_jump(struct rc_ssh *b, const char *host, unsigned int port, const char *user,
+			const char *kh_file, uint32_t connect_ms, struct rc_err *err)
+{
+	unsigned int seed = (unsigned int)(rc_now_ms() ^ (uintptr_t)b);
+	uint64_t until = rc_now_ms() + connect_ms;
+	char why[256];
+	int rc;
+
+	for (int attempt = 1;; attempt++) {
+		uint64_t now = rc_now_ms();
+
+		b->s = ssh_new();
+		if (!b->s)
+			return rc_errf(err, ENOMEM, "out of memory");
+		rc = set_options(b, host, port, user, kh_file,
+				 until > now ? (uint32_t)(until - now) : 1, err);
+		if (rc)
+			return rc;
+		if (ssh_connect(b->s) == SSH_OK)
+			return 0;
+		snprintf(why, sizeof(why), "%s", ssh_get_error(b->s));
+		ssh_free(b->s);
+		b->s = NULL;
+		/* back off 100, 200, 400, then 800 ms, and up to as much again, so that the
+		 * retries of devices cut together do not arrive together */
+		unsigned int step = 50u << (attempt < 4 ? attempt : 4);
+		uint64_t pause = step + (uint64_t)(rand_r(&seed) % step);
+
+		if (attempt == JUMP_CONNECT_TRIES || strcasestr(why, "timeout") ||
+		    strcasestr(why, "timed out") || strcasestr(why, "refused") ||
+		    rc_now_ms() + pause >= until)
+			return rc_errf(err, EHOSTUNREACH, "cannot connect to %s (%s): %s (%d %s)",
+				       b->who, b->where, why, attempt,
+				       attempt > 1 ? "attempts" : "attempt");
+		nanosleep(
+		    &(struct timespec){(time_t)(pause / 1000), (long)(pause % 1000) * 1000000},
+		    NULL);
+	}
+}
+
 /* The jump host of dev: connect, check its key, authenticate (keys only), then ask it for
  * a direct-tcpip channel to the device and start the relay; *fd is the socket the
  * device's session runs over.  Nothing reaches the device before the jump host's key
@@ -388,19 +436,9 @@ static int open_jump(struct rc_ssh *c, const struct rc_device *dev, const struct
 			 c->where);
 		rc_verbose_log(dev->name, "ssh", line, NULL, 0);
 	}
-	b->s = ssh_new();
-	if (!b->s) {
-		rc = rc_errf(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = set_options(b, dev->jump.host, port, user, kh_file, connect_ms, err);
+	rc = connect_jump(b, dev->jump.host, port, user, kh_file, connect_ms, err);
 	if (rc)
 		goto out;
-	if (ssh_connect(b->s) != SSH_OK) {
-		rc = rc_errf(err, EHOSTUNREACH, "cannot connect to %s (%s): %s", b->who, b->where,
-			     ssh_get_error(b->s));
-		goto out;
-	}
 	rc = check_host_key(b, kh_file, opts && opts->accept_new_host_keys, err);
 	if (!rc)
 		rc = authenticate(b, dev, user[0] ? user : "(local user)", err);

@@ -6,8 +6,9 @@
 # forwarding is the only way to them; the bastion allows forwarding and nothing else
 # (ForceCommand /bin/false).  Checked: verify, apply, verify of the whole fabric through
 # it; -v names the hop; a changed or unknown bastion key stops the run before anything
-# is sent to a device; a bastion that is down or unreachable is an error per device,
-# within the connect timeout.  Device state is read from the simulators, never rocectl.
+# is sent to a device; a bastion that cuts concurrent handshakes (sshd's MaxStartups) is
+# tried again; a bastion that is down or unreachable is an error per device, within the
+# connect timeout.  Device state is read from the simulators, never rocectl.
 # shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
@@ -198,6 +199,22 @@ test_expect_success 'an unknown bastion key is refused too, and recorded only wh
 	test_expect_code 2 rc --accept-new-host-keys verify -p "$POLICY" -i "$TMP/inv-unknown.yaml" \
 		--limit leaf01 >/dev/null 2>"$TMP/accept.err" &&
 	grep -q "^\[$BAST_ADDR\]:2200 ssh-ed25519 " "$TMP/kh-unknown"
+'
+
+test_expect_success 'a bastion that drops concurrent handshakes (MaxStartups): retried; apply and verify reach every device' '
+	. "$LAB/lab.env" &&
+	pid=$(cat "$BAST/sshd.pid") && kill "$pid" &&
+	i=0 && while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	! kill -0 "$pid" 2>/dev/null && rm -f "$BAST/sshd.pid" &&
+	sed "s/^MaxStartups .*/MaxStartups 2:100:2/" "$BAST/sshd_config" >"$BAST/sshd_config.2" &&
+	ip netns exec "$NS" /usr/sbin/sshd -f "$BAST/sshd_config.2" -E "$BAST/sshd.log" </dev/null &&
+	i=0 && while [ ! -s "$BAST/sshd.pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done &&
+	rc apply -p "$POLICY" -i "$TMP/inv.yaml" >/dev/null &&
+	test "$("$SIMCTL" state "$LAB/switchsim" leaf01 |
+		jq -r ".nvue.applied.qos.mapping[\"default-global\"].trust")" = l3 &&
+	rc verify -p "$POLICY" -i "$TMP/inv.yaml" --format json >"$TMP/maxstartups.json" &&
+	jq -e "all(.devices[]; .status == \"in-sync\") and (.devices | length) == 5" \
+		"$TMP/maxstartups.json"
 '
 
 test_expect_success 'a bastion that is down: an error per device, no crash, within the timeout' '
