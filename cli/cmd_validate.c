@@ -274,6 +274,12 @@ static void print_device(struct rc_out *o, const struct rc_device *d)
 	rc_out_str(o, "transport", " transport=%s", rc_transport_name(d->transport));
 	if (d->agent_command[0])
 		rc_out_str(o, "agent_command", " agent_command='%s'", d->agent_command);
+	if (d->jump.host[0]) {
+		char jump[3 * RC_NAME_MAX];
+
+		rc_jump_format(&d->jump, jump, sizeof(jump));
+		rc_out_str(o, "proxy_jump", " proxy_jump=%s", jump);
+	}
 	rc_out_open_array(o, "ports");
 	if (d->n_ports == 0)
 		rc_out_text(o, host ? " interfaces=(every RDMA netdev)" : " ports=(discovered)");

@@ -12,12 +12,14 @@
 
 static const char *const root_keys[] = {"apiVersion", "kind",  "defaults", "hosts",
 					"switches",   "links", NULL};
-static const char *const defaults_keys[] = {"ssh", "rest", "credentials", "agent_command", NULL};
-static const char *const host_keys[] = {"name", "address",     "interfaces",	"transport",
-					"ssh",	"credentials", "agent_command", NULL};
-static const char *const switch_keys[] = {"name",  "address", "platform",    "transport",
-					  "ports", "role",    "credentials", "overrides",
-					  "ssh",   "rest",    "cable_rows",  NULL};
+static const char *const defaults_keys[] = {"ssh",	     "rest",	   "credentials",
+					    "agent_command", "proxy_jump", NULL};
+static const char *const host_keys[] = {"name",		 "address",    "interfaces",
+					"transport",	 "ssh",	       "credentials",
+					"agent_command", "proxy_jump", NULL};
+static const char *const switch_keys[] = {
+    "name",	 "address", "platform", "transport",  "ports",	    "role", "credentials",
+    "overrides", "ssh",	    "rest",	"cable_rows", "proxy_jump", NULL};
 static const char *const name_required[] = {"name", NULL};
 static const char *const switch_required[] = {"name", "platform", NULL};
 static const char *const link_keys[] = {"a", "b", "speed", "cable_length", NULL};
@@ -59,6 +61,7 @@ struct ctx {
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
 	char agent_command[128]; /* defaults.agent_command */
+	struct rc_jump jump;	 /* defaults.proxy_jump */
 	size_t cap_devices, cap_links, total_ports;
 	bool *role_given;
 	size_t cap_role;
@@ -303,6 +306,56 @@ static int read_agent_command(struct yw *w, const struct yw_map *m, char *out)
 	return 1;
 }
 
+/* proxy_jump: [user@]host[:port] or none (engine/config/jump.c). */
+static int read_proxy_jump(struct yw *w, const struct yw_map *m, struct rc_jump *out)
+{
+	const struct yd_node *n = yw_get(m, "proxy_jump");
+	char path[YW_PATH_MAX], buf[2 * RC_NAME_MAX + 16], shown[64];
+	const char *why = "";
+	int rc;
+
+	if (!n)
+		return 0;
+	yw_join(path, m->path, "proxy_jump");
+	rc = yw_str(w, n, path, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	if (rc_jump_parse(buf, out, &why)) {
+		yw_show(n, shown, sizeof(shown));
+		return yw_fail(w, n, "%s: %s: %s (expected [user@]host[:port] or none)", path,
+			       shown, why);
+	}
+	out->pos = pos_of(n);
+	return 1;
+}
+
+/* The jump host is an SSH hop: a REST switch would be reached directly, around it, so
+ * one that has a jump host (its own or inherited) is refused until it says `none`; a
+ * local host reaches nothing, so only its own proxy_jump is refused. */
+static int check_jump_transport(struct ctx *c, const struct yw_map *m, const struct rc_device *t)
+{
+	const struct yd_node *own = yw_get(m, "proxy_jump");
+	char jump[2 * RC_NAME_MAX + 16];
+
+	if (!t->jump.host[0] || t->transport == RC_TRANSPORT_SSH)
+		return 0;
+	if (t->transport == RC_TRANSPORT_LOCAL && !own)
+		return 0;
+	rc_jump_format(&t->jump, jump, sizeof(jump));
+	if (own)
+		return yw_fail(
+		    &c->w, own,
+		    "%s%sproxy_jump: applies to SSH only, and this %s uses transport: %s", m->path,
+		    *m->path ? "." : "", t->kind == RC_DEV_HOST ? "host" : "switch",
+		    rc_transport_name(t->transport));
+	return yw_fail(&c->w, m->node,
+		       "%s: transport %s does not go through the jump host '%s' inherited from "
+		       "defaults.proxy_jump (%d:%d), which applies to SSH only; set "
+		       "'proxy_jump: none' on this entry to reach it directly",
+		       m->path, rc_transport_name(t->transport), jump, t->jump.pos.line,
+		       t->jump.pos.column);
+}
+
 static void init_template(struct ctx *c, struct rc_device *t, const struct yw_map *m)
 {
 	memset(t, 0, sizeof(*t));
@@ -310,6 +363,7 @@ static void init_template(struct ctx *c, struct rc_device *t, const struct yw_ma
 	t->rest = c->rest;
 	t->cred = c->cred;
 	memcpy(t->agent_command, c->agent_command, sizeof(t->agent_command));
+	t->jump = c->jump;
 	t->pos = pos_of(m->node);
 }
 
@@ -361,7 +415,8 @@ static int read_entry(struct ctx *c, const struct yd_node *n, const char *path, 
 		t.transport = v == 0 ? RC_TRANSPORT_SSH : RC_TRANSPORT_LOCAL;
 	}
 	if (ydev_read_ssh(&c->w, &m, "ssh", &t.ssh) < 0 ||
-	    ydev_read_credentials(&c->w, &m, "credentials", &t.cred) < 0)
+	    ydev_read_credentials(&c->w, &m, "credentials", &t.cred) < 0 ||
+	    read_proxy_jump(&c->w, &m, &t.jump) < 0 || check_jump_transport(c, &m, &t) < 0)
 		return -EINVAL;
 	rc = read_ports(c, &m, is_switch ? "ports" : "interfaces", &ports, &n_ports);
 	if (rc < 0)
@@ -694,7 +749,8 @@ static int read_defaults(struct ctx *c, const struct yw_map *root)
 	if (ydev_read_ssh(&c->w, &d, "ssh", &c->ssh) < 0 ||
 	    ydev_read_rest(&c->w, &d, "rest", &c->rest, c->warn) < 0 ||
 	    ydev_read_credentials(&c->w, &d, "credentials", &c->cred) < 0 ||
-	    read_agent_command(&c->w, &d, c->agent_command) < 0)
+	    read_agent_command(&c->w, &d, c->agent_command) < 0 ||
+	    read_proxy_jump(&c->w, &d, &c->jump) < 0)
 		return -EINVAL;
 	return 0;
 }

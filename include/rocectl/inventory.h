@@ -87,6 +87,15 @@ struct rc_overrides {
 
 #define RC_CABLE_ROWS_MAX 16
 
+/* `proxy_jump:` the SSH jump host (bastion) a device is reached through (docs/INVENTORY.md).
+ * host "" = none (no proxy_jump, or `proxy_jump: none` cancelling an inherited one). */
+struct rc_jump {
+	char user[RC_NAME_MAX]; /* "" = the device's ssh.user, else the local user */
+	char host[RC_NAME_MAX];
+	uint16_t port;	   /* 22 unless given */
+	struct rc_pos pos; /* of the value that set it, for messages */
+};
+
 struct rc_device {
 	char name[RC_NAME_MAX];
 	char address[RC_NAME_MAX];
@@ -103,6 +112,7 @@ struct rc_device {
 	struct rc_ssh_opts ssh;
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
+	struct rc_jump jump;
 	struct rc_overrides ov;
 	/* Hosts over SSH: how to call rocectl there (`agent_command:`, "sudo -n /opt/bin/rocectl");
 	 * empty = "rocectl" from the login's PATH.  Checked by rc_agent_command_is_safe. */
@@ -199,6 +209,12 @@ bool rc_name_is_safe(const char *name);
 bool rc_address_is_safe(const char *addr);
 /* Login names: [A-Za-z0-9._-], 1..32, first alphanumeric or '_'. */
 bool rc_user_is_safe(const char *user);
+/* "none" (out->host "") or [user@]host[:port] with a safe login name, an address as
+ * rc_address_is_safe and a port 1..65535; IPv6 with a port in brackets ("[::1]:2222").
+ * 0, or -1 with *why saying what is wrong. */
+int rc_jump_parse(const char *text, struct rc_jump *out, const char **why);
+/* "user@host:port" (IPv6 in brackets), "none" when there is no jump host. */
+void rc_jump_format(const struct rc_jump *j, char *buf, size_t len);
 /* Environment variable names: [A-Za-z0-9_], not starting with a digit. */
 bool rc_env_name_is_safe(const char *name);
 /* Network interface names as the kernel accepts them (dev_valid_name): 1..15 bytes,
