@@ -22,6 +22,7 @@ static const struct rc_command commands[] = {
     {"enforce", "verify, repair drift within guardrails, verify again (for timers)", cmd_enforce},
     {"history", "the runs recorded: who, when, inputs, what changed, result", cmd_history},
     {"show", "one recorded run in full", cmd_show},
+    {"diff", "what differs between the records of two runs", cmd_diff},
     {"rollback", "restore devices from the journal of an interrupted or failed run", cmd_rollback},
     {"counters", "pause, ECN, CNP, discard and RDMA error counters", cmd_counters},
     {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
