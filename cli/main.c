@@ -28,6 +28,7 @@ static const struct rc_command commands[] = {
     {"diagnose", "where it hurts: pause tree root, storms, drops and DCQCN on every path",
      cmd_diagnose},
     {"discover", "the links: section the inventory should have, from LLDP", cmd_discover},
+    {"export", "the fabric's current configuration written as a policy", cmd_export},
     {"headroom", "the PFC headroom a link needs and how it is made up", cmd_headroom},
     {"render", "one host's full desired state as JSON, for `agent --desired`", cmd_render},
     {"agent", "the same for the local host only (show|plan|apply|verify|counters)", cmd_agent},
