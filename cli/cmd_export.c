@@ -101,14 +101,28 @@ struct export_run {
 	bool have_inv, have_fleet;
 };
 
+static bool has_overrides(const struct rc_overrides *ov)
+{
+	return ov->has_ecn_enabled || ov->has_ecn_kmin || ov->has_ecn_kmax || ov->has_ecn_pmax ||
+	       ov->has_cable_length || ov->has_headroom_size || ov->has_mtu || ov->has_tolerance;
+}
+
 /* The exported policy with its overrides, diffed against every device as `plan` would:
  * each SET change is a setting the export could not express.  Returns how many. */
 static size_t residue(struct export_run *r, FILE *out, struct rc_err *err)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->inv.n_devices; i++)
+	for (size_t i = 0; i < r->inv.n_devices; i++) {
+		/* the diff below is against the export's overrides, not the inventory's */
+		if (has_overrides(&r->inv.devices[i].ov))
+			fprintf(
+			    out,
+			    "#\n# %s has overrides in the inventory: replace them with the ones "
+			    "above (or remove them where none is listed)\n",
+			    r->inv.devices[i].name);
 		r->inv.devices[i].ov = r->e.ov[i];
+	}
 	for (size_t i = 0; i < r->f.n; i++) {
 		struct rc_fleet_dev *d = &r->f.devs[i];
 		const char *name = r->inv.devices[d->index].name;
@@ -139,14 +153,15 @@ static int prune_overrides(struct export_run *r, struct rc_err *err)
 {
 	for (size_t i = 0; i < r->f.n; i++) {
 		struct rc_fleet_dev *d = &r->f.devs[i];
-		struct rc_overrides *ov = &r->e.ov[d->index];
+		struct rc_overrides *ov = &r->e.ov[d->index], keep;
 		int n;
 
-		if (!ov->has_ecn_enabled && !ov->has_ecn_kmin && !ov->has_ecn_kmax &&
-		    !ov->has_ecn_pmax && !ov->has_cable_length)
+		if (!has_overrides(ov))
 			continue;
+		keep = r->inv.devices[d->index].ov;
 		memset(&r->inv.devices[d->index].ov, 0, sizeof(r->inv.devices[d->index].ov));
 		n = rc_devrun_diff(&d->run, &r->pol, &r->inv, err);
+		r->inv.devices[d->index].ov = keep;
 		if (n < 0)
 			return n;
 		if (n == 0) {
