@@ -57,7 +57,8 @@ SRCS := $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 # The conformance suite: rocectl against vendor artifacts nobody on this project wrote
-# (../shared/conformance, see its README).  cmocka binaries tests/conformance/test_*.c and
+# (sonic-buildimage, sonic-utilities, Cumulus docs and AVD files with their provenance in
+# the kit's README).  cmocka binaries tests/conformance/test_*.c and
 # shell tests tests/conformance/tNNNN-*.sh; they need no lab and no root.
 CONF_SRCS := $(sort $(wildcard tests/conformance/test_*.c))
 CONFORMANCE_DIR ?= $(abspath $(CURDIR)/../shared/conformance)

@@ -24,7 +24,7 @@
 # not the contender's, so their CPU is not counted; the bench prints the names of the
 # processes it saw in each tree, and refuses to report if a device-side one is among them.
 #
-# Targets (a 2-core machine, where the devices' sshd dominates wall time, LAB-NOTES.md):
+# Targets (a 2-core machine, where the devices' sshd dominates wall time: ~0.1 s of sshd CPU per connection):
 # rocectl's wall within 1.3x of the floor's; rocectl's controller CPU per device no more
 # than the OpenSSH clients' and at most 1/10 of Ansible's.
 #

@@ -1,7 +1,7 @@
 /* rocectl capture -i INVENTORY [--limit NAMES] -o DIR
  *
- * Where no public source shows what a device answers (conformance eos/FACTS.md: no EOS
- * show output), the answers of real devices are the evidence.  For each selected device
+ * Where no public source shows what a device answers (no EOS show output in AVD or the
+ * EOS manual), the answers of real devices are the evidence.  For each selected device
  * the driver's normal read runs with dry_run set and a tap in the transport
  * (include/rocectl/transport.h), which sends only read-only commands (anything else is
  * refused before it is sent) and hands every answer here.  Each answer is saved as

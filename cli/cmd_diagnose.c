@@ -40,16 +40,17 @@ struct diag_opts {
 	unsigned parallel;
 };
 
-enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_JSON, OPT_PARALLEL };
+enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (its lossless priorities and ECN class)", 'p'},
     {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
     {"interval", 0, "DURATION", "time between the two samples (default 10s; 100ms..1h)",
      OPT_INTERVAL},
-    {"format", 0, "FMT", "text (default), json or prometheus", OPT_FORMAT},
-    {"json", 'j', NULL, "JSON output (schema rocectl.diagnose/v1, see cli/cmd_diagnose.c)",
-     OPT_JSON},
+    {"format", 0, "FMT",
+     "text (default), json (examples/diagnose.schema.json) or prometheus; -j, --json is an "
+     "alias",
+     OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
     {NULL, 0, NULL, NULL, 0},
 };
@@ -95,9 +96,6 @@ static int on_option(int id, const char *arg, void *ctx)
 			    arg);
 			return -EINVAL;
 		}
-		return 0;
-	case OPT_JSON:
-		o->fmt = FMT_JSON;
 		return 0;
 	case OPT_PARALLEL:
 		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {

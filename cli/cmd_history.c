@@ -1,6 +1,8 @@
-/* rocectl history [--device D] [--since T] [--json] [--keep N | --keep-days D]
- * rocectl show RUN [--json]
- * The run records of engine/run/history.c: a list, one record in full, and retention. */
+/* rocectl history [--device D] [--since T] [--format text|json] [--keep N | --keep-days D]
+ * rocectl show RUN [--format text|json]
+ * The run records of engine/run/history.c: a list, one record in full, and retention.
+ * JSON: examples/history.schema.json ("rocectl.runs/v1", the list) and
+ * examples/show.schema.json ("rocectl.run/v1", one run). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,7 +21,7 @@
 enum {
 	OPT_DEVICE = 256,
 	OPT_SINCE,
-	OPT_JSON,
+	OPT_FORMAT,
 	OPT_KEEP,
 	OPT_KEEP_DAYS,
 	OPT_DIR,
@@ -38,7 +40,7 @@ static const struct rc_option history_options[] = {
     {"since", 0, "TIME",
      "only runs started at or after TIME: 2026-12-03, 2026-12-03T10:00:00Z, or 12h, 7d ago",
      OPT_SINCE},
-    {"json", 0, NULL, "JSON output", OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json (examples/history.schema.json)", OPT_FORMAT},
     {"keep", 0, "N", "retention: delete all but the newest N records, then list", OPT_KEEP},
     {"keep-days", 0, "D", "retention: delete records of runs older than D days, then list",
      OPT_KEEP_DAYS},
@@ -48,7 +50,7 @@ static const struct rc_option history_options[] = {
 };
 
 static const struct rc_option show_options[] = {
-    {"json", 0, NULL, "JSON output", OPT_JSON},
+    {"format", 0, "FMT", "text (default) or json (examples/show.schema.json)", OPT_FORMAT},
     {"history", 0, "DIR",
      "history directory (default $ROCECTL_HISTORY or " RC_HISTORY_DEFAULT_DIR ")", OPT_DIR},
     {NULL, 0, NULL, NULL, 0},
@@ -95,9 +97,8 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_DIR:
 		o->dir = arg;
 		break;
-	case OPT_JSON:
-		o->json = true;
-		break;
+	case OPT_FORMAT:
+		return rc_format_text_json("history", arg, &o->json);
 	case OPT_SINCE:
 		if (parse_time(arg, &o->since)) {
 			fprintf(stderr,
@@ -235,7 +236,7 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 
 	(void)g;
 	rc = rc_parse_options(argc, argv,
-			      "rocectl history [--device NAME] [--since TIME] [--json] "
+			      "rocectl history [--device NAME] [--since TIME] [--format text|json] "
 			      "[--keep N] [--keep-days D]",
 			      history_options, on_option, &o, &npos);
 	if (rc)
@@ -254,6 +255,8 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 		prune(o.dir, ids, &n, o.keep, o.keep_days);
 	rc_out_init(&out, stdout, o.json ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, "rocectl.runs/v1");
+	rc_out_str(&out, "command", NULL, "history");
 	rc_out_open_array(&out, "runs");
 	for (size_t i = 0; i < n; i++) {
 		struct rc_history h;
@@ -283,8 +286,8 @@ int cmd_show(int argc, char **argv, const struct rc_global *g)
 	int npos, rc;
 
 	(void)g;
-	rc = rc_parse_options(argc, argv, "rocectl show RUN [--json]", show_options, on_option, &o,
-			      &npos);
+	rc = rc_parse_options(argc, argv, "rocectl show RUN [--format text|json]", show_options,
+			      on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos != 1) {
@@ -299,6 +302,7 @@ int cmd_show(int argc, char **argv, const struct rc_global *g)
 	}
 	rc_out_init(&out, stdout, o.json ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, "rocectl.run/v1");
 	header(&out, &h);
 	rc_out_text(&out, "\n");
 	if (h.policy[0]) {

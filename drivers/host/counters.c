@@ -1,4 +1,6 @@
-/* Counters that tell whether the fabric is lossless in practice (host-dcb.md §2.11):
+/* Counters that tell whether the fabric is lossless in practice (mlx5's en_stats.c and
+ * drivers/infiniband/hw/mlx5/counters.c; the kernel's
+ * Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst):
  * ethtool statistics through SIOCETHTOOL (string set + stats, as `ethtool -S` reads them)
  * and the RDMA port's hw_counters.  Each is reported under a name that says what it
  * means, with the driver's own name kept as its source. */
@@ -26,7 +28,8 @@ struct meaning {
 };
 
 /* mlx5's optional counters: absent until enabled with `rdma statistic set link DEV/PORT
- * optional-counters NAME` (host-dcb.md "Corrections and additions"). */
+ * optional-counters NAME` (drivers/infiniband/hw/mlx5/counters.c, the optional counters;
+ * rdma-statistic(8)). */
 static const char *const mlx5_optional[] = {"cc_rx_ce_pkts", "cc_rx_cnp_pkts", "cc_tx_cnp_pkts",
 					    "rdma_tx_packets", "rdma_rx_packets"};
 
@@ -243,7 +246,7 @@ int rc_host_ethtool_counters(const char *ifname, struct rc_counters *out, struct
 
 		memcpy(name, str->data + (size_t)i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
 		name[ETH_GSTRING_LEN] = '\0';
-		/* One kernel spelled a name with a trailing space (§2.11). */
+		/* One kernel spelled a name with a trailing space (mlx5 en_stats.c). */
 		len = strlen(name);
 		while (len && name[len - 1] == ' ')
 			name[--len] = '\0';

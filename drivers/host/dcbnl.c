@@ -1,4 +1,5 @@
-/* DCB netlink through libnl-3: RTM_GETDCB/RTM_SETDCB messages (host-dcb.md §1).
+/* DCB netlink through libnl-3: RTM_GETDCB/RTM_SETDCB messages (the kernel's
+ * include/uapi/linux/dcbnl.h and net/dcb/dcbnl.c).
  *
  * libnl has no DCB helpers, so messages are built from its generic attribute calls and
  * replies are parsed by hand from the raw bytes: every length is checked before it is
@@ -80,7 +81,7 @@ struct nl_msg *rc_dcb_msg_gcap(const char *ifname)
 	return m;
 }
 
-/* The kernel checks that the attribute type matches the selector (§1.5). */
+/* The kernel checks that the attribute type matches the selector (dcbnl.c, dcbnl_ieee_set). */
 static int put_app_table(struct nl_msg *m, const struct rc_dcb_app *app, size_t n)
 {
 	struct nlattr *t = nla_nest_start(m, DCB_ATTR_IEEE_APP_TABLE);
@@ -230,7 +231,7 @@ static int parse_app_table(const struct nlattr *tbl, const char *ifname, struct 
 		const struct dcb_app *app;
 		int type = nla_type(e);
 
-		/* The kernel skips other types too (§1.5). */
+		/* The kernel skips other types too (net/dcb/dcbnl.c, dcbnl_ieee_set). */
 		if (type != DCB_ATTR_IEEE_APP && type != RC_DCB_ATTR_DCB_APP)
 			continue;
 		if (nla_len(e) < (int)sizeof(struct dcb_app))
@@ -732,7 +733,7 @@ int rc_dcb_setdcbx(struct rc_dcb *d, const char *ifname, uint8_t mode, struct rc
 	free(reply);
 	if (rc)
 		return rc;
-	/* setdcbx returns 0 or 1 ("refused"), not an errno (§1.8.6). */
+	/* setdcbx returns 0 or 1 ("refused"), not an errno (net/dcb/dcbnl.c, dcbnl_setdcbx). */
 	if (status)
 		return rc_errf(err, EPERM, "'%s': the driver refused DCBX mode 0x%02x", ifname,
 			       mode);

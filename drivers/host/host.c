@@ -226,7 +226,7 @@ static void dscp_map_of(const struct rc_dcb_state *st, int map[RC_NDSCP])
 }
 
 /* Trust as the hardware applies it.  With an APP_TRUST table: its first selector.  With
- * the legacy OFED file: that file.  Otherwise (upstream mlx5, §2.5) the driver trusts
+ * the legacy OFED file: that file.  Otherwise (upstream mlx5's en_dcbnl.c) the driver trusts
  * DSCP exactly while the APP table holds a DSCP entry. */
 static enum rc_trust trust_of(const struct rc_dcb_state *st, const struct rc_mlx5_state *nic)
 {
@@ -246,7 +246,7 @@ static enum rc_trust trust_of(const struct rc_dcb_state *st, const struct rc_mlx
 }
 
 /* Firmware's DSCP -> priority default, which a DSCP keeps until an APP entry is set for
- * it (en_dcbnl.c; host-dcb.md §2.5 and "Corrections and additions"): prio = dscp >> 3. */
+ * it (mlx5's en_dcbnl.c: the table is reset to 0 only on delapp): prio = dscp >> 3. */
 static uint8_t fw_default_prio(int dscp)
 {
 	return (uint8_t)(dscp >> 3);
@@ -297,7 +297,7 @@ static void dscp_list(uint64_t set, char *buf, size_t len)
 
 /* In firmware-buffer mode (the default until a DCB_ATTR_DCB_BUFFER set), mlx5 stores the
  * PFC delay but recomputes no threshold from it (en_dcbnl.c mlx5e_dcbnl_ieee_setpfc acts
- * only with priv->dcbx.manual_buffer; host-dcb.md "Corrections and additions").  The
+ * only with priv->dcbx.manual_buffer).  The
  * kernel does not report the mode; a host-made layout is recognised by a priority mapped
  * to a buffer other than 0 (rocectl's layout gives lossless priorities their own buffer,
  * firmware's maps every priority to buffer 0).  Unverified against a vendor artifact. */
@@ -352,7 +352,7 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 		q->pfc_enabled = st->pfc.pfc_en;
 		q->known |= RC_F_PFC;
 		/* mlx5 reports the cable length in metres as the PFC delay, 0 without port
-		 * buffer support (§2.4). */
+		 * buffer support (mlx5 en_dcbnl.c, mlx5e_dcbnl_ieee_setpfc). */
 		if (st->pfc.delay) {
 			q->cable_length_m = st->pfc.delay;
 			q->known |= RC_F_CABLE;
@@ -605,7 +605,7 @@ static int write_dcbx(struct writer *x, struct rc_err *err)
 	} else {
 		if (!(have & DCB_CAP_DCBX_HOST))
 			return 0;
-		want = 0; /* back to firmware control (§2.2) */
+		want = 0; /* back to firmware control (mlx5 en_dcbnl.c, setdcbx) */
 	}
 	return rc_dcb_setdcbx(x->s->dcb, x->ifname, want, err);
 }
@@ -637,7 +637,8 @@ static int write_ets(struct writer *x, uint32_t fields, struct rc_err *err)
 		}
 	}
 	/* mlx5 reports vendor/strict TCs with bandwidth 100, and the core refuses any
-	 * bandwidth on a non-ETS TC (§2.3): zero them, as a careful RMW must. */
+	 * bandwidth on a non-ETS TC (en_dcbnl.c, mlx5e_dbcnl_validate_ets): zero them, as a careful
+	 * RMW must. */
 	for (int t = 0; t < RC_NTC; t++)
 		if (e.tc_tsa[t] != IEEE_8021QAZ_TSA_ETS)
 			e.tc_tx_bw[t] = 0;
@@ -695,7 +696,7 @@ static int plan_buffer(const struct writer *x, struct dcbnl_buffer *b, struct rc
 		int found = -1;
 
 		/* A lossless priority never shares a buffer with a lossy one: the buffer
-		 * would turn lossless for all of them (§2.6). */
+		 * would turn lossless for all of them (mlx5 en/port_buffer.c). */
 		for (int q = 0; q < p && found < 0; q++)
 			if (size[q] == size[p] && !(lossless & (1u << q)) == !ll)
 				found = b->prio2buffer[q];
@@ -752,7 +753,7 @@ static int write_buffer(struct writer *x, struct rc_err *err)
 }
 
 /* PFC and cable length share one struct; a change of pfc_en flaps the link on mlx5, so
- * nothing is sent unless a value really changes (§2.4). */
+ * nothing is sent unless a value really changes (mlx5 en_dcbnl.c, mlx5e_dcbnl_ieee_setpfc). */
 static int write_pfc(struct writer *x, uint32_t fields, struct rc_err *err)
 {
 	const struct port_qos *want = x->w->want;
@@ -986,7 +987,8 @@ static int apply_port(struct rc_session *s, const struct rc_port_write *w, struc
 	if (rc)
 		return rc;
 	/* Sizing the buffers takes them over from firmware, which makes the cable length
-	 * count (§2.4): write it with them, or it stays at whatever was there. */
+	 * count (mlx5 en_dcbnl.c, mlx5e_dcbnl_ieee_setpfc): write it with them, or it stays at
+	 * whatever was there. */
 	if ((f & RC_F_HEADROOM) && (w->want->known & RC_F_CABLE))
 		f |= RC_F_CABLE;
 	/* A deleted APP entry leaves firmware at priority 0 for its DSCP, which the kernel
@@ -1067,7 +1069,7 @@ static int host_counters(struct rc_session *s, const struct rc_port_state *ports
 
 const struct rc_driver rc_host_driver = {
     .name = "mlx5",
-    /* A pfc_en change flaps the link; a trust change restarts the channels (§2.4/2.5). */
+    /* A pfc_en change flaps the link; a trust change restarts the channels (mlx5 en_dcbnl.c). */
     .disruptive = RC_F_PFC | RC_F_TRUST,
     .open = host_open,
     .ports = host_ports,

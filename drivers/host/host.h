@@ -17,7 +17,7 @@
 
 #include "rocectl/driver.h"
 
-/* ---- constants the Debian 12 (linux 6.1) UAPI lacks (host-dcb.md §1.4, §1.5) ----------
+/* ---- constants the Debian 12 (linux 6.1) UAPI lacks (upstream include/uapi/linux/dcbnl.h)
  * Upstream they are enum members, which #ifndef cannot test for: hence our own names. */
 #define RC_DCB_ATTR_APP_TRUST_TABLE 11	/* ieee_attrs: DCB_ATTR_DCB_APP_TRUST_TABLE (v6.2) */
 #define RC_DCB_ATTR_REWR_TABLE	    12	/* ieee_attrs: DCB_ATTR_DCB_REWR_TABLE (v6.3) */
@@ -76,7 +76,7 @@ struct rc_dcb_app {
 	uint16_t protocol; /* DSCP for selector 5 */
 };
 
-/* One interface's DCB state as IEEE_GET reports it (host-dcb.md §1.8.3). */
+/* One interface's DCB state as IEEE_GET reports it (net/dcb/dcbnl.c, dcbnl_ieee_fill). */
 struct rc_dcb_state {
 	bool has_ets, has_pfc, has_buffer, has_maxrate, has_trust, has_dcbx;
 	struct ieee_ets ets;
@@ -123,7 +123,7 @@ int rc_dcb_parse_ieee_get(const void *buf, size_t len, const char *ifname, struc
 			  struct rc_err *err);
 /* The u8 status of an IEEE_SET/IEEE_DEL reply (top-level DCB_ATTR_IEEE) or an SDCBX
  * reply (DCB_ATTR_DCBX): *status is the raw byte.  A netlink ACK of 0 does not mean the
- * driver accepted anything: this byte does (host-dcb.md §1.8.4). */
+ * driver accepted anything: this byte does (net/dcb/dcbnl.c, dcbnl_ieee_set). */
 int rc_dcb_parse_status(const void *buf, size_t len, const char *ifname, uint8_t cmd, int attr,
 			uint8_t *status, struct rc_err *err);
 int rc_dcb_parse_gdcbx(const void *buf, size_t len, const char *ifname, uint8_t *mode,

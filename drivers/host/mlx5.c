@@ -1,4 +1,5 @@
-/* mlx5 knobs outside DCB netlink (host-dcb.md §2.5, §2.8, §2.9):
+/* mlx5 knobs outside DCB netlink (mlx5's en_dcbnl.c, drivers/infiniband/hw/mlx5/cong.c,
+ * MLNX_OFED's en_ecn.c, drivers/infiniband/core/cma_configfs.c):
  *   - legacy MLNX_OFED trust file  /sys/class/net/IF/qos/trust  ("pcp" | "dscp")
  *   - MLNX_OFED DCQCN enables      /sys/class/net/IF/ecn/roce_{np,rp}/enable/<prio>
  *     and the CNP marking          /sys/class/net/IF/ecn/roce_np/{cnp_dscp,cnp_802p_prio},

@@ -1,7 +1,7 @@
-/* CNP marking on upstream mlx5: debugfs mlx5/<pci-bdf>/cc_params/ (host-dcb.md §2.8 and
- * "Corrections and additions"; drivers/infiniband/hw/mlx5/cong.c).
- *   np_cnp_dscp       the DSCP of the CNPs this NIC sends (6-bit firmware field)
- *   np_cnp_prio_mode  0: CNPs take np_cnp_prio; otherwise firmware does not use it
+/* CNP marking on upstream mlx5: debugfs mlx5/<pci-bdf>/cc_params/
+ * (drivers/infiniband/hw/mlx5/cong.c and "Corrections and additions";
+ * drivers/infiniband/hw/mlx5/cong.c). np_cnp_dscp       the DSCP of the CNPs this NIC sends (6-bit
+ * firmware field) np_cnp_prio_mode  0: CNPs take np_cnp_prio; otherwise firmware does not use it
  *   np_cnp_prio       the 802.1p priority of CNPs (3 bits); writing it sets the mode to 0
  * The files exist only while debugfs is mounted and the HCA allows cc query and modify;
  * they are 0600 (root).  get_param answers "%d\n"; set_param takes at most 11 bytes and
@@ -80,8 +80,8 @@ void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_
 		long long v;
 		int rc = read_u32(root, bdf, rc_dcqcn_name(i), &v);
 
-		/* Older kernels lack some files (host-dcb.md 2.8): those are not controllable
-		 * here, the others still are. */
+		/* Older kernels lack some files (cong.c's mlx5_ib_dbg_cc_name[] grew over time):
+		 * those are not controllable here, the others still are. */
 		if (rc == -ENOENT)
 			continue;
 		if (rc) {

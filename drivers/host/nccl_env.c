@@ -1,5 +1,6 @@
 /* rocectl nccl-env: the NCCL variables that make a job on this host use the managed RDMA
- * devices the way the policy marks its traffic (host-dcb.md §5.3):
+ * devices the way the policy marks its traffic (NVIDIA NCCL's src/transport/net_ib: NCCL_IB_HCA,
+ * NCCL_IB_GID_INDEX, NCCL_IB_TC):
  *
  *   NCCL_IB_HCA        the RDMA device and port behind each managed interface, in interface
  *                      order, as "=mlx5_0:1,mlx5_1:1".  The leading "=" makes NCCL match

@@ -1,7 +1,7 @@
 /* rdma-core's view of a netdev: which RDMA device and port it backs, the port state and
- * the GID table (host-dcb.md §2.10).  The sysfs ABI is what rdma-core itself reads and it
- * honours --root; with the real root and a device libibverbs can open, the GID table comes
- * from ibv_query_gid_table() instead (the kernel's answer through uverbs). */
+ * the GID table (drivers/infiniband/core/sysfs.c and cache.c).  The sysfs ABI is what rdma-core
+ * itself reads and it honours --root; with the real root and a device libibverbs can open, the GID
+ * table comes from ibv_query_gid_table() instead (the kernel's answer through uverbs). */
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>

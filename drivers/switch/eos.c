@@ -3,7 +3,7 @@
  *
  * Read: the running-config (text, or eAPI's JSON tree of it) for what is configured, and
  * the operational views for what is in effect: `show priority-flow-control`, `show qos
- * interfaces trust|ecn`, and over eAPI `show qos maps` (switch-dialects.md §3.2).
+ * interfaces trust|ecn`, and over eAPI `show qos maps` (Arista EOS eAPI's JSON models).
  *
  * Apply: one configuration session, in two steps so that nothing reaches the running
  * config unless every line was accepted: stage (`configure session S` ... `end`; any

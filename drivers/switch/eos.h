@@ -1,7 +1,8 @@
 /* Arista EOS dialect, shared by the eos-ssh and eos-eapi drivers: the running-config (CLI
  * text, or eAPI's JSON tree of it) -> the vendor-neutral model, writes -> configuration
  * lines for one configuration session, and eAPI JSON-RPC answers judged
- * (switch-dialects.md §3).  Nothing here does I/O; tests feed it recorded outputs.
+ * (AVD's eos_cli_config_gen templates, Arista's EOS manual and eAPI).  Nothing here does I/O; tests
+ * feed it recorded outputs.
  *
  * The model's words in EOS terms: a "priority" is an EOS traffic class (`qos map dscp D to
  * traffic-class T`, `priority-flow-control priority T no-drop`), a model "traffic class"
@@ -88,8 +89,8 @@ int eos_parse_port(const struct eos_config *cfg, const char *port, struct port_q
 /* ---- effects: what the values alone do not show ------------------------------------------ */
 
 /* ECN marks on a queue are counted only with `random-detect ecn count` under it
- * (conformance eos/FACTS.md #9): a marking queue without it is effect drift of the ECN
- * group, which apply repairs. */
+ * (AVD's qos.cfg, interfaces Ethernet6 and Ethernet7): a marking queue without it is effect drift
+ * of the ECN group, which apply repairs. */
 void eos_effect_ecn_count(struct port_qos *q, const struct eos_port_info *info);
 /* The startup-config (what a reload brings back) against the running-config, for one port:
  * each group whose configured value differs is effect drift ("running differs from
@@ -97,8 +98,8 @@ void eos_effect_ecn_count(struct port_qos *q, const struct eos_port_info *info);
  * the port differs, 0 when not, or a negative errno. */
 int eos_effect_startup(const struct eos_config *running, const struct eos_config *startup,
 		       const char *port, struct port_qos *q, struct rc_err *err);
-/* No public source has EOS show output (conformance eos/FACTS.md): every group read from
- * the device is marked unverified (docs/platforms/eos.md). */
+/* No public source has EOS show output (Arista's EOS manual and AVD carry configurations only):
+ * every group read from the device is marked unverified (docs/platforms/eos.md). */
 void eos_mark_unverified(struct port_qos *q);
 
 /* ---- operational views, laid over the running-config --------------------------------- */

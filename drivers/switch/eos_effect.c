@@ -1,14 +1,14 @@
 /* EOS effects the values alone do not show (struct rc_effect, include/rocectl/model.h):
  *
  *  - ECN marks are counted only with `random-detect ecn count` under the queue
- *    (conformance eos/FACTS.md #9; eos/avd/intended_configs/ethernet-interfaces.cfg,
+ *    (AVD's intended EOS configuration qos.cfg; eos/avd/intended_configs/ethernet-interfaces.cfg,
  *    `interface Ethernet6`): without it `show qos interfaces ecn counters queue` has
- *    nothing to show (switch-dialects.md, Corrections: Arista EOS).
+ *    nothing to show (AVD's qos.cfg, interfaces Ethernet6 and Ethernet7).
  *  - A configuration session's commit changes the running-config only; a reload boots the
  *    startup-config, which `copy running-config startup-config` (`write memory`) saves.
  *    A group that differs between the two comes back wrong after a reboot.
- *  - No public source has real EOS show output (conformance eos/FACTS.md): every group
- *    this driver reads is unverified (docs/platforms/eos.md). */
+ *  - No public source has real EOS show output (Arista's EOS manual and AVD carry configurations
+ * only): every group this driver reads is unverified (docs/platforms/eos.md). */
 #include <errno.h>
 #include <string.h>
 

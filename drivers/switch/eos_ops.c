@@ -3,8 +3,8 @@
  * the CLI and of eAPI judged.
  *
  * The DSCP map, the traffic class -> queue map and the PFC watchdog timers are global in
- * EOS (switch-dialects.md §3.1): a change to them is checked against every port that was
- * read, as NVUE's shared profiles are. */
+ * EOS (AVD's eos_cli_config_gen templates qos.j2 and ethernet-interfaces.j2): a change to them is
+ * checked against every port that was read, as NVUE's shared profiles are. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 
 #define WD_MIN_MS	 10
 #define WD_MAX_MS	 60000
-#define THRESH_WRITE_MAX 256000000ull /* §3.1: 1..256000000 */
+#define THRESH_WRITE_MAX 256000000ull /* AVD's eos_cli_config_gen templates: 1..256000000 */
 
 void eos_cmds_free(struct eos_cmds *c)
 {
@@ -108,9 +108,9 @@ static int w_trust(struct wctx *x)
 	if (want->trust == RC_TRUST_DSCP) {
 		int rc = IFACE(x, RC_F_TRUST, "qos trust dscp");
 
-		/* EOS's default DSCP map is not documented (§3.1): a port that starts to
-		 * classify by DSCP gets the entries it relies on written out, even where the
-		 * default already agrees (group 0: no port's state changes) */
+		/* EOS's default DSCP map is not documented (AVD's eos_cli_config_gen templates): a
+		 * port that starts to classify by DSCP gets the entries it relies on written out,
+		 * even where the default already agrees (group 0: no port's state changes) */
 		for (int d = 0; d < RC_NDSCP && !rc; d++)
 			if ((want->dscp_mask & (1ull << d)) &&
 			    !(x->info->dscp_explicit & (1ull << d)) &&
@@ -126,9 +126,10 @@ static int w_trust(struct wctx *x)
 }
 
 /* An explicit map line for every entry that changes: EOS's defaults are not documented
- * (§3.1).  An entry that already reads as wanted is left alone, explicit or not: the group
- * may come here for its effect only (running differs from startup, eos_effect.c), which a
- * save repairs, and a port turned to DSCP trust gets its entries pinned by w_trust. */
+ * (AVD's eos_cli_config_gen templates).  An entry that already reads as wanted is left alone,
+ * explicit or not: the group may come here for its effect only (running differs from startup,
+ * eos_effect.c), which a save repairs, and a port turned to DSCP trust gets its entries pinned by
+ * w_trust. */
 static int w_dscp(struct wctx *x)
 {
 	const struct port_qos *want = x->w->want, *have = x->w->have;
@@ -230,7 +231,7 @@ static int w_ecn_count(struct wctx *x)
 }
 
 /* Scheduling per queue: strict priority is EOS's default, `no priority` joins the weighted
- * round robin shared by `bandwidth percent` (switch-dialects.md, Corrections: Arista EOS;
+ * round robin shared by `bandwidth percent` (AVD's qos.cfg, `qos profile test`;
  * qos.cfg `qos profile test`).  A queue the policy leaves out holds no share: it goes
  * back to strict, EOS's default. */
 static int w_ets(struct wctx *x)
@@ -592,7 +593,8 @@ int eos_eapi_result(const cJSON *ans, const char *id, const char *const *cmds, s
 			return rc_errf(err, EPROTO, "eAPI answer has a malformed error object");
 		if (cJSON_IsString(m))
 			rc_clean_text(m->valuestring, strlen(m->valuestring), msg, sizeof(msg));
-		/* data: one entry per command run, the failing one last (§3.3) */
+		/* data: one entry per command run, the failing one last (Arista eAPI, JSON-RPC 2.0)
+		 */
 		if (cJSON_IsArray(data) && cJSON_GetArraySize(data) > 0) {
 			const cJSON *last = cJSON_GetArrayItem(data, cJSON_GetArraySize(data) - 1);
 			const cJSON *errs = cJSON_GetObjectItemCaseSensitive(last, "errors");

@@ -4,7 +4,8 @@
  * Lines this driver does not manage are skipped; a line it manages that does not parse is
  * an error naming the line (device output is untrusted).  What the configuration does not
  * say is EOS's default: PFC off, no ECN marking, identity traffic class -> queue, trust
- * DSCP on routed ports and CoS on switched ones (switch-dialects.md §3.1). */
+ * DSCP on routed ports and CoS on switched ones (AVD's eos_cli_config_gen template
+ * ethernet-interfaces.j2). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,9 +407,9 @@ static int global_watchdog(struct ctx *c, const char *line, struct port_qos *q,
 }
 
 /* `random-detect ecn minimum-threshold A U maximum-threshold B U [max-mark-probability P]
- * [weight W]` (§3.1).  Thresholds in segments or time depend on the platform's cell size
- * and port speed: the queue is then reported with thresholds 0, so that a policy in bytes
- * rewrites them rather than guessing. */
+ * [weight W]` (AVD's eos_cli_config_gen templates).  Thresholds in segments or time depend on the
+ * platform's cell size and port speed: the queue is then reported with thresholds 0, so that a
+ * policy in bytes rewrites them rather than guessing. */
 static int ecn_line(struct ctx *c, const char *line, struct rc_ecn_tc *t)
 {
 	char buf[EOS_LINE_MAX], *w[16];
@@ -482,7 +483,7 @@ static int bandwidth_line(struct ctx *c, const char *line, int t, struct port_qo
 
 /* One line of a `tx-queue N` block.  Scheduling: strict priority is EOS's default for a
  * queue, `no priority` puts it in the weighted round robin that `bandwidth percent`
- * shares (switch-dialects.md, Corrections: Arista EOS; qos.cfg `qos profile test`). */
+ * shares (AVD's intended configuration qos.cfg, `qos profile test`). */
 static int queue_line(struct ctx *c, const char *l, int t, struct port_qos *q,
 		      struct eos_port_info *info)
 {
@@ -656,7 +657,8 @@ int eos_parse_port(const struct eos_config *cfg, const char *port, struct port_q
 	q->ecn_tc_mask = 0xff;
 	q->known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_ECN |
 		   RC_F_WATCHDOG | RC_F_ETS;
-	/* EOS sizes PFC headroom itself (§3.1: platform internal) and has no cable length */
+	/* EOS sizes PFC headroom itself (AVD's eos_cli_config_gen templates: platform internal) and
+	 * has no cable length */
 	q->unsupported =
 	    RC_F_CABLE | RC_F_HEADROOM | RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
 	return 0;

@@ -1,7 +1,8 @@
 /* EOS native snapshot (include/rocectl/driver.h, snapshot/restore_native): the
  * running-config lines rocectl manages -- global `qos ...` and `priority-flow-control ...`
  * lines, and in each managed port's `interface` block its `qos`, `priority-flow-control`
- * and transmit-queue lines (switch-dialects.md §3.1; conformance eos/FACTS.md facts 1-10)
+ * and transmit-queue lines (AVD's eos_cli_config_gen templates and its intended configuration
+ * qos.cfg)
  * -- and the configuration-session lines that bring a running-config back to them: what
  * the run added is reset with `default <line>` (EOS's default form restores the factory
  * setting, where `no` can itself be a setting: `no qos trust`, `no priority`), then what

@@ -6,9 +6,9 @@
  *   show qos interfaces trust       trust mode in effect
  *   show qos maps                   DSCP -> traffic class -> queue in effect (JSON)
  *
- * JSON shapes follow eAPI's models (switch-dialects.md §3.2); the text layouts are not
- * documented publicly (§5), so the text parsers read lines by their leading words and
- * table rows by tokens, never by column widths. */
+ * JSON shapes follow eAPI's models (Arista EOS eAPI, `show` commands with `| json`); the text
+ * layouts are not documented publicly (no public sample), so the text parsers read lines by their
+ * leading words and table rows by tokens, never by column widths. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

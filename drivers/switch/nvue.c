@@ -4,8 +4,8 @@
  * Apply is one NVUE revision for all ports: staged `nv set` lines then one
  * `nv config apply -y` (SSH), or one revision, one PATCH, apply and poll (REST).  NVUE
  * switches to the new revision only when all of it is valid, so a failed apply leaves the
- * applied revision as it was; the staged one is then discarded (switch-dialects.md §1.8,
- * §1.10). */
+ * applied revision as it was; the staged one is then discarded (Cumulus Linux user guide, "NVUE
+ * CLI": nv config apply/detach, Cumulus Linux "NVUE API"). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,10 +297,11 @@ static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts 
  * is a round trip and a process on the switch), `&&`-chained so that the first failure
  * stops the line and says why on stderr. */
 #define SHOW_BATCH 64
-/* What runs, what is configured (RoCE mode is configuration: switch-dialects.md §6), and
- * what a reboot would load (NVUE reference, "Config Commands": `nv config apply` saves only
- * from CL 5.9 on).  `--rev=startup` takes the revision names of the API's `?rev=`
- * (FACTS.md 29); that the CLI accepts it is unverified. */
+/* What runs, what is configured (RoCE mode is configuration: the `nv show qos roce` sample of the
+ * Cumulus Linux 5.18 RoCE page fills `enable` in the applied column only), and what a reboot would
+ * load (NVUE reference, "Config Commands": `nv config apply` saves only from CL 5.9 on).
+ * `--rev=startup` takes the revision names of the API's `?rev=` (Cumulus Linux 5.18 user guide,
+ * "NVUE API"); that the CLI accepts it is unverified. */
 #define QOS_VIEWS 3
 #define QOS_VIEWS_CMD                                                                              \
 	"nv show qos -o json && nv show qos --applied -o json && "                                 \
@@ -451,9 +452,9 @@ static bool startup_differs(const struct nvue_port_info *info, size_t n)
 /* Save what NVUE applied (and verified: the revision reached "applied") as the startup
  * configuration: `nv config apply` saves only from CL 5.9 on, or with `system config
  * auto-save` (NVUE reference, "Config Commands", nv config apply / nv config save).  The
- * API documents no save (FACTS.md 29 lists the revision workflow only), so over REST the
- * next read reports the difference instead.  A failed save leaves the change in effect
- * until a reload, and the next read reports it (as drift), so it does not fail apply. */
+ * API documents no save (the Cumulus Linux 5.18 "NVUE API" page lists the revision workflow only),
+ * so over REST the next read reports the difference instead.  A failed save leaves the change in
+ * effect until a reload, and the next read reports it (as drift), so it does not fail apply. */
 static void persist(struct rc_session *s)
 {
 	struct rc_ssh_result res;
@@ -530,7 +531,8 @@ static int ssh_applied_root(struct rc_session *s, cJSON **root, struct rc_err *e
 	return rc;
 }
 
-/* The applied configuration, configured values only (FACTS.md 29: filled=false). */
+/* The applied configuration, configured values only (Cumulus Linux 5.18 "NVUE API", "View a
+ * Configuration": filled=false). */
 static int applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
 {
 	*root = NULL;
@@ -650,8 +652,8 @@ static int nvue_discard(struct rc_session *s, const char *blob, struct rc_err *e
 	return rc;
 }
 
-/* REST: the "Replace an Entire Configuration" workflow (FACTS.md 29) on the managed
- * subtrees: DELETE each of them, PATCH the snapshot back, apply, in one new revision. */
+/* REST: the "Replace an Entire Configuration" workflow (Cumulus Linux 5.18 "NVUE API") on the
+ * managed subtrees: DELETE each of them, PATCH the snapshot back, apply, in one new revision. */
 static int rest_restore(struct rc_session *s, const struct nvue_snap *snap, struct rc_err *err)
 {
 	static const long absent[] = {404, 0};

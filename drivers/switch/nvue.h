@@ -1,7 +1,8 @@
 /* NVIDIA Cumulus Linux NVUE dialect, shared by the nvue-ssh and nvue-rest drivers:
  * parse the qos configuration tree into the vendor-neutral model, and turn writes into
  * NVUE operations rendered as `nv set/unset` lines or one JSON patch
- * (switch-dialects.md §1).  Nothing here does I/O; tests feed it recorded outputs. */
+ * (Cumulus Linux 5.x user guide, "Quality of Service" and "RoCE"; the NVUE command reference).
+ * Nothing here does I/O; tests feed it recorded outputs. */
 #ifndef ROCECTL_NVUE_H
 #define ROCECTL_NVUE_H
 
@@ -45,7 +46,7 @@ struct nvue_port_info {
 	bool startup_differs; /* startup configuration differs from applied (qos tree) */
 };
 
-/* What one read of a switch brings back, as NVUE shows it (§1.1: views). */
+/* What one read of a switch brings back, as NVUE shows it (Cumulus Linux "NVUE CLI": views). */
 struct nvue_views {
 	const struct cJSON *oper;    /* `nv show qos -o json`: what runs */
 	const struct cJSON *applied; /* `nv show qos --applied -o json`: what is configured;
@@ -60,7 +61,7 @@ uint32_t nvue_startup_groups(const struct cJSON *applied, const struct cJSON *st
 
 /* The lossless pool's share the driver creates when the policy does not say: the split
  * of NVIDIA's example (QoS guide, "Flow Control Buffers": default-lossless and
- * default-lossy 50 % each; ../shared/conformance/nvue/FACTS.md fact 7). */
+ * default-lossy 50 % each; Cumulus Linux 5.18 QoS guide, "Flow Control Buffers"). */
 #define NVUE_LOSSLESS_POOL_PCT 50u
 
 /* NVUE interface names: swp1, swp1s0, bond0, eth0, lo, vlan10 ... A stricter set than
@@ -148,7 +149,8 @@ int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *i
 		   struct rc_err *err);
 
 /* PFC watchdog ranges (Cumulus Linux 5.6 "What's New", new commands: polling-interval
- * 100-5000 ms, robustness 1-1000; ../shared/conformance/nvue/FACTS.md facts 2-3). */
+ * 100-5000 ms, robustness 1-1000; Cumulus Linux 5.6 release notes, new commands, and the 5.18 QoS
+ * guide, "PFC Watchdog"). */
 #define NVUE_WD_POLL_MIN   100u
 #define NVUE_WD_POLL_MAX   5000u
 #define NVUE_WD_ROBUST_MIN 1u

@@ -1,7 +1,7 @@
 /* NVUE write side: writes of the vendor-neutral model -> NVUE operations, rendered as
  * `nv set`/`nv unset` lines (SSH) or one JSON patch of the root tree (REST).  The two
  * renderings come from the same list, so they cannot disagree: a CLI path and a JSON path
- * are the same words (switch-dialects.md §1.9).
+ * are the same words (Cumulus Linux user guide, "NVUE API").
  *
  * Profiles are shared: writing default-global changes every port bound to it.  Ops on a
  * profile are therefore checked against every port that was read: a port that shares the
@@ -202,7 +202,7 @@ static int w_prio2tc(struct wctx *x)
 		if ((have->prio_mask & (1u << p)) && have->prio2tc[p] == want->prio2tc[p])
 			continue;
 		num(id, sizeof(id), p);
-		/* §1.4: only default-global exists for egress queue mapping */
+		/* NVUE reference, QoS: only default-global exists for egress queue mapping */
 		rc = SET_INT(x->w->port, want->prio2tc[p], "qos", "egress-queue-mapping",
 			     "default-global", "switch-priority", id, "traffic-class");
 	}
@@ -210,10 +210,10 @@ static int w_prio2tc(struct wctx *x)
 }
 
 /* The lossless traffic pool PFC needs (QoS guide, "Flow Control Buffers": configure the
- * lossless pool before PFC; FACTS.md 7-10): its priorities include the PFC ones, it has a
- * share of the buffer, and the pools together stay within 100 %.  Outside RoCE mode the
- * priorities also leave default-lossy, which has them all by default; RoCE mode owns
- * default-lossy itself and creates roce-lossless with SP 3. */
+ * lossless pool before PFC; Cumulus Linux 5.18 QoS guide, "Flow Control Buffers" and "Traffic
+ * Pools"): its priorities include the PFC ones, it has a share of the buffer, and the pools
+ * together stay within 100 %.  Outside RoCE mode the priorities also leave default-lossy, which has
+ * them all by default; RoCE mode owns default-lossy itself and creates roce-lossless with SP 3. */
 static int w_pool(struct wctx *x, uint8_t want)
 {
 	const struct nvue_port_info *in = x->info;
@@ -294,7 +294,8 @@ static int w_cable(struct wctx *x)
 	if (want->cable_length_m < 1 || want->cable_length_m > 100000)
 		return rc_errf(err, ERANGE, "'%s': cable length %um is outside NVUE's 1..100000",
 			       x->w->port, want->cable_length_m);
-	/* RoCE mode sizes headroom from its own cable length (switch-dialects.md §6) */
+	/* RoCE mode sizes headroom from its own cable length (Cumulus Linux 5.18 RoCE page: `nv set
+	 * qos roce cable-length`) */
 	if (x->info->roce_mode)
 		return SET_INT(x->w->port, want->cable_length_m, "qos", "roce", "cable-length");
 	return SET_INT(x->w->port, want->cable_length_m, "qos", "pfc", x->info->prof[NVUE_PROF_PFC],
@@ -704,7 +705,8 @@ static bool find_line(const char *text, size_t len, const char *needle, char *ou
 int nvue_check_apply_output(const char *out, size_t out_len, const char *errout, size_t err_len,
 			    int exit_status, char *why, size_t why_len)
 {
-	/* the first two are definitive (§1.8); the others only explain a failed exit */
+	/* the first two are definitive (Cumulus Linux "NVUE CLI"); the others only explain a failed
+	 * exit */
 	static const char *const marks[] = {"Config invalid", "Invalid config", "Error",
 					    "error:",	      "Aborted",	"failed"};
 

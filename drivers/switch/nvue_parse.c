@@ -2,9 +2,10 @@
  *
  * The tree has the same shape in every view (`nv show ... -o json`, GET /nvue_v1/...):
  * keys are CLI keywords, ids are object keys, set membership is an object of empty objects
- * (switch-dialects.md §1.9).  What the tree does not say is NVUE's default (§1.4-1.6), or
- * what RoCE mode programs when `qos roce` is on (§1.2).  Anything else is refused with the
- * path where the output stopped making sense: the output is untrusted. */
+ * (Cumulus Linux user guide, "NVUE API").  What the tree does not say is NVUE's default (NVUE
+ * command reference, QoS), or
+ * what RoCE mode programs when `qos roce` is on (Cumulus Linux RoCE page).  Anything else is
+ * refused with the path where the output stopped making sense: the output is untrusted. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 #include "nvue.h"
 
 #define DEFAULT_PROFILE	      "default-global"
-#define PFC_DEFAULT_CABLE_M   10  /* §1.5: PFC profiles */
-#define ROCE_DEFAULT_CABLE_M  100 /* §1.2 */
+#define PFC_DEFAULT_CABLE_M   10  /* Cumulus Linux QoS guide, PFC: PFC profiles */
+#define ROCE_DEFAULT_CABLE_M  100 /* Cumulus Linux RoCE page */
 #define WD_DEFAULT_POLL_MS    100
 #define WD_DEFAULT_ROBUSTNESS 3
 #define THRESH_MAX	      (1ull << 40) /* bytes: far beyond any switch buffer */
@@ -138,7 +139,7 @@ static int want_obj(struct ctx *c, const cJSON *o, const char *key, const cJSON 
 	return 0;
 }
 
-/* on/off in every spelling NVUE releases use (§1.9 "version drift"). */
+/* on/off in every spelling NVUE releases use (Cumulus Linux "NVUE API"). */
 static int get_onoff(struct ctx *c, const cJSON *o, const char *key, bool *val)
 {
 	static const char *const on[] = {"on", "enable", "enabled", "yes", "true"};
@@ -166,7 +167,8 @@ static int get_onoff(struct ctx *c, const cJSON *o, const char *key, bool *val)
 	return bad(c, key, "enable or disable");
 }
 
-/* "150000", 150000, "150000 B", "146.48 KB", "1.43 MB" (binary units, §1.3). */
+/* "150000", 150000, "150000 B", "146.48 KB", "1.43 MB" (binary units, RoCE page, `nv show qos
+ * roce`). */
 static bool parse_size_text(const char *s, uint64_t *out)
 {
 	char *end;
@@ -288,9 +290,9 @@ static void entry_path(struct ctx *c, size_t mark, const cJSON *e)
 /* ---- groups ---------------------------------------------------------------------------- */
 
 /* RoCE mode as configured: `enable`/`state` is configuration, shown only in the applied
- * view (../shared/conformance/nvue/outputs/nv_show_qos_roce.txt: `state ... enabled` has a
- * value in the applied column alone).  Returns 1 when the applied view says, 0 when it
- * does not (unknown: never taken as the factory "off"), <0 on a bad value. */
+ * view (the `nv show qos roce` sample of the Cumulus Linux 5.18 RoCE page: `state ... enabled` has
+ * a value in the applied column alone).  Returns 1 when the applied view says, 0 when it does not
+ * (unknown: never taken as the factory "off"), <0 on a bad value. */
 static int roce_configured(struct ctx *c, const cJSON *roce, bool *on)
 {
 	bool en = false, st = false;
@@ -315,7 +317,8 @@ static int roce_lossless(struct ctx *c, const cJSON *oper_roce, const cJSON *app
 
 	if (!mode)
 		mode = kid(applied_roce, "mode");
-	*lossless = true; /* `nv set qos roce` alone is lossless (FACTS.md 21) */
+	*lossless = true; /* `nv set qos roce` alone is lossless (Cumulus Linux 5.18 RoCE page,
+			     "RoCE lossless") */
 	if (!mode)
 		return 0;
 	if (!cJSON_IsString(mode))
@@ -324,7 +327,7 @@ static int roce_lossless(struct ctx *c, const cJSON *oper_roce, const cJSON *app
 	return 0;
 }
 
-/* §1.2: what RoCE mode programs, under anything configured explicitly. */
+/* Cumulus Linux RoCE page: what RoCE mode programs, under anything configured explicitly. */
 static void roce_defaults(struct port_qos *q, struct nvue_port_info *info, bool lossless)
 {
 	q->trust = RC_TRUST_UNSET; /* pcp,dscp: neither alone */
@@ -467,7 +470,7 @@ static int parse_pfc(struct ctx *c, const cJSON *qos, const char *prof, struct p
 	info->pfc_prio_set = 0;
 	info->pfc_rx = info->pfc_tx = true;
 	/* RoCE mode sizes headroom from `qos roce cable-length`, not from a profile's (its
-	 * 10 m default included): switch-dialects.md §6 "Corrections", NVUE */
+	 * 10 m default included): Cumulus Linux 5.18 RoCE page, `qos roce cable-length` */
 	if (!info->roce_mode)
 		q->cable_length_m = PFC_DEFAULT_CABLE_M;
 	if ((rc = want_obj(c, p, "switch-priority", &sps)) < 0)
@@ -515,7 +518,8 @@ static int parse_ecn(struct ctx *c, const cJSON *qos, const char *prof, struct p
 		m2 = strlen(c->path);
 		cJSON_ArrayForEach(e, tcs)
 		{
-			/* an entry's own defaults (§1.6: ECN on, 150000/1500000 B, 100 %) */
+			/* an entry's own defaults (QoS guide, Congestion Control (ECN): ECN on,
+			 * 150000/1500000 B, 100 %) */
 			struct rc_ecn_tc t = {true, 150000, 1500000, 100};
 			uint64_t v;
 			int tc = id_of(c, e, RC_NTC - 1, "traffic-class");
@@ -626,7 +630,8 @@ static int parse_watchdog(struct ctx *c, const cJSON *qos, const cJSON *ifqos, s
 	snprintf(c->path, sizeof(c->path), "interface qos");
 	if ((rc = want_obj(c, ifqos, "pfc-watchdog", &w)) < 0)
 		return rc;
-	/* `nv set interface <if> qos pfc-watchdog` alone turns it on (§1.5) */
+	/* `nv set interface <if> qos pfc-watchdog` alone turns it on (Cumulus Linux QoS guide, PFC)
+	 */
 	q->watchdog.enabled = w != NULL;
 	snprintf(c->path, sizeof(c->path), "interface qos.pfc-watchdog");
 	if (w && (rc = get_onoff(c, w, "state", &q->watchdog.enabled)) < 0)
@@ -641,8 +646,9 @@ static int parse_watchdog(struct ctx *c, const cJSON *qos, const cJSON *ifqos, s
 }
 
 /* The interface's own operational view, where NVUE shows one (`nv show interface <if> qos`):
- * what the ASIC was programmed with for this port, quantization included (§1.3, §1.6).
- * Only keys that are present override the profile's values. */
+ * what the ASIC was programmed with for this port, quantization included (RoCE page, `nv show qos
+ * roce`, QoS guide, Congestion Control (ECN)). Only keys that are present override the profile's
+ * values. */
 static int overlay_interface(struct ctx *c, const cJSON *ifqos, struct port_qos *q,
 			     struct nvue_port_info *info)
 {
@@ -760,8 +766,9 @@ static int pool_read(struct ctx *c, const cJSON *pools, const char *name, bool *
 
 /* The traffic pools as configured (applied view; the documented `nv show qos traffic-pool
  * default-lossy` has an applied column only).  PFC needs its priorities in a lossless
- * pool: QoS guide "Flow Control Buffers" (FACTS.md 7, 10): default-lossless outside RoCE
- * mode, roce-lossless in it, which RoCE lossless mode creates with SP 3 (FACTS.md 22). */
+ * pool: QoS guide "Flow Control Buffers" (Cumulus Linux 5.18, "Traffic Pools"): default-lossless
+ * outside RoCE mode, roce-lossless in it, which RoCE lossless mode creates with SP 3 (the RoCE
+ * page's "Default RoCE Configuration"). */
 static int parse_pools(struct ctx *c, const cJSON *applied, bool roce_lossless,
 		       struct nvue_port_info *info)
 {
@@ -778,7 +785,8 @@ static int parse_pools(struct ctx *c, const cJSON *applied, bool roce_lossless,
 	    (rc = pool_read(c, pools, "default-lossy", &lossy_exists, &info->lossy_pool_prios,
 			    &info->lossy_pool_pct)) < 0)
 		return rc;
-	if (!lossy_exists) { /* factory: 100 % and every priority (FACTS.md 8) */
+	if (!lossy_exists) { /* factory: 100 % and every priority (QoS guide, "Flow Control
+				Buffers") */
 		info->lossy_pool_prios = 0xff;
 		info->lossy_pool_pct = 100;
 	}
@@ -915,7 +923,7 @@ static int read_roce(struct ctx *c, const struct nvue_views *v, struct port_qos 
 }
 
 /* PFC on a priority no lossless pool carries is not lossless, whatever `nv show qos pfc`
- * says (switch-dialects.md §6 "Corrections", NVUE): the effect is missing. */
+ * says (Cumulus Linux 5.12 QoS guide, "Flow Control Buffers" and "PFC"): the effect is missing. */
 static void check_pools(struct port_qos *out, const struct nvue_port_info *info)
 {
 	uint8_t bare;
@@ -951,7 +959,8 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 
 	memset(out, 0, sizeof(*out));
 	memset(info, 0, sizeof(*info));
-	info->pfc_rx = info->pfc_tx = true; /* what a new PFC profile gets (§1.5) */
+	info->pfc_rx = info->pfc_tx =
+	    true; /* what a new PFC profile gets (Cumulus Linux QoS guide, PFC) */
 	if (!cJSON_IsObject(v->oper))
 		return rc_errf(err, EPROTO, "unexpected NVUE output: qos is not an object");
 	if (v->applied && !cJSON_IsObject(v->applied))
@@ -966,7 +975,7 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 	if ((rc = bindings(&c, ifqos, info)) < 0)
 		return rc;
 
-	/* NVUE's defaults first (§1.4-1.6) */
+	/* NVUE's defaults first (NVUE reference, QoS) */
 	out->trust = RC_TRUST_PCP; /* default-global trusts l2 */
 	for (int d = 0; d < RC_NDSCP; d++)
 		out->dscp2prio[d] = (uint8_t)(d >> 3);
@@ -1000,7 +1009,8 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 	out->ets.tc_mask = 0xff;
 	out->known = RC_F_TRUST | RC_F_DSCP2PRIO | RC_F_PRIO2TC | RC_F_PFC | RC_F_CABLE | RC_F_ECN |
 		     RC_F_ETS | RC_F_WATCHDOG;
-	/* switchd sizes headroom from the cable length itself (§1.5): not ours to set */
+	/* switchd sizes headroom from the cable length itself (Cumulus Linux QoS guide, PFC): not
+	 * ours to set */
 	out->unsupported = RC_F_HEADROOM | RC_F_NIC_ECN | RC_F_CNP | RC_F_ROCE_TOS | RC_F_DCBX;
 	if (info->roce_unknown) {
 		/* which cable length and PFC defaults apply depends on RoCE mode: not known,
@@ -1010,8 +1020,9 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 	}
 	check_pools(out, info);
 	compare_startup(v, startup_groups, out, info);
-	/* no public sample shows these views as JSON (FACTS.md 30): `nv show qos -o json` and
-	 * the interface qos tree are read by the documented CLI keywords, unverified */
+	/* no public sample shows these views as JSON (neither the Cumulus Linux 5.18 guide nor the
+	 * NVUE reference has one): `nv show qos -o json` and the interface qos tree are read by the
+	 * documented CLI keywords, unverified */
 	out->effect.unverified |= out->known;
 	return 0;
 }

@@ -3,13 +3,13 @@
  * `interface <if> qos` tree -- as NVUE keeps it (sparse: only what was set), and the
  * restore that replaces those subtrees with it in one revision.
  *
- * Sources: reference switch-dialects.md §1.8 (`nv config show` = `header` then `set:` with
- * the applied tree; `nv config replace` takes a file of `nv set/unset` lines), §1.9 (the
- * JSON shape: keys are the CLI keywords, ids are object keys, list memberships are objects
- * of empty objects), §1.10 and conformance nvue/FACTS.md fact 29 (`GET ...?rev=applied&
+ * Sources: Cumulus Linux user guide "NVUE CLI" (`nv config show` = `header` then `set:` with
+ * the applied tree; `nv config replace` takes a file of `nv set/unset` lines), "NVUE API"
+ * (the JSON shape: keys are the CLI keywords, ids are object keys, list memberships are objects
+ * of empty objects; `GET ...?rev=applied&
  * filled=false` = only the configured values; DELETE / PATCH `?rev=<id>` stage changes;
  * the "Replace an Entire Configuration" workflow deletes then patches the tree in one
- * revision, api/06_DELETE_root_rev1.txt).  An interface entry that did not exist before
+ * revision, as its samples show).  An interface entry that did not exist before
  * the run is deleted whole.  Over REST the revisions pending before the run are kept, so
  * that a rollback can find the one a killed run staged (it is created after the journal
  * is written, so its id cannot be in it).  Nothing here does I/O.
@@ -45,7 +45,8 @@ static bool token_ok(const char *s)
 	return true;
 }
 
-/* Objects, strings and integers only (§1.9), keys and strings as tokens, bounded. */
+/* Objects, strings and integers only (Cumulus Linux "NVUE API"), keys and strings as tokens,
+ * bounded. */
 static int check_tree(const cJSON *j, int depth, size_t *nodes, const char *what,
 		      struct rc_err *err)
 {
@@ -104,9 +105,9 @@ static int alloc_ports(struct nvue_snap *s, size_t n, struct rc_err *err)
 	return 0;
 }
 
-/* A null member is an absent one: NVUE's PATCH bodies unset with null (switch-dialects.md
- * §1.10) and a merge-patched tree may keep one (RFC 7386 §2), so the applied tree as a
- * device answers may carry them.  Bounded by check_tree's depth on the caller's side. */
+/* A null member is an absent one: NVUE's PATCH bodies unset with null (Cumulus Linux "NVUE API")
+ * and a merge-patched tree may keep one (RFC 7386 §2), so the applied tree as a device answers may
+ * carry them.  Bounded by check_tree's depth on the caller's side. */
 static void drop_nulls(cJSON *j, int depth)
 {
 	cJSON *c = j ? j->child : NULL;
@@ -185,7 +186,7 @@ int nvue_snap_from_root(const cJSON *root, const char (*ports)[RC_NAME_MAX], siz
 }
 
 /* Revision ids by state from GET /nvue_v1/revision: {"<id>": {"state": ...}, ...} (the
- * shape of one revision's object, FACTS.md 29 and api/01_POST_revision.txt; that the
+ * shape of one revision's object, the "NVUE API" page's revision samples; that the
  * listing is an object of those is what the simulator answers, unverified). */
 int nvue_pending_revisions(const cJSON *revs, char (**ids)[64], size_t *n, struct rc_err *err)
 {
@@ -224,8 +225,8 @@ bool nvue_snap_was_pending(const struct nvue_snap *s, const char *id)
 }
 
 /* `nv config show -o json`: the YAML form's list -- a `header` item, then a `set` item
- * with the applied tree (§1.8; that -o json gives the same list is unverified, hence the
- * strict shape check).  No `set` item: nothing is configured. */
+ * with the applied tree (Cumulus Linux "NVUE CLI"; that -o json gives the same list is unverified,
+ * hence the strict shape check).  No `set` item: nothing is configured. */
 int nvue_config_show_root(const char *buf, size_t len, cJSON **root, struct rc_err *err)
 {
 	static const char what[] = "'nv config show -o json'";
@@ -417,8 +418,8 @@ static void line(struct out *o, const char *verb, const struct words *w, const c
 }
 
 /* `nv set` of every leaf below w.  An empty object is a collection entry (a profile) or a
- * set member (`switch-priority 3`), which `nv set PATH` creates (§1.9); `min_bare` is the
- * shortest path where that can be (below the tree's own containers). */
+ * set member (`switch-priority 3`), which `nv set PATH` creates (Cumulus Linux "NVUE API");
+ * `min_bare` is the shortest path where that can be (below the tree's own containers). */
 static void set_lines(struct out *o, struct words *w, const cJSON *j, int min_bare)
 {
 	const cJSON *c;

@@ -2,8 +2,8 @@
  * ("operational", "applied", "description"), a rule of dashes under it that gives each
  * column's start, then one row per field, nested fields indented by two spaces and set
  * members as repeated "[key]" rows.  The shapes are those of the documented outputs in
- * ../shared/conformance/nvue/outputs/ (nv_show_qos_roce.txt, nv_show_qos_pfc_default-
- * global.txt, nv_show_qos_traffic-pool_default-lossy.txt, ...).  Device output is
+ * the samples of the Cumulus Linux 5.18 QoS and RoCE pages (`nv show qos roce`, `nv show qos pfc
+ * default- global.txt, nv_show_qos_traffic-pool_default-lossy.txt, ...).  Device output is
  * untrusted: anything else is an error naming the command. */
 #include <errno.h>
 #include <string.h>

@@ -5,12 +5,14 @@
  * Apply: one JSON Patch through the Generic Config Updater, fed on stdin: `config
  * checkpoint`, `config apply-patch`, and `config rollback` to the checkpoint when the patch
  * fails (GCU has no transaction: a change applier that fails half way leaves the first
- * half applied, switch-dialects.md §2.5).  Plan: the same patch with --dry-run.
+ * half applied: SONiC's "Generic Config Update and Rollback" design, sonic-net/SONiC).  Plan: the
+ * same patch with --dry-run.
  *
  * GCU refuses live edits of some lossless tables on some platforms (its
- * rdma_config_update_validator, §2.5).  Which ones is asked once per session with dry runs
- * of small probe patches; a refused group is reported as not controllable (with a note in
- * the plan saying it is not live-changeable here) instead of failing at apply time. */
+ * rdma_config_update_validator, SONiC's Generic Config Update design and sonic-utilities
+ * generic_config_updater).  Which ones is asked once per session with dry runs of small probe
+ * patches; a refused group is reported as not controllable (with a note in the plan saying it is
+ * not live-changeable here) instead of failing at apply time. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,7 +81,8 @@ static int gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cm
 		snprintf(why, why_len, "%s", err->msg);
 		return rc;
 	}
-	/* GCU logs "Applying N change(s) in order" once validation is over (§2.5) */
+	/* GCU logs "Applying N change(s) in order" once validation is over (SONiC's Generic Config
+	 * Update design and sonic-utilities generic_config_updater) */
 	if (changing && res.exit_status != -1)
 		*changing = res.out && memmem(res.out, res.out_len, "Applying ", 9) != NULL;
 	rc = sonic_gcu_verdict(kind, res.out, res.out_len, res.err, res.err_len, res.exit_status,
@@ -189,7 +192,8 @@ static int fetch_appl(struct rc_session *s, const cJSON *cfg, const struct rc_po
 		for (size_t i = 0; i < n; i++)
 			managed |= strlen(ports[i].name) == (size_t)(bar - e->string) &&
 				   !strncmp(ports[i].name, e->string, (size_t)(bar - e->string));
-		/* the PG part: digits and one '-' (BUFFER_PG keys, §2.2) */
+		/* the PG part: digits and one '-' (BUFFER_PG keys, sonic-buildimage
+		 * Configuration.md and sonic-yang-models) */
 		if (!managed || strspn(bar + 1, "0123456789-") != strlen(bar + 1) ||
 		    strlen(bar + 1) > 8)
 			continue;
@@ -669,9 +673,9 @@ static bool is_map(const char *table)
 	return !strcmp(table, "DSCP_TO_TC_MAP") || !strcmp(table, "TC_TO_QUEUE_MAP");
 }
 
-/* The patch apply sends, as GCU's dry run decides it (switch-dialects.md §6: the dry run is
- * the truth).  Where GCU refuses DSCP_TO_TC_MAP or TC_TO_QUEUE_MAP, the ports that wanted
- * the edit are bound to an existing map that already fits (PORT_QOS_MAP bindings pass on
+/* The patch apply sends, as GCU's dry run decides it (sonic-utilities generic_config_updater: the
+ * dry run is the truth).  Where GCU refuses DSCP_TO_TC_MAP or TC_TO_QUEUE_MAP, the ports that
+ * wanted the edit are bound to an existing map that already fits (PORT_QOS_MAP bindings pass on
  * such SKUs, commit-2e9e81c1-gcu-4219.message.txt), and `instead` says so.  0 with *text
  * (NULL when nothing is left to send); else -EPERM naming the refused tables, GCU's first
  * reason in `why`, *n_ops the size of the refused patch. */

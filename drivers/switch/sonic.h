@@ -1,7 +1,8 @@
 /* SONiC dialect of the sonic-ssh driver: CONFIG_DB (as `show runningconfiguration all`
  * JSON, or `sonic-db-cli ... HGETALL` Python-dict lines) -> the vendor-neutral model, and
  * writes -> one RFC 6902 JSON Patch for the Generic Config Updater, whose output is judged
- * here too (switch-dialects.md §2).  Nothing here does I/O; tests feed it recorded outputs.
+ * here too (sonic-buildimage Configuration.md and sonic-yang-models).  Nothing here does I/O; tests
+ * feed it recorded outputs.
  *
  * The model's words in SONiC's terms: a "priority" is a SONiC traffic class (DSCP_TO_TC_MAP
  * values, pfc_enable), a model "traffic class" is an egress queue (TC_TO_QUEUE_MAP values,
@@ -164,8 +165,10 @@ struct sonic_peer {
  * read (`have`, and info[i] for w[i]).  Only what differs is written.  A change of a map
  * or profile that a peer (any port read) shares must be wanted by that peer too.  Headroom
  * is not written: buffermgrd derives the lossless profile from the speed, the cable length
- * and pfc_enable (§2.6), and GCU refuses direct BUFFER_PROFILE edits (§2.5); the writer
- * refuses a headroom change that no cable length or PFC change comes with. */
+ * and pfc_enable (sonic-swss cfgmgr/buffermgr.cpp and buffer_headroom_mellanox.lua), and GCU
+ * refuses direct BUFFER_PROFILE edits (SONiC's Generic Config Update design and sonic-utilities
+ * generic_config_updater); the writer refuses a headroom change that no cable length or PFC change
+ * comes with. */
 int sonic_build_ops(const struct cJSON *cfg, const struct rc_port_write *w,
 		    const struct sonic_port_info *info, size_t n, const struct sonic_peer *peers,
 		    size_t n_peers, struct sonic_ops *ops, struct rc_err *err);

@@ -4,8 +4,8 @@
  * Cable length: buffermgrd (traditional model) gives a port a lossless profile only for a
  * (speed, cable) pair its SKU's pg_profile_lookup.ini has; for any other pair it logs "No
  * PG profile configured for speed ... and cable length ...", drops the update and GCU
- * still reports success (../shared/conformance/sonic/skus/_swss/
- * buffermgr.cpp.missing-lookup-row.excerpt).  So lengths are written rounded up to the
+ * still reports success (sonic-swss cfgmgr/buffermgr.cpp,
+ * doSpeedUpdateTask).  So lengths are written rounded up to the
  * next row, and the port's lossless BUFFER_PG must reference pg_lossless_<speed>_<cable>_
  * profile, the name buffermgrd gives the profile of that row.
  *
@@ -126,7 +126,7 @@ static void prio_text(uint8_t bits, char *buf, size_t len)
 }
 
 /* SONiC's QoS template writes pfcwd_sw_enable with the same lossless list as pfc_enable
- * (../shared/conformance/sonic/skus/_common/qos_config.j2, PORT_QOS_MAP; its dual-ToR
+ * (sonic-buildimage files/build_templates/qos_config.j2, PORT_QOS_MAP; its dual-ToR
  * extra-queue ports are the one exception, and rocectl writes the two equal there too).
  * Parted, a lossless priority runs without the watchdog, or a lossy one is watched. */
 void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, struct port_qos *q)

@@ -1,6 +1,6 @@
 /* SONiC write side: writes of the vendor-neutral model -> CONFIG_DB changes -> one RFC 6902
- * JSON Patch for the Generic Config Updater (switch-dialects.md §2.5), and GCU's output
- * judged.
+ * JSON Patch for the Generic Config Updater (sonic-utilities generic_config_updater; SONiC's
+ * "Generic Config Update and Rollback" design), and GCU's output judged.
  *
  * Maps and WRED profiles are shared (every port of a factory switch binds DSCP_TO_TC_MAP
  * AZURE and WRED_PROFILE AZURE_LOSSLESS): a change to one is checked against every port
@@ -15,9 +15,9 @@
 
 #include "sonic.h"
 
-#define DEFAULT_MAP	 "AZURE" /* SONiC's templated map names (§2.1) */
+#define DEFAULT_MAP	 "AZURE" /* SONiC's templated map names (sonic-buildimage Configuration.md) */
 #define DEFAULT_WRED	 "AZURE_LOSSLESS"
-#define WD_DETECT_MIN	 100 /* PFC_WD ranges, ms (§2.2) */
+#define WD_DETECT_MIN	 100 /* PFC_WD ranges, ms (sonic-yang-models, sonic-pfcwd.yang) */
 #define WD_DETECT_MAX	 5000
 #define WD_RESTORE_MIN	 100
 #define WD_RESTORE_MAX	 60000
@@ -96,7 +96,7 @@ static void num(char *buf, size_t len, unsigned long long v)
 	snprintf(buf, len, "%llu", v);
 }
 
-/* "3,4" from bits (pfc_enable is sorted and comma-joined, §2.4). */
+/* "3,4" from bits (pfc_enable is sorted and comma-joined, sonic-utilities Command-Reference.md). */
 static void prio_list(uint8_t bits, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -233,7 +233,8 @@ static int w_pfc(struct wctx *x)
 
 	prio_list(want->pfc_enabled, list, sizeof(list));
 	rc = pqm_list(x, "pfc_enable", list);
-	/* the template keeps the software watchdog's list equal to pfc_enable (§2.2) */
+	/* the template keeps the software watchdog's list equal to pfc_enable (sonic-buildimage
+	 * Configuration.md and sonic-yang-models) */
 	if (!rc && x->info->pfcwd_sw_field)
 		rc = pqm_list(x, "pfcwd_sw_enable", list);
 	/* lossless needs the PG and PFC-queue maps bound; bind SONiC's own when missing */
@@ -327,9 +328,10 @@ static int w_ecn(struct wctx *x)
 }
 
 /* Headroom follows the cable length: buffermgrd recomputes the lossless profile when the
- * cable length (or speed, or pfc_enable) changes (§2.6).  A profile edited by hand is not
- * live-changeable through GCU on most platforms (§2.5), so a headroom change without a
- * cable length change cannot be made here. */
+ * cable length (or speed, or pfc_enable) changes (sonic-swss cfgmgr/buffermgr.cpp and
+ * buffer_headroom_mellanox.lua).  A profile edited by hand is not live-changeable through GCU on
+ * most platforms (SONiC's Generic Config Update design and sonic-utilities generic_config_updater),
+ * so a headroom change without a cable length change cannot be made here. */
 static int w_headroom(struct wctx *x)
 {
 	if (x->w->fields & (RC_F_CABLE | RC_F_PFC))
@@ -373,7 +375,8 @@ static int w_watchdog(struct wctx *x)
 		    !db_field(x->cfg, "PFC_WD", port, "action")))
 		rc = OP_SET(x, RC_F_WATCHDOG, "PFC_WD", port, "action",
 			    want->action == RC_WD_FORWARD ? "forward" : "drop");
-	/* detection and restoration must not be shorter than the polling interval (§2.4) */
+	/* detection and restoration must not be shorter than the polling interval (sonic-utilities
+	 * Command-Reference.md) */
 	if (!rc && x->info->wd_poll_ms > want->detection_ms &&
 	    want->detection_ms <= want->restoration_ms) {
 		num(v, sizeof(v), want->detection_ms);
@@ -777,7 +780,8 @@ cJSON *sonic_render_patch(const struct sonic_ops *ops, const cJSON *cfg, struct 
 				rc = push_op(patch, "add", o->table, NULL, NULL, t, err);
 			continue;
 		}
-		/* GCU refuses a patch that leaves a table empty (§2.5) */
+		/* GCU refuses a patch that leaves a table empty (SONiC's Generic Config Update
+		 * design and sonic-utilities generic_config_updater) */
 		if (table_emptied(ops, o->table, tobj)) {
 			rc = push_op(patch, "remove", o->table, NULL, NULL, NULL, err);
 			continue;
@@ -815,8 +819,8 @@ static bool find_line(const char *text, size_t len, const char *needle, bool fro
 }
 
 /* From 202405 on, apply-patch words its failure per scope (sonic-utilities config/main.py
- * apply_patch; the output quoted in ../shared/conformance/sonic/gcu/
- * commit-2e9e81c1-gcu-4219.message.txt):
+ * apply_patch; the output quoted in the message of sonic-utilities commit
+ * 2e9e81c1, "[GCU] Update WRED_PROFILE and BUFFER_POOL validators for GCU (#4219)"):
  *   Failed to apply patch due to: Failed to apply patch on the following scopes:
  *   - localhost: Modification of BUFFER_POOL table is illegal- ...
  * The reason is on the "- <scope>: " lines after the marker line: joined with "; ", the
@@ -857,7 +861,8 @@ static bool scoped_reason(const char *text, size_t len, char *why, size_t why_le
 int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, const char *errout,
 		      size_t err_len, int exit_status, char *why, size_t why_len)
 {
-	/* §2.5: "Failed to apply patch due to: <reason>" then click's "Error: <reason>" */
+	/* SONiC's Generic Config Update design and sonic-utilities generic_config_updater: "Failed
+	 * to apply patch due to: <reason>" then click's "Error: <reason>" */
 	static const char *const marks[] = {"Failed to apply patch due to: ",
 					    "Failed to rollback config due to: ",
 					    "Failed to create checkpoint due to: ",

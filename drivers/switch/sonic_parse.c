@@ -1,10 +1,11 @@
 /* SONiC read side: CONFIG_DB (and APPL_DB's buffer tables) -> struct port_qos.
  *
- * Every CONFIG_DB value is a string (switch-dialects.md §2.1), so every number, list and
- * name is parsed here with the pattern SONiC's YANG models give it (§2.2); anything else
- * is refused with the table, key and field where the output stopped making sense.  What a
- * table does not say is what SAI does without it: no DSCP map sends everything to TC 0, no
- * TC -> queue map is the identity, no wred_profile means no marking. */
+ * Every CONFIG_DB value is a string (sonic-buildimage src/sonic-yang-models/doc/Configuration.md),
+ * so every number, list and name is parsed here with the pattern SONiC's YANG models give it
+ * (sonic-buildimage Configuration.md and sonic-yang-models); anything else is refused with the
+ * table, key and field where the output stopped making sense.  What a table does not say is what
+ * SAI does without it: no DSCP map sends everything to TC 0, no TC -> queue map is the identity, no
+ * wred_profile means no marking. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,8 +328,8 @@ fail:
 }
 
 /* The shapes `show runningconfiguration all` takes besides plain CONFIG_DB
- * (switch-dialects.md, SONiC corrections): a single-ASIC switch adds a top-level "bgpraw"
- * string (FRR's running configuration), dropped here; a multi-ASIC switch answers one
+ * (sonic-utilities, `show runningconfiguration all`): a single-ASIC switch adds a top-level
+ * "bgpraw" string (FRR's running configuration), dropped here; a multi-ASIC switch answers one
  * CONFIG_DB per namespace ({"localhost": {...}, "asic0": {...}}) and takes patches scoped
  * per ASIC (/asic0/TABLE/...), which this driver does not write: refused, by name. */
 static int configdb_shape(cJSON **out, const char *what, struct rc_err *err)
@@ -581,7 +582,8 @@ static int read_port_entry(struct ctx *c, const cJSON *cfg, struct port_qos *q)
 		return rc_errf(c->err, ENOENT,
 			       "port '%s' does not exist on this switch (no PORT|%s in CONFIG_DB)",
 			       c->port, c->port);
-	/* speed in Mb/s (§2.6: 100000, 400000) */
+	/* speed in Mb/s (sonic-swss cfgmgr/buffermgr.cpp and buffer_headroom_mellanox.lua: 100000,
+	 * 400000) */
 	rc = get_u64(c, p, "PORT", c->port, "speed", 1, 10000000, &v);
 	if (rc < 0)
 		return rc;
@@ -814,8 +816,8 @@ static int read_wred(struct ctx *c, const cJSON *cfg, const char *name, struct r
 }
 
 /* A VOQ chassis keys QUEUE as host|asic|port|queue (sonic-queue.yang's VOQ_QUEUE_LIST;
- * switch-dialects.md, SONiC corrections).  Queues keyed so cannot be bound per port here:
- * refuse rather than read "no WRED" for a port whose queues live under such keys. */
+ * sonic-buildimage's sonic-queue.yang, VOQ_QUEUE_LIST).  Queues keyed so cannot be bound per port
+ * here: refuse rather than read "no WRED" for a port whose queues live under such keys. */
 static int refuse_voq_keys(struct ctx *c, const cJSON *queues)
 {
 	const cJSON *e;
@@ -939,10 +941,10 @@ static int pg_profile(struct ctx *c, const cJSON *cfg, const cJSON *appl, int pg
 
 /* What a PG's profile absorbs after XOFF is sent: its xoff.  Its size is not that: a
  * Broadcom lookup row reserves a small size beside a large xoff (the 7060X6's 100G/5m row:
- * size 18796, xoff 445770, ../shared/conformance/sonic/skus/Arista-7060X6-64PE-B-O128/
- * pg_profile_lookup.ini), and with the shared headroom pool buffer_headroom_mellanox.lua
- * sets size = xon, the xoff being taken from the pool (../shared/conformance/sonic/skus/
- * _swss/buffer_headroom_mellanox.lua).  A profile without xoff (lossy) absorbs nothing:
+ * size 18796, xoff 445770, in sonic-buildimage's pg_profile_lookup.ini of
+ * Arista-7060X6-64PE-B-O128), and with the shared headroom pool buffer_headroom_mellanox.lua
+ * sets size = xon, the xoff being taken from the pool (sonic-swss
+ * cfgmgr/buffer_headroom_mellanox.lua).  A profile without xoff (lossy) absorbs nothing:
  * 0.  1 when the profile has no size either (not computed yet). */
 static int profile_headroom(struct ctx *c, const cJSON *prof, const char *tname, const char *name,
 			    uint64_t *out)
@@ -1032,8 +1034,8 @@ static int read_watchdog(struct ctx *c, const cJSON *cfg, struct port_qos *q,
 	rc = field_of(c, wd, "PFC_WD", c->port, "action", &action);
 	if (rc < 0)
 		return rc;
-	/* `show pfcwd config` shows a missing action as drop (§2.4); alert only logs, and
-	 * traffic keeps flowing as with forward */
+	/* `show pfcwd config` shows a missing action as drop (sonic-utilities
+	 * Command-Reference.md); alert only logs, and traffic keeps flowing as with forward */
 	if (rc || !strcmp(action, "drop"))
 		q->watchdog.action = RC_WD_DROP;
 	else if (!strcmp(action, "forward") || !strcmp(action, "alert"))

@@ -1,7 +1,7 @@
 /* SONiC lookup rows when the switch's pg_profile_lookup.ini cannot be read (no permission,
  * a platform directory named otherwise): the inventory's `cable_rows`, else the cable
- * lengths of the SKUs whose files are in ../shared/conformance/sonic/skus/.  Each of those
- * files has the same lengths at every speed it lists, so the rows hold lengths only. */
+ * lengths of the SKUs in sonic-buildimage's device/<vendor>/<platform>/<HWSKU>/.  Each
+ * of those files has the same lengths at every speed it lists, so the rows hold lengths only. */
 #include <stdio.h>
 #include <string.h>
 

@@ -2,10 +2,9 @@
  * read-only, and how a raw answer is scrubbed before it is written to a file that may be
  * shared (secrets, addresses, serial numbers -> placeholders).
  *
- * Read-only means a show command of one of the dialects (switch-dialects.md §1-§3: `nv
- * show`, SONiC `show` and `sonic-db-cli` reads, EOS `show` and its `| json` filter), or
- * the host agent's `rocectl agent state|show`; everything else is refused, so a capture
- * can never change a device whatever the driver asks. */
+ * Read-only means a show command of one of the dialects (`nv show`, SONiC `show` and `sonic-db-cli`
+ * reads, EOS `show` and its `| json` filter), or the host agent's `rocectl agent state|show`;
+ * everything else is refused, so a capture can never change a device whatever the driver asks. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -81,7 +80,8 @@ bool rc_tap_read_only_http(const char *method, const char *path, const char *bod
 		return true;
 	if (strcmp(method, "POST") || !body)
 		return false;
-	/* eAPI runCmds (switch-dialects.md §3.3): only `enable` and show commands */
+	/* eAPI runCmds (Arista eAPI, JSON-RPC 2.0 `runCmds`; pyeapi's eapilib.py): only `enable`
+	 * and show commands */
 	j = cJSON_ParseWithLength(body, len);
 	cmds =
 	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "params"), "cmds");

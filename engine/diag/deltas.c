@@ -189,3 +189,27 @@ const struct rc_diag_deltas *rc_diag_dev_port(const struct rc_diag_dev *d, const
 			return &d->v[i].d;
 	return NULL;
 }
+
+int rc_counters_delta(struct rc_counters *out, const struct rc_counters *before,
+		      const struct rc_counters *after, size_t *resets, size_t *unmatched)
+{
+	for (size_t i = 0; i < after->n; i++) {
+		const struct rc_counter *a = &after->v[i], *b = match(before, i, a);
+		int rc;
+
+		if (a->not_enabled) {
+			rc = rc_counters_add_disabled(out, a->port, a->name, a->source);
+		} else if (!b || b->not_enabled) {
+			(*unmatched)++;
+			continue;
+		} else {
+			*resets += a->value < b->value;
+			rc = rc_counters_add(out, a->port, a->name, a->source,
+					     a->value >= b->value ? a->value - b->value : a->value,
+					     a->is_drop);
+		}
+		if (rc)
+			return -ENOMEM;
+	}
+	return 0;
+}

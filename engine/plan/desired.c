@@ -120,10 +120,11 @@ static int want_switch(const struct rc_policy *p, uint32_t speed, uint32_t cable
 
 /* Host (mlx5): DCQCN on the RoCE priority, CNPs marked as the policy says, rdma_cm ToS,
  * and DCBX in host control so that what we write is not overwritten by the switch's
- * DCBX (host-dcb.md §2.2).  Headroom only when the policy fixes it: otherwise the driver
- * sizes its buffers from the cable length (host-dcb.md §2.6, §4 "practical rule").
- * ETS and the priority -> TC map only when the policy has an ets section: the NIC's
- * scheduler then has to agree with the switches' (strict CNP class, DWRR shares). */
+ * DCBX (mlx5's en_dcbnl.c: a firmware-controlled DCBX overwrites the host's settings).  Headroom
+ * only when the policy fixes it: otherwise the driver sizes its buffers from the cable length
+ * (mlx5's en/port_buffer.c, which sizes the lossless buffer from the cable length). ETS and the
+ * priority -> TC map only when the policy has an ets section: the NIC's scheduler then has to agree
+ * with the switches' (strict CNP class, DWRR shares). */
 static int want_host(const struct rc_policy *p, const char *port, struct port_qos *q,
 		     struct rc_err *err)
 {

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cJSON.h>
 
 #include "rocectl/desired.h"
 #include "rocectl/journal.h"
+#include "rocectl/print.h"
 #include "rocectl/util.h"
 
 #define DESIRED_MAX_BYTES (4u << 20)
@@ -80,6 +82,21 @@ int rc_desired_render(const struct rc_policy *policy, const struct rc_inventory 
 	return rc;
 }
 
+/* The header every JSON document of rocectl carries (include/rocectl/print.h); the loader
+ * reads only what it needs, so it ignores it. */
+static void add_header(cJSON *o)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char ts[32] = "1970-01-01T00:00:00Z";
+
+	if (gmtime_r(&now, &tm))
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddNumberToObject(o, "schema_version", RC_JSON_SCHEMA_VERSION);
+	cJSON_AddStringToObject(o, "rocectl_version", ROCECTL_VERSION);
+	cJSON_AddStringToObject(o, "timestamp", ts);
+}
+
 char *rc_desired_to_json(const struct rc_desired_set *set)
 {
 	cJSON *o = cJSON_CreateObject(), *ports, *q;
@@ -87,6 +104,7 @@ char *rc_desired_to_json(const struct rc_desired_set *set)
 
 	if (!o)
 		return NULL;
+	add_header(o);
 	cJSON_AddStringToObject(o, "schema", RC_DESIRED_SCHEMA);
 	cJSON_AddStringToObject(o, "host", set->host);
 	cJSON_AddStringToObject(o, "policy", set->policy);

@@ -1,6 +1,6 @@
 /* PFC headroom: what a lossless priority must be able to absorb after the receiver has
- * decided to pause its peer (host-dcb.md §4; the IEEE 802.1Qbb / 802.3 Annex 31B worst
- * case):
+ * decided to pause its peer (the IEEE 802.1Qbb / 802.3 Annex 31B worst case, as mlx5's
+ * en/port_buffer.c and SONiC's buffer_headroom_mellanox.lua compute it):
  *
  *   headroom = MTU_rx            frame the receiver is already sending ahead of its PAUSE
  *            + PAUSE frame       64 B + 20 B preamble/IPG = 672 bit times
@@ -10,42 +10,41 @@
  *            + MTU_tx            frame the sender may not cut short
  *
  * It is a floor, not a buffer size: cell rounding and vendor pipeline terms (SONiC's
- * xon, switch-dialects.md §2.6) come on top, which is why a computed headroom is compared
- * with ">=" and never written smaller than the platform's own choice.
+ * xon, sonic-swss cfgmgr/buffer_headroom_mellanox.lua) come on top, which is why a computed
+ * headroom is compared with ">=" and never written smaller than the platform's own choice.
  *
  * The MTU terms are the MTU itself, without the 20 B of preamble/IPG or the L2 header: the
- * worked table of host-dcb.md §4 counts them that way, so its totals can be checked
- * against ours, and the conservative interface delays below cover those few bytes many
- * times over. */
+ * worked examples in tests/unit/test_headroom.c count them that way, and the conservative interface
+ * delays below cover those few bytes many times over. */
 #include <errno.h>
 
 #include "rocectl/headroom.h"
 #include "rocectl/policy.h"
 
-/* 64-byte PAUSE/PFC frame + 8 B preamble/SFD + 12 B inter-packet gap (host-dcb.md §4). */
+/* 64-byte PAUSE/PFC frame + 8 B preamble/SFD + 12 B inter-packet gap (IEEE 802.3 clause 31B). */
 #define PAUSE_FRAME_BYTES 84u
 
-/* Round-trip propagation, in tenths of a nanosecond per metre: 2 x 5 ns/m (host-dcb.md
- * §4: fibre 4.9-5.1 ns/m; mlx5 and SONiC use 1.98e8 m/s = 5.05 ns/m, a 1% difference that
+/* Round-trip propagation, in tenths of a nanosecond per metre: 2 x 5 ns/m (fibre
+ * 4.9-5.1 ns/m; mlx5 and SONiC use 1.98e8 m/s = 5.05 ns/m, a 1% difference that
  * is far inside the interface-delay margin). */
 #define RTT_NS_PER_M 10u
 
 struct speed_model {
 	uint32_t gbps;
-	/* Maximum pause reaction in 512-bit quanta.  10G: 67 (SONiC Mellanox Lua table,
-	 * switch-dialects.md §2.6; host-dcb.md §4 quotes 60 -> the larger one); 25G 80,
+	/* Maximum pause reaction in 512-bit quanta.  10G: 67 (sonic-swss
+	 * buffer_headroom_mellanox.lua; IEEE 802.3 Annex 31B says 60 -> the larger one); 25G 80,
 	 * 40G 118, 100G 394, 200G 453, 400G 905: the 802.3 values both references agree on;
 	 * 50G 147: SONiC table only; 800G 1810: mlx5 [PB-NEW] table (SONiC reuses 905 for
 	 * 800G -> the larger one). */
 	uint32_t response_quanta;
-	/* One end's MAC+PHY delay, transmit + receive, in bit times (802.3 delay
-	 * constraints as quoted in host-dcb.md §4): 10G 8192, 25G 6144, 40G 24576, 100G
-	 * 122880.  For 50G the reference has no value (UNVERIFIED): 100G's 1228.8 ns in
-	 * time, 61440 bits.  For 200G-800G (UNVERIFIED) we keep 100G's budget in *bits*:
-	 * the MAC/PCS/FEC pipeline is specified in bit times and does not get slower as the
-	 * rate rises.  Scaling 100G's *time* instead would ask for 122880 B at 400G for this
-	 * term alone, more than the whole headroom SONiC programs on a Spectrum-4 400G port
-	 * (117760 B at 5 m, switch-dialects.md §2.6), so every correctly configured port
+	/* One end's MAC+PHY delay, transmit + receive, in bit times (IEEE 802.3
+	 * delay constraints, as mlx5's en/port_buffer.c uses them): 10G 8192, 25G 6144, 40G 24576,
+	 * 100G 122880.  For 50G the reference has no value (UNVERIFIED): 100G's 1228.8 ns in time,
+	 * 61440 bits.  For 200G-800G (UNVERIFIED) we keep 100G's budget in *bits*: the MAC/PCS/FEC
+	 * pipeline is specified in bit times and does not get slower as the rate rises.  Scaling
+	 * 100G's *time* instead would ask for 122880 B at 400G for this term alone, more than the
+	 * whole headroom SONiC programs on a Spectrum-4 400G port (117760 B at 5 m by the formula
+	 * of sonic-swss cfgmgr/buffer_headroom_mellanox.lua), so every correctly configured port
 	 * would be reported as short. */
 	uint32_t interface_delay_bits;
 };

@@ -240,8 +240,8 @@ size_t rc_fleet_read(struct rc_fleet *f)
  * yet treat its priority lossless (switches first), and no hop may stop honouring the
  * priority RoCE is on while hosts still send on it (hosts first).  Only the priority RoCE
  * travels on decides: a device with extra lossless priorities (a factory SONiC leaf has
- * PORT_QOS_MAP pfc_enable "3,4", as in ../shared/conformance/sonic/config_db/
- * sonic-utilities_filter_fdb_config_db.json) losing them must not flip the order for the
+ * PORT_QOS_MAP pfc_enable "3,4", as in sonic-utilities'
+ * tests/filter_fdb_input/config_db.json) losing them must not flip the order for the
  * whole fabric. */
 
 /* The device gains lossless on the priority the policy puts RoCE on. */

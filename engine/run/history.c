@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -108,6 +109,32 @@ static struct rc_history_dev *grow(struct rc_history *h, const char *device)
 	return d;
 }
 
+int rc_history_counters(struct rc_history *h, const char *device, const char *driver,
+			const struct rc_counters *c)
+{
+	struct rc_history_dev *d = find(h, device);
+
+	if (!d)
+		d = grow(h, device);
+	if (!d)
+		return -ENOMEM;
+	snprintf(d->driver, sizeof(d->driver), "%s", driver);
+	if (!d->result[0])
+		snprintf(d->result, sizeof(d->result), "sampled");
+	d->has_counters = true;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct rc_counter *e = &c->v[i];
+		int rc = e->not_enabled
+			     ? rc_counters_add_disabled(&d->counters, e->port, e->name, e->source)
+			     : rc_counters_add(&d->counters, e->port, e->name, e->source, e->value,
+					       e->is_drop);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int push_change(struct rc_changes *c, const struct rc_change *ch)
 {
 	if (rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 16))
@@ -173,6 +200,31 @@ static void iso(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* A counter sample kept for `counters --since`.  Values go out as strings: a JSON number
+ * read back through a double loses the low bits of a 64-bit counter. */
+static cJSON *counters_json(const struct rc_counters *c)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (size_t i = 0; a && i < c->n; i++) {
+		const struct rc_counter *e = &c->v[i];
+		cJSON *o = cJSON_CreateObject();
+		char v[24];
+
+		snprintf(v, sizeof(v), "%" PRIu64, e->value);
+		cJSON_AddStringToObject(o, "port", e->port);
+		cJSON_AddStringToObject(o, "name", e->name);
+		cJSON_AddStringToObject(o, "source", e->source);
+		if (e->not_enabled)
+			cJSON_AddBoolToObject(o, "not_enabled", true);
+		else
+			cJSON_AddStringToObject(o, "value", v);
+		cJSON_AddBoolToObject(o, "is_drop", e->is_drop);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
 static cJSON *device_json(const struct rc_history_dev *d)
 {
 	cJSON *o = cJSON_CreateObject(), *ch, *ports;
@@ -204,6 +256,8 @@ static cJSON *device_json(const struct rc_history_dev *d)
 		cJSON_AddItemToObject(p, "qos", rc_port_qos_to_cjson(&d->before[i].qos));
 		cJSON_AddItemToArray(ports, p);
 	}
+	if (d->has_counters)
+		cJSON_AddItemToObject(o, "counters", counters_json(&d->counters));
 	return o;
 }
 
@@ -320,6 +374,7 @@ void rc_history_fini(struct rc_history *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
 		rc_changes_fini(&h->devs[i].changes);
+		rc_counters_fini(&h->devs[i].counters);
 		free(h->devs[i].before);
 	}
 	free(h->devs);
@@ -334,6 +389,41 @@ static void copy_str(const cJSON *o, const char *key, char *out, size_t len)
 	out[0] = '\0';
 	if (s)
 		rc_clean_text(s, strlen(s), out, len);
+}
+
+static int load_counters(const char *path, const cJSON *a, struct rc_history_dev *d,
+			 struct rc_err *err)
+{
+	const cJSON *it;
+
+	d->has_counters = true;
+	cJSON_ArrayForEach(it, a)
+	{
+		char port[RC_NAME_MAX], name[48], source[96], num[24];
+		uint64_t v = 0;
+		int rc;
+
+		copy_str(it, "port", port, sizeof(port));
+		copy_str(it, "name", name, sizeof(name));
+		copy_str(it, "source", source, sizeof(source));
+		copy_str(it, "value", num, sizeof(num));
+		if (!port[0] || !name[0] ||
+		    (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "not_enabled")) &&
+		     rc_parse_u64(num, 10, 0, UINT64_MAX, &v)))
+			return rc_errf(err, EINVAL,
+				       "history '%s': device '%s': a counter without port, name "
+				       "or a decimal value",
+				       path, d->device);
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "not_enabled")))
+			rc = rc_counters_add_disabled(&d->counters, port, name, source);
+		else
+			rc = rc_counters_add(
+			    &d->counters, port, name, source, v,
+			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "is_drop")));
+		if (rc)
+			return rc_errf(err, ENOMEM, "out of memory");
+	}
+	return 0;
 }
 
 static int load_device(const char *path, const cJSON *e, struct rc_history *h, struct rc_err *err)
@@ -384,6 +474,8 @@ static int load_device(const char *path, const cJSON *e, struct rc_history *h, s
 		}
 		d->n_ports++;
 	}
+	if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(e, "counters")))
+		return load_counters(path, cJSON_GetObjectItemCaseSensitive(e, "counters"), d, err);
 	return 0;
 }
 

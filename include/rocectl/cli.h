@@ -76,5 +76,7 @@ int cmd_render(int argc, char **argv, const struct rc_global *g);
 int cmd_capture(int argc, char **argv, const struct rc_global *g);
 int cmd_diagnose(int argc, char **argv, const struct rc_global *g);
 int cmd_discover(int argc, char **argv, const struct rc_global *g);
+int cmd_diff(int argc, char **argv, const struct rc_global *g);
+int cmd_export(int argc, char **argv, const struct rc_global *g);
 
 #endif

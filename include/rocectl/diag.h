@@ -83,6 +83,13 @@ int rc_diag_dev_build(struct rc_diag_dev *out, const struct rc_counters *before,
 		      const struct rc_counters *after, const struct rc_diag_scope *scope,
 		      struct rc_err *err);
 void rc_diag_dev_fini(struct rc_diag_dev *d);
+/* `counters --interval`/`--since`: every counter of `after` as its rise since `before`,
+ * matched by port and name, into out (empty on entry).  A counter that went backwards
+ * (cleared, a restarted driver) counts its new value and adds one to *resets; one the
+ * device keeps switched off stays "not enabled"; one absent from `before` is left out
+ * and adds one to *unmatched.  0 or -ENOMEM. */
+int rc_counters_delta(struct rc_counters *out, const struct rc_counters *before,
+		      const struct rc_counters *after, size_t *resets, size_t *unmatched);
 /* A port's deltas, or NULL. */
 const struct rc_diag_deltas *rc_diag_dev_port(const struct rc_diag_dev *d, const char *port);
 

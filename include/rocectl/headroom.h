@@ -1,5 +1,5 @@
-/* PFC headroom a lossless priority needs on a link (host-dcb.md §4, SONiC dynamic
- * buffer formula in switch-dialects.md §2.6). */
+/* PFC headroom a lossless priority needs on a link (IEEE 802.1Qbb / 802.3 Annex
+ * 31B; SONiC's dynamic buffer formula, sonic-swss cfgmgr/buffer_headroom_mellanox.lua). */
 #ifndef ROCECTL_HEADROOM_H
 #define ROCECTL_HEADROOM_H
 

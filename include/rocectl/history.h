@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "rocectl/devrun.h"
+#include "rocectl/driver.h"
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/util.h"
@@ -34,6 +35,10 @@ struct rc_history_dev {
 	struct rc_port_state *before; /* per port: known = the groups written, pre-change values */
 	char result[24];	      /* "applied", "failed", "skipped", "planned", ... */
 	char error[RC_ERR_MSG_MAX];
+	/* `counters --save`: the device's counters as read at the run's start, the
+	 * baseline of a later `counters --since RUN` (has_counters false: none kept). */
+	bool has_counters;
+	struct rc_counters counters;
 };
 
 struct rc_history {
@@ -63,6 +68,9 @@ int rc_history_add(struct rc_history *h, const struct rc_devrun *r, const char *
 /* The device's outcome, once known. */
 void rc_history_result(struct rc_history *h, const char *device, const char *result,
 		       const char *error);
+/* Keep a counter sample of `device` in the record (`counters --save`): a copy of c. */
+int rc_history_counters(struct rc_history *h, const char *device, const char *driver,
+			const struct rc_counters *c);
 /* Write DIR/<run-id>.json, and send every change of a device whose result is "applied"
  * or "restored" to syslog. */
 int rc_history_write(struct rc_history *h, const char *dir, int exit_code, struct rc_err *err);

@@ -16,7 +16,7 @@ check() {
 
 test_expect_success 'every command refuses an unknown option with exit 64' '
 	for c in validate plan apply verify trace rollback counters headroom agent nccl-env \
-		capture "agent state" "agent write" enforce history show diagnose discover; do
+		capture "agent state" "agent write" enforce history show diagnose discover diff export; do
 		test_expect_code 64 "$ROCECTL" $c --no-such-option >/dev/null 2>"$TMP/err" &&
 		test_must_contain "$TMP/err" "unknown option.*--no-such-option" || return 1
 	done
@@ -52,7 +52,8 @@ test_expect_success '-j and --json are --format json, listed in --help' '
 	sed "s/\"timestamp\":\"[^\"]*\"//" "$TMP/b" >"$TMP/b2" &&
 	sed "s/\"timestamp\":\"[^\"]*\"//" "$TMP/c" >"$TMP/c2" &&
 	cmp "$TMP/a2" "$TMP/b2" && cmp "$TMP/a2" "$TMP/c2" &&
-	for c in validate plan apply verify trace counters headroom agent nccl-env; do
+	for c in validate plan apply verify trace counters headroom agent nccl-env history show \
+		diff diagnose enforce; do
 		"$ROCECTL" $c --help >"$TMP/help" &&
 		test_must_contain "$TMP/help" "^ +--format FMT" &&
 		test_must_contain "$TMP/help" "^ +-j, --json +the same as --format json" || return 1

@@ -40,4 +40,19 @@ test_expect_success '--limit offers roles and the inventory devices, ranges expa
 	printf "spine\nswitch\n" >"$TMP/want" && cmp "$TMP/want" "$TMP/out"
 '
 
+test_expect_success 'run ids of the history after show, diff and counters --since' '
+	mkdir -p "$TMP/hist" &&
+	for r in 20261203T101500.000Z-42 20261203T111500.000Z-43; do
+		printf "{\"schema\": \"rocectl.history/v1\", \"run_id\": \"%s\", \"command\": \"counters\", \"started_epoch\": 1, \"devices\": []}" \
+			"$r" >"$TMP/hist/$r.json" || return 1
+	done &&
+	ROCECTL_HISTORY="$TMP/hist" complete_words diff 20261203T1015 >"$TMP/out" &&
+	test "$(cat "$TMP/out")" = 20261203T101500.000Z-42 &&
+	ROCECTL_HISTORY="$TMP/hist" complete_words show "" >"$TMP/out" &&
+	test "$(wc -l <"$TMP/out")" = 2 &&
+	ROCECTL_HISTORY="$TMP/hist" complete_words counters --since 2026 >"$TMP/out" &&
+	test "$(wc -l <"$TMP/out")" = 2 &&
+	complete_words export --ov >"$TMP/out" && test "$(cat "$TMP/out")" = --overrides
+'
+
 test_done

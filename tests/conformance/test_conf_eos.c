@@ -6,9 +6,9 @@
  *
  * A shape is the line with numbers as <n> (a run of them as one, DSCP lists) and
  * interface names as <if>, in its mode: global, interface (an `interface` block or a `qos
- * profile`, which hold the same lines, eos/FACTS.md #5) or queue (tx-queue, uc-tx-queue,
- * mc-tx-queue).  `no W...` is accepted when W... begins a shape of that mode, as the
- * artifact's own `no priority` (of `priority strict`), `no qos trust` and `no
+ * profile`, which hold the same lines, AVD's qos.cfg `qos profile test_with_pfc`) or queue
+ * (tx-queue, uc-tx-queue, mc-tx-queue).  `no W...` is accepted when W... begins a shape of that
+ * mode, as the artifact's own `no priority` (of `priority strict`), `no qos trust` and `no
  * priority-flow-control` do.  `exit` leaves a mode and is not configuration.  Where the
  * configurations show one value of a keyword, AVD's schema table gives the others (the
  * watchdog action: drop | no-drop). */
@@ -183,7 +183,7 @@ static void load_shapes(struct shapes *s)
 	snprintf(path, sizeof(path), "%s/eos/avd/intended_configs/ethernet-interfaces.cfg", dir);
 	load_cfg(s, path);
 	/* qos.cfg shows `... watchdog action no-drop`; T-PFC gives drop and no-drop
-	 * (eos/FACTS.md #2) */
+	 * (AVD's schema table for priority-flow-control) */
 	snprintf(path, sizeof(path), "%s/eos/avd/schema_tables/priority-flow-control.md", dir);
 	load_schema_values(s, M_GLOBAL, "priority-flow-control pause watchdog action", path,
 			   "\"priority_flow_control.watchdog.action\"");

@@ -1,4 +1,5 @@
-/* SONiC parsers against real vendor artifacts ($CONFORMANCE_DIR, ../shared/conformance):
+/* SONiC parsers against real vendor artifacts in $CONFORMANCE_DIR (sonic-buildimage
+ * YANG models and SKU files, sonic-utilities outputs; provenance in its README):
  * every SKU's pg_profile_lookup.ini (sonic-buildimage) must read as its rows, and
  * sonic-utilities' `show pfc counters` fixture as its counts.  A missing artifact fails. */
 #include <errno.h>

@@ -145,7 +145,7 @@ test_expect_success 'counters: this host, named by meaning, values as ethtool an
 	"$NICSIM" counter "$TMP/a" eth1 out_of_sequence 0 &&
 	on a "$ROCECTL" counters --json >"$TMP/out" &&
 	test "$(wc -l <"$TMP/out")" -eq 1 &&
-	test_must_contain "$TMP/out" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"schema\":\"rocectl.counters/v1\",\"command\":\"counters\",\"inventory\":null,\"policy\":null,\"devices\":\[\{\"device\":\"[^\"]+\",\"kind\":\"host\",\"driver\":\"mlx5\",\"status\":\"ok\"" &&
+	test_must_contain "$TMP/out" "^\{\"schema_version\":1,\"rocectl_version\":\"[^\"]+\",\"timestamp\":\"[^\"]+\",\"schema\":\"rocectl.counters/v1\",\"command\":\"counters\",\"inventory\":null,\"policy\":null,\"mode\":\"total\",\"devices\":\[\{\"device\":\"[^\"]+\",\"kind\":\"host\",\"driver\":\"mlx5\",\"status\":\"ok\"" &&
 	test_must_contain "$TMP/out" "\{\"port\":\"eth0\",\"name\":\"cnp_sent\",\"value\":$(hw_counter a mlx5_0 np_cnp_sent),\"source\":\"hw_counters:mlx5_0/1/np_cnp_sent\",\"is_drop\":false\}" &&
 	test_must_contain "$TMP/out" "\{\"port\":\"eth1\",\"name\":\"rx_port_buffer_discards\",\"value\":$(ethtool_stat a eth1 rx_discards_phy),\"source\":\"ethtool:rx_discards_phy\",\"is_drop\":true\}" &&
 	test_must_contain "$TMP/out" "\"drops\":0,\"status\":\"ok\",\"exit_code\":0\}$"

@@ -216,7 +216,8 @@ drift_switch() {
 		path="qos.pfc.$prof.switch-priority={\"$value\":{}}"
 		check='.operational.interface[$p].qos.pfc["switch-priority"] | keys | join(",")'
 		# as an operator must for NVUE to accept it: the lossless pool carries the
-		# priority first (FACTS.md 7 and 10; one lossless pool, roce-lossless in RoCE
+		# priority first (Cumulus Linux 5.18 QoS guide, "Flow Control
+		# Buffers", "Traffic Pools"; one lossless pool, roce-lossless in RoCE
 		# mode)
 		pool=$(jq -r '.operational.qos["traffic-pool"] // {} |
 			if has("roce-lossless") then "roce-lossless" else "default-lossless" end' \

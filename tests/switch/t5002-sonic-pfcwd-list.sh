@@ -1,6 +1,6 @@
 #!/bin/sh
 # PORT_QOS_MAP's pfcwd_sw_enable must follow pfc_enable (the QoS template writes both from
-# the same lossless list, ../shared/conformance/sonic/skus/_common/qos_config.j2): a switch
+# the same lossless list, sonic-buildimage files/build_templates/qos_config.j2): a switch
 # left with pfc_enable as wanted but the watchdog's list parted (as a half-applied patch
 # rolled back left it) is drift, and apply rewrites the list alone.
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,6 +1,6 @@
-/* DCB netlink: requests byte for byte (host-dcb.md §1.8.8), replies parsed from bytes,
- * including truncated and hostile ones, and the real kernel's answer for a netdev
- * without dcbnl ops. */
+/* DCB netlink: requests byte for byte (the layout of include/uapi/linux/dcbnl.h as net/dcb/dcbnl.c
+ * parses it), replies parsed from bytes, including truncated and hostile ones, and the real
+ * kernel's answer for a netdev without dcbnl ops. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -502,7 +502,7 @@ static void gdcbx_and_gcap_replies(void **state)
 
 /* ---- the real kernel ------------------------------------------------------------------- */
 
-/* The loopback device has no dcbnl ops: the kernel answers EOPNOTSUPP (LAB-NOTES). */
+/* The loopback device has no dcbnl ops: the kernel answers EOPNOTSUPP (dcbnl.c, dcb_doit). */
 static void kernel_without_dcb_gives_clear_error(void **state)
 {
 	struct rc_dcb *d;

@@ -2,7 +2,7 @@
  *
  * Every expected value is worked out by hand below from the decomposition
  *   total = 2 x MTU + 84 (PAUSE) + cable + response + interface
- * with, per speed (host-dcb.md §4, switch-dialects.md §2.6):
+ * with, per speed (IEEE 802.3 Annex 31B; sonic-swss buffer_headroom_mellanox.lua):
  *
  *   speed  quanta  response=quanta*64  delay bits/end  interface=2*bits/8  cable RTT B/m
  *   10G      67        4288                8192             2048             12.5
@@ -49,7 +49,7 @@ static uint64_t total(uint32_t gbps, uint32_t m, uint32_t mtu)
 }
 
 /* 100G: 18516 + 25216 + 30720 = 74452, + cable 125 B/m.
- * (host-dcb.md §4 table without interface delay: 3 m 44107, 100 m 56232; + 30720 ✓) */
+ * (the same sum without interface delay: 3 m 44107, 100 m 56232; + 30720 ✓) */
 static void test_100g(void **state)
 {
 	struct rc_headroom h = compute_ok(100, 3, 9216);

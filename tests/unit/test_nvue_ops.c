@@ -360,9 +360,10 @@ static void test_watchdog(void **state)
 	nvue_ops_free(&ops);
 }
 
-/* NVUE's watchdog ranges (FACTS.md 2-3: polling-interval 100-5000 ms, robustness
- * 1-1000): a detection time that no pair in range gives is refused before anything is
- * written, and a time that needs a polling interval other than 100 ms gets one in range. */
+/* NVUE's watchdog ranges (Cumulus Linux 5.6 release notes and the 5.18 QoS guide, "PFC Watchdog":
+ * polling-interval 100-5000 ms, robustness 1-1000): a detection time that no pair in range gives is
+ * refused before anything is written, and a time that needs a polling interval other than 100 ms
+ * gets one in range. */
 static void test_watchdog_ranges(void **state)
 {
 	struct port_qos want, have;

@@ -382,7 +382,7 @@ static void test_headroom_is_xoff(void **state)
 	assert_int_equal(q.headroom_bytes[0], 0);
 }
 
-/* `show runningconfiguration all` shapes (switch-dialects.md, SONiC corrections). */
+/* `show runningconfiguration all` shapes (sonic-utilities, single- and multi-ASIC). */
 static void test_shapes(void **state)
 {
 	struct port_qos q;

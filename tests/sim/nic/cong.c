@@ -1,5 +1,5 @@
 /* The congestion-control parameters of upstream mlx5_ib in debugfs
- * (drivers/infiniband/hw/mlx5/cong.c; host-dcb.md 2.8 and "Corrections and additions"):
+ * (drivers/infiniband/hw/mlx5/cong.c; mlx5_ib_dbg_cc_name[] and its params):
  *   sys/kernel/debug/mlx5/<pci>/cc_params/<name>, mode 0600, one file per parameter,
  *   created only while debugfs is mounted and the HCA allows cc query and modify.
  * get_param answers "%d\n" of the firmware value.  set_param refuses a write longer than
@@ -16,7 +16,7 @@
 struct cc_def {
 	const char *name;
 	unsigned bits;
-	uint32_t factory; /* host-dcb.md 2.8 "defaults commonly deployed" (unverified) */
+	uint32_t factory; /* commonly deployed defaults, not read from firmware */
 };
 
 /* cong.c's mlx5_ib_dbg_cc_name[] order (with rp_max_rate and np_min_time_between_cnps,

@@ -1,5 +1,6 @@
-/* The counters a ConnectX port exposes (host-dcb.md 2.11): ethtool -S names of mlx5_core,
- * RDMA hw_counters and IB port counters, carrier counters of the netdev. */
+/* The counters a ConnectX port exposes (mlx5's en_stats.c, drivers/infiniband/hw/mlx5/counters.c):
+ * ethtool -S names of mlx5_core, RDMA hw_counters and IB port counters, carrier counters of the
+ * netdev. */
 #include <string.h>
 
 #include "nicsim.h"

@@ -1,6 +1,6 @@
 /* The kernel's DCB netlink handler (net/dcb/dcbnl.c dcb_doit() and friends) in front of the
  * simulated mlx5: parsing, policy checks, command table, reply and ACK framing.
- * host-dcb.md section 1.8 and the checklist in section 6. */
+ * net/dcb/dcbnl.c (dcb_doit and its IEEE handlers) and include/uapi/linux/dcbnl.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

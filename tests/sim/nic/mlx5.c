@@ -1,6 +1,6 @@
 /* The dcbnl_rtnl_ops of upstream mlx5_core (en_dcbnl.c, en/port_buffer.c) on simulated
- * hardware.  host-dcb.md section 2 describes each rule; the comments here say which quirk of
- * the driver a line keeps. */
+ * hardware.  mlx5's en_dcbnl.c and en/port_buffer.c hold each rule; the comments here say which
+ * quirk of the driver a line keeps. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +34,7 @@ void ns_mlx5_getets(const struct ns_nic *nic, struct ieee_ets *ets)
 
 /* mlx5e_dbcnl_validate_ets: priorities < 8; an ETS TC needs bandwidth ("BW 0 is illegal")
  * and ETS bandwidths sum to 100.  The 2024 "Validate Non ETS BW" patch adds: bandwidth on
- * a non-ETS TC -> -EINVAL, and CBS -> -EOPNOTSUPP (host-dcb.md 2.3, corrected); drivers
+ * a non-ETS TC -> -EINVAL, and CBS -> -EOPNOTSUPP (en_dcbnl.c, mlx5e_dbcnl_validate_ets); drivers
  * before it take both, which is why the check is a property of the simulated driver */
 static int validate_ets(const struct ns_nic *nic, const struct ieee_ets *ets)
 {

@@ -28,7 +28,8 @@
 #define NS_GID_SLOTS	   16
 #define NS_GID_VALID	   4
 
-/* Constants that Debian 12's 6.1 <linux/dcbnl.h> lacks (host-dcb.md 1.4/1.5) */
+/* Constants that Debian 12's 6.1 <linux/dcbnl.h> lacks (upstream include/uapi/linux/dcbnl.h has
+ * them) */
 #define NS_DCB_ATTR_DCB_APP_TRUST_TABLE 11
 #define NS_DCB_ATTR_DCB_REWR_TABLE	12
 #define NS_DCB_ATTR_IEEE_MAX		12
@@ -52,8 +53,8 @@ struct ns_hw {
 	int dcb;  /* 0: the netdev has no dcbnl_ops (like a VF) */
 	int ofed; /* MLNX_OFED sysfs extras */
 	/* mlx5 driver with the 2024 "Validate Non ETS BW" patch in mlx5e_dbcnl_validate_ets
-	 * (host-dcb.md 2.3): bandwidth on a non-ETS TC -> -EINVAL, CBS -> -EOPNOTSUPP.  Older
-	 * drivers accept both (the dcbnl core checks neither). */
+	 * (en_dcbnl.c, mlx5e_dbcnl_validate_ets): bandwidth on a non-ETS TC -> -EINVAL, CBS ->
+	 * -EOPNOTSUPP.  Older drivers accept both (the dcbnl core checks neither). */
 	int ets_nonets_check;
 	/* debugfs mlx5/<pci>/cc_params (drivers/infiniband/hw/mlx5/cong.c): created when
 	 * debugfs is mounted and the HCA has cc_query_allowed and cc_modify_allowed */

@@ -115,7 +115,7 @@ void ns_log(const char *dir, const char *fmt, ...)
 	close(fd);
 }
 
-/* What a ConnectX PF reports after a cold boot (host-dcb.md 2.2-2.6) */
+/* What a ConnectX PF reports after a cold boot (mlx5's en_dcbnl.c and en/port_buffer.c defaults) */
 void ns_cfg_factory(const struct ns_hw *hw, struct ns_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

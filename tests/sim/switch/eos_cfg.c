@@ -1,6 +1,6 @@
-/* EOS configuration: the config/interface/tx-queue mode grammar (reference §3.1), the
- * running-config rendering (3-space indents, '!' separators), loading text back, and the
- * unified diff of configuration sessions.
+/* EOS configuration: the config/interface/tx-queue mode grammar (AVD's eos_cli_config_gen
+ * templates), the running-config rendering (3-space indents, '!' separators), loading text back,
+ * and the unified diff of configuration sessions.
  *
  * cfg (JSON) holds what was configured, nothing derived:
  *   hostname, qos-map-dscp {DSCP: TC}, pfc-all-off, pfc-watchdog {timeout, recovery-time,

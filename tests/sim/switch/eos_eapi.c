@@ -1,4 +1,4 @@
-/* eAPI: JSON-RPC 2.0 runCmds on POST /command-api (reference §3.3).
+/* eAPI: JSON-RPC 2.0 runCmds on POST /command-api (Arista eAPI, JSON-RPC 2.0).
  *
  * Every request is a fresh CLI session in privileged exec mode; commands run in order
  * until one fails.  Success: {"jsonrpc", "id", "result": [one element per command]}.

@@ -1,4 +1,4 @@
-/* EOS show commands (reference §3.2): running-config (whole, section REGEX, interfaces),
+/* EOS show commands (Arista eAPI): running-config (whole, section REGEX, interfaces),
  * priority-flow-control [counters], qos maps, qos interfaces [trust|ecn|ecn counters queue],
  * interfaces [status], version, hostname, session-config [diffs], configuration sessions.
  * Each fills the text output and, where EOS has one, the JSON model eAPI returns. */
@@ -368,7 +368,8 @@ static int show_pfc(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, 
 static const char *trust_of(const cJSON *ifc)
 {
 	const char *t = jstr(ifc, "qos-trust", NULL);
-	/* factory: switched ports trust CoS (reference §3.1, UNVERIFIED default) */
+	/* factory: switched ports trust CoS (AVD's eos_cli_config_gen templates, UNVERIFIED
+	 * default) */
 	if (!t)
 		return "COS";
 	return !strcmp(t, "dscp") ? "DSCP" : !strcmp(t, "cos") ? "COS" : "UNTRUSTED";

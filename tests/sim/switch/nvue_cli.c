@@ -1,6 +1,6 @@
 /* The "nv" command: set/unset stage changes, "nv config ..." manages revisions, "nv show"
- * lives in nvue_show.c.  Texts follow reference §1.1 and §1.8; where the reference has none,
- * the choice is documented in README.md. */
+ * lives in nvue_show.c.  Texts follow Cumulus Linux "NVUE CLI" and Cumulus Linux "NVUE CLI"; where
+ * the reference has none, the choice is documented in README.md. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +90,7 @@ static bool is_roce(const struct nv_target *t)
 	return t->n >= 2 && strcmp(t->path[0], "qos") == 0 && strcmp(t->path[1], "roce") == 0;
 }
 
-/* "nv set qos roce" and "nv set qos roce mode X" turn RoCE on (reference §1.2: they are
+/* "nv set qos roce" and "nv set qos roce mode X" turn RoCE on (Cumulus Linux RoCE page: they are
  * equivalent); setting only cable-length does not. */
 static void roce_side_effect(struct nv_cli *c, cJSON *rev, const struct nv_target *t)
 {

@@ -1,5 +1,5 @@
 /* What an NVUE switch does with its configuration: factory defaults, what RoCE mode implies
- * (reference §1.2), validation at apply, and the operational state the ASIC ends up with. */
+ * (RoCE page), validation at apply, and the operational state the ASIC ends up with. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include "nvue.h"
 
 /* ECN thresholds: Spectrum-4 programs them in units of 64 cells of 192 B (12288 B), which is
- * what turns 150000 B into the documented 159744 B (reference §1.3); older ASICs round up
- * to one cell.  VX has no ASIC and keeps values as configured. */
+ * what turns 150000 B into the documented 159744 B (RoCE page, `nv show qos roce`); older ASICs
+ * round up to one cell.  VX has no ASIC and keeps values as configured. */
 static const struct nv_model models[] = {
     {"SN5600", "MSN5600", "Spectrum-4", 192, 64, 800000},
     {"SN5400", "MSN5400", "Spectrum-4", 192, 64, 400000},
@@ -178,7 +178,7 @@ static bool lossless_mode(const char *mode)
 	return strcmp(mode, "lossless") == 0 || strcmp(mode, "lossless-single-ipool") == 0;
 }
 
-/* What "nv set qos roce" programs (reference §1.2 table). */
+/* What "nv set qos roce" programs (Cumulus Linux RoCE page table). */
 static cJSON *roce_derived(const char *mode, long cable_m)
 {
 	cJSON *d = cJSON_CreateObject();
@@ -295,8 +295,9 @@ cJSON *nv_effective(const struct nv_sw *sw, const cJSON *sparse)
 	return eff;
 }
 
-/* Lossless headroom.  switchd's formula is not public (reference §1.5); the simulator uses
- * SONiC's Mellanox one (§2.6) with NVUE's port MTU, which has the right inputs and shape. */
+/* Lossless headroom.  switchd's formula is not public (Cumulus Linux QoS guide, PFC); the simulator
+ * uses SONiC's Mellanox one (sonic-swss buffer_headroom_mellanox.lua) with NVUE's port MTU, which
+ * has the right inputs and shape. */
 static void headroom(const struct nv_sw *sw, long cable_m, long *xon, long *xoff, long *size)
 {
 	static const struct {
@@ -340,7 +341,7 @@ static cJSON *port_pfc(const struct nv_sw *sw, const cJSON *qos, const char *pro
 {
 	const cJSON *p = jget1(jget1(qos, "pfc"), prof);
 	/* RoCE mode sizes headroom from `qos roce cable-length`, not from a PFC profile's
-	 * (reference §6 "Corrections", NVUE) */
+	 * (Cumulus Linux 5.12 QoS guide, "Flow Control Buffers") */
 	long cable = nv_roce_on(qos) ? jint(jget1(qos, "roce"), "cable-length", 100)
 				     : jint(p, "cable-length", 10);
 	cJSON *o = cJSON_CreateObject();
@@ -467,10 +468,10 @@ static void validate_interfaces(const cJSON *eff, cJSON *issues)
 }
 
 /* Lossless traffic pools (QoS guide, "Traffic Pools" and "Flow Control Buffers";
- * ../shared/conformance/nvue/FACTS.md 7, 10): only one lossless pool at a time, and the
- * pools must be configured before PFC: a PFC priority that no lossless pool carries is
- * refused here, as the guide's prerequisite says (the exact message of a real switch is
- * not public). */
+ * Cumulus Linux 5.18 QoS guide, "Flow Control Buffers", "Traffic Pools"): only one lossless pool at
+ * a time, and the pools must be configured before PFC: a PFC priority that no lossless pool carries
+ * is refused here, as the guide's prerequisite says (the exact message of a real switch is not
+ * public). */
 static void validate_pools(const cJSON *qos, cJSON *issues)
 {
 	const cJSON *pools = jget1(qos, "traffic-pool"), *prof, *sp;

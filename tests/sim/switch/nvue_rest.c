@@ -1,4 +1,4 @@
-/* NVUE REST API below /nvue_v1 (reference §1.10):
+/* NVUE REST API below /nvue_v1 (Cumulus Linux "NVUE API"):
  *   GET    /nvue_v1/<path>[?rev=operational|applied|startup|pending|N][&filled=false]
  *   POST   /nvue_v1/revision                      -> {"<id>": {"state": "pending", ...}}
  *   PATCH  /nvue_v1/<path>?rev=<id>   JSON body   -> merge patch into the revision (echo)

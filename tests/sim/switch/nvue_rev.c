@@ -1,6 +1,6 @@
-/* NVUE revisions (reference §1.8, §1.10): "nv set"/"nv unset" and REST PATCH/DELETE stage
- * changes in a pending revision; apply validates them against the *current* applied
- * configuration (a revision is a list of changes, so a concurrent apply by someone else is
+/* NVUE revisions (Cumulus Linux "NVUE CLI", Cumulus Linux "NVUE API"): "nv set"/"nv unset" and REST
+ * PATCH/DELETE stage changes in a pending revision; apply validates them against the *current*
+ * applied configuration (a revision is a list of changes, so a concurrent apply by someone else is
  * rebased over, as NVUE does), then the ASIC is re-programmed.
  *
  * State (st["nvue"]):

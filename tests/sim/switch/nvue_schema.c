@@ -1,5 +1,5 @@
-/* The NVUE object model for the parts rocectl touches (reference §1.2-1.9), used by the
- * CLI parser, the REST validator and the show renderers alike so that they cannot disagree.
+/* The NVUE object model for the parts rocectl touches (Cumulus Linux QoS guide and RoCE page), used
+ * by the CLI parser, the REST validator and the show renderers alike so that they cannot disagree.
  * JSON keys are the CLI keywords; ids are object keys; list-membership collections are
  * objects of empty objects ({"3": {}}). */
 #include <ctype.h>
@@ -155,7 +155,7 @@ static const struct nv_node cc_entry = {.kind = NV_OBJ, .sub = cc_kids};
 
 static const struct nv_node wd_kids[] = {
     /* ranges: Cumulus Linux 5.6 release notes, new commands (polling-interval 100-5000,
-     * robustness 1-1000); ../shared/conformance/nvue/FACTS.md facts 2-3 */
+     * robustness 1-1000); Cumulus Linux 5.6 release notes, new commands */
     {.key = "polling-interval",
      .kind = NV_INT,
      .lo = 100,
@@ -491,7 +491,7 @@ bool nv_is_bool_enum(const struct nv_node *leaf)
 	       bool_word(leaf->vals[0]) == 1 && bool_word(leaf->vals[1]) == 0;
 }
 
-/* Releases differ in enable/enabled/on spellings (reference §1.9): accept all of them and
+/* Releases differ in enable/enabled/on spellings (Cumulus Linux "NVUE API"): accept all of them and
  * store the one this node uses. */
 const char *nv_enum_canon(const struct nv_node *leaf, const char *s)
 {

@@ -1,9 +1,10 @@
-/* "nv show": tables with operational/applied columns (reference §1.1, §1.3-1.7) and JSON.
+/* "nv show": tables with operational/applied columns (Cumulus Linux "NVUE CLI", Cumulus Linux QoS
+ * guide and RoCE page) and JSON.
  *
  * Views: no revision option = operational and applied columns (JSON: operational);
  * --operational, --applied, --pending, --startup, --rev N = that one view.  The system-level
  * qos tree shows configured values; the per-interface one shows what the ASIC programmed
- * (quantized), as NVUE does (reference §1.3, §1.6). */
+ * (quantized), as NVUE does (the Cumulus RoCE page's `nv show qos roce`). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,7 +255,8 @@ cJSON *nv_roce_oper(const cJSON *qos, bool on)
 		jput(po, "tx-enabled",
 		     cJSON_CreateString(strcmp(jstr(pfc, "tx", ""), "enable") ? "disabled"
 									      : "enabled"));
-		/* RoCE mode's headroom comes from its own cable length (reference §6) */
+		/* RoCE mode's headroom comes from its own cable length (Cumulus Linux RoCE page,
+		 * `qos roce cable-length`) */
 		jput(po, "cable-length",
 		     cJSON_CreateNumber((double)jint(jget1(qos, "roce"), "cable-length", 100)));
 	}
@@ -381,7 +383,7 @@ static int show_roce(struct nv_cli *c)
 		table_init(&t, 3, "", "operational", "applied");
 	else
 		table_init(&t, 2, "", cl.name);
-	/* only enable/state and mode carry an applied value (reference §1.3) */
+	/* only enable/state and mode carry an applied value (RoCE page, `nv show qos roce`) */
 	if (cl.two) {
 		table_row(&t, enk, "", jstr(ar, enk, ""));
 		table_row(&t, "mode", on ? jstr(ro, "mode", "") : "", jstr(ar, "mode", ""));

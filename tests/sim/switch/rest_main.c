@@ -174,7 +174,8 @@ static int check_auth(const struct server *srv, struct MHD_Connection *conn, con
 	memset(dec, 0, sizeof(dec));
 	if (!ok)
 		return 401;
-	/* CL 5.6+: the API answers 403 until the default password is changed (§1.10) */
+	/* CL 5.6+: the API answers 403 until the default password is changed (Cumulus Linux "NVUE
+	 * API") */
 	if (dflt_pw && strcmp(want, dflt_pw) == 0)
 		return 403;
 	return 0;

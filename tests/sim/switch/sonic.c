@@ -76,7 +76,8 @@ static void sn_prompt(const struct sim_ctx *ctx, struct sbuf *out)
 
 /* The files a reader of the switch may look at: the saved CONFIG_DB, and the SKU's lookup
  * table under /usr/share/sonic/device/<platform>/<hwsku>/, in the file's own layout
- * (../shared/conformance/sonic/skus/<HWSKU>/pg_profile_lookup.ini). */
+ * (sonic-buildimage device/<vendor>/<platform>/<HWSKU>/pg_profile_lookup.ini, read from
+ * $CONFORMANCE_DIR). */
 static int sn_cat(struct sn_cli *c, const char *path)
 {
 	char ini[256];

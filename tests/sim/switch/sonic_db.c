@@ -1,5 +1,7 @@
-/* SONiC's CONFIG_DB: models, the factory database (reference §2.2 templates), buffermgrd's
- * lossless headroom (§2.6), YANG-style validation, the printers, and sonic-db-cli (§2.3). */
+/* SONiC's CONFIG_DB: models, the factory database (sonic-buildimage Configuration.md and
+ * sonic-yang-models templates), buffermgrd's lossless headroom (sonic-swss cfgmgr/buffermgr.cpp and
+ * buffer_headroom_mellanox.lua), YANG-style validation, the printers, and sonic-db-cli
+ * (sonic-swss-common sonic-db-cli). */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -327,7 +329,8 @@ void sn_buffermgrd(const struct sn_model *m, const cJSON *before, cJSON *db)
 	}
 }
 
-/* ---- validation (YANG-style; the texts are libyang's shapes, reference §2.2 rules) ---- */
+/* ---- validation (YANG-style; the texts are libyang's shapes, sonic-buildimage Configuration.md
+ * and sonic-yang-models rules) ---- */
 
 struct vctx {
 	const cJSON *db;
@@ -634,7 +637,7 @@ static int v_key(struct vctx *v, const cJSON *hash)
 			return verr(v, "Mandatory node \"size\" instance does not exist (%s|%s).",
 				    t, v->key);
 		/* no "xoff <= size" rule: sonic-buffer-profile.yang has none, and Broadcom
-		 * lookup rows have xoff far above size (../shared/conformance/sonic/yang/,
+		 * lookup rows have xoff far above size (sonic-buildimage's sonic-yang-models,
 		 * skus/Arista-7260CX3-D108C8/pg_profile_lookup.ini) */
 	}
 	if (!strcmp(t, "PFC_WD") && strcmp(v->key, "GLOBAL") != 0) {

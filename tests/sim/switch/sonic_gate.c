@@ -1,9 +1,9 @@
 /* GCU's field operation validators (sonic-utilities generic_config_updater), as the real
  * rules files say.  Two pairs of files, chosen by the simulated release (sn_sw.rules):
- *   NEW: ../shared/conformance/sonic/gcu/gcu_field_operation_validators.conf.json with the
+ *   NEW: $CONFORMANCE_DIR/sonic/gcu/gcu_field_operation_validators.conf.json with the
  *        kit's field_operation_validators.py (the 202511 branch carries the same rows for
  *        th2, th5, spc2, spc3 and spc4);
- *   OLD: ../shared/conformance/sonic/gcu/gcu_field_operation_validators.conf.2025-10-25.json
+ *   OLD: $CONFORMANCE_DIR/sonic/gcu/gcu_field_operation_validators.conf.2025-10-25.json
  *        with the .py of the same commit (sonic-utilities@8d2bc08dc, not in the kit: its
  *        buffer_profile_config_update_validator has no object-level rule, and its
  *        wred_profile_config_update_validator is rdma_config_update_validator_common with

@@ -1,5 +1,6 @@
 /* SONiC's "config" group: the Generic Config Updater (apply-patch, replace, checkpoint,
- * rollback, list-checkpoints, delete-checkpoint; reference §2.5), save, and qos reload.
+ * rollback, list-checkpoints, delete-checkpoint; SONiC's Generic Config Update design and
+ * sonic-utilities generic_config_updater), save, and qos reload.
  *
  * apply-patch follows GCU's pipeline and log lines: simulate the target, check the field
  * operations against the platform's gate (rdma_config_update_validator), refuse empty

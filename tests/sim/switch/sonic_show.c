@@ -1,5 +1,5 @@
-/* SONiC's "show" commands that concern lossless QoS (reference §2.4): runningconfiguration,
- * version, pfc priority|counters, pfcwd config, ecn. */
+/* SONiC's "show" commands that concern lossless QoS (sonic-utilities Command-Reference.md):
+ * runningconfiguration, version, pfc priority|counters, pfcwd config, ecn. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,8 +212,8 @@ int sn_show(struct sn_cli *c, int argc, char **argv)
 			return click_no_such(c, "runningconfiguration ", argc < 3 ? "" : argv[2]);
 		struct sbuf sb;
 		sb_init(&sb);
-		/* a single-ASIC switch adds FRR's configuration as "bgpraw" (switch-dialects.md,
-		 * SONiC corrections) */
+		/* a single-ASIC switch adds FRR's configuration as "bgpraw" (sonic-utilities,
+		 * `show runningconfiguration all`) */
 		cJSON *all = cJSON_Duplicate(c->sw.db, true);
 		jput(all, "bgpraw",
 		     cJSON_CreateString("Building configuration...\n\nCurrent configuration:\n!\n"

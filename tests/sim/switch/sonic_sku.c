@@ -1,5 +1,6 @@
 /* The simulated SONiC switches are real HWSKUs, with facts taken from their files in
- * ../shared/conformance/sonic/skus/<HWSKU>/ (sonic-buildimage@086b03bd70f9, Apache-2.0; see
+ * $CONFORMANCE_DIR/sonic/skus/<HWSKU>/ (sonic-buildimage@086b03bd70f9,
+ * device/<vendor>/<platform>/<HWSKU>/, Apache-2.0; see
  * that kit's README for provenance).  Numbers are data, copied from the files named beside
  * them; no template code is reproduced.
  *

@@ -1,0 +1,319 @@
+/* rocectl export -i INVENTORY [--limit L] [-o FILE] [--overrides FILE] [--name NAME]:
+ * onboarding a brownfield fabric starts from what it does now.  Every selected device is
+ * read; engine/plan/export.c makes the policy most ports follow and the switch overrides the
+ * inventory can carry; then every device is diffed against that policy (with those
+ * overrides), as `plan` would, and what still differs is listed: the settings no policy
+ * field or override can express (a port that differs from the rest of its own switch, a
+ * host that differs from the other hosts).
+ *
+ * Output (FILE or stdout): the policy, then as comments the choices made, the overrides
+ * (to paste under each switch of the inventory, or written uncommented as an inventory
+ * fragment by --overrides FILE) and the remaining differences.
+ *
+ * Exit: 0 the policy and overrides describe every device, 2 some settings differ from it
+ * (listed), 1 a device could not be read (nothing written) or no policy can be made, 64
+ * usage. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rocectl/cli.h"
+#include "rocectl/export.h"
+#include "rocectl/fleet.h"
+#include "rocectl/util.h"
+
+enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_OVERRIDES, OPT_NAME };
+
+struct export_opts {
+	const char *inventory, *limit, *out, *overrides, *name;
+	unsigned parallel;
+};
+
+static const struct rc_option options[] = {
+    {"inventory", 'i', "FILE", "the devices to read (required)", 'i'},
+    {"limit", 0, "NAMES", "only these devices or roles (names, roles, ranges, globs, !NAME)",
+     OPT_LIMIT},
+    {"output", 'o', "FILE", "write the policy to FILE (default: stdout)", 'o'},
+    {"overrides", 0, "FILE", "also write the switch overrides as an inventory fragment",
+     OPT_OVERRIDES},
+    {"name", 0, "NAME", "the policy's name (default: exported)", OPT_NAME},
+    {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {NULL, 0, NULL, NULL, 0},
+};
+
+#define USAGE                                                                                      \
+	"rocectl export -i INVENTORY [--limit NAMES] [-o FILE] [--overrides FILE] [--name NAME] "  \
+	"[--parallel N]"
+
+/* What only reading needs: the fleet diffs what it reads against some policy, and this one
+ * is thrown away (the export's own policy is diffed afterwards). */
+static const char read_policy[] = "apiVersion: rocectl/v1\nkind: Policy\nname: export-read\n"
+				  "roce: {dscp: 26, priority: 3}\ncnp: {dscp: 48, priority: 6}\n"
+				  "pfc: {priorities: [3]}\necn: {enabled: false}\n";
+
+static int on_option(int id, const char *arg, void *ctx)
+{
+	struct export_opts *o = ctx;
+	uint64_t v;
+
+	switch (id) {
+	case 'i':
+		o->inventory = arg;
+		return 0;
+	case 'o':
+		o->out = arg;
+		return 0;
+	case OPT_LIMIT:
+		o->limit = arg;
+		return 0;
+	case OPT_OVERRIDES:
+		o->overrides = arg;
+		return 0;
+	case OPT_NAME:
+		if (!rc_name_is_safe(arg)) {
+			fprintf(stderr, "rocectl export: --name: '%s' is not a policy name\n", arg);
+			return -EINVAL;
+		}
+		o->name = arg;
+		return 0;
+	case OPT_PARALLEL:
+		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
+			fprintf(stderr,
+				"rocectl export: --parallel: '%s' is not a number in 1..1024\n",
+				arg);
+			return -EINVAL;
+		}
+		o->parallel = (unsigned)v;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+struct export_run {
+	struct export_opts o;
+	struct rc_inventory inv;
+	struct rc_policy read_pol, pol;
+	struct rc_fleet f;
+	struct rc_export e;
+	bool have_inv, have_fleet;
+};
+
+static bool has_overrides(const struct rc_overrides *ov)
+{
+	return ov->has_ecn_enabled || ov->has_ecn_kmin || ov->has_ecn_kmax || ov->has_ecn_pmax ||
+	       ov->has_cable_length || ov->has_headroom_size || ov->has_mtu || ov->has_tolerance;
+}
+
+/* The exported policy with its overrides, diffed against every device as `plan` would:
+ * each SET change is a setting the export could not express.  Returns how many. */
+static size_t residue(struct export_run *r, FILE *out, struct rc_err *err)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->inv.n_devices; i++) {
+		/* the diff below is against the export's overrides, not the inventory's */
+		if (has_overrides(&r->inv.devices[i].ov))
+			fprintf(
+			    out,
+			    "#\n# %s has overrides in the inventory: replace them with the ones "
+			    "above (or remove them where none is listed)\n",
+			    r->inv.devices[i].name);
+		r->inv.devices[i].ov = r->e.ov[i];
+	}
+	for (size_t i = 0; i < r->f.n; i++) {
+		struct rc_fleet_dev *d = &r->f.devs[i];
+		const char *name = r->inv.devices[d->index].name;
+
+		if (rc_devrun_diff(&d->run, &r->pol, &r->inv, err) < 0) {
+			fprintf(out, "# %s: cannot diff: %s\n", name, err->msg);
+			n++;
+			continue;
+		}
+		for (size_t k = 0; k < d->run.changes.n; k++) {
+			const struct rc_change *c = &d->run.changes.v[k];
+
+			if (c->kind != RC_CHANGE_SET)
+				continue;
+			if (!n++)
+				fprintf(out, "#\n# Settings that differ from this policy and its "
+					     "overrides (plan with them lists these):\n");
+			fprintf(out, "# differs: %s %s %s: %s -> %s\n", name, c->port, c->field,
+				c->old_value[0] ? c->old_value : "unknown", c->new_value);
+		}
+	}
+	return n;
+}
+
+/* An override the device does not need (its values are within the policy's tolerance,
+ * as ASICs quantize thresholds) is dropped: the inventory is not to grow for nothing. */
+static int prune_overrides(struct export_run *r, struct rc_err *err)
+{
+	for (size_t i = 0; i < r->f.n; i++) {
+		struct rc_fleet_dev *d = &r->f.devs[i];
+		struct rc_overrides *ov = &r->e.ov[d->index], keep;
+		int n;
+
+		if (!has_overrides(ov))
+			continue;
+		keep = r->inv.devices[d->index].ov;
+		memset(&r->inv.devices[d->index].ov, 0, sizeof(r->inv.devices[d->index].ov));
+		n = rc_devrun_diff(&d->run, &r->pol, &r->inv, err);
+		r->inv.devices[d->index].ov = keep;
+		if (n < 0)
+			return n;
+		if (n == 0) {
+			memset(ov, 0, sizeof(*ov));
+			r->e.n_ov--;
+		}
+	}
+	return 0;
+}
+
+static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err)
+{
+	char *ovy = rc_export_overrides_yaml(&r->inv, &r->e), *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int rc = 0;
+
+	if (!ovy || !m) {
+		free(ovy);
+		if (m)
+			fclose(m);
+		free(text);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	fprintf(m, "%s", r->e.yaml);
+	if (r->e.notes[0])
+		fprintf(m, "#\n# Chosen by rocectl export:\n%s", r->e.notes);
+	if (ovy[0]) {
+		fprintf(
+		    m, "#\n# Switches that differ where the inventory can say so: add each "
+		       "'overrides:' to the switch's entry in the inventory (docs/INVENTORY.md)\n");
+		for (char *l = ovy; *l;) {
+			char *nl = strchr(l, '\n');
+			int ll = nl ? (int)(nl - l) : (int)strlen(l);
+
+			fprintf(m, "#   %.*s\n", ll, l);
+			l += ll + (nl != NULL);
+		}
+	}
+	*n_residue = residue(r, m, err);
+	if (fclose(m)) {
+		free(ovy);
+		free(text);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	if (r->o.out)
+		rc = rc_write_atomic(r->o.out, text, len, 0644, "policy", err);
+	else
+		fwrite(text, 1, len, stdout);
+	if (!rc && r->o.overrides)
+		rc = rc_write_atomic(r->o.overrides, ovy[0] ? ovy : "switches: []\n",
+				     ovy[0] ? strlen(ovy) : strlen("switches: []\n"), 0644,
+				     "overrides", err);
+	free(ovy);
+	free(text);
+	return rc;
+}
+
+static int run(struct export_run *r, const struct rc_global *g, struct rc_err *err)
+{
+	struct rc_run_opts opts = {.root = g->root,
+				   .accept_new_host_keys = g->accept_new_host_keys,
+				   .verbose = rc_cli_verbosity() > 0,
+				   .dry_run = true};
+	struct rc_warnings warn = {0};
+	struct rc_export_dev *devs;
+	size_t failed, n_residue = 0;
+	int rc;
+
+	if (rc_inventory_load(r->o.inventory, &r->inv, &warn, err))
+		return -EINVAL;
+	r->have_inv = true;
+	rc_warnings_print(&warn, stderr);
+	if (rc_policy_load_buffer("export", read_policy, strlen(read_policy), &r->read_pol, NULL,
+				  err))
+		return -EINVAL;
+	if (rc_fleet_init(&r->f, &r->inv, &r->read_pol, &opts, r->o.limit, r->o.parallel, err))
+		return -EINVAL;
+	r->have_fleet = true;
+	r->f.progress = isatty(STDERR_FILENO) && rc_cli_verbosity() >= 0;
+	r->f.disconnect_after_read = true;
+	failed = rc_fleet_read(&r->f);
+	for (size_t i = 0; i < r->f.n; i++)
+		if (r->f.devs[i].rc)
+			fprintf(stderr, "rocectl export: %s\n", r->f.devs[i].err.msg);
+	if (failed)
+		return rc_errf(err, EIO,
+			       "%zu device(s) could not be read: nothing written (an export "
+			       "must describe every device it selects; --limit leaves some out)",
+			       failed);
+	devs = calloc(r->f.n ? r->f.n : 1, sizeof(*devs));
+	if (!devs)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < r->f.n; i++)
+		devs[i] = (struct rc_export_dev){r->f.devs[i].index, r->f.devs[i].run.have,
+						 r->f.devs[i].run.n_ports};
+	rc =
+	    rc_export_derive(&r->inv, devs, r->f.n, r->o.name ? r->o.name : "exported", &r->e, err);
+	free(devs);
+	if (rc)
+		return rc;
+	/* what is written must load as any policy does: a failure here is rocectl's bug */
+	if (rc_policy_load_buffer("exported policy", r->e.yaml, strlen(r->e.yaml), &r->pol, NULL,
+				  err)) {
+		rc_err_prefix(err, "the exported policy does not load");
+		return -EINVAL;
+	}
+	rc = prune_overrides(r, err);
+	if (!rc)
+		rc = write_out(r, &n_residue, err);
+	if (rc)
+		return rc;
+	fprintf(stderr,
+		"export: %zu device(s) read, %zu switch override(s), %zu setting(s) no policy "
+		"can express%s\n",
+		r->f.n, r->e.n_ov, n_residue, n_residue ? " (listed at the end)" : "");
+	return n_residue ? RC_EXIT_CHANGES : RC_EXIT_OK;
+}
+
+int cmd_export(int argc, char **argv, const struct rc_global *g)
+{
+	struct export_run *r = calloc(1, sizeof(*r));
+	struct rc_err err = {0};
+	int npos, rc;
+
+	if (!r) {
+		fprintf(stderr, "rocectl export: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &r->o, &npos);
+	if (!rc && (npos || !r->o.inventory)) {
+		if (npos)
+			fprintf(stderr, "rocectl export: unexpected argument '%s'\n", argv[0]);
+		else
+			fprintf(stderr, "rocectl export: an inventory (-i) is needed\n");
+		rc_print_usage(stderr, USAGE, options);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		free(r);
+		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
+	}
+	rc = run(r, g, &err);
+	if (rc < 0) {
+		fprintf(stderr, "rocectl export: ");
+		rc_err_print(&err, stderr);
+	}
+	rc_export_fini(&r->e);
+	if (r->have_fleet)
+		rc_fleet_fini(&r->f);
+	if (r->have_inv)
+		rc_inventory_fini(&r->inv);
+	free(r);
+	return rc < 0 ? RC_EXIT_ERROR : rc;
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# Every JSON document rocectl writes validates against its schema in examples/ (README.md
+# "Exit status and output conventions"), here on a real fabric (tests/lab, NVUE, SONiC and
+# EOS) where the documents have content: plan, apply, verify, trace, enforce (repairing and
+# blocked by a guardrail), diagnose (clean and congested), counters (totals and deltas),
+# render, a saved plan, history, show and diff.  t4100 covers the commands that need no
+# fabric.  A command added to `rocectl --help` must be added to one of the lists below.
+# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+LAB_CMD="$SRC_DIR/tests/lab/lab"
+LAB="$TMP/lab"
+INV="$LAB/inventory.yaml"
+P="$SRC_DIR/policies/roce-lossless.yaml"
+ROCECTL_JOURNAL="$TMP/journal"
+ROCECTL_LOCK_DIR="$TMP/locks"
+ROCECTL_HISTORY="$TMP/history"
+export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR ROCECTL_HISTORY
+
+# Commands whose JSON is checked here or in t4100, and those that write none.
+WITH_JSON="validate plan apply verify trace enforce history show diff counters diagnose
+	headroom render agent nccl-env"
+NO_JSON="rollback discover capture export"
+
+test_expect_success 'every command is either checked for JSON or writes none' '
+	"$ROCECTL" --help | awk "/^commands:/ { f = 1; next } f && NF { print \$1 }" \
+		| grep -v "^exit$" | sort >"$TMP/cmds" &&
+	printf "%s\n" $WITH_JSON $NO_JSON | sort >"$TMP/listed" &&
+	diff -u "$TMP/listed" "$TMP/cmds" &&
+	for c in $NO_JSON; do
+		"$ROCECTL" $c --help >"$TMP/help" &&
+		test_must_not_contain "$TMP/help" "json" || return 1
+	done
+'
+
+if [ "$(id -u)" != 0 ]; then
+	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
+	test_done
+	exit
+fi
+
+test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+
+rc() {
+	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
+}
+check() {
+	python3 "$SRC_DIR/tests/lib/schema_check.py" "$SRC_DIR/examples/$1.schema.json" "$2"
+}
+# json SCHEMA OUT CMD...: run CMD (exit 0, 1 or 2) and check what it printed
+json() {
+	schema=$1 out=$2
+	shift 2
+	rc "$@" >"$TMP/$out.json"
+	st=$?
+	test "$st" -le 2 || { echo "exit $st: $*" >&2; return 1; }
+	check "$schema" "$TMP/$out.json"
+}
+
+test_expect_success 'bring-up of an NVUE, SONiC and EOS lab' '
+	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 2 --spines 1 --platforms nvue,sonic,eos >/dev/null
+'
+
+test_expect_success 'plan, apply, verify and trace: the report schema' '
+	json report plan plan -p "$P" -i "$INV" -j &&
+	jq -e ".summary.changes > 0" "$TMP/plan.json" &&
+	json report apply apply -p "$P" -i "$INV" --format json &&
+	json report verify verify -p "$P" -i "$INV" --counters -j &&
+	json trace trace trace -p "$P" -i "$INV" gpu001 gpu002 -j
+'
+
+test_expect_success 'a saved plan and a rendered host state: their file schemas' '
+	"$LAB_CMD" drift "$LAB" 11 3 >/dev/null &&
+	st=0 && { rc plan -p "$P" -i "$INV" -o "$TMP/saved-plan.json" >/dev/null || st=$?; } &&
+	test "$st" = 2 &&
+	check plan-file "$TMP/saved-plan.json" &&
+	rc render -p "$P" -i "$INV" --host gpu001 -o "$TMP/desired.json" &&
+	check desired "$TMP/desired.json" &&
+	rc render -p "$P" -i "$INV" --host gpu002 >"$TMP/desired2.json" &&
+	check desired "$TMP/desired2.json"
+'
+
+test_expect_success 'enforce: blocked by a guardrail, then repairing, then a quarantined device' '
+	"$LAB_CMD" drift "$LAB" 12 8 >/dev/null &&
+	json enforce enf-blocked enforce -p "$P" -i "$INV" --max-changes 1 --disruptive allow -j &&
+	jq -e ".guardrail == \"max-changes\"" "$TMP/enf-blocked.json" &&
+	json enforce enf enforce -p "$P" -i "$INV" -j &&
+	jq -e ".guardrail == null and .summary.repaired_fields > 0" "$TMP/enf.json" &&
+	sed "s/address: 127.1.0.1/address: 127.9.9.9/" "$INV" >"$TMP/inv-bad.yaml" &&
+	{ rc enforce -p "$P" -i "$TMP/inv-bad.yaml" --quarantine-after 1 >/dev/null 2>&1; true; } &&
+	json enforce enf-q enforce -p "$P" -i "$TMP/inv-bad.yaml" --quarantine-after 1 -j &&
+	jq -e "any(.devices[]; .status == \"quarantined\")" "$TMP/enf-q.json"
+'
+
+test_expect_success 'diagnose: a clean window and a congested one' '
+	json diagnose diag-clean diagnose -p "$P" -i "$INV" --interval 300ms -j &&
+	jq -e ".status == \"clean\" and (.paths | length) > 0" "$TMP/diag-clean.json" &&
+	root=$(awk "\$1 == \"link\" && \$3 ~ /^leaf/ && \$2 ~ /^gpu/ { print \$3; exit }" \
+		"$LAB/topology") &&
+	"$LAB_CMD" congest "$LAB" "$root" >/dev/null &&
+	json diagnose diag-cong diagnose -p "$P" -i "$INV" --interval 1s --format json &&
+	jq -e ".status == \"not_clean\" and any(.paths[].hops[]; .role == \"root\")" \
+		"$TMP/diag-cong.json"
+'
+
+test_expect_success 'counters of the fabric: totals, deltas, a saved sample and deltas since it' '
+	json counters ctr counters -i "$INV" -p "$P" -j &&
+	json counters ctr-int counters -i "$INV" --interval 1s -j &&
+	jq -e ".mode == \"delta\" and .pauses > 0 and .exit_code == 2" "$TMP/ctr-int.json" &&
+	json counters ctr-save counters -i "$INV" --save -j &&
+	json counters ctr-since counters -i "$INV" --since "$(jq -r .run_id "$TMP/ctr-save.json")" -j &&
+	"$LAB_CMD" congest "$LAB" --clear >/dev/null &&
+	json counters ctr-quiet counters -i "$INV" --interval 1s -j &&
+	jq -e ".pauses == 0" "$TMP/ctr-quiet.json"
+'
+
+test_expect_success 'history, show and diff of the runs above' '
+	json history hist history -j &&
+	jq -r ".runs[].command" "$TMP/hist.json" | sort | uniq -c &&
+	test "$(jq "[.runs[] | select(.command == \"enforce\")] | length" "$TMP/hist.json")" -ge 2 &&
+	first=$(jq -r ".runs[0].run_id" "$TMP/hist.json") &&
+	last=$(jq -r ".runs[-1].run_id" "$TMP/hist.json") &&
+	json show show show "$first" -j &&
+	json diff diff diff "$first" "$last" -j
+'
+
+test_done
