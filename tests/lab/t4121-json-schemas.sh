@@ -20,7 +20,7 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR ROCECTL_HISTORY
 # Commands whose JSON is checked here or in t4100, and those that write none.
 WITH_JSON="validate plan apply verify trace enforce history show diff counters diagnose
 	headroom render agent nccl-env"
-NO_JSON="rollback discover capture export"
+NO_JSON="rollback discover capture export confirm"
 
 test_expect_success 'every command is either checked for JSON or writes none' '
 	"$ROCECTL" --help | awk "/^commands:/ { f = 1; next } f && NF { print \$1 }" \
@@ -84,8 +84,9 @@ test_expect_success 'enforce: blocked by a guardrail, then repairing, then a qua
 	"$LAB_CMD" drift "$LAB" 12 8 >/dev/null &&
 	json enforce enf-blocked enforce -p "$P" -i "$INV" --max-changes 1 --disruptive allow -j &&
 	jq -e ".guardrail == \"max-changes\"" "$TMP/enf-blocked.json" &&
-	json enforce enf enforce -p "$P" -i "$INV" -j &&
+	json enforce enf enforce -p "$P" -i "$INV" --canary 1 --canary-wait 1s -j &&
 	jq -e ".guardrail == null and .summary.repaired_fields > 0" "$TMP/enf.json" &&
+	jq -e ".canary.result == \"clean\" and (.canary.devices | length) > 0" "$TMP/enf.json" &&
 	sed "s/address: 127.1.0.1/address: 127.9.9.9/" "$INV" >"$TMP/inv-bad.yaml" &&
 	{ rc enforce -p "$P" -i "$TMP/inv-bad.yaml" --quarantine-after 1 >/dev/null 2>&1; true; } &&
 	json enforce enf-q enforce -p "$P" -i "$TMP/inv-bad.yaml" --quarantine-after 1 -j &&
