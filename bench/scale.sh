@@ -157,6 +157,22 @@ in_ns() {
 	ip netns exec "$NS" "$@"
 }
 
+# The CPU floor of one SSH session with libssh alone (bench/ssh-floor.c), 100 in a row:
+# to a switch (connect and authenticate only, then with the NVUE read's first command)
+# and to a host (with the host read's command).  rocectl opens one session per device.
+floor_bin=$tmp/ssh-floor
+# shellcheck disable=SC2046 # pkg-config's flags are words
+cc -O2 -o "$floor_bin" "$src/bench/ssh-floor.c" $(pkg-config --cflags --libs libssh) ||
+	die "cannot build bench/ssh-floor.c (libssh-dev)"
+floor() { # ADDRESS PORT [COMMAND]
+	in_ns "$floor_bin" "$1" "$2" "$LAB_USER" "$lab_dir/id_ed25519" "$lab_dir/known_hosts" \
+		100 ${3+"$3"} | sed 's/.*floor: \([0-9.]*\) ms.*/\1/'
+}
+floor_auth=$(floor 127.1.0.1 22)
+floor_switch=$(floor 127.1.0.1 22 "nv show qos -o json")
+floor_host=$(floor 127.2.0.1 "$HOST_PORT" \
+	"rocectl agent state --interface enp12s0np0 --interface enp13s0np0")
+
 # One timed verify; appends "LABEL DEVICES P WALL CPU MAXRSS_KB IDEAL ERRORS" to
 # $tmp/results.  The sizes must read every device; a sweep run may lose some (a device
 # that did not answer within its SSH connect timeout on a saturated machine): the table
@@ -206,7 +222,9 @@ fi
 echo "scale: rocectl verify --format jsonl; $(nproc) CPUs; $("$ROCECTL" --version | sed -n 1p)"
 echo "  load average (1, 5, 15 min) before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "  fd limit: soft $(ulimit -Sn), hard $(ulimit -Hn) (rocectl raises the soft one for --parallel)"
-awk -v sweep_delay="$sweep_delay" '
+echo "  libssh alone, CPU per session: $floor_auth ms connect+auth, $floor_switch ms with one switch" \
+	"command, $floor_host ms with the host read (bench/ssh-floor.c)"
+awk -v sweep_delay="$sweep_delay" -v floor_auth="$floor_auth" '
 { n++; for (i = 1; i <= NF; i++) r[n, i] = $i }
 END {
 	printf "  %-6s %7s %4s %8s %8s %7s %8s %8s %9s %6s\n", "run", "devices", "P", "wall s",
@@ -244,6 +262,9 @@ END {
 		cpu = r[last, 5] * 1000 / r[last, 2]
 		printf "  CPU at %d devices: %.2f ms per device (<= 2 ms at 4,352): %s\n", r[last, 2],
 			cpu, cpu <= 2 ? "PASS" : "MISS"
+		if (floor_auth + 0 > 2)
+			printf "  CPU floor: one libssh session alone costs %.2f ms here (> 2 ms): the target is below the floor of a session per device\n",
+				floor_auth
 	}
 	for (i = 1; i <= n; i++)
 		if (r[i, 1] == "delay") {

@@ -421,9 +421,10 @@ static int verify_stream(FILE *dst, struct rc_fleet *f)
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	return t.failed					 ? RC_EXIT_ERROR
-	       : t.changes || t.bad_links || t.bad_hosts ? RC_EXIT_CHANGES
-							 : RC_EXIT_OK;
+	return t.failed ? RC_EXIT_ERROR
+	       : t.changes || t.bad_links || t.bad_hosts || t.deadlock_unprotected || t.cabling
+		   ? RC_EXIT_CHANGES
+		   : RC_EXIT_OK;
 }
 
 /* `apply FILE`: the plan's files and every device's state must be what was reviewed. */
@@ -740,6 +741,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	f.keep_journal = o.confirm_s > 0;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
+	f.read_neighbors = cmd == RC_FLEET_CMD_VERIFY;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	warn_stale(cmd, o.journal, &f);
 	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {

@@ -7,6 +7,7 @@
  * is SSH_KNOWN_HOSTS_OK, whatever else the file says about it).  Everything else (no
  * entry, another key, patterns, hashed names, markers) still goes to libssh, which
  * decides, refuses and records as before (drivers/transport/ssh.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,15 +111,12 @@ void rc_kh_index_free(struct rc_kh_index *ix)
 	free(ix);
 }
 
-bool rc_kh_index_has(const struct rc_kh_index *ix, const char *host, const char *type,
-		     const char *b64)
+/* The first entry >= host. */
+static size_t first_of(const struct rc_kh_index *ix, const char *host)
 {
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = ix->n;
 
-	if (!ix || ix->unusable || !ix->n)
-		return false;
-	hi = ix->n;
-	while (lo < hi) { /* the first entry >= host */
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (strcmp(ix->v[mid].host, host) < 0)
@@ -126,6 +124,47 @@ bool rc_kh_index_has(const struct rc_kh_index *ix, const char *host, const char 
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+size_t rc_kh_index_types(const struct rc_kh_index *ix, const char *host, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	if (!ix || ix->unusable || !ix->n)
+		return 0;
+	for (size_t i = first_of(ix, host); i < ix->n && !strcmp(ix->v[i].host, host); i++) {
+		const char *t = ix->v[i].type;
+		size_t tl = strlen(t);
+		bool dup = false;
+
+		/* each type once: "ssh-ed25519" must not match inside "sk-ssh-ed25519@..." */
+		for (const char *p = buf; *p && !dup;
+		     p += strcspn(p, ",") + (p[strcspn(p, ",")] != 0))
+			dup = strcspn(p, ",") == tl && !strncmp(p, t, tl);
+		if (dup)
+			continue;
+		if (used + (used != 0) + tl + 1 > len) {
+			buf[0] = '\0';
+			return 0;
+		}
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "," : "", t);
+		n++;
+	}
+	return n;
+}
+
+bool rc_kh_index_has(const struct rc_kh_index *ix, const char *host, const char *type,
+		     const char *b64)
+{
+	size_t lo;
+
+	if (!ix || ix->unusable || !ix->n)
+		return false;
+	lo = first_of(ix, host);
 	for (; lo < ix->n && !strcmp(ix->v[lo].host, host); lo++)
 		if (!strcmp(ix->v[lo].type, type) && !strcmp(ix->v[lo].b64, b64))
 			return true;

@@ -17,5 +17,8 @@ void rc_kh_index_free(struct rc_kh_index *ix);
  * wildcard, no negation) with exactly this key type and base64 blob. */
 bool rc_kh_index_has(const struct rc_kh_index *ix, const char *host, const char *type,
 		     const char *b64);
+/* The key types the file names `host` with literally, comma-separated into buf (each once,
+ * in file order); 0 when none, the index answers nothing, or they do not fit. */
+size_t rc_kh_index_types(const struct rc_kh_index *ix, const char *host, char *buf, size_t len);
 
 #endif

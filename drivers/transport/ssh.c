@@ -165,9 +165,11 @@ static int check_host_key(struct rc_ssh *c, const char *kh_file, bool accept_new
 	enum ssh_known_hosts_e st;
 	int rc = 0;
 
-	fingerprint(c->s, type, sizeof(type), fp, sizeof(fp));
 	pthread_mutex_lock(&known_hosts_lock);
 	st = known_literally(c, kh_file) ? SSH_KNOWN_HOSTS_OK : ssh_session_is_known_server(c->s);
+	/* only messages name the key: no hash of it for a known host */
+	if (st != SSH_KNOWN_HOSTS_OK)
+		fingerprint(c->s, type, sizeof(type), fp, sizeof(fp));
 	switch (st) {
 	case SSH_KNOWN_HOSTS_OK:
 		break;
@@ -288,13 +290,11 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 	int methods, rc;
 
 	tried[0] = '\0';
-	rc = ssh_userauth_none(c->s, NULL);
-	if (rc == SSH_AUTH_SUCCESS)
-		return 0;
-	if (rc == SSH_AUTH_ERROR)
-		goto proto_err;
-	methods = ssh_userauth_list(c->s, NULL);
-	if (idf[0] && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
+	/* With an identity file, the key goes first, without a "none" request to learn the
+	 * methods: that is a round trip and a server-side attempt per device, and a server
+	 * answers a refused key with the methods anyway (RFC 4252, section 5.1).  "none" is
+	 * still asked when the key is refused, for a server that needs no authentication. */
+	if (idf[0]) {
 		if (rc_expand_home(idf, id, sizeof(id)))
 			return rc_errf(err, ENAMETOOLONG, "%s: identity file path is too long",
 				       c->who);
@@ -304,6 +304,12 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 		if (rc == SSH_AUTH_ERROR)
 			goto proto_err;
 	}
+	rc = ssh_userauth_none(c->s, NULL);
+	if (rc == SSH_AUTH_SUCCESS)
+		return 0;
+	if (rc == SSH_AUTH_ERROR)
+		goto proto_err;
+	methods = ssh_userauth_list(c->s, NULL);
 	if (getenv("SSH_AUTH_SOCK") && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
 		tried_add(tried, sizeof(tried), "ssh-agent");
 		rc = ssh_userauth_agent(c->s, NULL);
@@ -328,6 +334,67 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 proto_err:
 	return rc_errf(err, EIO, "authentication to %s (%s) failed: %s", c->who, c->where,
 		       ssh_get_error(c->s));
+}
+
+/* The host key algorithms libssh proposes when not told (libssh 0.10's defaults). */
+static const char *const default_hostkeys[] = {
+    "ssh-ed25519",	   "ecdsa-sha2-nistp521", "ecdsa-sha2-nistp384",
+    "ecdsa-sha2-nistp256", "rsa-sha2-512",	  "rsa-sha2-256",
+};
+
+/* Appends `alg` to list unless it is there; false when it does not fit. */
+static bool list_add(char *list, size_t len, const char *alg)
+{
+	size_t n = strlen(list), al = strlen(alg);
+
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == al && !strncmp(p, alg, al))
+			return true;
+		p += k + (p[k] == ',');
+	}
+	if (n + (n != 0) + al + 1 > len)
+		return false;
+	snprintf(list + n, len - n, "%s%s", n ? "," : "", alg);
+	return true;
+}
+
+/* The host key algorithms to propose: those of the types known_hosts has for this host
+ * first, then the defaults.  Told them, libssh does not read the whole known_hosts file
+ * during each key exchange to find them (a fleet's file has a line per device); the
+ * defaults behind keep a server whose key changed type reaching the check, which then
+ * refuses it as changed.  An "ssh-rsa" key proposes the SHA-2 signatures only, as
+ * OpenSSH does since 8.8.  Anything else: no preference, libssh reads the file. */
+static void prefer_known_hostkeys(struct rc_ssh *c, const char *kh_file)
+{
+	char types[256], list[512] = "";
+	size_t n;
+	bool ok = true;
+
+	pthread_mutex_lock(&known_hosts_lock);
+	n = rc_kh_index_types(kh_index(kh_file), c->kh_host, types, sizeof(types));
+	pthread_mutex_unlock(&known_hosts_lock);
+	if (!n)
+		return;
+	for (char *save = NULL, *t = strtok_r(types, ",", &save); t && ok;
+	     t = strtok_r(NULL, ",", &save)) {
+		bool known = false;
+
+		if (!strcmp(t, "ssh-rsa")) {
+			ok = list_add(list, sizeof(list), "rsa-sha2-512") &&
+			     list_add(list, sizeof(list), "rsa-sha2-256");
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(default_hostkeys) / sizeof(*default_hostkeys); i++)
+			known |= !strcmp(t, default_hostkeys[i]);
+		ok = known && list_add(list, sizeof(list), t);
+	}
+	for (size_t i = 0; ok && i < sizeof(default_hostkeys) / sizeof(*default_hostkeys); i++)
+		ok = list_add(list, sizeof(list), default_hostkeys[i]);
+	/* a refusal leaves libssh's own choice: the same key exchange, a little dearer */
+	if (ok)
+		ssh_options_set(c->s, SSH_OPTIONS_HOSTKEYS, list);
 }
 
 static int set_options(struct rc_ssh *c, const char *host, unsigned int port, const char *user,
@@ -513,6 +580,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	rc = set_options(c, dev->address, port, user, kh_file, connect_ms, err);
 	if (rc)
 		goto fail;
+	prefer_known_hostkeys(c, kh_file);
 	if (dev->jump.host[0]) {
 		int fd = -1;
 

@@ -34,6 +34,48 @@ struct read_ctx {
 	struct rc_lldp *l;
 };
 
+void rc_lldp_read_session(const struct rc_device *dev, struct rc_session *s,
+			  struct rc_lldp_dev *out)
+{
+	const struct rc_driver *drv = rc_driver_find(rc_driver_name_for(dev));
+	int rc;
+
+	if (!drv || !drv->neighbors) {
+		out->state = RC_LLDP_UNKNOWN;
+		rc_errf(&out->err, EOPNOTSUPP, "the %s driver reads no LLDP",
+			drv ? drv->name : rc_driver_name_for(dev));
+		return;
+	}
+	rc = drv->neighbors(s, &out->nb, &out->err);
+	if (rc == -ENOENT) {
+		out->state = RC_LLDP_UNKNOWN;
+		rc_neighbors_fini(&out->nb);
+		return;
+	}
+	out->state = rc ? RC_LLDP_ERROR : RC_LLDP_OK;
+}
+
+void rc_lldp_dev_free(struct rc_lldp_dev *d)
+{
+	if (!d)
+		return;
+	rc_neighbors_fini(&d->nb);
+	free(d);
+}
+
+/* A copy of what the fleet's read got (the fleet keeps its own). */
+static int copy_dev(const struct rc_lldp_dev *from, struct rc_lldp_dev *to)
+{
+	*to = *from;
+	to->nb.v = NULL;
+	to->nb.n = to->nb.cap = 0;
+	for (size_t i = 0; i < from->nb.n; i++)
+		if (rc_neighbors_add(&to->nb, from->nb.v[i].port, from->nb.v[i].device,
+				     from->nb.v[i].remote_port))
+			return -ENOMEM;
+	return 0;
+}
+
 static int read_one(void *arg, size_t i)
 {
 	struct read_ctx *c = arg;
@@ -45,27 +87,25 @@ static int read_one(void *arg, size_t i)
 	struct rc_session *s = fd->run.sess;
 	int rc = 0;
 
-	if (!drv || !drv->neighbors) {
-		out->state = RC_LLDP_UNKNOWN;
-		rc_errf(&out->err, EOPNOTSUPP, "the %s driver reads no LLDP",
-			drv ? drv->name : rc_driver_name_for(dev));
-		return 0;
+	if (fd->lldp) {
+		if (copy_dev(fd->lldp, out)) {
+			rc_neighbors_fini(&out->nb);
+			out->state = RC_LLDP_ERROR;
+			rc_errf(&out->err, ENOMEM, "out of memory");
+		}
+		return out->state == RC_LLDP_ERROR;
 	}
-	if (!s) {
+	if (drv && drv->neighbors && !s) {
 		rc = rc_devrun_open(&tmp, dev, fd->index, &c->f->opts, NULL, 0, &out->err);
 		s = tmp.sess;
 	}
-	if (!rc)
-		rc = drv->neighbors(s, &out->nb, &out->err);
+	if (rc)
+		out->state = RC_LLDP_ERROR;
+	else
+		rc_lldp_read_session(dev, s, out);
 	if (tmp.sess)
 		rc_devrun_close(&tmp);
-	if (rc == -ENOENT) {
-		out->state = RC_LLDP_UNKNOWN;
-		rc_neighbors_fini(&out->nb);
-		return 0;
-	}
-	out->state = rc ? RC_LLDP_ERROR : RC_LLDP_OK;
-	return rc ? 1 : 0;
+	return out->state == RC_LLDP_ERROR;
 }
 
 int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err)
@@ -135,9 +175,9 @@ static bool is_end(const struct rc_inventory *inv, const struct rc_neighbor *n,
 	       (is_mac(n->remote_port) || !strcmp(n->remote_port, e->port));
 }
 
-static int add(struct rc_cabling *c, size_t *cap, const struct rc_cable_finding *f)
+static int add(struct rc_cabling *c, const struct rc_cable_finding *f)
 {
-	if (rc_array_reserve((void **)&c->v, cap, c->n + 1, sizeof(*c->v), 8))
+	if (rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 8))
 		return -ENOMEM;
 	c->v[c->n++] = *f;
 	return 0;
@@ -149,10 +189,48 @@ static void where(char *buf, size_t len, const struct rc_inventory *inv,
 	snprintf(buf, len, "%s:%s", inv->devices[e->dev].name, e->port);
 }
 
+/* What the LLDP of one end of link k (side s) says of it; false when it agrees. */
+static bool end_finding(const struct rc_inventory *inv, const struct rc_lldp_dev *d, size_t k,
+			int s, struct rc_cable_finding *f)
+{
+	const struct rc_link_end *ends[2] = {&inv->links[k].a, &inv->links[k].b};
+	const struct rc_neighbor *n = neighbor_on(d, ends[s]->port);
+
+	if (n && is_end(inv, n, ends[!s]))
+		return false;
+	memset(f, 0, sizeof(*f));
+	f->link = k;
+	f->dev = ends[s]->dev;
+	f->kind = n ? RC_CABLE_MISCABLED : RC_CABLE_MISSING;
+	snprintf(f->port, sizeof(f->port), "%s", ends[s]->port);
+	if (n)
+		snprintf(f->seen, sizeof(f->seen), "%s:%s", n->device, n->remote_port);
+	where(f->want, sizeof(f->want), inv, ends[!s]);
+	return true;
+}
+
+/* Neighbours of device d on ports no link names, that are devices of the inventory. */
+static int extra_findings(struct rc_cabling *c, const struct rc_inventory *inv, size_t d,
+			  const struct rc_lldp_dev *ld)
+{
+	for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
+		const struct rc_neighbor *n = &ld->nb.v[i];
+		struct rc_cable_finding f = {.kind = RC_CABLE_EXTRA, .link = SIZE_MAX, .dev = d};
+
+		if (rc_inventory_link_of(inv, d, n->port) || device_of(inv, n->device) < 0)
+			continue;
+		snprintf(f.port, sizeof(f.port), "%s", n->port);
+		snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device, n->remote_port);
+		if (add(c, &f))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_err *err)
 {
 	const struct rc_inventory *inv = l->inv;
-	size_t cap = 0;
+	struct rc_cable_finding f;
 
 	memset(c, 0, sizeof(*c));
 	for (size_t k = 0; k < inv->n_links; k++) {
@@ -161,48 +239,39 @@ int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_er
 
 		for (int s = 0; s < 2; s++) {
 			const struct rc_lldp_dev *d = &l->d[ends[s]->dev];
-			const struct rc_neighbor *n;
-			struct rc_cable_finding f = {.link = k, .dev = ends[s]->dev};
 
 			if (d->state != RC_LLDP_OK)
 				continue;
 			read = true;
-			n = neighbor_on(d, ends[s]->port);
-			if (n && is_end(inv, n, ends[!s]))
-				continue;
-			f.kind = n ? RC_CABLE_MISCABLED : RC_CABLE_MISSING;
-			snprintf(f.port, sizeof(f.port), "%s", ends[s]->port);
-			if (n)
-				snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device,
-					 n->remote_port);
-			where(f.want, sizeof(f.want), inv, ends[!s]);
-			if (add(c, &cap, &f))
+			if (end_finding(inv, d, k, s, &f) && add(c, &f))
 				goto oom;
 		}
 		c->links_checked += read;
 		c->links_unknown += !read;
 	}
-	/* neighbours on ports no link names, that are devices of the inventory */
-	for (size_t d = 0; d < inv->n_devices; d++) {
-		const struct rc_lldp_dev *ld = &l->d[d];
-
-		for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
-			const struct rc_neighbor *n = &ld->nb.v[i];
-			struct rc_cable_finding f = {
-			    .kind = RC_CABLE_EXTRA, .link = SIZE_MAX, .dev = d};
-
-			if (rc_inventory_link_of(inv, d, n->port) || device_of(inv, n->device) < 0)
-				continue;
-			snprintf(f.port, sizeof(f.port), "%s", n->port);
-			snprintf(f.seen, sizeof(f.seen), "%s:%s", n->device, n->remote_port);
-			if (add(c, &cap, &f))
-				goto oom;
-		}
-	}
+	for (size_t d = 0; d < inv->n_devices; d++)
+		if (extra_findings(c, inv, d, &l->d[d]))
+			goto oom;
 	return 0;
 oom:
 	rc_cabling_fini(c);
 	return rc_errf(err, ENOMEM, "out of memory");
+}
+
+int rc_cabling_check_device(struct rc_cabling *c, const struct rc_inventory *inv, size_t dev,
+			    const struct rc_lldp_dev *ld, const size_t *ends, size_t n_ends,
+			    struct rc_err *err)
+{
+	struct rc_cable_finding f;
+
+	if (ld->state != RC_LLDP_OK)
+		return 0;
+	for (size_t i = 0; i < n_ends; i++)
+		if (end_finding(inv, ld, ends[i] / 2, (int)(ends[i] % 2), &f) && add(c, &f))
+			return rc_errf(err, ENOMEM, "out of memory");
+	if (extra_findings(c, inv, dev, ld))
+		return rc_errf(err, ENOMEM, "out of memory");
+	return 0;
 }
 
 void rc_cabling_fini(struct rc_cabling *c)
@@ -218,16 +287,26 @@ const char *rc_cable_kind_name(enum rc_cable_kind k)
 
 /* ---- printers ----------------------------------------------------------------------------- */
 
+static enum rc_lldp_state state_in(const void *ctx, size_t dev)
+{
+	return ((const struct rc_lldp *)ctx)->d[dev].state;
+}
+
 size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c)
 {
-	const struct rc_inventory *inv = l->inv;
+	return rc_report_cabling_states(o, l->inv, state_in, l, c);
+}
 
+size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv,
+				enum rc_lldp_state (*state)(const void *ctx, size_t dev),
+				const void *ctx, const struct rc_cabling *c)
+{
 	rc_out_open_object(o, "cabling");
 	rc_out_uint(o, "links_checked", NULL, c->links_checked);
 	rc_out_uint(o, "links_unknown", NULL, c->links_unknown);
 	rc_out_open_array(o, "unknown_devices");
 	for (size_t d = 0; d < inv->n_devices; d++)
-		if (l->d[d].state == RC_LLDP_UNKNOWN || l->d[d].state == RC_LLDP_ERROR)
+		if (state(ctx, d) == RC_LLDP_UNKNOWN || state(ctx, d) == RC_LLDP_ERROR)
 			rc_out_str(o, NULL, NULL, inv->devices[d].name);
 	rc_out_close_array(o);
 	if (c->n)

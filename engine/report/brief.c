@@ -25,6 +25,8 @@ void rc_port_brief_make(const struct rc_policy *pol, const struct port_qos *q,
 		b->flags |= RC_BRIEF_ECN_TC;
 	if (q->ecn[tc].enabled)
 		b->flags |= RC_BRIEF_ECN_ON;
+	if (q->watchdog.enabled)
+		b->flags |= RC_BRIEF_WD_ON;
 	b->kmin_bytes = q->ecn[tc].kmin_bytes;
 	b->kmax_bytes = q->ecn[tc].kmax_bytes;
 }
@@ -52,6 +54,7 @@ void rc_port_brief_expand(const struct rc_policy *pol, const struct rc_port_brie
 	if (b->flags & RC_BRIEF_ECN_TC)
 		q->ecn_tc_mask = (uint8_t)(1u << tc);
 	q->ecn[tc].enabled = (b->flags & RC_BRIEF_ECN_ON) != 0;
+	q->watchdog.enabled = (b->flags & RC_BRIEF_WD_ON) != 0;
 	q->ecn[tc].kmin_bytes = b->kmin_bytes;
 	q->ecn[tc].kmax_bytes = b->kmax_bytes;
 }

@@ -23,6 +23,29 @@ static const char *watchdog_of(const struct rc_result *r, const struct rc_link_e
 	return p->qos.watchdog.enabled ? "on" : "off";
 }
 
+static bool result_selected(const void *ctx, size_t dev)
+{
+	return rc_result_device(ctx, dev) != NULL;
+}
+
+static const char *result_watchdog(const void *ctx, size_t link, int side)
+{
+	const struct rc_result *r = ctx;
+	const struct rc_link *l = &r->fleet->inv->links[link];
+
+	return watchdog_of(r, side ? &l->b : &l->a);
+}
+
+static struct rc_dl_ends result_ends(const struct rc_result *r)
+{
+	return (struct rc_dl_ends){
+	    .lossless = r->fleet->pol ? r->fleet->pol->pfc_priorities : 0,
+	    .selected = result_selected,
+	    .watchdog = result_watchdog,
+	    .ctx = r,
+	};
+}
+
 static void out_cycle(struct rc_out *o, const struct rc_inventory *inv, const struct rc_dl_cycle *c)
 {
 	rc_out_open_array(o, NULL);
@@ -45,8 +68,16 @@ static void out_cycle(struct rc_out *o, const struct rc_inventory *inv, const st
 void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const struct rc_result *r,
 			size_t *unprotected)
 {
+	struct rc_dl_ends e = result_ends(r);
+
+	rc_report_deadlock_ends(o, dl, &e, unprotected);
+}
+
+void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
+			     const struct rc_dl_ends *e, size_t *unprotected)
+{
 	const struct rc_inventory *inv = dl->inv;
-	uint8_t lossless = r->fleet->pol ? r->fleet->pol->pfc_priorities : 0;
+	uint8_t lossless = e->lossless;
 	size_t unknown = 0;
 
 	*unprotected = 0;
@@ -99,9 +130,9 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 			char at[2 * RC_NAME_MAX + 2];
 
 			if (inv->devices[ends[k]->dev].kind != RC_DEV_SWITCH ||
-			    !rc_result_device(r, ends[k]->dev))
+			    !e->selected(e->ctx, ends[k]->dev))
 				continue;
-			wd = watchdog_of(r, ends[k]);
+			wd = e->watchdog(e->ctx, l, k);
 			if (!strcmp(wd, "on"))
 				continue;
 			endpoint(at, sizeof(at), inv, ends[k]);
@@ -134,17 +165,24 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 
 size_t rc_deadlock_unprotected(const struct rc_deadlock *dl, const struct rc_result *r)
 {
+	struct rc_dl_ends e = result_ends(r);
+
+	return rc_deadlock_unprotected_ends(dl, &e);
+}
+
+size_t rc_deadlock_unprotected_ends(const struct rc_deadlock *dl, const struct rc_dl_ends *e)
+{
 	size_t off = 0;
 
-	if (!r->fleet->pol || !r->fleet->pol->pfc_priorities)
+	if (!e->lossless)
 		return 0;
 	for (size_t l = 0; l < dl->inv->n_links; l++) {
 		const struct rc_link_end *ends[2] = {&dl->inv->links[l].a, &dl->inv->links[l].b};
 
 		for (int k = 0; dl->prone_link[l] && k < 2; k++)
 			off += dl->inv->devices[ends[k]->dev].kind == RC_DEV_SWITCH &&
-			       rc_result_device(r, ends[k]->dev) &&
-			       !strcmp(watchdog_of(r, ends[k]), "off");
+			       e->selected(e->ctx, ends[k]->dev) &&
+			       !strcmp(e->watchdog(e->ctx, l, k), "off");
 	}
 	return off;
 }

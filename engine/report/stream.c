@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/deadlock.h"
+#include "rocectl/lldp.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 #include "rocectl/stream.h"
+#include "rocectl/util.h"
 
 struct stream {
 	struct rc_fleet *f;
@@ -29,6 +32,11 @@ struct stream {
 	size_t *first, *ends;
 	struct rc_port_brief *brief; /* [2 * n_links] */
 	size_t *fleet_of; /* inventory device -> index in f->devs, SIZE_MAX: not selected */
+	/* cabling: each inventory device's LLDP state (enum rc_lldp_state) and the findings
+	 * of the devices read so far (a good fabric has none) */
+	uint8_t *lldp_state;
+	struct rc_cabling cab;
+	int cab_rc; /* -ENOMEM: a device's findings were lost */
 };
 
 static int index_links(struct stream *s, struct rc_err *err)
@@ -41,8 +49,9 @@ static int index_links(struct stream *s, struct rc_err *err)
 	s->ends = calloc(2 * nl + 1, sizeof(*s->ends));
 	s->brief = calloc(2 * nl + 1, sizeof(*s->brief));
 	s->fleet_of = malloc((nd + 1) * sizeof(*s->fleet_of));
+	s->lldp_state = calloc(nd + 1, sizeof(*s->lldp_state));
 	fill = calloc(nd + 1, sizeof(*fill));
-	if (!s->first || !s->ends || !s->brief || !s->fleet_of || !fill) {
+	if (!s->first || !s->ends || !s->brief || !s->fleet_of || !s->lldp_state || !fill) {
 		free(fill);
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
@@ -104,6 +113,48 @@ static void line_close(struct stream *s)
 	fputs("}\n", s->out.f);
 }
 
+/* One line {header, "KEY": {...}} for a section whose printer names its own key. */
+static void section_open(struct stream *s)
+{
+	rc_out_init(&s->out, s->out.f, RC_OUT_JSON);
+	rc_out_open_object(&s->out, NULL);
+}
+
+static void section_close(struct stream *s)
+{
+	rc_out_close_object(&s->out);
+	fputc('\n', s->out.f);
+}
+
+/* The device's cabling findings, from its LLDP (read by the fleet on the device's session),
+ * which is then freed: only the state and the findings stay. */
+static void keep_cabling(struct stream *s, struct rc_fleet_dev *d, struct rc_cabling *mine)
+{
+	struct rc_err err = {0};
+
+	memset(mine, 0, sizeof(*mine));
+	/* a device whose session never opened was not read: as rc_lldp_read says of it */
+	s->lldp_state[d->index] = (uint8_t)(d->lldp ? d->lldp->state : RC_LLDP_ERROR);
+	if (d->lldp && rc_cabling_check_device(mine, s->f->inv, d->index, d->lldp,
+					       s->ends + s->first[d->index],
+					       s->first[d->index + 1] - s->first[d->index], &err))
+		s->cab_rc = -ENOMEM;
+	rc_lldp_dev_free(d->lldp);
+	d->lldp = NULL;
+}
+
+static void merge_cabling(struct stream *s, struct rc_cabling *mine)
+{
+	if (mine->n && !rc_array_reserve((void **)&s->cab.v, &s->cab.cap, s->cab.n + mine->n,
+					 sizeof(*s->cab.v), 8)) {
+		memcpy(s->cab.v + s->cab.n, mine->v, mine->n * sizeof(*mine->v));
+		s->cab.n += mine->n;
+	} else if (mine->n) {
+		s->cab_rc = -ENOMEM;
+	}
+	rc_cabling_fini(mine);
+}
+
 static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 {
 	struct stream *s = ctx;
@@ -111,9 +162,12 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	const struct rc_changes *c = &d->run.changes;
 	size_t n =
 	    d->rc ? 0 : rc_changes_count(c, RC_CHANGE_SET) + rc_changes_count(c, RC_CHANGE_UNKNOWN);
+	struct rc_cabling mine;
 
 	keep_briefs(s, d);
+	keep_cabling(s, d, &mine);
 	pthread_mutex_lock(&s->lock);
+	merge_cabling(s, &mine);
 	line_open(s, "device");
 	rc_report_device(&s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
 			 d->rc ? NULL : c, d->rc ? d->err.msg : NULL);
@@ -200,6 +254,122 @@ static void print_hosts(struct stream *s, struct rc_host_check *hc)
 	}
 }
 
+static bool dl_selected(const void *ctx, size_t dev)
+{
+	return ((const struct stream *)ctx)->fleet_of[dev] != SIZE_MAX;
+}
+
+static const char *dl_watchdog(const void *ctx, size_t link, int side)
+{
+	const struct stream *s = ctx;
+	const struct rc_port_brief *b = &s->brief[2 * link + (size_t)side];
+	struct port_qos q;
+
+	if (!end_qos(s, 2 * link + (size_t)side, &q) || !(b->known & RC_F_WATCHDOG) ||
+	    (b->unsupported & RC_F_WATCHDOG))
+		return "unknown";
+	return q.watchdog.enabled ? "on" : "off";
+}
+
+/* The deadlock risk of the topology, the ports' watchdogs from their briefs. */
+static int print_deadlock(struct stream *s, struct rc_err *err)
+{
+	struct rc_dl_ends e = {.lossless = s->f->pol->pfc_priorities,
+			       .selected = dl_selected,
+			       .watchdog = dl_watchdog,
+			       .ctx = s};
+	struct rc_deadlock dl;
+	int rc = rc_deadlock_analyze(&dl, s->f->inv, err);
+
+	if (rc)
+		return rc;
+	section_open(s);
+	rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
+	section_close(s);
+	rc_deadlock_fini(&dl);
+	return 0;
+}
+
+static enum rc_lldp_state cab_state(const void *ctx, size_t dev)
+{
+	return (enum rc_lldp_state)((const struct stream *)ctx)->lldp_state[dev];
+}
+
+/* Findings in rc_cabling_check's order: by link (end a, then b), then the extra ones by
+ * device, each device's in the order its LLDP listed them (one device's were added
+ * together, in that order: their position breaks ties, qsort being unstable). */
+static struct {
+	const struct rc_inventory *inv;
+	const struct rc_cable_finding *v;
+} sort_by;
+
+static int finding_cmp(const void *x, const void *y)
+{
+	size_t ia = *(const size_t *)x, ib = *(const size_t *)y;
+	const struct rc_cable_finding *a = &sort_by.v[ia], *b = &sort_by.v[ib];
+	bool ea = a->link == SIZE_MAX, eb = b->link == SIZE_MAX;
+	size_t ka = ea ? a->dev : a->link, kb = eb ? b->dev : b->link;
+
+	if (ea != eb)
+		return ea ? 1 : -1;
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (!ea) {
+		const struct rc_link_end *la = &sort_by.inv->links[a->link].a;
+		bool sa = a->dev == la->dev && !strcmp(a->port, la->port);
+		bool sb = b->dev == la->dev && !strcmp(b->port, la->port);
+
+		if (sa != sb)
+			return sa ? -1 : 1;
+	}
+	return ia < ib ? -1 : ia > ib;
+}
+
+static int sort_findings(struct rc_cabling *c, const struct rc_inventory *inv)
+{
+	size_t *idx = malloc((c->n ? c->n : 1) * sizeof(*idx));
+	struct rc_cable_finding *v = malloc((c->n ? c->n : 1) * sizeof(*v));
+
+	if (!idx || !v) {
+		free(idx);
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n; i++)
+		idx[i] = i;
+	sort_by.inv = inv;
+	sort_by.v = c->v;
+	qsort(idx, c->n, sizeof(*idx), finding_cmp);
+	for (size_t i = 0; i < c->n; i++)
+		v[i] = c->v[idx[i]];
+	free(idx);
+	free(c->v);
+	c->v = v;
+	c->cap = c->n ? c->n : 1;
+	return 0;
+}
+
+static int print_cabling(struct stream *s, struct rc_err *err)
+{
+	const struct rc_inventory *inv = s->f->inv;
+
+	if (s->cab_rc)
+		return rc_errf(err, ENOMEM, "out of memory (cabling findings)");
+	for (size_t k = 0; k < inv->n_links; k++) {
+		bool read = s->lldp_state[inv->links[k].a.dev] == RC_LLDP_OK ||
+			    s->lldp_state[inv->links[k].b.dev] == RC_LLDP_OK;
+
+		s->cab.links_checked += read;
+		s->cab.links_unknown += !read;
+	}
+	if (sort_findings(&s->cab, inv))
+		return rc_errf(err, ENOMEM, "out of memory (cabling findings)");
+	section_open(s);
+	s->t->cabling = rc_report_cabling_states(&s->out, inv, cab_state, s, &s->cab);
+	section_close(s);
+	return 0;
+}
+
 static void print_summary(struct stream *s)
 {
 	const struct rc_stream_totals *t = s->t;
@@ -215,6 +385,8 @@ static void print_summary(struct stream *s)
 	rc_out_uint(&s->out, "links_inconsistent", NULL, t->bad_links);
 	rc_out_uint(&s->out, "hosts", NULL, t->hosts);
 	rc_out_uint(&s->out, "hosts_asymmetric", NULL, t->bad_hosts);
+	rc_out_uint(&s->out, "deadlock_unprotected", NULL, t->deadlock_unprotected);
+	rc_out_uint(&s->out, "cabling_problems", NULL, t->cabling);
 	rc_out_close_object(&s->out);
 	line_close(s);
 }
@@ -246,6 +418,9 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 		pthread_mutex_destroy(&s.lock);
 		print_links(&s, lc);
 		print_hosts(&s, hc);
+		rc = print_deadlock(&s, err);
+		if (!rc)
+			rc = print_cabling(&s, err);
 		print_summary(&s);
 		fflush(out);
 	}
@@ -255,5 +430,7 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 	free(s.ends);
 	free(s.brief);
 	free(s.fleet_of);
+	free(s.lldp_state);
+	rc_cabling_fini(&s.cab);
 	return rc;
 }

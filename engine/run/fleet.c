@@ -11,6 +11,7 @@
 
 #include "rocectl/deadline.h"
 #include "rocectl/fleet.h"
+#include "rocectl/lldp.h"
 
 struct pool {
 	size_t n;
@@ -206,6 +207,12 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		if (d->run.drv->counters(d->run.sess, d->run.have, d->run.n_ports, &d->counters,
 					 &cerr))
 			rc_counters_fini(&d->counters);
+	}
+	if (f->read_neighbors && d->opened) {
+		rc_lldp_dev_free(d->lldp);
+		d->lldp = calloc(1, sizeof(*d->lldp));
+		if (d->lldp)
+			rc_lldp_read_session(dev, d->run.sess, d->lldp);
 	}
 	rc_deadline_clear();
 	if (f->disconnect_after_read && d->opened) {
@@ -429,6 +436,7 @@ void rc_fleet_fini(struct rc_fleet *f)
 	for (size_t i = 0; i < f->n; i++) {
 		rc_devrun_close(&f->devs[i].run);
 		rc_counters_fini(&f->devs[i].counters);
+		rc_lldp_dev_free(f->devs[i].lldp);
 	}
 	free(f->devs);
 	f->devs = NULL;

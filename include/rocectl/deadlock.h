@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rocectl/inventory.h"
 #include "rocectl/print.h"
@@ -55,5 +56,18 @@ void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const st
 void rc_report_deadlock_prom(FILE *f, const struct rc_deadlock *dl, const struct rc_result *r);
 /* The count rc_report_deadlock makes, without printing. */
 size_t rc_deadlock_unprotected(const struct rc_deadlock *dl, const struct rc_result *r);
+
+/* The same from what is known of each link end, without a result (verify --format jsonl
+ * keeps only a brief of each end, include/rocectl/stream.h). */
+struct rc_dl_ends {
+	uint8_t lossless; /* the policy's lossless priorities (pfc_priorities) */
+	bool (*selected)(const void *ctx, size_t dev); /* the device is in the run */
+	/* "on", "off" or "unknown" for end `side` (0: a, 1: b) of the link */
+	const char *(*watchdog)(const void *ctx, size_t link, int side);
+	const void *ctx;
+};
+void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
+			     const struct rc_dl_ends *e, size_t *unprotected);
+size_t rc_deadlock_unprotected_ends(const struct rc_deadlock *dl, const struct rc_dl_ends *e);
 
 #endif

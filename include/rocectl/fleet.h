@@ -14,6 +14,8 @@
 
 #define RC_FLEET_DEFAULT_PARALLEL 32
 
+struct rc_lldp_dev; /* include/rocectl/lldp.h */
+
 struct rc_fleet_dev {
 	size_t index; /* into the inventory */
 	struct rc_devrun run;
@@ -25,6 +27,9 @@ struct rc_fleet_dev {
 	bool skipped;		     /* not applied: a device it depends on failed */
 	struct rc_counters counters; /* with read_counters, when the driver has them */
 	bool no_counters;	     /* rc_fleet_counters: the driver reads none */
+	/* with read_neighbors: the device's LLDP, read on the session of its read (NULL: not
+	 * read; the session never opened) */
+	struct rc_lldp_dev *lldp;
 };
 
 struct rc_fleet {
@@ -37,6 +42,9 @@ struct rc_fleet {
 	bool progress;		    /* a progress line on stderr */
 	bool disconnect_after_read; /* read-only runs: free each session once read */
 	bool read_counters;	    /* also read each device's counters (verify --counters) */
+	/* also read each device's LLDP neighbours before its session closes (verify's cabling
+	 * check), so that no device is connected to twice */
+	bool read_neighbors;
 	/* Called by rc_fleet_read's worker as soon as a device is read and diffed (its session
 	 * closed when disconnect_after_read), from that worker's thread: a streaming report
 	 * prints the device and frees its state there (engine/report/stream.c).  NULL: none. */

@@ -35,7 +35,15 @@ struct rc_lldp {
 	struct rc_lldp_dev *d; /* per inventory device */
 };
 
-/* Read every device of the fleet (its open session, else a new one), `parallel` at once. */
+/* One device's LLDP through its open session `s` (the fleet's read does this before it
+ * disconnects, with read_neighbors); `out` zeroed by the caller. */
+void rc_lldp_read_session(const struct rc_device *dev, struct rc_session *s,
+			  struct rc_lldp_dev *out);
+/* NULL is fine. */
+void rc_lldp_dev_free(struct rc_lldp_dev *d);
+
+/* Every device of the fleet, `parallel` at once: what the fleet's read already got
+ * (read_neighbors), else through its open session, else a new one. */
 int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err);
 void rc_lldp_fini(struct rc_lldp *l);
 
@@ -58,14 +66,25 @@ struct rc_cabling {
 	size_t n;
 	struct rc_cable_finding *v;
 	size_t links_checked, links_unknown; /* links with an end read / with no end read */
+	size_t cap;
 };
 
 int rc_cabling_check(struct rc_cabling *c, const struct rc_lldp *l, struct rc_err *err);
 void rc_cabling_fini(struct rc_cabling *c);
+/* Adds to c what device dev's LLDP alone says (verify --format jsonl, one device at a time):
+ * its ends of links (`ends`: 2 * link + side, side 0 = a) then the neighbours on ports no
+ * link names; links_checked/unknown are left to the caller. */
+int rc_cabling_check_device(struct rc_cabling *c, const struct rc_inventory *inv, size_t dev,
+			    const struct rc_lldp_dev *ld, const size_t *ends, size_t n_ends,
+			    struct rc_err *err);
 const char *rc_cable_kind_name(enum rc_cable_kind k);
 
 /* verify's "cabling" object (text: the findings); returns the number of findings. */
 size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c);
+/* The same from each inventory device's LLDP state alone. */
+size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv,
+				enum rc_lldp_state (*state)(const void *ctx, size_t dev),
+				const void *ctx, const struct rc_cabling *c);
 
 void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c);
 

@@ -7,9 +7,12 @@
  *
  * Lines, in this order: one per device as it finishes ({"device": {...}}, the object of
  * the JSON report's "devices" array), one per link whose two ends were selected
- * ({"link": {...}}), one per dual-homed host ({"host": {...}}), and the summary
- * ({"summary": {...}}, the JSON report's, plus "command", "links_inconsistent" and
- * "hosts_asymmetric"). */
+ * ({"link": {...}}), one per dual-homed host ({"host": {...}}), the fabric-wide sections
+ * of the JSON report, each one line ({"deadlock": {...}}, {"cabling": {...}}), and the
+ * summary ({"summary": {...}}, the JSON report's, plus "command", "links_inconsistent",
+ * "hosts_asymmetric", "deadlock_unprotected" and "cabling_problems").  The cabling check
+ * keeps, per device, its LLDP state (one byte) and what it found wrong; the deadlock
+ * check needs the topology and each switch port's watchdog bit. */
 #ifndef ROCECTL_STREAM_H
 #define ROCECTL_STREAM_H
 
@@ -38,6 +41,7 @@ enum rc_brief_flag {
 	RC_BRIEF_CNP_DSCP = 1u << 2,
 	RC_BRIEF_ECN_TC = 1u << 3, /* the ecn tc is in ecn_tc_mask */
 	RC_BRIEF_ECN_ON = 1u << 4, /* ecn[tc].enabled */
+	RC_BRIEF_WD_ON = 1u << 5,  /* watchdog.enabled (the deadlock section) */
 };
 
 void rc_port_brief_make(const struct rc_policy *pol, const struct port_qos *q,
@@ -49,6 +53,8 @@ void rc_port_brief_expand(const struct rc_policy *pol, const struct rc_port_brie
 struct rc_stream_totals {
 	size_t devices, failed, with_changes, changes;
 	size_t links, bad_links, hosts, bad_hosts;
+	size_t deadlock_unprotected; /* ports, as the JSON report's deadlock section counts */
+	size_t cabling;		     /* findings of the cabling section */
 };
 
 /* Read every device of `f` (rc_fleet_read) printing as above to `out`; `after` (may be

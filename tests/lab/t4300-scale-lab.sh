@@ -75,7 +75,7 @@ test_expect_success 'a host session waits its delay; lab delay changes it' '
 test_expect_success 'verify --format jsonl reports what --format json does' '
 	test_expect_code 2 verify --format json --parallel 1 >"$TMP/out.json" &&
 	test_expect_code 2 verify --format jsonl --parallel 1 >"$TMP/out.jsonl" &&
-	test "$(wc -l <"$TMP/out.jsonl")" = $((62 + 121 + 60 + 1)) &&
+	test "$(wc -l <"$TMP/out.jsonl")" = $((62 + 121 + 60 + 2 + 1)) &&
 	python3 - "$TMP/out.json" "$TMP/out.jsonl" <<-\EOF
 	import json, sys
 	full = json.load(open(sys.argv[1]))
@@ -85,14 +85,18 @@ test_expect_success 'verify --format jsonl reports what --format json does' '
 	assert all(list(l)[:3] == list(head) and len(l) == 4 for l in lines), lines[0]
 	lines = [{k: v for k, v in l.items() if k not in head} for l in lines]
 	kinds = [next(iter(l)) for l in lines]
-	# devices as they finish, then links, hosts and the summary
-	assert kinds == sorted(kinds, key=["device", "link", "host", "summary"].index), kinds
+	# devices as they finish, then links, hosts, the fabric-wide sections, the summary
+	order = ["device", "link", "host", "deadlock", "cabling", "summary"]
+	assert kinds == sorted(kinds, key=order.index), kinds
+	assert kinds.count("deadlock") == kinds.count("cabling") == 1, kinds
 	streamed = {l["device"]["device"]: l["device"] for l in lines if "device" in l}
 	for d in full["devices"]:
 	    assert streamed.get(d["device"]) == d, (d, streamed.get(d["device"]))
 	assert len(streamed) == len(full["devices"]) == 62
 	assert [l["link"] for l in lines if "link" in l] == full["links"]
 	assert [l["host"] for l in lines if "host" in l] == full["hosts"]
+	for k in ("deadlock", "cabling"):
+	    assert [l[k] for l in lines if k in l] == [full[k]], k
 	s = lines[-1]["summary"]
 	for k, v in full["summary"].items():
 	    assert s[k] == v, (k, s[k], v)

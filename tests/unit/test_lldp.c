@@ -289,6 +289,60 @@ static void test_cabling_unknown(void **state)
 	assert_int_equal(f->c.links_unknown, 3);
 }
 
+static bool same_finding(const struct rc_cable_finding *a, const struct rc_cable_finding *b)
+{
+	return a->kind == b->kind && a->link == b->link && a->dev == b->dev &&
+	       !strcmp(a->port, b->port) && !strcmp(a->seen, b->seen) && !strcmp(a->want, b->want);
+}
+
+/* One device at a time (verify --format jsonl): each device's findings from its LLDP and
+ * its link ends alone, together, are the whole check's. */
+static void test_cabling_per_device(void **state)
+{
+	struct fx *f = *state;
+	struct rc_cabling one = {0};
+	size_t ends[8];
+
+	see(f, "leaf1", "p1", "gpu1", "e0");
+	see(f, "leaf1", "up", "spine", "s2");
+	see(f, "spine", "s1", "leaf2", "up");
+	see(f, "leaf1", "x", "leaf2", "x");
+	f->l.d[idx(f, "leaf2")].state = RC_LLDP_OK;
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	for (size_t d = 0; d < f->inv.n_devices; d++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < f->inv.n_links; k++) {
+			if (f->inv.links[k].a.dev == d)
+				ends[n++] = 2 * k;
+			if (f->inv.links[k].b.dev == d)
+				ends[n++] = 2 * k + 1;
+		}
+		assert_int_equal(
+		    rc_cabling_check_device(&one, &f->inv, d, &f->l.d[d], ends, n, &f->err), 0);
+	}
+	assert_int_equal(one.n, f->c.n);
+	for (size_t i = 0; i < f->c.n; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < one.n && !found; j++)
+			found = same_finding(&one.v[j], &f->c.v[i]);
+		assert_true(found);
+	}
+	/* a device whose LLDP was not read adds nothing */
+	f->l.d[idx(f, "leaf1")].state = RC_LLDP_ERROR;
+	{
+		size_t before = one.n;
+
+		assert_int_equal(rc_cabling_check_device(&one, &f->inv, idx(f, "leaf1"),
+							 &f->l.d[idx(f, "leaf1")], ends, 0,
+							 &f->err),
+				 0);
+		assert_int_equal(one.n, before);
+	}
+	rc_cabling_fini(&one);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +352,7 @@ int main(void)
 	    cmocka_unit_test(test_sonic_table),
 	    cmocka_unit_test(test_eos_json),
 	    cmocka_unit_test_setup_teardown(test_cabling_right, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cabling_per_device, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
 	};

@@ -109,6 +109,38 @@ static void test_many_hosts(void **state)
 	assert_false(rc_kh_index_has(NULL, "x", "ssh-ed25519", K1));
 }
 
+/* The types a host is known with, for the key exchange's host key algorithms
+ * (drivers/transport/ssh.c): each once, in file order; none for what the index cannot
+ * vouch for, nor when the buffer is too small. */
+static void test_types_of_a_host(void **state)
+{
+	struct rc_kh_index *ix = index_of("127.1.0.1 ssh-ed25519 " K1 "\n"
+					  "127.1.0.1 ssh-rsa " K2 "\n"
+					  "127.1.0.1,127.1.0.2 ssh-ed25519 " K2 "\n"
+					  "127.1.0.3 sk-ssh-ed25519@openssh.com " K1 "\n"
+					  "127.1.0.* ecdsa-sha2-nistp256 " K1 "\n");
+	struct rc_kh_index *hashed = index_of("|1|abc=|def= ssh-ed25519 " K1 "\n");
+	char buf[64], tiny[12];
+
+	(void)state;
+	assert_int_equal(rc_kh_index_types(ix, "127.1.0.1", buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "ssh-ed25519,ssh-rsa");
+	assert_int_equal(rc_kh_index_types(ix, "127.1.0.2", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "ssh-ed25519");
+	/* "ssh-ed25519" is not a duplicate of the sk- type it ends */
+	assert_int_equal(rc_kh_index_types(ix, "127.1.0.3", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "sk-ssh-ed25519@openssh.com");
+	/* the pattern is libssh's to judge */
+	assert_int_equal(rc_kh_index_types(ix, "127.1.0.4", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(rc_kh_index_types(ix, "127.1.0.1", tiny, sizeof(tiny)), 0);
+	assert_string_equal(tiny, "");
+	assert_int_equal(rc_kh_index_types(hashed, "127.1.0.1", buf, sizeof(buf)), 0);
+	assert_int_equal(rc_kh_index_types(NULL, "127.1.0.1", buf, sizeof(buf)), 0);
+	rc_kh_index_free(ix);
+	rc_kh_index_free(hashed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +148,7 @@ int main(void)
 	    cmocka_unit_test(test_patterns_are_left_to_libssh),
 	    cmocka_unit_test(test_hashed_or_marked_files_answer_nothing),
 	    cmocka_unit_test(test_many_hosts),
+	    cmocka_unit_test(test_types_of_a_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
