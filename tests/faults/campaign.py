@@ -41,8 +41,8 @@ FABRICS = {
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
-    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
-    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
+    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
 }
 FULL_FABRICS = "nvue,mixed"
 
