@@ -323,8 +323,13 @@ static void dcb_to_qos(const struct rc_host_port *hp, struct port_qos *q)
 	 * report, hence unverified. */
 	dscp_map_of(st, map);
 	q->dscp_mask = ~0ull;
-	for (int d = 0; d < RC_NDSCP; d++)
+	q->dscp_entries_known = true;
+	q->dscp_entries = 0;
+	for (int d = 0; d < RC_NDSCP; d++) {
 		q->dscp2prio[d] = map[d] < 0 ? fw_default_prio(d) : (uint8_t)map[d];
+		if (map[d] >= 0)
+			q->dscp_entries |= 1ull << d;
+	}
 	q->known |= RC_F_DSCP2PRIO;
 	q->effect.unverified |= RC_F_DSCP2PRIO;
 	if (st->has_pfc && q->trust == RC_TRUST_DSCP) {
@@ -802,12 +807,18 @@ static void target_map(const struct writer *x, uint32_t fields, enum rc_trust tr
 	dscp_map_of(&x->cur, cur);
 	memcpy(tgt, cur, sizeof(cur));
 	if (fields & (RC_F_DSCP2PRIO | RC_F_TRUST)) {
-		for (int d = 0; d < RC_NDSCP; d++)
-			if (want->dscp_mask & (1ull << d))
+		for (int d = 0; d < RC_NDSCP; d++) {
+			if (!(want->dscp_mask & (1ull << d)))
+				continue;
+			if (whole && want->dscp_entries_known) /* a journaled table, exactly */
+				tgt[d] =
+				    (want->dscp_entries & (1ull << d)) ? want->dscp2prio[d] : -1;
+			else
 				tgt[d] =
 				    whole && cur[d] < 0 && want->dscp2prio[d] == fw_default_prio(d)
 					? -1
 					: want->dscp2prio[d];
+		}
 	}
 	if (implicit_trust(x) && trust == RC_TRUST_PCP) {
 		/* On upstream mlx5 the table *is* the trust: PCP means no DSCP entry at all... */

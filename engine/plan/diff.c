@@ -196,6 +196,19 @@ static void diff_trust(struct differ *d)
 	cmp_str(d, "trust", rc_trust_name(d->want->trust), rc_trust_name(d->have->trust));
 }
 
+/* "26,48" (or "none"). */
+static void dscp_set_text(uint64_t set, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < RC_NDSCP && o < len; i++)
+		if (set & (1ull << i))
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", i);
+	if (!o)
+		snprintf(buf, len, "none");
+}
+
 static void diff_dscp2prio(struct differ *d)
 {
 	char f[32];
@@ -206,6 +219,16 @@ static void diff_dscp2prio(struct differ *d)
 		snprintf(f, sizeof(f), "dscp2prio[%d]", i);
 		cmp_u64(d, f, d->want->dscp2prio[i], d->have->dscp2prio[i],
 			!(d->have->dscp_mask & (1ull << i)));
+	}
+	/* A journaled state being restored says which DSCPs had an entry of their own: an
+	 * entry the run added with firmware's default priority reads the same as none. */
+	if (d->want->dscp_entries_known && d->have->dscp_entries_known &&
+	    d->want->dscp_entries != d->have->dscp_entries) {
+		char was[RC_NDSCP * 3 + 1], want[RC_NDSCP * 3 + 1];
+
+		dscp_set_text(d->have->dscp_entries, was, sizeof(was));
+		dscp_set_text(d->want->dscp_entries, want, sizeof(want));
+		emit(d, "dscp2prio.entries", was, want, false);
 	}
 }
 

@@ -239,13 +239,14 @@ static void describe_first_change(const struct rc_devrun *r, char *buf, size_t l
 	snprintf(buf, len, "no difference");
 }
 
-/* Drive the device back to `before` (what was read before the change). */
-static int restore_ports(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
-			 struct rc_err *err)
+/* want[] := `before` (what was read before the change), matched by port name; then read
+ * the device and diff it against that: the number of SET changes left, or a negative
+ * errno (err filled). */
+static int diff_to_before(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
+			  struct rc_err *err)
 {
 	struct rc_port_state *want = calloc(r->n_ports ? r->n_ports : 1, sizeof(*want));
-	int rc, left;
-	char what[256];
+	int rc;
 
 	if (!want)
 		return rc_errf(err, ENOMEM, "out of memory");
@@ -265,6 +266,17 @@ static int restore_ports(struct rc_devrun *r, const struct rc_port_state *before
 		r->want[i].qos = want[i].qos;
 	if (!rc)
 		rc = diff_all(r, 0.0);
+	free(want);
+	return rc;
+}
+
+/* Drive the device back to `before` (what was read before the change). */
+static int restore_ports(struct rc_devrun *r, const struct rc_port_state *before, size_t n,
+			 struct rc_err *err)
+{
+	int rc = diff_to_before(r, before, n, err), left;
+	char what[256];
+
 	if (rc > 0)
 		rc = write_ports(r, r->want, err);
 	if (rc >= 0)
@@ -278,7 +290,6 @@ static int restore_ports(struct rc_devrun *r, const struct rc_port_state *before
 			rc = left;
 		}
 	}
-	free(want);
 	return rc;
 }
 
@@ -297,10 +308,22 @@ static int restore_with(struct rc_devrun *r, const char *native, const struct rc
 {
 	int rc = 0;
 
-	if (native && r->drv->restore_native)
+	if (native && r->drv->restore_native) {
+		struct rc_err ignored = {0};
+
 		rc = r->drv->restore_native(r->sess, native, err);
-	else if (r->drv->discard)
+		/* Still different: the device changed after the native restore (a command of
+		 * the interrupted run that it had received and ran late, as a switch goes on
+		 * with a command whose connection is gone).  The native restore once more: the
+		 * value repair of restore_ports() can put back only what the values say, and
+		 * would keep what else the run added (EOS `random-detect ecn count`,
+		 * drivers/switch/eos_ops.c) or save over a startup-config the native restore
+		 * had put back (drivers/switch/eos.c, eos_restore_native). */
+		if (!rc && diff_to_before(r, before, n, &ignored) > 0)
+			rc = r->drv->restore_native(r->sess, native, err);
+	} else if (r->drv->discard) {
 		rc = r->drv->discard(r->sess, NULL, err);
+	}
 	if (rc) {
 		rc_err_prefix(err, "'%s': %s", r->dev->name,
 			      native && r->drv->restore_native

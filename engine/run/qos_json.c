@@ -82,6 +82,13 @@ cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 		cJSON_AddStringToObject(o, "trust", rc_trust_name(q->trust));
 	if (k & RC_F_DSCP2PRIO)
 		add_map(o, "dscp2prio", q->dscp_mask, q->dscp2prio, RC_NDSCP);
+	if ((k & RC_F_DSCP2PRIO) && q->dscp_entries_known) {
+		cJSON *e = cJSON_AddArrayToObject(o, "dscp_entries");
+
+		for (int d = 0; e && d < RC_NDSCP; d++)
+			if (q->dscp_entries & (1ull << d))
+				cJSON_AddItemToArray(e, cJSON_CreateNumber(d));
+	}
 	if (k & RC_F_PRIO2TC)
 		add_map(o, "prio2tc", q->prio_mask, q->prio2tc, RC_NPRIO);
 	if (k & RC_F_PFC)
@@ -240,6 +247,29 @@ static uint64_t read_map(struct rd *r, const cJSON *m, uint8_t *vals, int n, int
 		mask |= 1ull << i;
 	}
 	return mask;
+}
+
+/* "dscp_entries": [26, 48] (optional: journals written before it have none). */
+static void read_entries(struct rd *r, const cJSON *a, struct port_qos *q)
+{
+	const cJSON *v;
+
+	if (!a)
+		return;
+	if (!cJSON_IsArray(a)) {
+		bad(r, "dscp_entries");
+		return;
+	}
+	cJSON_ArrayForEach(v, a)
+	{
+		if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble >= RC_NDSCP ||
+		    v->valuedouble != (double)(int)v->valuedouble) {
+			bad(r, "dscp_entries entry");
+			return;
+		}
+		q->dscp_entries |= 1ull << (int)v->valuedouble;
+	}
+	q->dscp_entries_known = true;
 }
 
 static enum rc_tsa tsa_of(const char *s)
@@ -419,9 +449,11 @@ int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *er
 			   : !strcmp(t, "pcp")	? RC_TRUST_PCP
 						: RC_TRUST_UNSET;
 	}
-	if (q->known & RC_F_DSCP2PRIO)
+	if (q->known & RC_F_DSCP2PRIO) {
 		q->dscp_mask = read_map(&r, cJSON_GetObjectItemCaseSensitive(o, "dscp2prio"),
 					q->dscp2prio, RC_NDSCP, RC_NPRIO - 1);
+		read_entries(&r, cJSON_GetObjectItemCaseSensitive(o, "dscp_entries"), q);
+	}
 	if (q->known & RC_F_PRIO2TC)
 		q->prio_mask = (uint8_t)read_map(&r, cJSON_GetObjectItemCaseSensitive(o, "prio2tc"),
 						 q->prio2tc, RC_NPRIO, RC_NTC - 1);

@@ -144,6 +144,12 @@ struct port_qos {
 
 	uint64_t dscp_mask; /* bit d: dscp2prio[d] is meaningful */
 	uint8_t dscp2prio[RC_NDSCP];
+	/* Actual side, where a DSCP map is a table of entries (the mlx5 APP table): bit d when
+	 * DSCP d has an entry of its own.  dscp2prio cannot tell an entry from firmware's
+	 * default of the same priority; a restore to a journaled state needs to, to delete
+	 * the entries the run added (drivers/host/host.c, target_map). */
+	bool dscp_entries_known;
+	uint64_t dscp_entries;
 
 	uint8_t prio_mask; /* bit p: prio2tc[p] is meaningful */
 	uint8_t prio2tc[RC_NPRIO];

@@ -35,12 +35,14 @@ APPLY_TIMEOUT_S = 150  # a trial whose apply runs longer than this has hung: a f
 
 # The fabrics: every platform and transport, each brought up once per campaign.
 FABRICS = {
-    "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
-    "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos"], "inventories": ["inventory.yaml"]},
+    # hosts with MLNX_OFED's sysfs ECN files here, upstream mlx5 with debugfs cc_params in
+    # "mixed", so that the EPERM faults reach every file kind the agent writes
+    "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
-    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
-    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos"], "inventories": ["inventory.yaml"]},
+    "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
 }
 FULL_FABRICS = "nvue,mixed"
 
@@ -218,6 +220,27 @@ class Fabric:
             time.sleep(0.2)
         return False
 
+    def own_rocectl(self, work):
+        """This trial's rocectl processes still running: the controller (its journal is under
+        WORK) and the hosts' agents (RUN/bin/rocectl).  Other trees' tests run the same
+        binary beside the campaign: their processes are not this trial's."""
+        left = []
+        agent = os.path.join(self.env("lab.env", "RUN"), "bin", "rocectl")
+        controller = os.path.realpath(os.environ["ROCECTL"])
+        for pid in run(["pgrep", "rocectl"]).stdout.split():
+            try:
+                exe = os.readlink("/proc/%s/exe" % pid).replace(" (deleted)", "")
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    env = f.read().split(b"\0")
+            except OSError:
+                continue  # gone meanwhile
+            mine = exe == agent or (exe == controller and any(e.startswith(b"ROCECTL_JOURNAL=" + work.encode()) for e in env))
+            if mine:
+                left.append("%s %s" % (pid, cmd[:120]))
+        return left
+
     def env(self, name, key):
         """KEY's value in one of the lab's env files (lab.env, switchsim/lab.env)."""
         try:
@@ -231,12 +254,15 @@ class Fabric:
 
     def rocectl(self, args, journal, timeout=APPLY_TIMEOUT_S, background=False):
         cmd = [LAB, "exec", self.dir, "--", os.environ["ROCECTL"]] + args
-        env = dict(os.environ, ROCECTL_JOURNAL=journal)
+        # the device locks are this campaign's: other labs on the machine have devices of the
+        # same names (gpu001, leaf01), and their runs must not hold ours
+        env = dict(os.environ, ROCECTL_JOURNAL=journal, ROCECTL_LOCK_DIR=os.path.join(os.path.dirname(self.dir), "locks"))
         if background:
             return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
         return subprocess.run(cmd, env=env, timeout=timeout, capture_output=True, text=True, errors="replace")
 
     def clear_faults(self):
+        clear_overrides(self)
         for s in self.switches:
             run([SIMCTL, "fault", os.path.join(self.dir, "switchsim"), s, "clear"])
         for h in self.hosts:
@@ -248,19 +274,57 @@ class Fabric:
 
 # ---------------------------------------------------------------- faults
 
+# The files the agent writes, by NIC stack (configfs always; MLNX_OFED sysfs; upstream
+# mlx5 debugfs cc_params, drivers/host/mlx5_cc.c); only those the host has are drawn.
 HOST_EPERM = [
     "sys/kernel/config/rdma_cm/{rdma}/ports/1/default_roce_tos",
     "sys/class/net/{nic}/ecn/roce_np/enable/3",
     "sys/class/net/{nic}/ecn/roce_rp/enable/3",
     "sys/class/net/{nic}/ecn/roce_np/cnp_dscp",
+    "sys/kernel/debug/mlx5/{pci}/cc_params/np_cnp_dscp",
+    "sys/kernel/debug/mlx5/{pci}/cc_params/np_cnp_prio",
 ]
+
+# A host's rocectl from its Nth call on (0: the first read): missing, silent, garbage, 1 GB
+# of output, or answering garbage after the real command took effect (tests/lab/host-shell
+# puts RUN/override/HOST first on PATH).
+AGENT_MODES = {
+    "missing": 'echo "sh: 1: rocectl: not found" >&2; exit 127',
+    "empty": "exit 0",
+    "garbage": "head -c 3000 /dev/urandom; echo; exit 0",
+    "crash": "echo Segmentation fault >&2; exit 139",
+    "huge": "head -c 1073741824 /dev/zero | tr '\\000' x; exit 0",
+    "garbage-after": '"$real" "$@" >/dev/null 2>&1; echo "{\\"interfaces\\": [tru"; exit 0',
+}
+
+
+ONLY_KINDS = set()  # --kinds: draw only these (a focused run); empty: every kind
+
+
+def switch_platform(fab, sw):
+    for line in fab.topology.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[0] == "switch" and f[1] == sw:
+            return f[4]
+    return ""
 
 
 def pick_fault(rng, fab, inv):
     """One fault, chosen by the trial's seed: (kind, target, detail)."""
     rest = "rest" in inv
-    kinds = ["drop", "hang", "reject", "kill9", "kill9", "netlink", "eperm", "journal-ro", "journal-full"]
+    kinds = ["drop", "hang", "reject", "kill9", "kill9", "netlink", "eperm", "agent", "journal-ro", "journal-full"]
+    # REST answers 5xx: the switches the REST inventory reaches over HTTPS (SONiC stays SSH)
+    rest_sw = [s for s in fab.switches if switch_platform(fab, s) in ("nvue", "eos")] if rest else []
+    if rest_sw:
+        kinds.append("http5xx")
+    if ONLY_KINDS:
+        kinds = [k for k in kinds if k in ONLY_KINDS] or ["kill9"]
     kind = rng.choice(kinds)
+    if kind == "http5xx":
+        status = rng.choice(["500", "502", "503", "504"])
+        return kind, rng.choice(rest_sw), "%d %s%s" % (rng.randint(0, 10), status, " after" if rng.random() < 0.5 else "")
+    if kind == "agent":
+        return kind, rng.choice(fab.hosts), "%s %d" % (rng.choice(sorted(AGENT_MODES)), rng.randint(0, 3))
     if kind in ("drop", "hang", "reject"):
         sw = rng.choice(fab.switches)
         if kind == "drop":
@@ -272,7 +336,8 @@ def pick_fault(rng, fab, inv):
         return kind, rng.choice(fab.hosts), str(rng.randint(1, 8))
     if kind == "eperm":
         h = rng.choice(fab.hosts)
-        return kind, h, rng.choice(HOST_EPERM)
+        paths = [p for p in HOST_EPERM if os.path.exists(os.path.join(fab.host_dir(h), eperm_path(fab, h, p)))]
+        return kind, h, rng.choice(paths or HOST_EPERM)
     if kind == "kill9":
         return kind, "rocectl", "%.2f" % rng.uniform(0.05, 4.0 if not rest else 3.0)
     return kind, "journal", ""
@@ -281,6 +346,39 @@ def pick_fault(rng, fab, inv):
 def host_nics(fab, h):
     nics = sorted(n[:-6] for n in os.listdir(os.path.join(fab.host_dir(h), "nics")) if n.endswith(".state"))
     return nics
+
+
+def eperm_path(fab, h, pattern):
+    """PATTERN for the host's first NIC: {nic}, {rdma}, {pci} (its PCI function)."""
+    nic = host_nics(fab, h)[0]
+    idx = int(nic[3:5]) - 12 if nic.startswith("enp") else 0
+    pci = ""
+    try:
+        pci = os.path.basename(os.readlink(os.path.join(fab.host_dir(h), "sys/class/net", nic, "device")))
+    except OSError:
+        pass
+    return pattern.format(nic=nic, rdma="mlx5_%d" % idx, pci=pci)
+
+
+def agent_override(fab, h, mode, after):
+    """RUN/override/HOST/rocectl: the real rocectl for the first AFTER calls, then MODE."""
+    run_dir = fab.env("lab.env", "RUN")
+    d = os.path.join(run_dir, "override", h)
+    os.makedirs(d, exist_ok=True)
+    os.chmod(os.path.dirname(d), 0o755)
+    with open(os.path.join(d, "rocectl"), "w") as f:
+        f.write("#!/bin/sh\n# the fault campaign: %s from call %d on\n" % (mode, after))
+        f.write('real=%s\nd=$(dirname "$0")\n' % os.path.join(run_dir, "bin", "rocectl"))
+        f.write('n=$(cat "$d/calls" 2>/dev/null || echo 0)\necho $((n + 1)) >"$d/calls"\n')
+        f.write('[ "$n" -ge %d ] || exec "$real" "$@"\n%s\n' % (after, AGENT_MODES[mode]))
+    os.chmod(os.path.join(d, "rocectl"), 0o755)
+    run(["chown", "-R", "%s:%s" % (LAB_USER, LAB_USER), d])
+
+
+def clear_overrides(fab):
+    run_dir = fab.env("lab.env", "RUN")
+    if run_dir:
+        shutil.rmtree(os.path.join(run_dir, "override"), ignore_errors=True)
 
 
 def inject(fab, fault):
@@ -295,10 +393,12 @@ def inject(fab, fault):
     if kind == "netlink":
         return fab.nicsim_fault(target, ["fail-set", detail])
     if kind == "eperm":
-        nic = host_nics(fab, target)[0]
-        idx = int(nic[3:5]) - 12 if nic.startswith("enp") else 0
-        path = detail.format(nic=nic, rdma="mlx5_%d" % idx)
-        return fab.nicsim_fault(target, ["eperm", path])
+        return fab.nicsim_fault(target, ["eperm", eperm_path(fab, target, detail)])
+    if kind == "http5xx":
+        return run([SIMCTL, "fault", sd, target, "http-error"] + detail.split())
+    if kind == "agent":
+        mode, after = detail.split()
+        return agent_override(fab, target, mode, int(after))
     return None
 
 
@@ -377,7 +477,7 @@ def trial(fab, inv_name, seed, work, drift_pre):
     r = fab.rocectl(["apply", "-p", POLICY, "-i", inv], golden_j)
     shutil.rmtree(golden_j, ignore_errors=True)
     if r.returncode != 0:
-        errs = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l or "failed" in l]
+        errs = [l for l in (r.stdout + r.stderr).splitlines() if "error" in l or "failed" in l] or (r.stdout + r.stderr).splitlines()[-4:]
         return False, "the clean apply failed (exit %d): %s" % (r.returncode, " | ".join(errs)[-600:])
     fab.quiesce()
     golden = fab.views()
@@ -413,9 +513,9 @@ def trial(fab, inv_name, seed, work, drift_pre):
         fab.clear_faults()
         if not fab.quiesce():
             return False, "%s: a device command was still running 30 s after rocectl ended" % what
-        left = run(["pgrep", "-f", os.environ["ROCECTL"] + " "])
-        if left.returncode == 0:
-            return False, "%s: rocectl processes left behind: %s" % (what, left.stdout.split())
+        left = fab.own_rocectl(work)
+        if left:
+            return False, "%s: rocectl processes left behind: %s" % (what, " | ".join(left))
         post = fab.views()
     finally:
         journal.close()
@@ -435,7 +535,9 @@ def main():
     ap.add_argument("--seed", type=int, default=None, help="first trial's seed (default: from the clock)")
     ap.add_argument("--lab-root", default=None)
     ap.add_argument("--fabrics", default=FULL_FABRICS, help="of: " + ", ".join(FABRICS))
+    ap.add_argument("--kinds", default="", help="draw only these fault kinds (comma-separated), e.g. kill9")
     a = ap.parse_args()
+    ONLY_KINDS.update(k for k in a.kinds.split(",") if k)
     if os.geteuid() != 0:
         log("campaign: root only (network namespaces, sshd)")
         return 2

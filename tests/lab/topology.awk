@@ -172,10 +172,11 @@ BEGIN {
 		print sname[s] "=" saddr[s] ":" splat[s] ":" smodel(s) >(plan "/switches")
 	for (h = 0; h < hosts; h++) {
 		print hname[h], haddr[h] >(plan "/hosts")
-		line = "hosts/" hname[h]
+		line = "hosts/" hname[h] (("," hostfeatures ",") ~ /,ofed,/ ? " --ofed" : "")
 		for (i = 0; i < nics; i++)
 			line = line " --nic " nic[i] ",rdma=mlx5_" i ",speed=400G,mtu=" mtu ",ip=" \
-			       addr("10." (10 + i), h)
+			       addr("10." (10 + i), h) \
+			       ((("," hostfeatures ",") ~ /,debugfs,/) ? ",debugfs" : "")
 		print line >(plan "/nicsim")
 	}
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,20 @@ struct fake_dev {
 	int fail_apply_from;  /* this call and every later one */
 	int partial_apply_at; /* the Nth apply writes the first port of its batch, then fails */
 	int ignore_apply_at;  /* the Nth apply returns 0 but changes nothing */
+	/* A native snapshot and restore (driver.h snapshot/restore_native), when `native`: the
+	 * device keeps its snapshot, and restore puts back everything, `hidden` included. */
+	bool native;
+	/* A setting the values do not show, as EOS's `random-detect ecn count`: an apply that
+	 * writes a marking ECN queue turns it on (drivers/switch/eos_ops.c, w_ecn_count). */
+	bool hidden[FAKE_MAX_PORTS];
+	/* After the Nth native restore, the device is again as the first apply left it: a
+	 * command of an interrupted run that the device ran late. */
+	int late_after_native;
 	/* What happened. */
-	int n_open, n_read, n_apply, n_close;
+	int n_open, n_read, n_apply, n_close, n_native;
+	/* The device's own copies (native snapshot; state after the first apply). */
+	struct rc_port_state snap[FAKE_MAX_PORTS], late[FAKE_MAX_PORTS];
+	bool snap_hidden[FAKE_MAX_PORTS], late_hidden[FAKE_MAX_PORTS], have_late;
 };
 
 struct fake_world {
@@ -207,6 +220,9 @@ static void fake_write_port(struct fake_dev *d, const struct rc_port_write *w)
 	p->qos.headroom_is_min = false;
 	p->qos.speed_gbps = speed; /* read-only on every platform */
 	p->qos.mtu = mtu;
+	for (int t = 0; t < RC_NTC; t++)
+		if ((w->fields & RC_F_ECN) && w->want->ecn[t].enabled)
+			d->hidden[p - d->ports] = true;
 }
 
 static int fake_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
@@ -227,8 +243,47 @@ static int fake_apply(struct rc_session *s, const struct rc_port_write *w, size_
 		for (size_t i = 0; i < n; i++)
 			fake_write_port(d, &w[i]);
 	}
+	if (!rc && !d->have_late) {
+		memcpy(d->late, d->ports, sizeof(d->late));
+		memcpy(d->late_hidden, d->hidden, sizeof(d->late_hidden));
+		d->have_late = true;
+	}
 	pthread_mutex_unlock(&fake.lock);
 	return rc;
+}
+
+static int fake_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
+{
+	struct fake_dev *d = s->d;
+
+	*blob = NULL;
+	if (!d->native)
+		return 0;
+	pthread_mutex_lock(&fake.lock);
+	memcpy(d->snap, d->ports, sizeof(d->snap));
+	memcpy(d->snap_hidden, d->hidden, sizeof(d->snap_hidden));
+	pthread_mutex_unlock(&fake.lock);
+	*blob = strdup("fake-native");
+	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
+}
+
+static int fake_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct fake_dev *d = s->d;
+
+	if (!blob || strcmp(blob, "fake-native"))
+		return rc_errf(err, EPROTO, "'%s': not a fake snapshot", d->name);
+	pthread_mutex_lock(&fake.lock);
+	d->n_native++;
+	fake_log("restore-native", d);
+	memcpy(d->ports, d->snap, sizeof(d->ports));
+	memcpy(d->hidden, d->snap_hidden, sizeof(d->hidden));
+	if (fake_hits(d->n_native, d->late_after_native) && d->have_late) {
+		memcpy(d->ports, d->late, sizeof(d->ports));
+		memcpy(d->hidden, d->late_hidden, sizeof(d->hidden));
+	}
+	pthread_mutex_unlock(&fake.lock);
+	return 0;
 }
 
 static void fake_close(struct rc_session *s)
@@ -248,6 +303,8 @@ static const struct rc_driver fake_driver = {
     .read = fake_read,
     .apply = fake_apply,
     .close = fake_close,
+    .snapshot = fake_snapshot,
+    .restore_native = fake_restore_native,
 };
 
 RC_DRIVER_REGISTER(fake_driver)

@@ -197,6 +197,40 @@ static void test_failed_read_back_restores(void **state)
 	rc_devrun_close(&r);
 }
 
+/* The device changed again after the native restore: a command of the interrupted run
+ * that it received before the connection went and ran late.  The native restore runs again
+ * and puts back what the values do not say; the value repair alone would keep what the run
+ * added there (fault campaign seed 3317: an EOS leaf kept `random-detect ecn count` on a
+ * queue that marked without counting before the run, tests/faults/README.md). */
+static void test_late_change_after_native_restore(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_devrun r;
+	struct rc_err err = {0};
+
+	for (size_t i = 0; i < 2; i++) { /* marking, other thresholds, not counted */
+		struct rc_ecn_tc *e = &f->fd->ports[i].qos.ecn[3];
+
+		e->enabled = true;
+		e->kmin_bytes = 73728;
+		e->kmax_bytes = 2000000;
+		e->pmax_pct = 100;
+	}
+	memcpy(f->factory, f->fd->ports, sizeof(f->factory));
+	f->fd->native = true;
+	f->fd->fail_read_at = 2; /* the read-back fails: the device is restored */
+	f->fd->late_after_native = 1;
+	assert_true(open_and_diff(f, &r) > 0);
+	assert_true(rc_devrun_apply(&r, &f->pol, NULL, f->journal, "run1", &err) < 0);
+	assert_non_null(strstr(err.msg, "restored the pre-change state"));
+	assert_true(same_as_factory(f));
+	assert_false(f->fd->hidden[0]);
+	assert_false(f->fd->hidden[1]);
+	assert_int_equal(f->fd->n_native, 2);
+	assert_int_equal(journal_left(f), 0);
+	rc_devrun_close(&r);
+}
+
 /* No journal, no write: the pre-change state must be on disk before anything changes. */
 static void test_journal_failure_writes_nothing(void **state)
 {
@@ -269,6 +303,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_half_written_device_is_restored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_silently_ignored_apply_is_caught, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_failed_read_back_restores, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_late_change_after_native_restore, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_journal_failure_writes_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_failed_restore_keeps_journal_for_rollback, setup,
 					    teardown),

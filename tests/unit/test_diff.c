@@ -198,6 +198,27 @@ static void test_dscp_entry_not_read(void **state)
 	rc_changes_fini(&c);
 }
 
+/* A journaled host table being restored: the same priorities, but 48 had no entry of its
+ * own before (firmware's default 48 >> 3 = 6 reads the same as an entry 48:6).  A want
+ * from the policy says nothing of entries and is not concerned. */
+static void test_dscp_entries_of_a_journaled_table(void **state)
+{
+	struct port_qos w = host_have(), h = host_have(), p = host_want();
+	struct rc_changes c = {0};
+
+	(void)state;
+	w.dscp_entries_known = h.dscp_entries_known = true;
+	w.dscp_entries = 1ull << 26;
+	h.dscp_entries = (1ull << 26) | (1ull << 48);
+	assert_int_equal(rc_diff_port("eth0", &w, &h, 8.0, 0, &c), RC_F_DSCP2PRIO);
+	assert_int_equal(c.n, 1);
+	assert_set(&c, "dscp2prio.entries", "26,48", "26");
+	rc_changes_fini(&c);
+	assert_int_equal(rc_diff_port("eth0", &p, &h, 8.0, 0, &c), 0);
+	assert_int_equal(c.n, 0);
+	rc_changes_fini(&c);
+}
+
 static void test_pfc_rendering(void **state)
 {
 	struct port_qos w = switch_want(), h = switch_have();
@@ -728,6 +749,7 @@ int main(void)
 	    cmocka_unit_test(test_unpinned_groups_ignored),
 	    cmocka_unit_test(test_trust_dscp_prio2tc),
 	    cmocka_unit_test(test_dscp_entry_not_read),
+	    cmocka_unit_test(test_dscp_entries_of_a_journaled_table),
 	    cmocka_unit_test(test_pfc_rendering),
 	    cmocka_unit_test(test_cable),
 	    cmocka_unit_test(test_ecn_tolerance_edges),

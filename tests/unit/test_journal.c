@@ -26,6 +26,8 @@ static struct port_qos full_state(void)
 	q.dscp2prio[26] = 3;
 	q.dscp2prio[48] = 6;
 	q.dscp2prio[63] = 7;
+	q.dscp_entries_known = true; /* 26 and 63 have entries, 48 keeps firmware's 6 */
+	q.dscp_entries = (1ull << 26) | (1ull << 63);
 	q.prio_mask = 1u << 3;
 	q.prio2tc[3] = 3;
 	q.pfc_enabled = 1u << 3;
@@ -91,6 +93,9 @@ static void test_hostile_state_is_refused(void **unused)
 	    "{\"known\":4,\"unsupported\":0,\"pfc_enabled\":\"3\"}",
 	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"64\":3}}",
 	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{\"26\":8}}",
+	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{},\"dscp_entries\":[64]}",
+	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{},\"dscp_entries\":[2.5]}",
+	    "{\"known\":2,\"unsupported\":0,\"dscp2prio\":{},\"dscp_entries\":26}",
 	    "{\"known\":16,\"unsupported\":0,\"ecn\":[{\"tc\":99}]}",
 	    "{\"known\":4096,\"unsupported\":0,\"roce_tos\":256}",
 	    "{\"known\":8192,\"unsupported\":0,\"dcbx\":\"maybe\"}",

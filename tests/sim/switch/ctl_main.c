@@ -3,7 +3,8 @@
  *   switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]
  *   switchsim-ctl --run-dir RUN add-batch     (lines "NAME ADDR PLATFORM [MODEL]" on stdin)
  *   switchsim-ctl --run-dir RUN fault NAME reject-next [N] | hang [always] | drop-after N |
- *                                       slow MS | clear | drift [ROOT:]PATH=VALUE... |
+ *                                       slow MS | clear | http-error N [STATUS] [after] |
+ *                                       drift [ROOT:]PATH=VALUE... |
  *                                       rate PATH=PER_SECOND... | rate clear |
  *                                       lldp PORT=DEVICE:PORT... | lldp PORT=
  *   switchsim-ctl --run-dir RUN dump NAME

@@ -4,6 +4,11 @@
  *   hang [always]    the next command (or every command) never answers
  *   drop-after N     N more commands are served, then the connection of the next is dropped
  *   slow MS          every command is delayed by MS milliseconds (0 = off)
+ *   http-error N [STATUS] [after]
+ *                    REST only: N more requests are served, then the next one answers
+ *                    STATUS (default 503) -- before it is carried out, or with `after`
+ *                    once it has been (a proxy in front of the API whose upstream was slow
+ *                    answers 502/504 for a request that still took effect); one-shot
  *   clear            remove every fault */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +49,26 @@ enum sim_fault_action sim_fault_before(struct sim_ctx *ctx, long *slow_ms)
 		ctx->dirty = true;
 	}
 	return FAULT_NONE;
+}
+
+int sim_fault_take_http_error(struct sim_ctx *ctx, bool *after)
+{
+	cJSON *f = faults(ctx->st);
+	long n = jint(f, "http-error-after", -1);
+	int status = (int)jint(f, "http-error-status", 503);
+
+	*after = jint(f, "http-error-done", 0) != 0;
+	if (n < 0)
+		return 0;
+	ctx->dirty = true;
+	if (n > 0) {
+		jput(f, "http-error-after", cJSON_CreateNumber((double)(n - 1)));
+		return 0;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(f, "http-error-after");
+	cJSON_DeleteItemFromObjectCaseSensitive(f, "http-error-status");
+	cJSON_DeleteItemFromObjectCaseSensitive(f, "http-error-done");
+	return status;
 }
 
 bool sim_fault_take_reject(struct sim_ctx *ctx)
@@ -101,12 +126,31 @@ int sim_fault_set(cJSON *st, int argc, char **argv, char *err, size_t errlen)
 			cJSON_DeleteItemFromObjectCaseSensitive(f, "slow-ms");
 		else
 			jput(f, "slow-ms", cJSON_CreateNumber((double)v));
+	} else if (strcmp(what, "http-error") == 0 && argc >= 2 && argc <= 4) {
+		long status = 503;
+		bool after = false;
+		if (number_arg(what, argv[1], 1000000, &v, err, errlen) < 0)
+			return -1;
+		for (int i = 2; i < argc; i++) {
+			if (strcmp(argv[i], "after") == 0) {
+				after = true;
+			} else if (number_arg(what, argv[i], 599, &status, err, errlen) < 0 ||
+				   status < 500) {
+				snprintf(err, errlen,
+					 "http-error: '%s' is not a 5xx status or 'after'",
+					 argv[i]);
+				return -1;
+			}
+		}
+		jput(f, "http-error-after", cJSON_CreateNumber((double)v));
+		jput(f, "http-error-status", cJSON_CreateNumber((double)status));
+		jput(f, "http-error-done", cJSON_CreateNumber(after ? 1 : 0));
 	} else if (strcmp(what, "clear") == 0 && argc == 1) {
 		jput(st, "faults", cJSON_CreateObject());
 	} else {
 		snprintf(err, errlen,
 			 "unknown fault '%s' (reject-next [N] | hang [always] | drop-after N | "
-			 "slow MS | drift PATH=VALUE | clear)",
+			 "slow MS | http-error N [STATUS] [after] | drift PATH=VALUE | clear)",
 			 what);
 		return -1;
 	}

@@ -208,6 +208,20 @@ static const struct sim_dialect *switch_dialect(const char *run_dir, const char 
 	return d;
 }
 
+static const char *status_title(int status)
+{
+	switch (status) {
+	case 502:
+		return "Bad Gateway";
+	case 503:
+		return "Service Unavailable";
+	case 504:
+		return "Gateway Timeout";
+	default:
+		return "Internal Server Error";
+	}
+}
+
 static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, const char *url,
 			     const char *method, struct request *rq)
 {
@@ -276,6 +290,19 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 		return send_problem(conn, 404, "Not Found",
 				    "The requested URL was not found on the server.", NULL, NULL);
 	}
+	/* an injected 5xx (fault.c, http-error): before the request is carried out, or after */
+	struct sim_ctx fctx = {.st = sw.st, .user = srv->user};
+	bool err_after = false;
+	int err_status = sim_fault_take_http_error(&fctx, &err_after);
+	bool fault_dirty = fctx.dirty || (ctx.dirty && act == FAULT_NONE && slow_ms == 0);
+	if (err_status && !err_after) {
+		if (fault_dirty)
+			sim_switch_save(&sw, err, sizeof(err));
+		sim_switch_close(&sw);
+		log_line(name, method, url, err_status);
+		return send_problem(conn, err_status, status_title(err_status),
+				    "injected fault 'http-error'", NULL, NULL);
+	}
 	struct sim_req req = {.method = method,
 			      .path = url + bl,
 			      .body = rq->body.buf,
@@ -285,10 +312,8 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 	struct sim_resp resp = {.status = 500};
 	sb_init(&resp.body);
 	/* keep "dirty" from a consumed fault when the request runs under the same lock */
-	ctx = (struct sim_ctx){.st = sw.st,
-			       .user = srv->user,
-			       .login = cJSON_CreateObject(),
-			       .dirty = ctx.dirty && act == FAULT_NONE && slow_ms == 0};
+	ctx = (struct sim_ctx){
+	    .st = sw.st, .user = srv->user, .login = cJSON_CreateObject(), .dirty = fault_dirty};
 	d->rest(&ctx, &req, &resp);
 	cJSON_Delete(ctx.login);
 	if (ctx.dirty && sim_switch_save(&sw, err, sizeof(err)) < 0) {
@@ -296,6 +321,13 @@ static enum MHD_Result serve(struct server *srv, struct MHD_Connection *conn, co
 		resp.status = 500;
 	}
 	sim_switch_close(&sw);
+	if (err_status) { /* carried out, answered with the injected error all the same */
+		sb_free(&resp.body);
+		log_line(name, method, url, err_status);
+		return send_problem(
+		    conn, err_status, status_title(err_status),
+		    "injected fault 'http-error' (after the request was carried out)", NULL, NULL);
+	}
 	log_line(name, method, url, resp.status);
 	enum MHD_Result rc = send_body(conn, resp.status, sb_str(&resp.body), NULL, NULL);
 	sb_free(&resp.body);

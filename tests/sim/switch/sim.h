@@ -206,6 +206,9 @@ enum sim_fault_action { FAULT_NONE, FAULT_HANG, FAULT_DROP };
 enum sim_fault_action sim_fault_before(struct sim_ctx *ctx, long *slow_ms);
 /* Dialects call this when an apply starts; true = fail this apply (consumed). */
 bool sim_fault_take_reject(struct sim_ctx *ctx);
+/* REST only: the status (5xx) the request answers instead of its own, or 0; *after: the
+ * request is carried out first */
+int sim_fault_take_http_error(struct sim_ctx *ctx, bool *after);
 /* "reject-next", "hang [always]", "drop-after N", "slow MS", "clear" (drift is dialect). */
 int sim_fault_set(cJSON *st, int argc, char **argv, char *err, size_t errlen);
 
