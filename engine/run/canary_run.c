@@ -186,11 +186,12 @@ static int apply_canaries(struct rc_fleet *f, const bool *is_canary, size_t n)
 	for (size_t k = 0; k < f->n; k++) {
 		if (!is_canary[k])
 			continue;
-		c.devs[m] = f->devs[k];
-		/* judged after the wait: until then the journal entry is the way back */
-		c.devs[m++].run.keep_journal = true;
+		c.devs[m++] = f->devs[k];
 	}
 	c.n = m;
+	/* judged after the wait: until then the journal entries are the way back
+	 * (rc_fleet_apply gives each device the fleet's keep_journal) */
+	c.keep_journal = true;
 	rc_fleet_apply(&c);
 	m = 0;
 	for (size_t k = 0; k < f->n; k++)

@@ -32,7 +32,8 @@ struct rc_devrun {
 	 * taken from it instead of being computed from the policy.  Set after rc_devrun_open. */
 	const struct rc_desired_set *preset;
 	/* Keep the journal entry after a verified apply (`enforce --canary`: the canary is
-	 * judged later and rolled back from it; engine/run/canary_run.c).  Set after open.
+	 * judged later and rolled back from it; engine/run/canary_run.c).  rc_fleet_apply sets it
+	 * from struct rc_fleet.keep_journal.
 	 * Also commit-confirm (include/rocectl/confirm.h): the confirm timer restores the
 	 * entry unless the run is confirmed. */
 	bool keep_journal;
