@@ -249,6 +249,25 @@ static int cmd_fault(const char *run, int argc, char **argv)
 	return 0;
 }
 
+/* The sleeper of a timed commit (timer.c): wait for DEADLINE (epoch seconds), then open
+ * the switch, which rolls the commit back unless it was confirmed in the meantime. */
+static int cmd_tick(const char *run, int argc, char **argv)
+{
+	char err[SIM_ERR_MAX];
+	struct sim_switch sw;
+	if (argc != 2 || !is_uint(argv[1]))
+		return usage();
+	time_t deadline = (time_t)strtoll(argv[1], NULL, 10);
+	for (time_t now = time(NULL); now < deadline; now = time(NULL))
+		sleep((unsigned)(deadline - now));
+	if (sim_switch_open(run, argv[0], &sw, err, sizeof(err)) < 0) {
+		fprintf(stderr, "switchsim-ctl: %s\n", err);
+		return 1;
+	}
+	sim_switch_close(&sw);
+	return 0;
+}
+
 static int cmd_dump(const char *run, int argc, char **argv)
 {
 	char err[SIM_ERR_MAX];
@@ -311,6 +330,8 @@ int main(int argc, char **argv)
 		return cmd_fault(run, argc - 4, argv + 4);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(run, argc - 4, argv + 4);
+	if (!strcmp(cmd, "tick"))
+		return cmd_tick(run, argc - 4, argv + 4);
 	if (!strcmp(cmd, "reboot"))
 		return cmd_reboot(run, argc - 4, argv + 4);
 	return usage();

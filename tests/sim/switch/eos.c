@@ -148,6 +148,8 @@ static int eos_reboot(struct sim_ctx *ctx, char *err, size_t errlen)
 					: eos_factory_cfg(jstr(ctx->st, "hostname", "localhost"));
 	jput(sw.eos, "running", run);
 	jput(sw.eos, "sessions", cJSON_CreateObject());
+	/* a commit timer lives in memory too: the reload already went back to startup */
+	sim_timer_clear(ctx->st);
 	ctx->dirty = true;
 	return 0;
 }

@@ -82,6 +82,11 @@ static int pending_count(struct eos_cli *c)
 	return n;
 }
 
+static bool timer_pending(const cJSON *s)
+{
+	return !strcmp(jstr(s, "state", ""), "pendingCommitTimer");
+}
+
 static int enter_session(struct eos_cli *c, const char *name, struct eos_res *r)
 {
 	char gen[32];
@@ -95,6 +100,10 @@ static int enter_session(struct eos_cli *c, const char *name, struct eos_res *r)
 		name = gen;
 	}
 	cJSON *s = jget1(ss, name);
+	if (s && timer_pending(s)) {
+		eos_res_error(r, 1000, "Session %s is pending commit timer", name);
+		return -1;
+	}
 	if (s && strcmp(jstr(s, "state", ""), "pending") != 0) {
 		cJSON_DeleteItemFromObjectCaseSensitive(ss, name);
 		s = NULL;
@@ -130,18 +139,77 @@ static void leave_session(struct eos_cli *c, enum eos_mode mode)
 static cJSON *pending_session(struct eos_cli *c, const char *name, struct eos_res *r)
 {
 	cJSON *s = name ? jget1(sessions(c), name) : NULL;
-	if (!s || strcmp(jstr(s, "state", ""), "pending") != 0) {
+	if (!s || (strcmp(jstr(s, "state", ""), "pending") != 0 && !timer_pending(s))) {
 		eos_res_error(r, 1000, "Session %s does not exist", name ? name : "");
 		return NULL;
 	}
 	return s;
 }
 
-static int commit_session(struct eos_cli *c, const char *name, struct eos_res *r)
+/* "hh:mm:ss" of `commit timer` (EOS manual, "Configure session"): seconds, or -1. */
+static long parse_hms(const char *t)
+{
+	unsigned h, m, sec;
+	char tail;
+	if (strspn(t, "0123456789:") != strlen(t) ||
+	    sscanf(t, "%2u:%2u:%2u%c", &h, &m, &sec, &tail) != 3 || m > 59 || sec > 59)
+		return -1;
+	long v = (long)h * 3600 + (long)m * 60 + (long)sec;
+	return v > 0 ? v : -1;
+}
+
+/* A session committed with a timer: the running-config is the session's, but it returns to
+ * the pre-commit one at the deadline (timer.c) unless `configure session NAME commit`
+ * comes first. */
+static int commit_timer(struct eos_cli *c, cJSON *s, const char *name, long secs, struct eos_res *r)
+{
+	time_t deadline = time(NULL) + secs;
+	if (timer_pending(s)) {
+		/* a new timer for the same session: only the deadline moves */
+		cJSON *t = jget1(c->ctx->st, "timed-commit");
+		jput(t, "deadline", cJSON_CreateNumber((double)deadline));
+		jput(t, "sleeper", cJSON_CreateBool(false));
+		c->ctx->dirty = true;
+		return 0;
+	}
+	if (sim_timer_pending(c->ctx->st)) {
+		eos_res_error(r, 1000,
+			      "Cannot commit session %s with a timer: another session is pending "
+			      "commit timer",
+			      name);
+		return -1;
+	}
+	cJSON *restore = cJSON_CreateArray(), *e = cJSON_CreateObject();
+	const char *run_path[] = {"eos", "running"}, *sess_path[] = {"eos", "sessions", name};
+	jput(e, "path", cJSON_CreateStringArray(run_path, 2));
+	jput(e, "value", cJSON_Duplicate(jget1(c->sw.eos, "running"), true));
+	cJSON_AddItemToArray(restore, e);
+	e = cJSON_CreateObject();
+	jput(e, "path", cJSON_CreateStringArray(sess_path, 3));
+	jput(e, "value", cJSON_CreateNull());
+	cJSON_AddItemToArray(restore, e);
+	sim_timer_arm(c->ctx->st, name, deadline, restore);
+	jput(c->sw.eos, "running", cJSON_DetachItemFromObjectCaseSensitive(s, "config"));
+	jput(s, "state", cJSON_CreateString("pendingCommitTimer"));
+	jput(s, "deadline", cJSON_CreateNumber((double)deadline));
+	c->ctx->dirty = true;
+	return 0;
+}
+
+static int commit_session(struct eos_cli *c, const char *name, long timer, struct eos_res *r)
 {
 	cJSON *s = pending_session(c, name, r);
 	if (!s)
 		return -1;
+	if (timer_pending(s) && !timer) {
+		/* the confirmation: the running-config already is the session's */
+		sim_timer_clear(c->ctx->st);
+		cJSON_DeleteItemFromObjectCaseSensitive(s, "deadline");
+		jput(s, "state", cJSON_CreateString("completed"));
+		jput(s, "completed", cJSON_CreateNumber((double)time(NULL)));
+		c->ctx->dirty = true;
+		return 0;
+	}
 	if (sim_fault_take_reject(c->ctx)) {
 		eos_res_error(r, 1000,
 			      "Failed to commit session %s: the configuration could not be "
@@ -149,6 +217,8 @@ static int commit_session(struct eos_cli *c, const char *name, struct eos_res *r
 			      name);
 		return -1;
 	}
+	if (timer)
+		return commit_timer(c, s, name, timer, r);
 	jput(c->sw.eos, "running", cJSON_DetachItemFromObjectCaseSensitive(s, "config"));
 	jput(s, "state", cJSON_CreateString("completed"));
 	jput(s, "completed", cJSON_CreateNumber((double)time(NULL)));
@@ -176,8 +246,17 @@ static int commit_session(struct eos_cli *c, const char *name, struct eos_res *r
 
 static int abort_session(struct eos_cli *c, const char *name, struct eos_res *r)
 {
-	if (!pending_session(c, name, r))
+	cJSON *s = pending_session(c, name, r);
+	if (!s)
 		return -1;
+	if (timer_pending(s)) {
+		/* aborting a session pending its commit timer rolls it back now */
+		cJSON *t = jget1(c->ctx->st, "timed-commit");
+		jput(t, "deadline", cJSON_CreateNumber(0));
+		sim_timer_expire(c->ctx->st, time(NULL));
+		c->ctx->dirty = true;
+		return 0;
+	}
 	cJSON_DeleteItemFromObjectCaseSensitive(sessions(c), name);
 	c->ctx->dirty = true;
 	return 0;
@@ -300,6 +379,7 @@ static int exec_words(struct eos_cli *c, int argc, char **argv, struct eos_res *
 {
 	struct eos_pos pos = login_pos(c->ctx->login);
 	static const char *const any[] = {"show", "end", "exit", "commit", "abort", NULL};
+	static const char *const timer_kw[] = {"timer", NULL};
 	static const char *const execs[] = {"enable", "disable", "terminal", "configure", "copy",
 					    "write",  "logout",	 "quit",     NULL};
 	const char *session = jstr(c->ctx->login, "session", NULL);
@@ -308,6 +388,16 @@ static int exec_words(struct eos_cli *c, int argc, char **argv, struct eos_res *
 	int k = eos_kw(argv[0], any);
 	if (k == 0)
 		return eos_show(c, jget1(c->sw.eos, "running"), argc, argv, r);
+	long timer = 0;
+	if (pos.mode != EM_EXEC && k == 3 && argc == 3 && eos_kw(argv[1], timer_kw) == 0) {
+		/* commit timer hh:mm:ss */
+		timer = parse_hms(argv[2]);
+		if (timer < 0) {
+			eos_res_invalid(r, argc, argv, 2);
+			return -1;
+		}
+		argc = 1;
+	}
 	if (pos.mode != EM_EXEC && k > 0) {
 		if (argc > 1) {
 			eos_res_invalid(r, argc, argv, 1);
@@ -332,7 +422,8 @@ static int exec_words(struct eos_cli *c, int argc, char **argv, struct eos_res *
 			eos_res_invalid(r, argc, argv, 0);
 			return -1;
 		}
-		if ((k == 3 ? commit_session(c, session, r) : abort_session(c, session, r)) < 0)
+		if ((k == 3 ? commit_session(c, session, timer, r) : abort_session(c, session, r)) <
+		    0)
 			return -1;
 		leave_session(c, EM_EXEC);
 		return 0;
@@ -398,11 +489,21 @@ static int exec_words(struct eos_cli *c, int argc, char **argv, struct eos_res *
 		if (argc > 3) {
 			static const char *const act[] = {"commit", "abort", NULL};
 			int a = eos_kw(argv[3], act);
+			if (a == 0 && argc == 6 && eos_kw(argv[4], timer_kw) == 0) {
+				/* configure session NAME commit timer hh:mm:ss */
+				timer = parse_hms(argv[5]);
+				if (timer < 0) {
+					eos_res_invalid(r, argc, argv, 5);
+					return -1;
+				}
+				argc = 4;
+			}
 			if (a < 0 || argc > 4) {
 				eos_res_invalid(r, argc, argv, a < 0 ? 3 : 4);
 				return -1;
 			}
-			return a == 0 ? commit_session(c, name, r) : abort_session(c, name, r);
+			return a == 0 ? commit_session(c, name, timer, r)
+				      : abort_session(c, name, r);
 		}
 		return enter_session(c, name, r);
 	}

@@ -145,12 +145,29 @@ int sim_fault_set(cJSON *st, int argc, char **argv, char *err, size_t errlen)
 		jput(f, "http-error-after", cJSON_CreateNumber((double)v));
 		jput(f, "http-error-status", cJSON_CreateNumber((double)status));
 		jput(f, "http-error-done", cJSON_CreateNumber(after ? 1 : 0));
+	} else if (strcmp(what, "confirm-minute") == 0 && argc == 2) {
+		/* a test knob, not a fault: how many seconds one minute of NVUE's `nv config
+		 * apply --confirm <minutes>` lasts ("5" or "5s"; 60 is real time) */
+		char num[16];
+		size_t n = strlen(argv[1]);
+		if (n > 1 && argv[1][n - 1] == 's')
+			n--;
+		snprintf(num, sizeof(num), "%.*s", (int)(n < sizeof(num) ? n : sizeof(num) - 1),
+			 argv[1]);
+		if (number_arg(what, num, 3600, &v, err, errlen) < 0)
+			return -1;
+		if (v < 1) {
+			snprintf(err, errlen, "confirm-minute: at least 1 second");
+			return -1;
+		}
+		jput(f, "confirm-minute", cJSON_CreateNumber((double)v));
 	} else if (strcmp(what, "clear") == 0 && argc == 1) {
 		jput(st, "faults", cJSON_CreateObject());
 	} else {
 		snprintf(err, errlen,
 			 "unknown fault '%s' (reject-next [N] | hang [always] | drop-after N | "
-			 "slow MS | http-error N [STATUS] [after] | drift PATH=VALUE | clear)",
+			 "slow MS | http-error N [STATUS] [after] | confirm-minute SECONDS | "
+			 "drift PATH=VALUE | clear)",
 			 what);
 		return -1;
 	}

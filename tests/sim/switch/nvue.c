@@ -134,6 +134,11 @@ static int nv_drift(struct sim_ctx *ctx, const char *root, char **path, int n, c
 static int nv_reboot(struct sim_ctx *ctx, char *err, size_t errlen)
 {
 	struct nv_sw sw;
+	/* a revision applied with --confirm and not confirmed does not survive a reboot */
+	if (sim_timer_pending(ctx->st)) {
+		jput(jget1(ctx->st, "timed-commit"), "deadline", cJSON_CreateNumber(0));
+		sim_timer_expire(ctx->st, time(NULL));
+	}
 	if (nv_sw_init(&sw, ctx->st, err, errlen) < 0)
 		return -1;
 	cJSON *cfg = cJSON_Duplicate(nv_startup(&sw), true);

@@ -163,6 +163,7 @@ struct nv_cli {
 	const char *rev; /* NULL = default view; "applied", "pending", "operational", N */
 	bool assume_yes, assume_no;
 	const char *message;
+	long confirm_min; /* config apply --confirm <minutes>; 0 = none */
 	bool help;
 };
 int nvue_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err);

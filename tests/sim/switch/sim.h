@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -105,6 +106,7 @@ int jkeys_sorted(const cJSON *obj, const char ***keys);
 struct sim_switch {
 	char name[SIM_NAME_MAX];
 	char path[SIM_PATH_MAX];
+	char run_dir[SIM_PATH_MAX];
 	int lock_fd;
 	cJSON *st;
 };
@@ -120,6 +122,17 @@ int sim_switch_open(const char *run_dir, const char *name, struct sim_switch *sw
 int sim_switch_save(struct sim_switch *sw, char *err, size_t errlen);
 void sim_switch_close(struct sim_switch *sw);
 int sim_switch_create(const char *run_dir, const char *name, cJSON *st, char *err, size_t errlen);
+/* ---- timed commits (timer.c) ---- */
+/* Roll back at `deadline` unless confirmed: restore is [{"path": [key...], "value": v}]
+ * (null value: delete), applied in order; ownership of restore taken.  One per switch. */
+void sim_timer_arm(cJSON *st, const char *id, time_t deadline, cJSON *restore);
+const cJSON *sim_timer_pending(const cJSON *st); /* st["timed-commit"] or NULL */
+void sim_timer_clear(cJSON *st);		 /* confirmed: keep the change */
+/* Apply the rollback if the deadline has passed; true when it did (sim_switch_open). */
+bool sim_timer_expire(cJSON *st, time_t now);
+/* Start the detached sleeper of a newly armed timer (sim_switch_save). */
+void sim_timer_spawn(cJSON *st, const char *run_dir, const char *name);
+
 /* Read a one-line secret file; trailing newline removed.  Returns 0 or -errno. */
 int sim_read_secret(const char *path, char *buf, size_t len);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sim.h"
@@ -91,6 +92,8 @@ int sim_name_by_addr(const char *run_dir, const char *addr, char *name, size_t l
 	return 0;
 }
 
+static int write_atomic(const char *path, const cJSON *st, char *err, size_t errlen);
+
 static int lock_switch(const char *run_dir, const char *name, char *err, size_t errlen)
 {
 	char path[SIM_PATH_MAX];
@@ -122,6 +125,7 @@ int sim_switch_open(const char *run_dir, const char *name, struct sim_switch *sw
 		return -EINVAL;
 	}
 	snprintf(sw->name, sizeof(sw->name), "%s", name);
+	snprintf(sw->run_dir, sizeof(sw->run_dir), "%s", run_dir);
 	snprintf(sw->path, sizeof(sw->path), "%s/switches/%s.json", run_dir, name);
 	int fd = lock_switch(run_dir, name, err, errlen);
 	if (fd < 0)
@@ -142,6 +146,15 @@ int sim_switch_open(const char *run_dir, const char *name, struct sim_switch *sw
 		snprintf(err, errlen, "cannot parse '%s'", sw->path);
 		sim_switch_close(sw);
 		return -EINVAL;
+	}
+	/* a timed commit whose deadline has passed is rolled back before anyone reads the
+	 * state (timer.c) */
+	if (sim_timer_expire(sw->st, time(NULL))) {
+		rc = write_atomic(sw->path, sw->st, err, errlen);
+		if (rc < 0) {
+			sim_switch_close(sw);
+			return rc;
+		}
 	}
 	/* counters under a congestion state read as of now (rates.c) */
 	sim_rates_apply(sw->st);
@@ -194,6 +207,7 @@ static int write_atomic(const char *path, const cJSON *st, char *err, size_t err
 
 int sim_switch_save(struct sim_switch *sw, char *err, size_t errlen)
 {
+	sim_timer_spawn(sw->st, sw->run_dir, sw->name);
 	return write_atomic(sw->path, sw->st, err, errlen);
 }
 
