@@ -175,7 +175,8 @@ static bool shp_by_ratio(const cJSON *cfg)
 
 	if (x && strcmp(x, "0"))
 		return false;
-	cJSON_ArrayForEach(par, cJSON_GetObjectItemCaseSensitive(cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"))
+	cJSON_ArrayForEach(
+	    par, cJSON_GetObjectItemCaseSensitive(cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"))
 	{
 		const char *r = cJSON_GetStringValue(
 		    cJSON_GetObjectItemCaseSensitive(par, "over_subscribe_ratio"));

@@ -92,8 +92,8 @@ static void effect_cable_dynamic(const struct sonic_port_info *info, const char 
 				 struct port_qos *q)
 {
 	char want[RC_NAME_MAX];
-	size_t n = (size_t)snprintf(want, sizeof(want), "pg_lossless_%u_%um_",
-				    q->speed_gbps * 1000, q->cable_length_m);
+	size_t n = (size_t)snprintf(want, sizeof(want), "pg_lossless_%u_%um_", q->speed_gbps * 1000,
+				    q->cable_length_m);
 
 	for (int p = 0; p < RC_NPRIO; p++) {
 		uint8_t bit = (uint8_t)(1u << p);
@@ -117,8 +117,8 @@ static void effect_cable_dynamic(const struct sonic_port_info *info, const char 
 				"%s prio %d: APPL_DB BUFFER_PG_TABLE has %s, not %sprofile: "
 				"buffermgrd did not follow the cable length (port down, no "
 				"speed, or the headroom update refused)",
-				port, p,
-				(info->pg_appl & bit) ? info->pg_profile[p] : "no profile", want);
+				port, p, (info->pg_appl & bit) ? info->pg_profile[p] : "no profile",
+				want);
 		return;
 	}
 }

@@ -971,7 +971,8 @@ static void pg_cfg_kind(const cJSON *cfg, const char *port, int pg, int p,
 	if (!key[0])
 		return;
 	info->pg_cfg |= (uint8_t)(1u << p);
-	prof = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, key), "profile");
+	prof =
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, key), "profile");
 	if (!cJSON_IsString(prof) || !strcmp(prof->valuestring, "NULL"))
 		info->pg_cfg_null |= (uint8_t)(1u << p);
 }

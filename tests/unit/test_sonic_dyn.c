@@ -92,7 +92,8 @@ static cJSON *appl(const char *profile, const char *size, const char *pool_xoff)
 		 "\"size\": \"%s\", \"pool\": \"ingress_lossless_pool\", \"dynamic_th\": \"0\"}}"
 		 "%s%s%s}",
 		 profile, profile, size,
-		 pool_xoff ? ",\"BUFFER_POOL_TABLE\": {\"ingress_lossless_pool\": {\"xoff\": \"" : "",
+		 pool_xoff ? ",\"BUFFER_POOL_TABLE\": {\"ingress_lossless_pool\": {\"xoff\": \""
+			   : "",
 		 pool_xoff ? pool_xoff : "", pool_xoff ? "\"}}" : "");
 	j = cJSON_Parse(buf);
 	assert_non_null(j);

@@ -69,8 +69,9 @@ static int sn_factory_state(cJSON *st, const char *spec, char *err, size_t errle
 	jput(sn, "release", cJSON_CreateNumber((double)release));
 	if (rdma)
 		jput(sn, "rdma", cJSON_CreateTrue());
-	jput(sn, "config_db", sn_factory_db(m, sn_model_dynamic(m) && !traditional,
-					    jstr(st, "hostname", "sonic"), mac));
+	jput(sn, "config_db",
+	     sn_factory_db(m, sn_model_dynamic(m) && !traditional, jstr(st, "hostname", "sonic"),
+			   mac));
 	/* /etc/sonic/config_db.json as shipped: the factory configuration, saved */
 	jput(sn, "startup", cJSON_Duplicate(jget1(sn, "config_db"), true));
 	jput(sn, "checkpoints", cJSON_CreateObject());

@@ -71,8 +71,7 @@ extern const char *const sn_model_names[];
 int sn_sw_init(struct sn_sw *sw, cJSON *st, char *err, size_t errlen);
 /* The factory CONFIG_DB of a model (AZURE QoS templates, buffers, PFC watchdog), in the
  * dynamic buffer model or the traditional one. */
-cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname,
-		     const char *mac);
+cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname, const char *mac);
 /* The QoS and buffer tables `config qos reload` regenerates. */
 extern const char *const sn_qos_tables[];
 /* buffermgrd: recompute the lossless PGs of every port whose speed, cable length or

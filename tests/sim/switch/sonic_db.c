@@ -107,8 +107,7 @@ static void traditional_buffers(const struct sn_model *m, cJSON *db)
 	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "size", "0");
 }
 
-cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname,
-		     const char *mac)
+cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname, const char *mac)
 {
 	cJSON *db = cJSON_CreateObject();
 	char p[32], key[48];

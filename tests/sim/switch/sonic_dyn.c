@@ -70,13 +70,12 @@ static long ceil1024(double v)
  *   xon = ceil1024(pipeline_latency), doubled on 8-lane ports;
  *   size = ceil1024(shared headroom pool on ? xon : xoff + xon (+ port_mtu on 8 lanes)).
  * mtu_l and spp are LOSSLESS_TRAFFIC_PATTERN's mtu and small_packet_percentage. */
-static void headroom(const struct sn_asic *a, long speed, long cable_m, long port_mtu,
-		     long mtu_l, long spp, bool shp, bool eight_lane, long out[3])
+static void headroom(const struct sn_asic *a, long speed, long cable_m, long port_mtu, long mtu_l,
+		     long spp, bool shp, bool eight_lane, long out[3])
 {
-	static const long quanta[][2] = {{800000, 905}, {400000, 905}, {200000, 453},
-					 {100000, 394}, {50000, 147},  {40000, 118},
-					 {25000, 80},	{10000, 67},   {1000, 2},
-					 {100, 1}};
+	static const long quanta[][2] = {{800000, 905}, {400000, 905}, {200000, 453}, {100000, 394},
+					 {50000, 147},	{40000, 118},  {25000, 80},   {10000, 67},
+					 {1000, 2},	{100, 1}};
 	double peer = a->peer_response_kb * 1024;
 	for (size_t i = 0; i < sizeof(quanta) / sizeof(quanta[0]); i++)
 		if (quanta[i][0] == speed)
@@ -129,7 +128,8 @@ static void shp_of(const cJSON *db, long *cfg_xoff, long *ratio)
 {
 	const char *p[] = {"BUFFER_POOL", "ingress_lossless_pool"};
 	*cfg_xoff = num(jget(db, p, 2), "xoff", 0);
-	*ratio = num(only_entry(db, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"), "over_subscribe_ratio", 0);
+	*ratio =
+	    num(only_entry(db, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"), "over_subscribe_ratio", 0);
 }
 
 /* Derive APPL_DB (sep ':') or STATE_DB (sep '|') buffer tables from CONFIG_DB. */
@@ -155,8 +155,8 @@ static cJSON *derive(const struct sn_model *m, const cJSON *cfg, bool state)
 	bool shp = cfg_xoff || ratio;
 	const cJSON *pat = only_entry(cfg, "LOSSLESS_TRAFFIC_PATTERN");
 	long mtu_l = num(pat, "mtu", 1024), spp = num(pat, "small_packet_percentage", 50);
-	const char *th = jstr(only_entry(cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"),
-			      "default_dynamic_th", "0");
+	const char *th =
+	    jstr(only_entry(cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"), "default_dynamic_th", "0");
 
 	/* the configured profiles go through as they are */
 	cJSON_ArrayForEach(e, jget1(cfg, "BUFFER_PROFILE"))

@@ -630,8 +630,8 @@ static int cmd_qos(struct sn_cli *c, int argc, char **argv)
 			"/usr/share/sonic/device/%s/%s/qos.json.j2,/tmp/cfg_qos.json -y "
 			"/etc/sonic/sonic_version.yml\n",
 			c->sw.model->platform, c->sw.model->name,
-			dynamic ? "buffers_dynamic.json.j2" : "buffers.json.j2", c->sw.model->platform,
-			c->sw.model->name);
+			dynamic ? "buffers_dynamic.json.j2" : "buffers.json.j2",
+			c->sw.model->platform, c->sw.model->name);
 		fprintf(c->out,
 			"Running command: /usr/local/bin/sonic-cfggen -j /tmp/cfg_buffer.json "
 			"-j /tmp/cfg_qos.json --write-to-db\n");
