@@ -167,8 +167,32 @@ static int add_appl(cJSON *appl, const char *table, const char *key, cJSON *hash
 	return 0;
 }
 
+/* The shared headroom pool sized by buffermgrd: an over_subscribe_ratio without a
+ * configured pool xoff (buffer_pool_mellanox.lua then computes the xoff into APPL_DB). */
+static bool shp_by_ratio(const cJSON *cfg)
+{
+	const cJSON *pool = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_POOL"), "ingress_lossless_pool");
+	const char *x = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(pool, "xoff"));
+	const cJSON *par;
+
+	if (x && strcmp(x, "0"))
+		return false;
+	cJSON_ArrayForEach(
+	    par, cJSON_GetObjectItemCaseSensitive(cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER"))
+	{
+		const char *r = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(par, "over_subscribe_ratio"));
+
+		if (r && strcmp(r, "0"))
+			return true;
+	}
+	return false;
+}
+
 /* The dynamic buffer model keeps the lossless profiles it computes in APPL_DB (CONFIG_DB
- * says "NULL"): two rounds of HGETALL, the PGs of the managed ports, then their profiles. */
+ * says "NULL"): two rounds of HGETALL, the PGs of the managed ports, then their profiles;
+ * a third for the shared headroom pool's size when buffermgrd computes it. */
 static int fetch_appl(struct rc_session *s, const cJSON *cfg, const struct rc_port_state *ports,
 		      size_t n, cJSON **appl, struct rc_err *err)
 {
@@ -265,6 +289,14 @@ static int fetch_appl(struct rc_session *s, const cJSON *cfg, const struct rc_po
 			cJSON_Delete(pdocs[i]);
 		free(pdocs);
 		free(pkeys);
+	}
+	if (!rc && shp_by_ratio(cfg)) {
+		char pk[1][SONIC_KEY_MAX + 32] = {"BUFFER_POOL_TABLE:ingress_lossless_pool"};
+		cJSON *pd[1] = {NULL};
+
+		if (!(rc = appl_hgetall(s, pk, 1, pd, err)) &&
+		    add_appl(*appl, "BUFFER_POOL_TABLE", "ingress_lossless_pool", pd[0]))
+			rc = rc_errf(err, ENOMEM, "out of memory");
 	}
 out:
 	for (size_t i = 0; docs && i < nk; i++)
@@ -480,7 +512,8 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	}
 	if (!rc && n) {
 		probe_gates(s, cfg, ports[0].name, &info[0]);
-		fetch_rows(s, cfg);
+		if (!info[0].buffer_dynamic)
+			fetch_rows(s, cfg);
 		check_startup(s, ports, n);
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -515,14 +548,19 @@ static const struct sonic_port_info *info_of(const struct rc_session *s, const c
 }
 
 /* A cable length is written as the SKU's next row up: buffermgrd drops any other
- * (sonic_effect.c).  No row long enough: refused, naming the file. */
+ * (sonic_effect.c).  No row long enough: refused, naming the file.  Not on the dynamic
+ * buffer model, whose buffermgrd has no rows. */
 static int round_cable(const struct rc_session *s, const struct rc_port_write *w,
 		       struct port_qos *want, struct rc_port_write *out, struct rc_err *err)
 {
 	uint32_t speed = w->have->speed_gbps * 1000, up;
 
+	const struct sonic_port_info *in = info_of(s, w->port);
+
 	*out = *w;
-	if (!(w->fields & RC_F_CABLE) || !s->rows.n || !(w->have->known & RC_F_SPEED))
+	/* the dynamic model computes headroom for any length: written as given */
+	if (!(w->fields & RC_F_CABLE) || !s->rows.n || !(w->have->known & RC_F_SPEED) ||
+	    (in && in->buffer_dynamic))
 		return 0;
 	*want = *w->want;
 	out->want = want;

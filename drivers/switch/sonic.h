@@ -74,6 +74,12 @@ struct sonic_port_info {
 	uint32_t wd_poll_ms;			/* PFC_WD|GLOBAL POLL_INTERVAL (0: not set) */
 	bool buffer_dynamic;			/* DEVICE_METADATA buffer_model dynamic */
 	char pg_profile[RC_NPRIO][RC_NAME_MAX]; /* BUFFER_PROFILE of the PG of priority p */
+	uint8_t pg_of[RC_NPRIO];		/* the PG of priority p (tc_to_pg_map) */
+	uint8_t pg_cfg;				/* priorities whose PG CONFIG_DB lists */
+	uint8_t pg_cfg_null;			/* ... with profile "NULL" (dynamic model) */
+	uint8_t pg_appl;			/* ... whose profile came from APPL_DB */
+	bool shp;	    /* shared headroom pool on (pool xoff or over_subscribe_ratio) */
+	uint64_t shp_bytes; /* its size: APPL_DB's (dynamic) or CONFIG_DB's pool xoff; 0 unknown */
 };
 
 /* One port's actual QoS.  `cfg` is CONFIG_DB; `appl` (may be NULL) holds APPL_DB's
@@ -115,8 +121,9 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
 
 /* After sonic_parse_port: the cable length's effect.  Sets q->cable_row_below_m when the
  * length is a row (rows may be NULL: unknown), and effect drift on RC_F_CABLE when a
- * lossless priority's BUFFER_PG is not pg_lossless_<speed>_<cable>_profile (traditional
- * buffer model). */
+ * lossless priority's BUFFER_PG is not pg_lossless_<speed>_<cable>_profile: CONFIG_DB's in
+ * the traditional buffer model; in the dynamic model APPL_DB's, computed for a PG that
+ * CONFIG_DB names "NULL" (its name may carry _mtu/_th/_8lane parts after the cable). */
 void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
 			const char *port, struct port_qos *q);
 

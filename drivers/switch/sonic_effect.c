@@ -81,6 +81,48 @@ uint32_t sonic_row_up(const struct sonic_rows *rows, uint32_t speed_mbps, uint32
 	return up;
 }
 
+/* The dynamic buffer model: buffermgrd computes the profile of each PG that CONFIG_DB
+ * names "NULL" from the port's speed, cable length and MTU, names it
+ * pg_lossless_<speed>_<cable>[_mtu<mtu>][_th<th>][_8lane]_profile and writes it with the
+ * PG to APPL_DB (sonic-swss cfgmgr/buffermgrdyn.cpp, getDynamicProfileName and
+ * refreshPgsForPort; any cable length, no lookup row).  It leaves a port alone when the
+ * port is admin down, has no speed, or the update was refused (headroom over the port's
+ * limit), and the APPL_DB profile then still names the old length, or is missing. */
+static void effect_cable_dynamic(const struct sonic_port_info *info, const char *port,
+				 struct port_qos *q)
+{
+	char want[RC_NAME_MAX];
+	size_t n = (size_t)snprintf(want, sizeof(want), "pg_lossless_%u_%um_", q->speed_gbps * 1000,
+				    q->cable_length_m);
+
+	for (int p = 0; p < RC_NPRIO; p++) {
+		uint8_t bit = (uint8_t)(1u << p);
+
+		if (!(q->pfc_enabled & bit))
+			continue;
+		if (!(info->pg_cfg & bit)) {
+			/* on PFC: apply's PFC writer adds the PG */
+			rc_effect_drift(&q->effect, RC_F_PFC,
+					"%s prio %d: no BUFFER_PG lists PG %u, so buffermgrd "
+					"gives it no lossless headroom",
+					port, p, info->pg_of[p]);
+			return;
+		}
+		/* a configured profile (headroom override) does not follow the cable */
+		if (!(info->pg_cfg_null & bit))
+			continue;
+		if ((info->pg_appl & bit) && !strncmp(info->pg_profile[p], want, n))
+			continue;
+		rc_effect_drift(&q->effect, RC_F_CABLE,
+				"%s prio %d: APPL_DB BUFFER_PG_TABLE has %s, not %sprofile: "
+				"buffermgrd did not follow the cable length (port down, no "
+				"speed, or the headroom update refused)",
+				port, p, (info->pg_appl & bit) ? info->pg_profile[p] : "no profile",
+				want);
+		return;
+	}
+}
+
 void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_info *info,
 			const char *port, struct port_qos *q)
 {
@@ -89,14 +131,17 @@ void sonic_effect_cable(const struct sonic_rows *rows, const struct sonic_port_i
 
 	if (!(q->known & RC_F_CABLE) || !(q->known & RC_F_SPEED) || !q->cable_length_m)
 		return;
+	if (info->buffer_dynamic) {
+		effect_cable_dynamic(info, port, q);
+		return;
+	}
 	if (rows && rows->n &&
 	    sonic_row_up(rows, q->speed_gbps * 1000, q->cable_length_m, &below) ==
 		q->cable_length_m) {
 		q->cable_is_row = true;
 		q->cable_row_below_m = below;
 	}
-	/* the dynamic model computes profiles of its own names in APPL_DB: not checked */
-	if (info->buffer_dynamic || !q->pfc_enabled)
+	if (!q->pfc_enabled)
 		return;
 	snprintf(want, sizeof(want), "pg_lossless_%u_%um_profile", q->speed_gbps * 1000,
 		 q->cable_length_m);
@@ -144,8 +189,9 @@ void sonic_effect_pfcwd(const struct sonic_port_info *info, const char *port, st
 void sonic_effect_unverified(const struct sonic_port_info *info, const struct sonic_rows *rows,
 			     struct port_qos *q)
 {
-	/* no artifact shows APPL_DB's BUFFER_PROFILE_TABLE or the dynamic model's profile
-	 * names (buffer_headroom_mellanox.lua computes sizes, not names) */
+	/* no vendor artifact shows APPL_DB's BUFFER_PROFILE_TABLE output or the dynamic
+	 * model's profile names (the kit's buffer_headroom_mellanox.lua computes sizes, not
+	 * names; the names are read from buffermgrdyn.cpp, not from a device) */
 	if (info->buffer_dynamic)
 		q->effect.unverified |= RC_F_HEADROOM | RC_F_CABLE;
 	if (rows && rows->n && !strcmp(rows->src, "the inventory's cable_rows"))

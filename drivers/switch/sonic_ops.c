@@ -224,6 +224,43 @@ static int pqm_list(struct wctx *x, const char *field, const char *list)
 	return OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", x->w->port, field, list);
 }
 
+/* The dynamic buffer model makes a PG lossless only when CONFIG_DB lists it with profile
+ * "NULL" (the templates write BUFFER_PG|<port>|3-4 so; buffermgrd computes its profile,
+ * switch-dialects.md §2.6); pfc_enable alone gives it no headroom.  A lossless priority
+ * whose PG no entry lists gets one; a PG under a configured lossy profile (PG 0's
+ * ingress_lossy_profile) cannot be made lossless without taking the port's lossy traffic
+ * along: refused. */
+static int w_lossless_pgs(struct wctx *x)
+{
+	const struct sonic_port_info *in = x->info;
+	uint8_t done = 0;
+	char key[SONIC_KEY_MAX];
+	int rc = 0;
+
+	for (int p = 0; p < RC_NPRIO && !rc; p++) {
+		uint8_t bit = (uint8_t)(1u << p);
+		uint8_t pg = in->pg_of[p];
+
+		if (!(x->w->want->pfc_enabled & bit) || (in->pg_cfg_null & bit) ||
+		    (done & (1u << pg)))
+			continue;
+		if (in->pg_cfg & bit) {
+			if ((x->w->have->headroom_mask & bit) && x->w->have->headroom_bytes[p])
+				continue; /* a configured profile with xoff: headroom override */
+			return rc_errf(x->err, EINVAL,
+				       "'%s' prio %d: its PG %u is under profile '%s' in "
+				       "BUFFER_PG, not lossless; map the priority to a PG of its "
+				       "own (TC_TO_PRIORITY_GROUP_MAP)",
+				       x->w->port, p, pg,
+				       in->pg_profile[p][0] ? in->pg_profile[p] : "?");
+		}
+		done |= (uint8_t)(1u << pg);
+		snprintf(key, sizeof(key), "%s|%u", x->w->port, pg);
+		rc = OP_SET(x, RC_F_PFC, "BUFFER_PG", key, "profile", "NULL");
+	}
+	return rc;
+}
+
 static int w_pfc(struct wctx *x)
 {
 	const struct port_qos *want = x->w->want;
@@ -244,6 +281,8 @@ static int w_pfc(struct wctx *x)
 	if (!rc && want->pfc_enabled && !x->info->pfc_queue_map[0] &&
 	    db_entry(x->cfg, "MAP_PFC_PRIORITY_TO_QUEUE", DEFAULT_MAP))
 		rc = OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", port, "pfc_to_queue_map", DEFAULT_MAP);
+	if (!rc && x->info->buffer_dynamic)
+		rc = w_lossless_pgs(x);
 	return rc;
 }
 

@@ -960,6 +960,68 @@ static int profile_headroom(struct ctx *c, const cJSON *prof, const char *tname,
 	return rc;
 }
 
+/* What CONFIG_DB's BUFFER_PG says of PG pg (priority p): listed, and with profile "NULL"
+ * (or none), which the dynamic model computes. */
+static void pg_cfg_kind(const cJSON *cfg, const char *port, int pg, int p,
+			struct sonic_port_info *info)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_PG");
+	const cJSON *prof;
+	char key[SONIC_KEY_MAX];
+
+	find_indexed(t, port, pg, key, sizeof(key));
+	if (!key[0])
+		return;
+	info->pg_cfg |= (uint8_t)(1u << p);
+	prof =
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, key), "profile");
+	if (!cJSON_IsString(prof) || !strcmp(prof->valuestring, "NULL"))
+		info->pg_cfg_null |= (uint8_t)(1u << p);
+}
+
+/* The shared headroom pool: on when CONFIG_DB gives ingress_lossless_pool an xoff or
+ * DEFAULT_LOSSLESS_BUFFER_PARAMETER an over_subscribe_ratio (buffer_headroom_mellanox.lua's
+ * shp_enabled, ../shared/conformance/sonic/skus/_swss/).  Its size: the configured xoff,
+ * else what buffermgrd computed into APPL_DB BUFFER_POOL_TABLE (dynamic model). */
+static int read_shp(struct ctx *c, const cJSON *cfg, const cJSON *appl,
+		    struct sonic_port_info *info)
+{
+	const cJSON *pool, *par, *t, *apool = NULL;
+	uint64_t xoff = 0, ratio = 0, v;
+	int rc;
+
+	if ((rc = entry(c, cfg, "BUFFER_POOL", "ingress_lossless_pool", &pool)) < 0)
+		return rc;
+	if (pool && (rc = get_u64(c, pool, "BUFFER_POOL", "ingress_lossless_pool", "xoff", 0,
+				  THRESH_MAX, &xoff)) < 0)
+		return rc;
+	if ((rc = table_of(c, cfg, "DEFAULT_LOSSLESS_BUFFER_PARAMETER", &t)) < 0)
+		return rc;
+	cJSON_ArrayForEach(par, t)
+	{
+		if (!par->string || !cJSON_IsObject(par))
+			continue;
+		rc = get_u64(c, par, "DEFAULT_LOSSLESS_BUFFER_PARAMETER", par->string,
+			     "over_subscribe_ratio", 0, 1000000, &v);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			ratio = v;
+	}
+	info->shp = xoff || ratio;
+	info->shp_bytes = xoff;
+	if (!info->shp || xoff || !appl)
+		return 0;
+	if ((rc = entry(c, appl, "BUFFER_POOL_TABLE", "ingress_lossless_pool", &apool)) < 0)
+		return rc;
+	if (apool && (rc = get_u64(c, apool, "BUFFER_POOL_TABLE", "ingress_lossless_pool", "xoff",
+				   0, THRESH_MAX, &v)) < 0)
+		return rc;
+	if (apool && rc == 0)
+		info->shp_bytes = v;
+	return 0;
+}
+
 static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, struct port_qos *q,
 			 struct sonic_port_info *info)
 {
@@ -979,12 +1041,16 @@ static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, str
 		bool from_appl;
 		uint64_t size;
 
+		info->pg_of[p] = pg_of[p];
+		pg_cfg_kind(cfg, c->port, pg_of[p], p, info);
 		rc = pg_profile(c, cfg, appl, pg_of[p], info->pg_profile[p],
 				sizeof(info->pg_profile[p]), &from_appl);
 		if (rc < 0)
 			return rc;
 		if (rc)
 			continue;
+		if (from_appl)
+			info->pg_appl |= (uint8_t)(1u << p);
 		tname = from_appl ? "BUFFER_PROFILE_TABLE" : "BUFFER_PROFILE";
 		if ((rc = entry(c, from_appl ? appl : cfg, tname, info->pg_profile[p], &prof)) < 0)
 			return rc;
@@ -992,6 +1058,15 @@ static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, str
 			return rc;
 		if (rc)
 			continue; /* not (yet) computed: unknown */
+		/* dynamic model with the shared headroom pool: a PG's xoff is taken from the
+		 * pool (buffer_headroom_mellanox.lua sets size = xon), so it can absorb no
+		 * more than the pool holds; the pool's size unknown, the headroom is too */
+		if (info->buffer_dynamic && info->shp && from_appl) {
+			if (!info->shp_bytes)
+				continue;
+			if (info->shp_bytes < size)
+				size = info->shp_bytes;
+		}
 		q->headroom_bytes[p] = size;
 		q->headroom_mask |= (uint8_t)(1u << p);
 	}
@@ -1068,7 +1143,7 @@ int sonic_parse_port(const cJSON *cfg, const cJSON *appl, const char *port, stru
 	if ((rc = read_port_entry(&c, cfg, out)) < 0 || (rc = read_bindings(&c, cfg, info)) < 0 ||
 	    (rc = read_classification(&c, cfg, info, out)) < 0 ||
 	    (rc = read_pfc(&c, cfg, out)) < 0 || (rc = read_cable(&c, cfg, out, info)) < 0 ||
-	    (rc = read_ecn(&c, cfg, out, info)) < 0 ||
+	    (rc = read_ecn(&c, cfg, out, info)) < 0 || (rc = read_shp(&c, cfg, appl, info)) < 0 ||
 	    (rc = read_headroom(&c, cfg, appl, out, info)) < 0 ||
 	    (rc = read_watchdog(&c, cfg, out, info)) < 0)
 		return rc;

@@ -3,7 +3,10 @@
 # SKU families of the conformance kit (Broadcom: Arista-7060X6-64PE-B-O128 and
 # Arista-7260CX3-D108C8; Mellanox: SN4600C-C64 and SN5600-O128), and after each one the
 # switch's whole CONFIG_DB validated by SONiC's own YANG models
-# ($CONFORMANCE_DIR/sonic/validate-config-db, yanglint): exit 1 and exit 2 both fail.
+# ($CONFORMANCE_DIR/sonic/validate-config-db, yanglint): exit 1 and exit 2 both fail.  The
+# Mellanox switches run the traditional buffer model here: on the dynamic one the shipped
+# policies' headroom floor (9216-byte frames) is above what buffermgrd derives, so apply is
+# rolled back (t5120 covers the dynamic model's CONFIG_DB).
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -37,8 +40,8 @@ test_expect_success 'four SONiC switches, two SKU families, come up; factory CON
 	test -n "$CONFORMANCE_DIR" &&
 	sim up "$LAB" --switch bcm1=127.0.50.1:sonic:Arista-7060X6-64PE-B-O128 \
 		--switch bcm2=127.0.50.2:sonic:Arista-7260CX3-D108C8 \
-		--switch mlx1=127.0.50.3:sonic:Mellanox-SN4600C-C64 \
-		--switch mlx2=127.0.50.4:sonic:Mellanox-SN5600-O128 \
+		--switch mlx1=127.0.50.3:sonic:Mellanox-SN4600C-C64+traditional \
+		--switch mlx2=127.0.50.4:sonic:Mellanox-SN5600-O128+traditional \
 		--ports Ethernet0,Ethernet4 >"$TMP/up.log" 2>&1 &&
 	validate_all
 '

@@ -30,8 +30,8 @@ write_policy "$P" 40m
 mkdir -p "$LAB"
 test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
 test_expect_success 'an RDMA SN5600 and a plain one on 202511' '
-	sim up "$LAB" --switch rd=127.0.51.1:sonic:Mellanox-SN5600-O128@202511+rdma \
-		--switch nw=127.0.51.2:sonic:Mellanox-SN5600-O128@202511 \
+	sim up "$LAB" --switch rd=127.0.51.1:sonic:Mellanox-SN5600-O128@202511+rdma+traditional \
+		--switch nw=127.0.51.2:sonic:Mellanox-SN5600-O128@202511+traditional \
 		--ports Ethernet0,Ethernet4 >"$TMP/up.log" 2>&1
 '
 I="$LAB/inventory.yaml"

@@ -8,16 +8,24 @@
 /* model is a HWSKU of sonic_sku.c, "Arista-7060X6-64PE-B-O128" or
  * "Arista-7060X6-64PE-B-O128@202311" (the release branch to imitate, YYYYMM; GCU's gate
  * allows some edits only from a release on, and its rules file follows the release), and
- * "+rdma" at the end for an RDMA SKU whose map tables GCU cannot patch (sonic_gate.c). */
+ * "+rdma" at the end for an RDMA SKU whose map tables GCU cannot patch (sonic_gate.c).
+ * A Mellanox SKU runs the dynamic buffer model (sonic_dyn.c) unless "+traditional" follows:
+ * its directory ships both models' templates (buffers.json.j2 with pg_profile_lookup.ini,
+ * and buffers_dynamic.json.j2). */
 static int sn_factory_state(cJSON *st, const char *spec, char *err, size_t errlen)
 {
 	char name[32], model[64];
 	long release = SN_RELEASE;
-	bool rdma = false;
+	bool rdma = false, traditional = false;
 	size_t sl = strlen(spec);
-	if (sl > 5 && !strcmp(spec + sl - 5, "+rdma")) {
-		rdma = true;
-		sl -= 5;
+	for (int k = 0; k < 2; k++) {
+		if (sl > 5 && !strncmp(spec + sl - 5, "+rdma", 5)) {
+			rdma = true;
+			sl -= 5;
+		} else if (sl > 12 && !strncmp(spec + sl - 12, "+traditional", 12)) {
+			traditional = true;
+			sl -= 12;
+		}
 	}
 	snprintf(model, sizeof(model), "%.*s", (int)sl, spec);
 	const char *at = strchr(model, '@');
@@ -61,7 +69,9 @@ static int sn_factory_state(cJSON *st, const char *spec, char *err, size_t errle
 	jput(sn, "release", cJSON_CreateNumber((double)release));
 	if (rdma)
 		jput(sn, "rdma", cJSON_CreateTrue());
-	jput(sn, "config_db", sn_factory_db(m, jstr(st, "hostname", "sonic"), mac));
+	jput(sn, "config_db",
+	     sn_factory_db(m, sn_model_dynamic(m) && !traditional, jstr(st, "hostname", "sonic"),
+			   mac));
 	/* /etc/sonic/config_db.json as shipped: the factory configuration, saved */
 	jput(sn, "startup", cJSON_Duplicate(jget1(sn, "config_db"), true));
 	jput(sn, "checkpoints", cJSON_CreateObject());

@@ -69,8 +69,9 @@ struct sn_sw {
 const struct sn_model *sn_model_find(const char *name);
 extern const char *const sn_model_names[];
 int sn_sw_init(struct sn_sw *sw, cJSON *st, char *err, size_t errlen);
-/* The factory CONFIG_DB of a model (AZURE QoS templates, buffers, PFC watchdog). */
-cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char *mac);
+/* The factory CONFIG_DB of a model (AZURE QoS templates, buffers, PFC watchdog), in the
+ * dynamic buffer model or the traditional one. */
+cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname, const char *mac);
 /* The QoS and buffer tables `config qos reload` regenerates. */
 extern const char *const sn_qos_tables[];
 /* buffermgrd: recompute the lossless PGs of every port whose speed, cable length or
@@ -81,6 +82,18 @@ bool sn_port_exists(const cJSON *db, const char *port);
 const struct sn_row *sn_row_of(const struct sn_model *m, long speed_mbps, long cable_m);
 /* YANG-style validation of a whole CONFIG_DB; 0, or -1 with the reason. */
 int sn_validate(const struct sn_sw *sw, const cJSON *db, struct sbuf *err);
+
+/* ---- the dynamic buffer model (sonic_dyn.c) ---- */
+/* The SKU's ASIC has the dynamic model's headroom plugin (Mellanox): its default model. */
+bool sn_model_dynamic(const struct sn_model *m);
+/* DEVICE_METADATA|localhost buffer_model is "dynamic". */
+bool sn_db_dynamic(const cJSON *db);
+/* APPL_DB or STATE_DB as buffermgrd leaves them for this CONFIG_DB (TABLE -> key -> hash;
+ * APPL_DB keys join with ':'); an empty object for other databases or the traditional
+ * model. */
+cJSON *sn_derived_db(const struct sn_model *m, const cJSON *cfg, const char *dbname);
+/* The buffer tables of the dynamic model's templates for these ports. */
+void sn_factory_dynamic(cJSON *db, const char *const *ports, size_t n);
 
 /* ---- printing (sonic_db.c) ---- */
 int sn_natcmp(const char *a, const char *b);

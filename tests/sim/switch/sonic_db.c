@@ -84,7 +84,32 @@ bool sn_port_of(const struct sn_model *m, int i, char *name, size_t len, long *s
 	return true;
 }
 
-cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char *mac)
+/* The traditional model's pools and profiles (buffers_defaults_t*.j2 without dynamic_mode). */
+static void traditional_buffers(const struct sn_model *m, cJSON *db)
+{
+	put(db, "BUFFER_POOL", "egress_lossless_pool", "mode", "dynamic");
+	put(db, "BUFFER_POOL", "egress_lossless_pool", "size", "60817392");
+	put(db, "BUFFER_POOL", "egress_lossless_pool", "type", "egress");
+	put(db, "BUFFER_POOL", "egress_lossy_pool", "mode", "dynamic");
+	put(db, "BUFFER_POOL", "egress_lossy_pool", "size", "50270208");
+	put(db, "BUFFER_POOL", "egress_lossy_pool", "type", "egress");
+	put(db, "BUFFER_POOL", "ingress_lossless_pool", "mode", "dynamic");
+	put(db, "BUFFER_POOL", "ingress_lossless_pool", "size", "50270208");
+	put(db, "BUFFER_POOL", "ingress_lossless_pool", "type", "ingress");
+	if (m->shp_xoff)
+		putf(db, "BUFFER_POOL", "ingress_lossless_pool", "xoff", m->shp_xoff);
+	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "dynamic_th", "7");
+	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "pool", "egress_lossless_pool");
+	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "size", "0");
+	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "dynamic_th", "7");
+	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "pool", "egress_lossy_pool");
+	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "size", "9216");
+	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "dynamic_th", "3");
+	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "pool", "ingress_lossless_pool");
+	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "size", "0");
+}
+
+cJSON *sn_factory_db(const struct sn_model *m, bool dynamic, const char *hostname, const char *mac)
 {
 	cJSON *db = cJSON_CreateObject();
 	char p[32], key[48];
@@ -155,27 +180,11 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 	for (size_t i = 0; i < sizeof(wred) / sizeof(wred[0]); i++)
 		put(db, "WRED_PROFILE", "AZURE_LOSSLESS", wred[i][0], wred[i][1]);
 
-	put(db, "BUFFER_POOL", "egress_lossless_pool", "mode", "dynamic");
-	put(db, "BUFFER_POOL", "egress_lossless_pool", "size", "60817392");
-	put(db, "BUFFER_POOL", "egress_lossless_pool", "type", "egress");
-	put(db, "BUFFER_POOL", "egress_lossy_pool", "mode", "dynamic");
-	put(db, "BUFFER_POOL", "egress_lossy_pool", "size", "50270208");
-	put(db, "BUFFER_POOL", "egress_lossy_pool", "type", "egress");
-	put(db, "BUFFER_POOL", "ingress_lossless_pool", "mode", "dynamic");
-	put(db, "BUFFER_POOL", "ingress_lossless_pool", "size", "50270208");
-	put(db, "BUFFER_POOL", "ingress_lossless_pool", "type", "ingress");
-	if (m->shp_xoff)
-		putf(db, "BUFFER_POOL", "ingress_lossless_pool", "xoff", m->shp_xoff);
-	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "dynamic_th", "7");
-	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "pool", "egress_lossless_pool");
-	put(db, "BUFFER_PROFILE", "egress_lossless_profile", "size", "0");
-	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "dynamic_th", "7");
-	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "pool", "egress_lossy_pool");
-	put(db, "BUFFER_PROFILE", "egress_lossy_profile", "size", "9216");
-	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "dynamic_th", "3");
-	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "pool", "ingress_lossless_pool");
-	put(db, "BUFFER_PROFILE", "ingress_lossy_profile", "size", "0");
+	if (!dynamic)
+		traditional_buffers(m, db);
 
+	const char *names[SN_PORTS_MAX];
+	size_t n_names = 0;
 	for (int i = 0; sn_port_of(m, i, p, sizeof(p), &speed, &lanes, &lane0); i++) {
 		static const char *const qos[][2] = {
 		    {"dscp_to_tc_map", "AZURE"},   {"pfc_enable", "3,4"},
@@ -193,20 +202,26 @@ cJSON *sn_factory_db(const struct sn_model *m, const char *hostname, const char 
 				put(db, "QUEUE", key, "wred_profile", "AZURE_LOSSLESS");
 		}
 		put(db, "CABLE_LENGTH", "AZURE", p, "5m");
-		snprintf(key, sizeof(key), "%s|0", p);
-		put(db, "BUFFER_PG", key, "profile", "ingress_lossy_profile");
-		snprintf(key, sizeof(key), "%s|0-2", p);
-		put(db, "BUFFER_QUEUE", key, "profile", "egress_lossy_profile");
-		snprintf(key, sizeof(key), "%s|3-4", p);
-		put(db, "BUFFER_QUEUE", key, "profile", "egress_lossless_profile");
-		snprintf(key, sizeof(key), "%s|5-6", p);
-		put(db, "BUFFER_QUEUE", key, "profile", "egress_lossy_profile");
+		if (dynamic) {
+			names[n_names++] = jget1(jget1(db, "PORT_QOS_MAP"), p)->string;
+		} else {
+			snprintf(key, sizeof(key), "%s|0", p);
+			put(db, "BUFFER_PG", key, "profile", "ingress_lossy_profile");
+			snprintf(key, sizeof(key), "%s|0-2", p);
+			put(db, "BUFFER_QUEUE", key, "profile", "egress_lossy_profile");
+			snprintf(key, sizeof(key), "%s|3-4", p);
+			put(db, "BUFFER_QUEUE", key, "profile", "egress_lossless_profile");
+			snprintf(key, sizeof(key), "%s|5-6", p);
+			put(db, "BUFFER_QUEUE", key, "profile", "egress_lossy_profile");
+		}
 		/* pfcwd start_default */
 		put(db, "PFC_WD", p, "action", "drop");
 		put(db, "PFC_WD", p, "detection_time", "200");
 		put(db, "PFC_WD", p, "restoration_time", "200");
 	}
 	put(db, "PFC_WD", "GLOBAL", "POLL_INTERVAL", "200");
+	if (dynamic)
+		sn_factory_dynamic(db, names, n_names);
 	sn_buffermgrd(m, NULL, db);
 	return db;
 }
@@ -316,6 +331,9 @@ static void bm_port(const struct sn_model *m, cJSON *db, const char *port)
 void sn_buffermgrd(const struct sn_model *m, const cJSON *before, cJSON *db)
 {
 	const cJSON *port;
+	/* the dynamic model's buffermgrd writes APPL_DB and STATE_DB only (sonic_dyn.c) */
+	if (sn_db_dynamic(db))
+		return;
 	cJSON_ArrayForEach(port, jget1(db, "PORT"))
 	{
 		struct bm_in now = bm_inputs(db, port->string);
@@ -918,10 +936,12 @@ static int redis_err(struct sn_cli *c, const char *fmt, const char *arg)
 	return 1;
 }
 
-/* "TABLE|key" -> table and key (the key may hold more '|'). */
+/* "TABLE|key" -> table and key (the key may hold more '|'); APPL_DB joins with ':'. */
+static char key_sep = '|';
+
 static bool split_redis_key(const char *k, char *table, size_t tlen, const char **key)
 {
-	const char *bar = strchr(k, '|');
+	const char *bar = strchr(k, key_sep);
 	if (!bar || bar == k || (size_t)(bar - k) >= tlen || !bar[1])
 		return false;
 	snprintf(table, tlen, "%.*s", (int)(bar - k), k);
@@ -956,7 +976,7 @@ static int db_keys(struct sn_cli *c, cJSON *db, const char *pat)
 		{
 			struct sbuf s;
 			sb_init(&s);
-			sb_addf(&s, "%s|%s", t->string, k->string);
+			sb_addf(&s, "%s%c%s", t->string, key_sep, k->string);
 			if (fnmatch(pat, sb_str(&s), 0) != 0) {
 				sb_free(&s);
 				continue;
@@ -1069,12 +1089,15 @@ int sn_db_cli(struct sn_cli *c, int argc, char **argv)
 	if (i >= argc)
 		return db_usage(c);
 	const char *cmd = argv[i++];
-	/* only CONFIG_DB is simulated; the others answer as empty databases */
+	/* CONFIG_DB is the switch; APPL_DB and STATE_DB hold the buffer tables the dynamic
+	 * model's buffermgrd derives from it (sonic_dyn.c); the others answer as empty */
 	if (strcmp(dbname, "CONFIG_DB") == 0)
 		return db_run(c, c->sw.db, dbname, cmd, argc - i, argv + i);
-	cJSON *empty = cJSON_CreateObject();
-	int rc = db_run(c, empty, dbname, cmd, argc - i, argv + i);
-	cJSON_Delete(empty);
+	cJSON *derived = sn_derived_db(c->sw.model, c->sw.db, dbname);
+	key_sep = strcmp(dbname, "APPL_DB") == 0 ? ':' : '|';
+	int rc = db_run(c, derived, dbname, cmd, argc - i, argv + i);
+	key_sep = '|';
+	cJSON_Delete(derived);
 	return rc;
 }
 

@@ -610,7 +610,9 @@ static int cmd_qos(struct sn_cli *c, int argc, char **argv)
 	cJSON *db = cJSON_Duplicate(c->sw.db, true);
 	const char *path[] = {"DEVICE_METADATA", "localhost"};
 	const cJSON *meta = jget(db, path, 2);
-	cJSON *fresh = sn_factory_db(c->sw.model, jstr(meta, "hostname", "sonic"),
+	/* the model in use picks the template: buffers_dynamic.json.j2 or buffers.json.j2 */
+	bool dynamic = sn_db_dynamic(db);
+	cJSON *fresh = sn_factory_db(c->sw.model, dynamic, jstr(meta, "hostname", "sonic"),
 				     jstr(meta, "mac", "00:00:00:00:00:00"));
 	for (int i = 0; sn_qos_tables[i]; i++) {
 		cJSON *t = cJSON_DetachItemFromObjectCaseSensitive(fresh, sn_qos_tables[i]);
@@ -625,11 +627,12 @@ static int cmd_qos(struct sn_cli *c, int argc, char **argv)
 	if (reload) {
 		fprintf(c->out,
 			"Running command: /usr/local/bin/sonic-cfggen -d -t "
-			"/usr/share/sonic/device/%s/%s/buffers.json.j2,/tmp/cfg_buffer.json -t "
+			"/usr/share/sonic/device/%s/%s/%s,/tmp/cfg_buffer.json -t "
 			"/usr/share/sonic/device/%s/%s/qos.json.j2,/tmp/cfg_qos.json -y "
 			"/etc/sonic/sonic_version.yml\n",
-			c->sw.model->platform, c->sw.model->name, c->sw.model->platform,
-			c->sw.model->name);
+			c->sw.model->platform, c->sw.model->name,
+			dynamic ? "buffers_dynamic.json.j2" : "buffers.json.j2",
+			c->sw.model->platform, c->sw.model->name);
 		fprintf(c->out,
 			"Running command: /usr/local/bin/sonic-cfggen -j /tmp/cfg_buffer.json "
 			"-j /tmp/cfg_qos.json --write-to-db\n");

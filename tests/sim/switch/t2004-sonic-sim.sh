@@ -50,11 +50,11 @@ patch() {
 }
 
 test_expect_success 'simctl up starts SONiC switches of three SKUs' '
-	"$SIMCTL" up "$LAB" --switch sn=127.0.4.1:sonic:Mellanox-SN5600-O128 \
+	"$SIMCTL" up "$LAB" --switch sn=127.0.4.1:sonic:Mellanox-SN5600-O128+traditional \
 		--switch tl=127.0.4.2:sonic:Arista-7060X6-64PE-B-O128@202311 \
 		--switch bc=127.0.4.3:sonic:Arista-7260CX3-D108C8 \
-		--switch nw=127.0.4.4:sonic:Mellanox-SN5600-O128@202511 \
-		--switch rd=127.0.4.5:sonic:Mellanox-SN5600-O128@202511+rdma \
+		--switch nw=127.0.4.4:sonic:Mellanox-SN5600-O128@202511+traditional \
+		--switch rd=127.0.4.5:sonic:Mellanox-SN5600-O128@202511+rdma+traditional \
 		>/dev/null &&
 	test_must_contain "$LAB/inventory.yaml" "platform: sonic" &&
 	test_must_contain "$LAB/inventory.yaml" "ports: \\[Ethernet0, Ethernet4, Ethernet8, Ethernet12\\]" &&
