@@ -202,7 +202,8 @@ check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(CONF_BINS) $(S
 
 # The full fault campaign (tests/faults/README.md): 200 seeded trials over the lab, root only.
 # FAULT_SEED=N replays from trial seed N; FAULT_TRIALS=N runs N trials; FAULT_FABRICS=a,b
-# picks the fabrics (campaign.py --fabrics), FAULT_KINDS=kill9,... the fault kinds.
+# picks the fabrics (campaign.py --fabrics), FAULT_KINDS=kill9,... the fault kinds,
+# FAULT_COMMANDS=apply,enforce-confirm the faulted commands (default apply).
 FAULT_TRIALS ?= 200
 faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
@@ -210,7 +211,8 @@ faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		ROCECTL_HISTORY="$${ROCECTL_HISTORY:-$(abspath $(BUILD))/history}" \
 		ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0 \
 		python3 tests/faults/campaign.py --trials $(FAULT_TRIALS) $(if $(FAULT_SEED),--seed $(FAULT_SEED)) \
-		$(if $(FAULT_FABRICS),--fabrics $(FAULT_FABRICS)) $(if $(FAULT_KINDS),--kinds $(FAULT_KINDS))
+		$(if $(FAULT_FABRICS),--fabrics $(FAULT_FABRICS)) $(if $(FAULT_KINDS),--kinds $(FAULT_KINDS)) \
+		$(if $(FAULT_COMMANDS),--commands $(FAULT_COMMANDS))
 
 # The quick form (tests/faults/quick.sh, 21 trials over small fabrics); `make test` runs it
 # too (tests/faults/t3300-faults-quick.sh).

@@ -299,6 +299,20 @@ AGENT_MODES = {
 
 
 ONLY_KINDS = set()  # --kinds: draw only these (a focused run); empty: every kind
+COMMANDS = ["apply"]  # --commands: the faulted command of a trial, drawn per seed
+
+
+def faulted_command(seed, inv, work):
+    """The command a trial faults: `apply`, or `enforce --confirm` (README.md "Commit-confirm"
+    in docs/ENFORCE.md), which repairs the same drift and keeps it only when every device
+    verifies after it, else rolls every repaired device back.  Drawn from its own stream so
+    that adding it leaves each seed's fault the same."""
+    which = random.Random(seed * 7919 + 1).choice(COMMANDS)
+    if which == "apply":
+        return which, ["apply", "-p", POLICY, "-i", inv]
+    # every field repaired (PFC too) and no quarantine carried from trial to trial
+    return which, ["enforce", "-p", POLICY, "-i", inv, "--disruptive", "allow", "--quarantine-after", "0",
+                   "--state", os.path.join(work, "enforce-state.json"), "--confirm", "30s"]
 
 
 def switch_platform(fab, sw):
@@ -485,12 +499,13 @@ def trial(fab, inv_name, seed, work, drift_pre):
 
     fault = pick_fault(rng, fab, inv_name)
     journal = Journal(work, fault[0])
-    what = "%s %s %s" % fault
+    cmd_name, cmd = faulted_command(seed, inv, work)
+    what = "%s: %s %s %s" % ((cmd_name,) + fault)
     notes = []
     try:
         inject(fab, fault)
         if fault[0] == "kill9":
-            p = fab.rocectl(["apply", "-p", POLICY, "-i", inv], journal.path, background=True)
+            p = fab.rocectl(cmd, journal.path, background=True)
             time.sleep(float(fault[2]))
             try:
                 os.killpg(p.pid, signal.SIGKILL)
@@ -504,10 +519,10 @@ def trial(fab, inv_name, seed, work, drift_pre):
                 notes.append(r.stdout.strip()[-300:])
         else:
             try:
-                r = fab.rocectl(["apply", "-p", POLICY, "-i", inv], journal.path)
-                notes.append("apply exit %d" % r.returncode)
+                r = fab.rocectl(cmd, journal.path)
+                notes.append("%s exit %d" % (cmd_name, r.returncode))
             except subprocess.TimeoutExpired:
-                return False, "%s: apply hung past %d s" % (what, APPLY_TIMEOUT_S)
+                return False, "%s: %s hung past %d s" % (what, cmd_name, APPLY_TIMEOUT_S)
             if fault[0].startswith("journal"):
                 journal.writable()
         fab.clear_faults()
@@ -536,7 +551,9 @@ def main():
     ap.add_argument("--lab-root", default=None)
     ap.add_argument("--fabrics", default=FULL_FABRICS, help="of: " + ", ".join(FABRICS))
     ap.add_argument("--kinds", default="", help="draw only these fault kinds (comma-separated), e.g. kill9")
+    ap.add_argument("--commands", default="apply", help="the faulted commands, drawn per trial: apply, enforce-confirm or both (comma-separated)")
     a = ap.parse_args()
+    COMMANDS[:] = [c for c in a.commands.split(",") if c in ("apply", "enforce-confirm")] or ["apply"]
     ONLY_KINDS.update(k for k in a.kinds.split(",") if k)
     if os.geteuid() != 0:
         log("campaign: root only (network namespaces, sshd)")
