@@ -86,7 +86,14 @@ def real_verdict(mod, conf, old, target):
 
 def corpus(db):
     """Patches touching every gated table in the ways rocectl and operators do."""
-    prof = next(k for k, v in db["BUFFER_PROFILE"].items() if "xoff" in v)
+    # the traditional model keeps lossless profiles (with xoff) in CONFIG_DB; the dynamic one
+    # (Mellanox SKUs) only lossy ones there, buffermgrd's lossless ones live in APPL_DB
+    prof = next((k for k, v in db["BUFFER_PROFILE"].items() if "xoff" in v), None)
+    if prof is None:
+        prof = next(k for k, v in db["BUFFER_PROFILE"].items() if "dynamic_th" in v)
+
+    def op(field):
+        return "replace" if field in db["BUFFER_PROFILE"][prof] else "add"
     wd = next(k for k in db["PFC_WD"] if k != "GLOBAL")
     new_prof = {"pool": "ingress_lossless_pool", "size": "19456", "xon": "19456",
                 "xoff": "231424", "dynamic_th": "0"}
@@ -101,10 +108,12 @@ def corpus(db):
         [{"op": "add", "path": "/PFC_WD/GLOBAL", "value": {"POLL_INTERVAL": "150"}}],
         [{"op": "replace", "path": "/PFC_WD/GLOBAL/POLL_INTERVAL", "value": "150"}],
         [{"op": "add", "path": "/PFC_WD/GLOBAL/BIG_RED_SWITCH", "value": "enable"}],
-        [{"op": "replace", "path": "/BUFFER_POOL/ingress_lossless_pool/size", "value": "50000000"}],
-        [{"op": "replace", "path": f"/BUFFER_PROFILE/{prof}/xoff", "value": "1000"}],
-        [{"op": "replace", "path": f"/BUFFER_PROFILE/{prof}/dynamic_th", "value": "1"}],
-        [{"op": "replace", "path": f"/BUFFER_PROFILE/{prof}/size", "value": "300000"}],
+        # the dynamic model leaves the pools' sizes to buffermgrd: "add" there
+        [{"op": "replace" if "size" in db["BUFFER_POOL"]["ingress_lossless_pool"] else "add",
+          "path": "/BUFFER_POOL/ingress_lossless_pool/size", "value": "50000000"}],
+        [{"op": op("xoff"), "path": f"/BUFFER_PROFILE/{prof}/xoff", "value": "1000"}],
+        [{"op": op("dynamic_th"), "path": f"/BUFFER_PROFILE/{prof}/dynamic_th", "value": "1"}],
+        [{"op": op("size"), "path": f"/BUFFER_PROFILE/{prof}/size", "value": "300000"}],
         [{"op": "add", "path": "/BUFFER_PROFILE/rocectl_test", "value": new_prof}],
         [{"op": "add", "path": "/WRED_PROFILE/ROCE", "value": wred}],
         [{"op": "replace", "path": "/WRED_PROFILE/AZURE_LOSSLESS/green_min_threshold",
