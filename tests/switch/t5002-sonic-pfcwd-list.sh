@@ -20,7 +20,7 @@ write_policy "$P" 40m
 mkdir -p "$LAB"
 test_at_exit "sh '$SIMCTL' down '$LAB' >/dev/null 2>&1"
 test_expect_success 'a SONiC switch in policy' '
-	sim up "$LAB" --switch sw=127.0.50.9:sonic:Mellanox-SN5600-O128 \
+	sim up "$LAB" --switch sw=127.0.50.9:sonic:Mellanox-SN5600-O128+traditional \
 		--ports Ethernet0,Ethernet4 >"$TMP/up.log" 2>&1 &&
 	rc apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/apply" 2>&1 &&
 	hget Ethernet0 >"$TMP/pqm" &&
