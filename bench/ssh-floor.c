@@ -6,7 +6,7 @@
  *
  *   ssh-floor ADDRESS PORT USER IDENTITY KNOWN_HOSTS N [COMMAND]
  *
- * Prints "floor: X.XXX ms CPU per session (user+sys, N sessions)".  Not part of the
+ * Prints one line, e.g. "floor: 2.104 ms CPU per session (user+sys, 200 sessions)".  Not part of the
  * product or the tests (bench/README.md). */
 #include <stdio.h>
 #include <stdlib.h>
