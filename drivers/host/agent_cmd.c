@@ -60,7 +60,11 @@
  *            "ets": {"prio_tc": [8], "tc_tsa": ["vendor"|"strict"|"ets"|"cbs"...],
  *                    "tc_bw": [8]} | null},
  *    "ecn": {"controllable": false} | {"controllable": true, "np": [prios], "rp": [prios]},
- *    "cnp": {"controllable": false} | {"controllable": true, "dscp": 48, "prio": 6},
+ *    "cnp": {"controllable": false, "why": "..."}
+ *         | {"controllable": true, "dscp": 48, "prio": 6, "route": "ofed-sysfs" | "debugfs"},
+ *    "dcqcn": {"controllable": false, "why": "..."}
+ *           | {"controllable": true, "route": "ofed-sysfs" | "debugfs",
+ *              "params": {"rp_ai_rate": 5, ...}},   (cc_params names, the files present)
  *    "roce_tos": {"controllable": false, "why": "..."} | {"controllable": true, "value": 106}}
  *   A section not selected with --only is absent.
  *
@@ -848,6 +852,32 @@ static void show_dcb(struct rc_out *o, const struct rc_host_port *hp)
 	rc_out_close_object(o);
 }
 
+/* The DCQCN parameters the driver can pin, with the route they were read through: the
+ * operator sees which files `apply` would write. */
+static void show_dcqcn(struct rc_out *o, const struct rc_mlx5_state *n)
+{
+	rc_out_open_object(o, "dcqcn");
+	rc_out_bool(o, "controllable", NULL, n->has_dcqcn);
+	if (!n->has_dcqcn) {
+		rc_out_str(o, "why", "  dcqcn: not controllable here (%s)\n", n->dcqcn_why);
+		rc_out_close_object(o);
+		return;
+	}
+	rc_out_str(o, "route", "  dcqcn (%s):", rc_cc_route_name(n->dcqcn_route));
+	rc_out_open_object(o, "params");
+	for (int i = 0; i < RC_DCQCN_N; i++) {
+		char fmt[64];
+
+		if (!(n->dcqcn_mask & (1u << i)))
+			continue;
+		snprintf(fmt, sizeof(fmt), " %s %%" PRIu64, rc_dcqcn_name(i));
+		rc_out_uint(o, rc_dcqcn_name(i), fmt, n->dcqcn[i]);
+	}
+	rc_out_close_object(o);
+	rc_out_text(o, "\n");
+	rc_out_close_object(o);
+}
+
 static void show_nic(struct rc_out *o, const struct rc_host_port *hp, unsigned sections)
 {
 	const struct rc_mlx5_state *n = &hp->nic;
@@ -872,12 +902,13 @@ static void show_nic(struct rc_out *o, const struct rc_host_port *hp, unsigned s
 		rc_out_bool(o, "controllable", NULL, n->has_cnp);
 		if (n->has_cnp) {
 			rc_out_uint(o, "dscp", "  cnp dscp %" PRIu64, (uint64_t)n->cnp_dscp);
-			rc_out_uint(o, "prio", " prio %" PRIu64 "\n", (uint64_t)n->cnp_prio);
+			rc_out_uint(o, "prio", " prio %" PRIu64, (uint64_t)n->cnp_prio);
+			rc_out_str(o, "route", " (%s)\n", rc_cc_route_name(n->cnp_route));
 		} else {
-			rc_out_text(o, "  cnp: not controllable here (no MLNX_OFED ecn/roce_np "
-				       "sysfs)\n");
+			rc_out_str(o, "why", "  cnp: not controllable here (%s)\n", n->cnp_why);
 		}
 		rc_out_close_object(o);
+		show_dcqcn(o, n);
 	}
 	if (sections & RC_HOST_SEC_RDMA) {
 		rc_out_open_object(o, "roce_tos");

@@ -192,6 +192,13 @@ int rc_rdma_roce_v2_ipv4_index(const struct rc_gid *g, size_t n, const char *ifn
 
 /* ---- mlx5.c: knobs outside DCB --------------------------------------------------------- */
 
+/* Which files carry the firmware's congestion-control fields: MLNX_OFED's sysfs
+ * net/<if>/ecn/roce_{rp,np}/ or upstream's debugfs mlx5/<pci>/cc_params/. */
+enum rc_cc_route { RC_CNP_NONE, RC_CNP_OFED, RC_CNP_DEBUGFS };
+
+/* "ofed-sysfs", "debugfs" or "none": the route's name in show and capture output. */
+const char *rc_cc_route_name(enum rc_cc_route r);
+
 struct rc_mlx5_state {
 	/* Legacy MLNX_OFED /sys/class/net/IF/qos/trust. */
 	bool has_qos_trust;
@@ -202,15 +209,17 @@ struct rc_mlx5_state {
 	/* CNP marking: OFED ecn/roce_np/{cnp_dscp,cnp_802p_prio}, or upstream debugfs
 	 * mlx5/<pci>/cc_params/np_cnp_{dscp,prio_mode,prio} (mlx5_cc.c). */
 	bool has_cnp;
-	enum { RC_CNP_NONE, RC_CNP_OFED, RC_CNP_DEBUGFS } cnp_route;
+	enum rc_cc_route cnp_route;
 	int cnp_dscp, cnp_prio;
 	int cnp_prio_mode; /* debugfs: 0 = CNPs take cnp_prio */
 	char pci[32];	   /* PCI address of the netdev (debugfs directory name) */
 	char cnp_why[200]; /* why CNP marking is not available, when !has_cnp */
-	/* DCQCN RP/NP parameters in debugfs cc_params (mlx5_cc.c), whatever the CNP route:
-	 * has_dcqcn = the directory is there and every present file read; dcqcn_mask = the
-	 * parameters whose file exists (enum rc_dcqcn_param). */
+	/* DCQCN RP/NP parameters, through OFED's ecn/ sysfs where the host has it
+	 * (mlx5_ofed_cc.c), else debugfs cc_params (mlx5_cc.c): has_dcqcn = a route is there
+	 * and every present file read; dcqcn_mask = the parameters whose file exists (enum
+	 * rc_dcqcn_param). */
 	bool has_dcqcn;
+	enum rc_cc_route dcqcn_route;
 	bool dcqcn_unreadable; /* a file is there but could not be read: unknown */
 	uint16_t dcqcn_mask;
 	uint32_t dcqcn[RC_DCQCN_N];
@@ -239,10 +248,19 @@ int rc_mlx5_write_cc_cnp(const char *root, const char *ifname, const struct rc_m
 			 int dscp, int prio, struct rc_err *err);
 /* The DCQCN parameters of debugfs cc_params into st->dcqcn (has_dcqcn, or dcqcn_why). */
 void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_state *st);
-/* The parameters of `mask` that differ from what st read; one whose file is absent is
- * skipped (the diff reports it not controllable); no cc_params at all is EOPNOTSUPP. */
+/* The parameters of `mask` that differ from what st read, through st->dcqcn_route; one
+ * whose file is absent is skipped (the diff reports it not controllable); no route at
+ * all is EOPNOTSUPP. */
 int rc_mlx5_write_cc_dcqcn(const char *root, const char *ifname, const struct rc_mlx5_state *st,
 			   uint16_t mask, const uint32_t *want, struct rc_err *err);
+/* mlx5_ofed_cc.c: the MLNX_OFED sysfs route.  read: st->dcqcn from ecn/roce_{rp,np}/
+ * (dcqcn_route RC_CNP_OFED) and true when the host has the directory, else false and
+ * nothing changed. */
+bool rc_mlx5_read_ofed_dcqcn(const char *root, const char *ifname, struct rc_mlx5_state *st);
+int rc_mlx5_write_ofed_dcqcn(const char *root, const char *ifname, const struct rc_mlx5_state *st,
+			     uint16_t mask, const uint32_t *want, struct rc_err *err);
+/* OFED's file of a DCQCN parameter, "roce_rp/rpg_ai_rate" ..., or NULL. */
+const char *rc_mlx5_ofed_dcqcn_file(int param);
 int rc_mlx5_write_tos(const char *root, const struct rc_rdma_port *rdma, int tos,
 		      struct rc_err *err);
 

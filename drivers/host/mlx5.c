@@ -2,6 +2,7 @@
  * MLNX_OFED's en_ecn.c, drivers/infiniband/core/cma_configfs.c):
  *   - legacy MLNX_OFED trust file  /sys/class/net/IF/qos/trust  ("pcp" | "dscp")
  *   - MLNX_OFED DCQCN enables      /sys/class/net/IF/ecn/roce_{np,rp}/enable/<prio>
+ *     and RP/NP parameters          /sys/class/net/IF/ecn/roce_{rp,np}/... (mlx5_ofed_cc.c)
  *     and the CNP marking          /sys/class/net/IF/ecn/roce_np/{cnp_dscp,cnp_802p_prio},
  *     or on upstream kernels       debugfs mlx5/<pci>/cc_params/np_cnp_* (mlx5_cc.c)
  *   - rdma_cm default ToS          /sys/kernel/config/rdma_cm/IBDEV/ports/N/default_roce_tos
@@ -64,7 +65,10 @@ static void read_ecn(const char *root, const char *ifname, struct rc_mlx5_state 
 			st->rp |= (uint8_t)(1u << p);
 	}
 	st->has_ecn = st->ecn_prio_mask != 0;
-	rc_mlx5_read_cc_dcqcn(root, ifname, st);
+	/* The route the host offers, OFED's first: where both exist they show the same
+	 * firmware fields, and OFED's files need no debugfs mount. */
+	if (!rc_mlx5_read_ofed_dcqcn(root, ifname, st))
+		rc_mlx5_read_cc_dcqcn(root, ifname, st);
 	if (net_path(path, root, ifname, "ecn/roce_np/cnp_dscp") || rc_host_read_ll(path, &dscp) ||
 	    net_path(path, root, ifname, "ecn/roce_np/cnp_802p_prio") ||
 	    rc_host_read_ll(path, &prio) || dscp < 0 || dscp >= RC_NDSCP || prio < 0 ||

@@ -52,8 +52,11 @@ static int read_u32(const char *root, const char *bdf, const char *name, long lo
 
 	if (!rc)
 		rc = rc_host_read_ll(path, v);
-	if (!rc && (*v < 0 || *v > UINT32_MAX))
+	if (!rc && (*v < INT32_MIN || *v > UINT32_MAX))
 		rc = -ERANGE;
+	/* get_param prints the u32 with "%d": a value above INT32_MAX reads negative. */
+	if (!rc && *v < 0)
+		*v += 1LL << 32;
 	return rc;
 }
 
@@ -64,6 +67,7 @@ void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_
 	st->has_dcqcn = false;
 	st->dcqcn_unreadable = false;
 	st->dcqcn_mask = 0;
+	st->dcqcn_route = RC_CNP_NONE;
 	if (pci_of(root, ifname, bdf, sizeof(bdf))) {
 		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
 			 "no PCI device behind the interface");
@@ -71,8 +75,8 @@ void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_
 	}
 	if (cc_path(dir, root, bdf, "") || !rc_host_is_dir(dir)) {
 		snprintf(st->dcqcn_why, sizeof(st->dcqcn_why),
-			 "no debugfs mlx5/%s/cc_params (debugfs not mounted, not root, or the "
-			 "HCA does not allow cc changes)",
+			 "no OFED ecn/roce_rp sysfs and no debugfs mlx5/%s/cc_params (debugfs "
+			 "not mounted, not root, or the HCA does not allow cc changes)",
 			 bdf);
 		return;
 	}
@@ -90,12 +94,14 @@ void rc_mlx5_read_cc_dcqcn(const char *root, const char *ifname, struct rc_mlx5_
 				 rc_dcqcn_name(i), strerror(-rc));
 			st->dcqcn_mask = 0;
 			st->dcqcn_unreadable = true;
+			st->dcqcn_route = RC_CNP_DEBUGFS;
 			return;
 		}
 		st->dcqcn[i] = (uint32_t)v;
 		st->dcqcn_mask |= (uint16_t)(1u << i);
 	}
 	snprintf(st->pci, sizeof(st->pci), "%s", bdf);
+	st->dcqcn_route = RC_CNP_DEBUGFS;
 	st->has_dcqcn = true;
 }
 
@@ -178,6 +184,8 @@ int rc_mlx5_write_cc_dcqcn(const char *root, const char *ifname, const struct rc
 		return rc_errf(err, EOPNOTSUPP,
 			       "'%s': DCQCN parameters are not controllable here: %s", ifname,
 			       st->dcqcn_why);
+	if (st->dcqcn_route == RC_CNP_OFED)
+		return rc_mlx5_write_ofed_dcqcn(root, ifname, st, mask, want, err);
 	for (int i = 0; !rc && i < RC_DCQCN_N; i++) {
 		uint16_t bit = (uint16_t)(1u << i);
 

@@ -351,6 +351,107 @@ static void cnp_through_debugfs(void **state)
 	assert_false(st.has_cnp);
 }
 
+/* MLNX_OFED's ecn/roce_{rp,np}/ files carry the DCQCN parameters (mlx5_ofed_cc.c): they
+ * win over debugfs cc_params where both exist, "%d" shows a u32 above INT_MAX negative,
+ * a missing file is not controllable, and writes go to OFED's files only. */
+static void dcqcn_through_ofed_sysfs(void **state)
+{
+	const char *cc = "sys/kernel/debug/mlx5/0000:40:00.0/cc_params";
+	const char *rp = "sys/class/net/eth4/ecn/roce_rp";
+	uint32_t want[RC_DCQCN_N] = {0};
+	char link[1024], rel[256];
+	struct rc_mlx5_state st;
+	struct rc_err err = {0};
+
+	(void)state;
+	put("sys/devices/pci0000:00/0000:40:00.0/net/eth4/mtu", "1500\n");
+	snprintf(link, sizeof(link), "%s/sys/class/net/eth4", root);
+	mkdir(link, 0755);
+	snprintf(link, sizeof(link), "%s/sys/class/net/eth4/device", root);
+	assert_int_equal(symlink("../../../devices/pci0000:00/0000:40:00.0", link), 0);
+	for (int i = 0; i < RC_DCQCN_N; i++) {
+		snprintf(rel, sizeof(rel), "%s/%s", cc, rc_dcqcn_name(i));
+		put(rel, "7\n");
+	}
+	/* debugfs only: that route */
+	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_true(st.has_dcqcn);
+	assert_int_equal(st.dcqcn_route, RC_CNP_DEBUGFS);
+	assert_string_equal(rc_cc_route_name(st.dcqcn_route), "debugfs");
+
+	/* OFED files too (rp_min_rate's missing): OFED's route, its values */
+	snprintf(rel, sizeof(rel), "%s/rpg_ai_rate", rp);
+	put(rel, "5\n");
+	snprintf(rel, sizeof(rel), "%s/rpg_byte_reset", rp);
+	put(rel, "-1\n");
+	assert_string_equal(rc_mlx5_ofed_dcqcn_file(RC_DCQCN_RP_MIN_RATE), "roce_rp/rpg_min_rate");
+	for (int i = 0; i < RC_DCQCN_N; i++) {
+		const char *f = rc_mlx5_ofed_dcqcn_file(i);
+
+		if (i == RC_DCQCN_RP_AI_RATE || i == RC_DCQCN_RP_BYTE_RESET ||
+		    i == RC_DCQCN_RP_MIN_RATE)
+			continue;
+		snprintf(rel, sizeof(rel), "sys/class/net/eth4/ecn/%s", f);
+		put(rel, "11\n");
+	}
+	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_true(st.has_dcqcn);
+	assert_int_equal(st.dcqcn_route, RC_CNP_OFED);
+	assert_int_equal(st.dcqcn[RC_DCQCN_RP_AI_RATE], 5);
+	assert_int_equal(st.dcqcn[RC_DCQCN_RP_BYTE_RESET], 4294967295u);
+	assert_int_equal(st.dcqcn[RC_DCQCN_NP_MIN_TIME_BETWEEN_CNPS], 11);
+	assert_false(st.dcqcn_mask & (1u << RC_DCQCN_RP_MIN_RATE));
+
+	/* only what differs is written, to OFED's files, a big value as its "%d" form */
+	memcpy(want, st.dcqcn, sizeof(want));
+	want[RC_DCQCN_RP_AI_RATE] = 10;
+	want[RC_DCQCN_RP_HAI_RATE] = 3000000000u;
+	want[RC_DCQCN_RP_MIN_RATE] = 9;
+	snprintf(rel, sizeof(rel), "%s/rpg_gd", rp);
+	age(rel);
+	snprintf(rel, sizeof(rel), "%s/rp_ai_rate", cc);
+	age(rel);
+	assert_int_equal(
+	    rc_mlx5_write_cc_dcqcn(root, "eth4", &st, (1u << RC_DCQCN_N) - 1, want, &err), 0);
+	assert_false(written(rel));
+	snprintf(rel, sizeof(rel), "%s/rpg_gd", rp);
+	assert_false(written(rel));
+	snprintf(rel, sizeof(rel), "%s/rpg_ai_rate", rp);
+	assert_string_equal(slurp(rel), "10");
+	snprintf(rel, sizeof(rel), "%s/rpg_hai_rate", rp);
+	assert_string_equal(slurp(rel), "-1294967296");
+	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_int_equal(st.dcqcn[RC_DCQCN_RP_HAI_RATE], 3000000000u);
+
+	/* hostile: out of an int's range, or no number, is not a reading */
+	put(rel, "4294967296\n");
+	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_dcqcn);
+	assert_true(st.dcqcn_unreadable);
+	assert_non_null(strstr(st.dcqcn_why, "ecn/roce_rp/rpg_hai_rate"));
+	put(rel, "fast\n");
+	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_false(st.has_dcqcn);
+	assert_int_equal(rc_mlx5_write_cc_dcqcn(root, "eth4", &st, 1, want, &err), -EOPNOTSUPP);
+}
+
+/* debugfs get_param prints the u32 with "%d" too (cong.c). */
+static void debugfs_dcqcn_above_int_max(void **state)
+{
+	const char *cc = "sys/kernel/debug/mlx5/0000:30:00.0/cc_params";
+	struct rc_mlx5_state st;
+	struct rc_err err = {0};
+	char rel[256];
+
+	(void)state;
+	snprintf(rel, sizeof(rel), "%s/rp_byte_reset", cc);
+	put(rel, "-2\n");
+	assert_int_equal(rc_mlx5_read(root, "eth3", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
+	assert_true(st.has_dcqcn);
+	assert_int_equal(st.dcqcn_route, RC_CNP_DEBUGFS);
+	assert_int_equal(st.dcqcn[RC_DCQCN_RP_BYTE_RESET], 4294967294u);
+}
+
 static void roce_tos_through_configfs(void **state)
 {
 	struct rc_rdma_port *p = malloc(sizeof(*p));
@@ -563,6 +664,8 @@ int main(void)
 	    cmocka_unit_test(ofed_knobs_are_read),
 	    cmocka_unit_test(ecn_writes_read_first),
 	    cmocka_unit_test(cnp_through_debugfs),
+	    cmocka_unit_test(dcqcn_through_ofed_sysfs),
+	    cmocka_unit_test(debugfs_dcqcn_above_int_max),
 	    cmocka_unit_test(roce_tos_through_configfs),
 	    cmocka_unit_test(counter_names_by_meaning),
 	    cmocka_unit_test(hw_counters_keep_their_source),

@@ -7,7 +7,12 @@
  * and sends MODIFY_CONG_PARAMS; MLX5_SET keeps only the field's width (mlx5_ifc.h:
  * cnp_dscp 6 bits, cnp_prio_mode 1, cnp_802p_prio 3, the clamp flags 1, the rest 32).
  * Writing np_cnp_prio also sets cnp_prio_mode to 0.  CNP DSCP and priority are the same
- * firmware fields MLNX_OFED shows as ecn/roce_np/cnp_dscp and cnp_802p_prio. */
+ * firmware fields MLNX_OFED shows as ecn/roce_np/cnp_dscp and cnp_802p_prio.
+ *
+ * MLNX_OFED shows the other parameters too, under /sys/class/net/<if>/ecn/roce_rp/ and
+ * ecn/roce_np/ with names of its own (MLNX_OFED en_sysfs.c mlx5e_fill_rp_attributes and
+ * en_ecn.c; ../shared/reference/host-dcb.md section 2.8): show is sprintf("%d\n") of the
+ * u32 firmware field, store is sscanf("%d") into an int handed to MLX5_SET. */
 #include <errno.h>
 #include <string.h>
 
@@ -43,6 +48,49 @@ static const struct cc_def defs[NS_CC_N] = {
     {"np_cnp_prio_mode", 1, 0},
     {"np_cnp_prio", 3, 6},
 };
+
+/* OFED's file for each cc_params parameter it shows (not the CNP three: cnp_dscp and
+ * cnp_802p_prio are tree.c's, and OFED has no cnp_prio_mode file) */
+static const struct {
+	const char *attr;
+	int cc;
+} ofed[NS_CC_OFED_N] = {
+    {"ecn/roce_rp/clamp_tgt_rate", 0},
+    {"ecn/roce_rp/clamp_tgt_rate_after_time_inc", 1},
+    {"ecn/roce_rp/rpg_time_reset", 2},
+    {"ecn/roce_rp/rpg_byte_reset", 3},
+    {"ecn/roce_rp/rpg_threshold", 4},
+    {"ecn/roce_rp/rpg_ai_rate", 5},
+    {"ecn/roce_rp/rpg_max_rate", 6},
+    {"ecn/roce_rp/rpg_hai_rate", 7},
+    {"ecn/roce_rp/rpg_min_dec_fac", 8},
+    {"ecn/roce_rp/rpg_min_rate", 9},
+    {"ecn/roce_rp/rate_to_set_on_first_cnp", 10},
+    {"ecn/roce_rp/dce_tcp_g", 11},
+    {"ecn/roce_rp/dce_tcp_rtt", 12},
+    {"ecn/roce_rp/rate_reduce_monitor_period", 13},
+    {"ecn/roce_rp/initial_alpha_value", 14},
+    {"ecn/roce_rp/rpg_gd", 15},
+    {"ecn/roce_np/min_time_between_cnps", 16},
+};
+
+const char *ns_cc_ofed_attr(int k)
+{
+	return k >= 0 && k < NS_CC_OFED_N ? ofed[k].attr : NULL;
+}
+
+int ns_cc_ofed_param(int k)
+{
+	return k >= 0 && k < NS_CC_OFED_N ? ofed[k].cc : -1;
+}
+
+int ns_cc_ofed_index(const char *attr)
+{
+	for (int k = 0; k < NS_CC_OFED_N; k++)
+		if (!strcmp(ofed[k].attr, attr))
+			return k;
+	return -1;
+}
 
 const char *ns_cc_name(int i)
 {
@@ -142,6 +190,43 @@ int ns_cc_store(struct ns_nic *nic, const char *name, const char *buf, size_t le
 	if (kstrtou32(lbuf, &v))
 		return -EINVAL;
 	cc_set(&nic->cfg, i, v);
+	nic->cfg_dirty = 1;
+	return 0;
+}
+
+/* The kernel's vsscanf("%d") (lib/vsprintf.c): leading blanks, an optional sign, decimal
+ * digits read as a long long and cut to int; nothing matched leaves the int unset, which
+ * OFED's store does not check (it then sends whatever the stack held) -- the simulator
+ * refuses that case with EINVAL instead of inventing a value. */
+static int kernel_scan_int(const char *buf, size_t len, int32_t *out)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+	int neg = 0, digits = 0;
+
+	while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\n'))
+		i++;
+	if (i < len && (buf[i] == '-' || buf[i] == '+'))
+		neg = buf[i++] == '-';
+	for (; i < len && buf[i] >= '0' && buf[i] <= '9'; i++, digits++)
+		v = v * 10 + (uint64_t)(buf[i] - '0');
+	if (!digits)
+		return -EINVAL;
+	v = neg ? (uint64_t)0 - v : v;
+	*out = (int32_t)(uint32_t)v;
+	return 0;
+}
+
+int ns_cc_ofed_store(struct ns_nic *nic, int k, const char *buf, size_t len)
+{
+	int32_t v;
+	int i = ns_cc_ofed_param(k);
+
+	if (i < 0)
+		return -EACCES;
+	if (kernel_scan_int(buf, len, &v))
+		return -EINVAL;
+	cc_set(&nic->cfg, i, (uint32_t)v);
 	nic->cfg_dirty = 1;
 	return 0;
 }

@@ -171,6 +171,12 @@ int ns_cc_index(const char *name);
 void ns_cc_factory(struct ns_cfg *c);
 uint32_t ns_cc_get(const struct ns_cfg *c, int i);
 int ns_cc_store(struct ns_nic *nic, const char *name, const char *buf, size_t len);
+/* the same parameters in MLNX_OFED's sysfs (net/<if>/ecn/roce_{rp,np}/...): k-th file */
+#define NS_CC_OFED_N 17
+const char *ns_cc_ofed_attr(int k);
+int ns_cc_ofed_param(int k);
+int ns_cc_ofed_index(const char *attr);
+int ns_cc_ofed_store(struct ns_nic *nic, int k, const char *buf, size_t len);
 
 /* buf.c */
 void ns_buf_put(struct ns_buf *b, const void *data, size_t n);

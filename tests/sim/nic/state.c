@@ -238,7 +238,7 @@ int ns_cfg_format(const struct ns_hw *hw, const struct ns_cfg *c, struct ns_buf 
 		ns_buf_printf(b, "cnp-dscp %u\n", c->cnp_dscp);
 		ns_buf_printf(b, "cnp-802p-prio %u\n", c->cnp_prio);
 	}
-	if (hw->debugfs) {
+	if (hw->debugfs || hw->ofed) {
 		/* cc_params in cong.c's order, the CNP DSCP and priority above */
 		ns_buf_printf(b, "cc-params");
 		for (int i = 0; i < NS_CC_N; i++)

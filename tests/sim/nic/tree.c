@@ -308,6 +308,11 @@ int ns_tree_sync(const char *dir, const struct ns_nic *nic)
 		err |= put_filef(dir, v, "%s/%s", net, ofed_attrs[1]);
 		err |=
 		    put_filef(dir, c->trust_dscp ? "dscp\n" : "pcp\n", "%s/%s", net, ofed_attrs[2]);
+		/* OFED shows the u32 firmware field with "%d" (en_ecn.c) */
+		for (int k = 0; k < NS_CC_OFED_N; k++) {
+			ns_pathf(v, sizeof(v), "%d\n", (int)ns_cc_get(c, ns_cc_ofed_param(k)));
+			err |= put_filef(dir, v, "%s/%s", net, ns_cc_ofed_attr(k));
+		}
 	}
 	if (hw->rdma[0] && cfs_exists(dir, hw->rdma))
 		err |= sync_cfs(dir, nic);
@@ -419,6 +424,8 @@ static int net_attr_writable(const struct ns_nic *nic, const char *attr)
 	for (size_t i = 0; i < sizeof(ofed_attrs) / sizeof(ofed_attrs[0]); i++)
 		if (!strcmp(attr, ofed_attrs[i]))
 			return 1;
+	if (ns_cc_ofed_index(attr) >= 0)
+		return 1;
 	int prio;
 	char tail;
 	return (sscanf(attr, "ecn/roce_np/enable/%d%c", &prio, &tail) == 1 ||
@@ -561,6 +568,8 @@ static int store_net(struct ns_nic *nic, const char *attr, const char *buf, size
 		if (iv < 0 || iv > (is_dscp ? 63 : 7))
 			return -EINVAL;
 		*(is_dscp ? &c->cnp_dscp : &c->cnp_prio) = (uint32_t)iv;
+	} else if (ns_cc_ofed_index(attr) >= 0) {
+		return ns_cc_ofed_store(nic, ns_cc_ofed_index(attr), buf, len);
 	} else if (sscanf(attr, "ecn/roce_%*[nr]p/enable/%d%c", &prio, &tail) == 1) {
 		uint8_t *en = (attr[9] == 'n' ? c->ecn_np : c->ecn_rp);
 		if ((err = scan_int(buf, len, &iv)))
