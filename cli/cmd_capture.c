@@ -18,6 +18,10 @@
  *   # ---
  *   <the answer>
  *
+ * A host (the agent-ssh driver) answers `rocectl agent state --raw`: the state the driver
+ * reads plus every file and DCB netlink reply the agent read to make it; then lldpd's
+ * `lldpcli -f json0 show neighbors`.  Its hostname becomes <hostname>.
+ *
  * tests/data/<platform>/captured/ replays such files through the parsers
  * (tests/unit/test_captured_replay.c); adding a device's capture needs no code. */
 #include <dlfcn.h>
@@ -72,6 +76,7 @@ struct cap {
 	char password[RC_SECRET_MAX];
 	unsigned seq;
 	int failures;
+	bool host;
 };
 
 static void slug(const char *cmd, char *out, size_t len)
@@ -153,12 +158,74 @@ static bool record_eapi(struct cap *c, const char *body, const char *answer, siz
 	return ok;
 }
 
+/* `s` with every `what` replaced by `with`, malloc'd (NULL when out of memory). */
+static char *replace_all(const char *s, size_t len, const char *what, const char *with,
+			 size_t *out_len)
+{
+	size_t wl = strlen(what), nl = strlen(with), n = 0, o = 0;
+	char *out;
+
+	for (const char *p = s; (p = memmem(p, len - (size_t)(p - s), what, wl)); p += wl)
+		n++;
+	out = malloc(len + n * nl + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		if (i + wl <= len && !memcmp(s + i, what, wl)) {
+			memcpy(out + o, with, nl);
+			o += nl;
+			i += wl;
+		} else {
+			out[o++] = s[i++];
+		}
+	}
+	out[o] = '\0';
+	*out_len = o;
+	return out;
+}
+
+/* A host agent's answer names the machine (gethostname) and the rocectl it runs: the
+ * hostname is scrubbed like an address (the inventory name stays, as for switches), and
+ * the rocectl version becomes the capture's version when the host would not say more. */
+static void record_host(struct cap *c, const char *request, const char *answer, size_t len)
+{
+	cJSON *j = cJSON_ParseWithLength(answer, len);
+	const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "host"));
+	const char *ver =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "rocectl_version"));
+	char *scrubbed = NULL, pair[RC_NAME_MAX + 16];
+	size_t slen = 0;
+
+	if (ver && !strcmp(c->version, "unknown"))
+		snprintf(c->version, sizeof(c->version), "rocectl %s", ver);
+	/* only the key's own value: a short hostname must not eat other words */
+	if (host && strlen(host) < RC_NAME_MAX) {
+		snprintf(pair, sizeof(pair), "\"host\":\"%s\"", host);
+		scrubbed = replace_all(answer, len, pair, "\"host\":\"<hostname>\"", &slen);
+	}
+	/* never write an answer whose hostname stayed (one cJSON escaped, say) */
+	if (host && (!scrubbed || !strstr(scrubbed, "\"host\":\"<hostname>\""))) {
+		free(scrubbed);
+		scrubbed = NULL;
+		c->failures++;
+	} else if (scrubbed)
+		write_file(c, request, "json", scrubbed, slen);
+	else if (!host)
+		write_file(c, request, j ? "json" : "text", answer, len);
+	free(scrubbed);
+	cJSON_Delete(j);
+}
+
 static void record(void *ctx, const char *request, const char *body, const char *answer, size_t len)
 {
 	struct cap *c = ctx;
 
 	if (body && !strncmp(request, "POST ", 5) && record_eapi(c, body, answer, len))
 		return;
+	if (c->host && answer && len && answer[0] == '{') {
+		record_host(c, request, answer, len);
+		return;
+	}
 	write_file(c, request,
 		   answer && len && (answer[0] == '{' || answer[0] == '[') ? "json" : "text",
 		   answer, len);
@@ -216,9 +283,19 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 	device_version(dev, &opts, c->version, sizeof(c->version));
 	opts.tap = &tap;
 	memset(&run, 0, sizeof(run));
+	c->host = dev->kind == RC_DEV_HOST;
 	rc = rc_devrun_open(&run, dev, index, &opts, NULL, 0, err);
 	if (!rc)
 		rc = rc_devrun_read(&run, err);
+	/* A host's driver also reads its LLDP neighbours (lldpd) for the cabling checks: that
+	 * answer belongs in the capture; a host without lldpd is recorded, not a failure. */
+	if (!rc && c->host && run.drv && run.drv->neighbors && run.sess) {
+		struct rc_neighbors nb = {0};
+		struct rc_err ignored = {0};
+
+		run.drv->neighbors(run.sess, &nb, &ignored);
+		rc_neighbors_fini(&nb);
+	}
 	rc_devrun_close(&run);
 	if (!rc && c->failures)
 		rc = rc_errf(err, EIO, "'%s': %d answer(s) could not be written under '%s'",

@@ -2,9 +2,11 @@
  * agent_ssh.c), so that a host reached from the controller goes through the same mlx5
  * driver as a local `rocectl agent`:
  *
- *   rocectl agent state [--interface IF]... [--only SECTIONS]
+ *   rocectl agent state [--interface IF]... [--only SECTIONS] [--raw]
  *     -> {"schema":"rocectl.agent-state/v1","protocol":1,"rocectl_version":V,"host":H,
  *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
+ *     --raw adds to each interface "raw":{"files":[...],"netlink":[...]}: every file the
+ *     read opened and every DCB netlink reply it parsed (rawlog.c), for `rocectl capture`.
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
  *     -> {"schema":"rocectl.agent-write/v1","protocol":1,"rocectl_version":V,
@@ -35,14 +37,16 @@ struct remote_opts {
 	char ifs[MAX_IFS][RC_NAME_MAX];
 	unsigned sections;
 	const char *root;
+	bool raw;
 };
 
-enum { OPT_ONLY = 256, OPT_ROOT };
+enum { OPT_ONLY = 256, OPT_ROOT, OPT_RAW };
 
 static const struct rc_option options[] = {
     {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
     {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
+    {"raw", 0, NULL, "state: add what was read (files, DCB netlink replies)", OPT_RAW},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -64,6 +68,8 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 	} else if (id == OPT_ROOT) {
 		o->root = arg;
+	} else if (id == OPT_RAW) {
+		o->raw = true;
 	}
 	return 0;
 }
@@ -107,7 +113,7 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 	char(*found)[RC_NAME_MAX] = NULL;
 	size_t n = o->n_if;
 	cJSON *out = cJSON_CreateObject(), *arr;
-	int failed = 0;
+	int failed = 0, rc;
 
 	local_device(&dev);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
@@ -129,8 +135,19 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 
 		snprintf(p.name, sizeof(p.name), "%s", found ? found[i] : o->ifs[i]);
 		cJSON_AddStringToObject(e, "interface", p.name);
+		/* --raw (rocectl capture): the files and DCB replies this read used, beside
+		 * what the driver made of them (rawlog.c) */
+		if (o->raw) {
+			cJSON *r = cJSON_AddObjectToObject(e, "raw");
+
+			rc_host_raw_log(cJSON_AddArrayToObject(r, "files"),
+					cJSON_AddArrayToObject(r, "netlink"),
+					o->root ? o->root : g->root);
+		}
 		/* one interface at a time: a NIC without DCB must not hide the others */
-		if (rc_host_driver.read(s, &p, 1, &err)) {
+		rc = rc_host_driver.read(s, &p, 1, &err);
+		rc_host_raw_log(NULL, NULL, NULL);
+		if (rc) {
 			cJSON_AddStringToObject(e, "error", err.msg);
 			failed++;
 		} else {
@@ -261,14 +278,14 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 	struct remote_opts o = {.sections = RC_HOST_SEC_ALL};
 	int npos, rc;
 
-	rc = rc_parse_options(argc, argv,
-			      "rocectl agent state|write [--interface IF]... [--only SECTIONS]",
-			      options, on_option, &o, &npos);
+	rc = rc_parse_options(
+	    argc, argv, "rocectl agent state|write [--interface IF]... [--only SECTIONS] [--raw]",
+	    options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos == 1 && !strcmp(argv[0], "state"))
 		return agent_state(&o, g);
-	if (npos == 1 && !strcmp(argv[0], "write"))
+	if (npos == 1 && !strcmp(argv[0], "write") && !o.raw)
 		return agent_write(&o, g);
 	fprintf(stderr, "rocectl agent: expected 'state' or 'write'\n");
 	return RC_EXIT_USAGE;

@@ -27,6 +27,9 @@
 struct rc_session {
 	const struct rc_device *dev;
 	struct rc_ssh *ssh;
+	/* `rocectl capture` (a tap on the transport): the read asks for what the agent read
+	 * too (`agent state --raw`), so that the capture holds the host's own answers. */
+	bool raw;
 };
 
 static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opts,
@@ -38,6 +41,7 @@ static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");
 	s->dev = dev;
+	s->raw = opts->tap != NULL;
 	rc = rc_ssh_open(dev, opts, &s->ssh, err);
 	if (rc) {
 		free(s);
@@ -154,7 +158,7 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	char cmd[CMD_MAX];
 	const cJSON *arr;
 	cJSON *j;
-	int rc = build_cmd(s, cmd, sizeof(cmd), "state", ports, n, err);
+	int rc = build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
 
 	if (!rc)
 		rc = run_json(s, cmd, NULL, &j, err);

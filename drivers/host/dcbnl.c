@@ -659,6 +659,7 @@ int rc_dcb_get(struct rc_dcb *d, const char *ifname, struct rc_dcb_state *st, st
 			    &reply, &len, err);
 	if (rc)
 		return rc;
+	rc_host_raw_netlink(ifname, DCB_CMD_IEEE_GET, reply, len);
 	rc = rc_dcb_parse_ieee_get(reply, len, ifname, st, err);
 	free(reply);
 	return rc;
@@ -675,6 +676,7 @@ int rc_dcb_getcap(struct rc_dcb *d, const char *ifname, struct rc_dcb_caps *caps
 			    &len, err);
 	if (rc)
 		return rc;
+	rc_host_raw_netlink(ifname, DCB_CMD_GCAP, reply, len);
 	rc = rc_dcb_parse_gcap(reply, len, ifname, caps, err);
 	free(reply);
 	return rc;

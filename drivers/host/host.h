@@ -68,6 +68,21 @@ int rc_host_list(const char *path, char (**names)[RC_NAME_MAX], size_t *n);
  * whitespace, not "." or "..". */
 bool rc_host_ifname_ok(const char *name);
 
+/* ---- rawlog.c: what a read saw, for `rocectl capture` ---------------------------------- */
+
+struct cJSON;
+/* Until called again with NULLs, append every file access below `root` to `files`
+ * ({"path": relative to root, then "value": text | "errno": N | "dir": bool | "link":
+ * target}) and every DCB netlink read reply to `netlink` ({"interface", "cmd": DCB_CMD_*,
+ * "reply": hex}).  Either may be NULL. */
+void rc_host_raw_log(struct cJSON *files, struct cJSON *netlink, const char *root);
+void rc_host_raw_file(const char *path, const char *value, int rc);
+void rc_host_raw_dir(const char *path, bool is_dir);
+void rc_host_raw_link(const char *path, const char *target, int rc);
+void rc_host_raw_netlink(const char *ifname, unsigned cmd, const void *reply, size_t len);
+/* readlink(2) into a NUL-terminated buffer: length, or -errno (logged like a read). */
+int rc_host_readlink(const char *path, char *buf, size_t len);
+
 /* ---- dcbnl.c: DCB netlink through libnl-3 ------------------------------------------- */
 
 struct rc_dcb_app {

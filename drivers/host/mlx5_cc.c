@@ -27,10 +27,9 @@ static int pci_of(const char *root, const char *ifname, char *bdf, size_t len)
 
 	if (rc_host_path(path, sizeof(path), root, "sys/class/net/%s/device", ifname))
 		return -ENAMETOOLONG;
-	n = readlink(path, link, sizeof(link) - 1);
+	n = rc_host_readlink(path, link, sizeof(link));
 	if (n < 0)
-		return -errno;
-	link[n] = '\0';
+		return (int)n;
 	base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
 	if (!*base || strlen(base) >= len ||
 	    strspn(base, "0123456789abcdefABCDEF:.") != strlen(base))

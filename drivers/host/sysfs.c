@@ -48,8 +48,11 @@ int rc_host_read(const char *path, char *buf, size_t len)
 	if (len == 0)
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		rc = -errno;
+		rc_host_raw_file(path, NULL, rc);
+		return rc;
+	}
 	for (;;) {
 		ssize_t r;
 
@@ -76,11 +79,14 @@ int rc_host_read(const char *path, char *buf, size_t len)
 		off += (size_t)r;
 	}
 	close(fd);
-	if (rc)
+	if (rc) {
+		rc_host_raw_file(path, NULL, rc);
 		return rc;
+	}
 	buf[off] = '\0';
 	while (off > 0 && isspace((unsigned char)buf[off - 1]))
 		buf[--off] = '\0';
+	rc_host_raw_file(path, buf, 0);
 	return (int)off;
 }
 
@@ -125,8 +131,25 @@ int rc_host_write(const char *path, const char *s)
 bool rc_host_is_dir(const char *path)
 {
 	struct stat st;
+	bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	rc_host_raw_dir(path, is_dir);
+	return is_dir;
+}
+
+int rc_host_readlink(const char *path, char *buf, size_t len)
+{
+	ssize_t n = len ? readlink(path, buf, len - 1) : -1;
+	int rc;
+
+	if (n < 0) {
+		rc = len ? -errno : -EINVAL;
+		rc_host_raw_link(path, NULL, rc);
+		return rc;
+	}
+	buf[n] = '\0';
+	rc_host_raw_link(path, buf, 0);
+	return (int)n;
 }
 
 bool rc_host_exists(const char *path)

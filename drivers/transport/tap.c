@@ -3,7 +3,8 @@
  * shared (secrets, addresses, serial numbers -> placeholders).
  *
  * Read-only means a show command of one of the dialects (`nv show`, SONiC `show` and `sonic-db-cli`
- * reads, EOS `show` and its `| json` filter), or the host agent's `rocectl agent state|show`;
+ * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show`
+ * (also through the inventory's agent_command) and lldpd's `lldpcli ... show`;
  * everything else is refused, so a capture can never change a device whatever the driver asks. */
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +20,22 @@
 static bool starts(const char *s, const char *p)
 {
 	return !strncmp(s, p, strlen(p));
+}
+
+/* The inventory's agent_command (docs/INVENTORY.md: `rocectl`, or an absolute path ending
+ * in /rocectl, optionally after `sudo -n `) followed by `agent state` or `agent show`. */
+static bool agent_read_only(const char *p)
+{
+	const char *sp;
+
+	if (starts(p, "sudo -n /"))
+		p += 8;
+	if (*p != '/')
+		return false;
+	sp = strchr(p, ' ');
+	if (!sp || sp - p < 8 || strncmp(sp - 8, "/rocectl", 8))
+		return false;
+	return starts(sp, " agent state") || starts(sp, " agent show");
 }
 
 /* One piece of a command line, trimmed. */
@@ -42,6 +59,11 @@ static bool piece_read_only(const char *p, size_t n)
 	for (int i = 0; ok[i]; i++)
 		if (starts(buf, ok[i]))
 			return true;
+	if (agent_read_only(buf))
+		return true;
+	/* lldpd's reads (lldpcli(8)): `show`, never `configure`/`update` */
+	if (starts(buf, "lldpcli -f json0 show ") || starts(buf, "lldpcli show "))
+		return true;
 	if (!starts(buf, "sonic-db-cli "))
 		return false;
 	w = strchr(buf + 13, ' '); /* after the database name */
