@@ -35,6 +35,13 @@ test_expect_success 'agent state, with and without interfaces, answers from the 
 	test_must_not_contain "$TMP/s2" "\"interface\":\"eth0\""
 '
 
+test_expect_success 'agent state --raw (rocectl capture) answers with what the read used' '
+	wrap "rocectl agent state --raw --interface eth0" >"$TMP/s3" &&
+	test_must_contain "$TMP/s3" "\"raw\":\{\"netlink\":\[\{.*\"files\":\[\{\"path\":\"sys/" &&
+	refused "rocectl agent write --raw" &&
+	refused "rocectl agent counters --raw"
+'
+
 test_expect_success 'agent counters --json answers' '
 	wrap "rocectl agent counters --json --interface eth0" >"$TMP/c" &&
 	test_must_contain "$TMP/c" "\"command\":\"counters\""
