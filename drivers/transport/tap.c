@@ -28,12 +28,11 @@ static bool agent_read_only(const char *p)
 {
 	const char *sp;
 
-	if (starts(p, "sudo -n /"))
+	if (starts(p, "sudo -n "))
 		p += 8;
-	if (*p != '/')
-		return false;
 	sp = strchr(p, ' ');
-	if (!sp || sp - p < 8 || strncmp(sp - 8, "/rocectl", 8))
+	if (!sp || (strncmp(p, "rocectl ", 8) &&
+		    (*p != '/' || sp - p < 8 || strncmp(sp - 8, "/rocectl", 8))))
 		return false;
 	return starts(sp, " agent state") || starts(sp, " agent show");
 }

@@ -21,6 +21,11 @@ static void test_read_only(void **state)
 	    "show runningconfiguration all",
 	    "sonic-db-cli APPL_DB HGETALL 'BUFFER_PG_TABLE:Ethernet0:3'",
 	    "rocectl agent state",
+	    "rocectl agent state --raw --interface eth0",
+	    "/opt/rocectl/bin/rocectl agent state --raw",
+	    "sudo -n /usr/bin/rocectl agent state",
+	    "sudo -n rocectl agent show --json",
+	    "lldpcli -f json0 show neighbors",
 	    NULL};
 	static const char *const bad[] = {"configure session s",
 					  "nv config apply -y",
@@ -32,6 +37,12 @@ static void test_read_only(void **state)
 					  "show $(reboot)",
 					  "write memory",
 					  "",
+					  "sudo -n /usr/bin/rocectl agent write",
+					  "/usr/bin/rocectl-evil agent state",
+					  "/usr/bin/notrocectl agent state",
+					  "sudo /usr/bin/rocectl agent state",
+					  "lldpcli configure system hostname x",
+					  "lldpcli -c /tmp/x show neighbors",
 					  NULL};
 	static const char eapi_show[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 					"{\"cmds\":[\"enable\",\"show qos maps\"]}}";
