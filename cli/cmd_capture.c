@@ -257,8 +257,44 @@ static bool device_password(const struct rc_device *dev, char *buf, size_t len)
 	return fn && fn(dev, buf, len, &err) == 0 && buf[0];
 }
 
+/* A host with transport local is this machine: no transport to tap, so the capture is the
+ * agent's own `agent state --raw` document, scrubbed by the tap's rc_scrub (rocectl-net.so,
+ * loaded through a network driver's lookup like the other net helpers). */
+static int capture_local_host(struct cap *c, const struct rc_device *dev, const char *root,
+			      struct rc_err *err)
+{
+	int (*scrub)(const char *, size_t, const char *const *, char **, size_t *);
+	char cmd[4096], *text, *clean = NULL;
+	size_t off, clean_len = 0;
+	int failed = 0;
+
+	rc_driver_find("agent-ssh");
+	*(void **)(&scrub) = dlsym(RTLD_DEFAULT, "rc_scrub");
+	if (!scrub)
+		return rc_errf(err, ENOENT,
+			       "'%s': cannot scrub without rocectl-net.so (nothing captured)",
+			       dev->name);
+	off = (size_t)snprintf(cmd, sizeof(cmd), "rocectl agent state --raw");
+	for (size_t i = 0; i < dev->n_ports && off < sizeof(cmd); i++)
+		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, " --interface %s",
+					dev->ports[i]);
+	text =
+	    rc_agent_state_raw(root, (const char(*)[RC_NAME_MAX])dev->ports, dev->n_ports, &failed);
+	if (!text || scrub(text, strlen(text), c->secrets, &clean, &clean_len)) {
+		free(text);
+		return rc_errf(err, ENOMEM, "'%s': out of memory", dev->name);
+	}
+	record(c, cmd, NULL, clean, clean_len);
+	free(clean);
+	free(text);
+	if (failed < 0)
+		return rc_errf(err, EIO, "'%s': the host could not be read (the capture says why)",
+			       dev->name);
+	return 0;
+}
+
 static int capture_device(const struct rc_inventory *inv, size_t index, const char *out,
-			  struct rc_err *err)
+			  const char *root, struct rc_err *err)
 {
 	const struct rc_device *dev = &inv->devices[index];
 	struct rc_run_opts opts = {.root = "/", .dry_run = true};
@@ -284,6 +320,17 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 	opts.tap = &tap;
 	memset(&run, 0, sizeof(run));
 	c->host = dev->kind == RC_DEV_HOST;
+	if (c->host && dev->transport == RC_TRANSPORT_LOCAL) {
+		rc = capture_local_host(c, dev, root, err);
+		if (!rc && c->failures)
+			rc = rc_errf(err, EIO, "'%s': %d answer(s) could not be written under '%s'",
+				     dev->name, c->failures, c->dir);
+		if (!rc)
+			printf("%s: %u answer(s) in %s\n", dev->name, c->seq, c->dir);
+		memset(c->password, 0, sizeof(c->password));
+		free(c);
+		return rc;
+	}
 	rc = rc_devrun_open(&run, dev, index, &opts, NULL, 0, err);
 	if (!rc)
 		rc = rc_devrun_read(&run, err);
@@ -336,7 +383,6 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	struct rc_err err = {0};
 	int npos = 0, failed = 0, rc;
 
-	(void)g;
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
@@ -360,7 +406,7 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	}
 	for (size_t i = 0; i < f.n; i++) {
 		memset(&err, 0, sizeof(err));
-		if (capture_device(&inv, f.devs[i].index, o.out, &err)) {
+		if (capture_device(&inv, f.devs[i].index, o.out, g->root, &err)) {
 			fprintf(stderr, "rocectl capture: %s\n", err.msg);
 			failed++;
 		}

@@ -105,7 +105,9 @@ static void print_json(cJSON *o)
 	cJSON_Delete(o);
 }
 
-static int agent_state(struct remote_opts *o, const struct rc_global *g)
+/* The `agent state` document; *failed = interfaces that could not be read, -1 when the
+ * host could not be opened at all (the document then carries "error"). */
+static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, int *failed)
 {
 	struct rc_device dev;
 	struct rc_session *s = NULL;
@@ -113,20 +115,21 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 	char(*found)[RC_NAME_MAX] = NULL;
 	size_t n = o->n_if;
 	cJSON *out = cJSON_CreateObject(), *arr;
-	int failed = 0, rc;
+	int rc;
 
+	*failed = 0;
 	local_device(&dev);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
 	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
 	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	cJSON_AddStringToObject(out, "host", dev.name);
-	if (open_local(o, g, true, &dev, &s, &err) ||
+	if (open_local((struct remote_opts *)o, g, true, &dev, &s, &err) ||
 	    (!n && rc_host_driver.ports(s, &found, &n, &err))) {
 		cJSON_AddStringToObject(out, "error", err.msg);
-		print_json(out);
 		if (s)
 			rc_host_driver.close(s);
-		return RC_EXIT_ERROR;
+		*failed = -1;
+		return out;
 	}
 	arr = cJSON_AddArrayToObject(out, "interfaces");
 	for (size_t i = 0; i < n; i++) {
@@ -149,7 +152,7 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 		rc_host_raw_log(NULL, NULL, NULL);
 		if (rc) {
 			cJSON_AddStringToObject(e, "error", err.msg);
-			failed++;
+			(*failed)++;
 		} else {
 			cJSON_AddItemToObject(e, "qos", rc_port_qos_to_cjson(&p.qos));
 		}
@@ -157,8 +160,33 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 	}
 	free(found);
 	rc_host_driver.close(s);
-	print_json(out);
+	return out;
+}
+
+static int agent_state(struct remote_opts *o, const struct rc_global *g)
+{
+	int failed;
+
+	print_json(state_doc(o, g, &failed));
 	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;
+}
+
+char *rc_agent_state_raw(const char *root, const char (*ifs)[RC_NAME_MAX], size_t n_if, int *failed)
+{
+	struct remote_opts o = {.sections = RC_HOST_SEC_ALL, .root = root, .raw = true};
+	struct rc_global g = {.root = root};
+	cJSON *doc;
+	char *text;
+
+	if (n_if > MAX_IFS)
+		n_if = MAX_IFS;
+	for (size_t i = 0; i < n_if; i++)
+		snprintf(o.ifs[i], RC_NAME_MAX, "%s", ifs[i]);
+	o.n_if = n_if;
+	doc = state_doc(&o, &g, failed);
+	text = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	return text;
 }
 
 static char *read_stdin(size_t *len)

@@ -4,6 +4,9 @@
 #define ROCECTL_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "rocectl/model.h"
 
 /* Process exit codes (README.md, "Exit status"): 0 in sync / ok, 2 changes or drift, 1 a
  * runtime error, 64 a usage error (the command line itself is wrong: EX_USAGE of BSD's
@@ -71,6 +74,11 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g);
 int cmd_agent(int argc, char **argv, const struct rc_global *g);
 /* `agent state` and `agent write`: what the controller runs on a host over SSH. */
 int cmd_agent_remote(int argc, char **argv, const struct rc_global *g);
+/* What `rocectl agent state --raw --interface IF...` prints, for this machine under `root`
+ * (every RDMA interface when n_if is 0), malloc'd; *failed as for that command (-1: the
+ * host could not be read at all).  `rocectl capture` of a host with transport local. */
+char *rc_agent_state_raw(const char *root, const char (*ifs)[RC_NAME_MAX], size_t n_if,
+			 int *failed);
 int cmd_nccl_env(int argc, char **argv, const struct rc_global *g);
 int cmd_render(int argc, char **argv, const struct rc_global *g);
 int cmd_capture(int argc, char **argv, const struct rc_global *g);

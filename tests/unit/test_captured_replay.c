@@ -250,13 +250,18 @@ static int build_tree(const char *root, const cJSON *files, const char *ifname, 
 		char path[4096];
 		FILE *f;
 
+		bool is_dir = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "dir"));
+
 		if (!tree_path_ok(rel))
 			return rc_errf(err, EPROTO, "'%s': unusable file path in the capture",
 				       ifname);
+		/* what was absent stays absent: not even its parent directories */
+		if (!is_dir && !val && !link)
+			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, rel);
 		if (mkdirs(path))
 			return rc_errf(err, EIO, "cannot create the directories of '%s'", path);
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "dir"))) {
+		if (is_dir) {
 			if (mkdir(path, 0755) && errno != EEXIST)
 				return rc_errf(err, EIO, "cannot create '%s'", path);
 		} else if (val) {
