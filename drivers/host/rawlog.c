@@ -3,7 +3,10 @@
  * every DCB netlink read reply of dcbnl.c is appended to it, so that a capture holds what
  * the host answered and not only what the driver made of it.  Replayed by
  * tests/unit/test_captured_replay.c through the same parsers (rc_mlx5_read on a tree
- * rebuilt from the files, rc_dcb_parse_* on the replies).  The agent is one thread. */
+ * rebuilt from the files, rc_dcb_parse_* on the replies).
+ * The file helpers take a path and nothing else, so the log is not passed down but set
+ * around one interface's read; it is per thread, so that a fleet thread reading another
+ * device never writes into it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +16,7 @@
 
 #include "host.h"
 
-static struct {
+static _Thread_local struct {
 	cJSON *files, *netlink;
 	char root[4096];
 	size_t root_len;
