@@ -72,9 +72,9 @@ bool rc_host_ifname_ok(const char *name);
 
 struct cJSON;
 /* Until called again with NULLs, append every file access below `root` to `files`
- * ({"path": relative to root, then "value": text | "errno": N | "dir": bool | "link":
- * target}) and every DCB netlink read reply to `netlink` ({"interface", "cmd": DCB_CMD_*,
- * "reply": hex}).  Either may be NULL. */
+ * ({"path": relative to root, then "value": text | "value_hex": bytes that are not
+ * printable ASCII | "errno": N | "dir": bool | "link": target}) and every DCB netlink read reply to
+ * `netlink` ({"interface", "cmd": DCB_CMD_*, "reply": hex}).  Either may be NULL. */
 void rc_host_raw_log(struct cJSON *files, struct cJSON *netlink, const char *root);
 void rc_host_raw_file(const char *path, const char *value, int rc);
 void rc_host_raw_dir(const char *path, bool is_dir);

@@ -61,16 +61,46 @@ static cJSON *entry(const char *path)
 	return e;
 }
 
+static char *to_hex(const void *data, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = data;
+	char *s = malloc(len * 2 + 1);
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		s[2 * i] = hex[p[i] >> 4];
+		s[2 * i + 1] = hex[p[i] & 15];
+	}
+	s[2 * len] = '\0';
+	return s;
+}
+
 void rc_host_raw_file(const char *path, const char *value, int rc)
 {
 	cJSON *e = entry(path);
+	bool text = true;
 
 	if (!e)
 		return;
-	if (rc < 0)
+	if (rc < 0) {
 		cJSON_AddNumberToObject(e, "errno", -rc);
-	else
+		return;
+	}
+	/* A device's bytes are untrusted: what is not plain text travels as hex, so that the
+	 * answer stays the UTF-8 JSON the controller accepts (agent_answer.c). */
+	for (const unsigned char *p = (const unsigned char *)value; *p && text; p++)
+		text = (*p >= 0x20 && *p < 0x7f) || *p == '\n' || *p == '\t';
+	if (text) {
 		cJSON_AddStringToObject(e, "value", value);
+	} else {
+		char *h = to_hex(value, strlen(value));
+
+		if (h)
+			cJSON_AddStringToObject(e, "value_hex", h);
+		free(h);
+	}
 }
 
 void rc_host_raw_dir(const char *path, bool is_dir)
@@ -95,21 +125,14 @@ void rc_host_raw_link(const char *path, const char *target, int rc)
 
 void rc_host_raw_netlink(const char *ifname, unsigned cmd, const void *reply, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = reply;
 	cJSON *e;
 	char *s;
 
 	if (!raw.netlink)
 		return;
-	s = malloc(len * 2 + 1);
+	s = to_hex(reply, len);
 	if (!s)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		s[2 * i] = hex[p[i] >> 4];
-		s[2 * i + 1] = hex[p[i] & 15];
-	}
-	s[2 * len] = '\0';
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "interface", ifname);
 	cJSON_AddNumberToObject(e, "cmd", cmd);

@@ -46,10 +46,19 @@ test_expect_success 'the debugfs host and the host with neither are captured too
 	test -s "$TMP/cap/none/node1/"*.txt
 '
 
-test_expect_success 'the three captures replay through the host parsers' '
+test_expect_success 'a file that is not text travels as hex, and the JSON stays valid' '
+	"$NICSIM" init "$TMP/bin" --ofed --nic eth0,rdma=mlx5_0 >/dev/null &&
+	printf "1\\377" >"$TMP/bin/sys/class/net/eth0/ecn/roce_rp/rpg_gd" &&
+	capture bin >/dev/null &&
+	f=$(ls "$TMP/cap/bin/node1/"*.txt) &&
+	test_must_contain "$f" "rpg_gd\",\"value_hex\":\"31ff\"" &&
+	sed "1,/^# ---\$/d" "$f" | jq -e ".interfaces[0].qos.known" >/dev/null
+'
+
+test_expect_success 'the four captures replay through the host parsers' '
 	mkdir -p "$TMP/src/tests" &&
 	cp -r "$SRC_DIR/tests/data" "$TMP/src/tests/" &&
-	for h in ofed dbg none; do
+	for h in ofed dbg none bin; do
 		cp -r "$TMP/cap/$h/node1" "$TMP/src/tests/data/host/captured/local-$h" || exit 1
 	done &&
 	SRC_DIR="$TMP/src" "$BUILD_DIR/san/tests/unit/test_captured_replay" >"$TMP/replay" 2>&1 ||

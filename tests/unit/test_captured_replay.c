@@ -245,34 +245,45 @@ static int build_tree(const char *root, const cJSON *files, const char *ifname, 
 		const char *rel = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "path"));
 		const char *val =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "value"));
+		const char *vhex =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "value_hex"));
 		const char *link =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "link"));
-		char path[4096];
-		FILE *f;
-
 		bool is_dir = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "dir"));
+		unsigned char *bytes = NULL;
+		size_t nbytes = 0;
+		char path[4096];
+		bool ok = true;
+		FILE *f;
 
 		if (!tree_path_ok(rel))
 			return rc_errf(err, EPROTO, "'%s': unusable file path in the capture",
 				       ifname);
+		if (vhex && hex_decode(vhex, &bytes, &nbytes))
+			return rc_errf(err, EPROTO, "'%s': a value_hex that is not hex", ifname);
 		/* what was absent stays absent: not even its parent directories */
-		if (!is_dir && !val && !link)
+		if (!is_dir && !val && !bytes && !link)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", root, rel);
-		if (mkdirs(path))
+		if (mkdirs(path)) {
+			free(bytes);
 			return rc_errf(err, EIO, "cannot create the directories of '%s'", path);
-		if (is_dir) {
-			if (mkdir(path, 0755) && errno != EEXIST)
-				return rc_errf(err, EIO, "cannot create '%s'", path);
-		} else if (val) {
-			f = fopen(path, "w");
-			if (!f || fprintf(f, "%s\n", val) < 0 || fclose(f))
-				return rc_errf(err, EIO, "cannot write '%s'", path);
-		} else if (link) {
-			if (*link == '/' || (symlink(link, path) && errno != EEXIST))
-				return rc_errf(err, EPROTO, "'%s': unusable link '%s'", ifname,
-					       link);
 		}
+		if (is_dir) {
+			ok = !mkdir(path, 0755) || errno == EEXIST;
+		} else if (val || bytes) {
+			f = fopen(path, "w");
+			ok = f && (bytes ? fwrite(bytes, 1, nbytes, f) == nbytes
+					 : fprintf(f, "%s\n", val) >= 0);
+			if (f && fclose(f))
+				ok = false;
+		} else if (*link == '/' || (symlink(link, path) && errno != EEXIST)) {
+			free(bytes);
+			return rc_errf(err, EPROTO, "'%s': unusable link '%s'", ifname, link);
+		}
+		free(bytes);
+		if (!ok)
+			return rc_errf(err, EIO, "cannot create '%s'", path);
 	}
 	return 0;
 }
