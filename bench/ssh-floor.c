@@ -4,10 +4,11 @@
  * rocectl around them.  bench/scale.sh prints it next to rocectl's CPU per device: a
  * controller that opens one session per device cannot go below it.
  *
+ *   [SSH_FLOOR_KEX=…] [SSH_FLOOR_HOSTKEYS=…] [SSH_FLOOR_CIPHERS=…] \
  *   ssh-floor ADDRESS PORT USER IDENTITY KNOWN_HOSTS N [COMMAND]
  *
- * Prints one line, e.g. "floor: 2.104 ms CPU per session (user+sys, 200 sessions)".  Not part of the
- * product or the tests (bench/README.md). */
+ * Prints one line, e.g. "floor: 2.104 ms CPU per session (user+sys, 200 sessions)".  Not part of
+ * the product or the tests (bench/README.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -39,6 +40,19 @@ static int run(ssh_session s, const char *cmd)
 	return n < 0 ? -1 : 0;
 }
 
+/* SSH_FLOOR_KEX, SSH_FLOOR_HOSTKEYS, SSH_FLOOR_CIPHERS: the algorithms to offer (libssh's
+ * defaults when unset), to compare their cost side by side. */
+static int algorithms(ssh_session s)
+{
+	const char *kex = getenv("SSH_FLOOR_KEX"), *hk = getenv("SSH_FLOOR_HOSTKEYS");
+	const char *ciph = getenv("SSH_FLOOR_CIPHERS");
+
+	return (kex && ssh_options_set(s, SSH_OPTIONS_KEY_EXCHANGE, kex)) ||
+	       (hk && ssh_options_set(s, SSH_OPTIONS_HOSTKEYS, hk)) ||
+	       (ciph && (ssh_options_set(s, SSH_OPTIONS_CIPHERS_C_S, ciph) ||
+			 ssh_options_set(s, SSH_OPTIONS_CIPHERS_S_C, ciph)));
+}
+
 static int one(const char *const *argv, unsigned port, ssh_key key, const char *cmd)
 {
 	ssh_session s = ssh_new();
@@ -50,7 +64,7 @@ static int one(const char *const *argv, unsigned port, ssh_key key, const char *
 	    ssh_options_set(s, SSH_OPTIONS_HOST, argv[1]) ||
 	    ssh_options_set(s, SSH_OPTIONS_PORT, &port) ||
 	    ssh_options_set(s, SSH_OPTIONS_USER, argv[3]) ||
-	    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, argv[5]))
+	    ssh_options_set(s, SSH_OPTIONS_KNOWNHOSTS, argv[5]) || algorithms(s))
 		goto out;
 	if (ssh_connect(s) != SSH_OK) {
 		fprintf(stderr, "ssh-floor: connect: %s\n", ssh_get_error(s));

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,9 +120,26 @@ static bool known_literally(struct rc_ssh *c, const char *kh_file)
 	return ok;
 }
 
+/* The user's ssh directory, looked up once per run.  libssh 0.10 looks the home directory
+ * up in the password database (getpwuid_r: /etc/passwd, nsswitch.conf) during every
+ * ssh_connect whose ssh directory is unset (options.c, ssh_options_parse_config), to name
+ * ~/.ssh; it is the same directory for the whole run.  Empty: libssh looks it up. */
+static char ssh_dir[PATH_MAX];
+
 static void ssh_global_init(void)
 {
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	int n;
+
 	ssh_init();
+	/* libssh expands '%' escapes in it: such a home is left to libssh */
+	if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &res) || !res || res->pw_dir[0] != '/' ||
+	    strchr(res->pw_dir, '%'))
+		return;
+	n = snprintf(ssh_dir, sizeof(ssh_dir), "%s/.ssh", res->pw_dir);
+	if (n < 0 || (size_t)n >= sizeof(ssh_dir))
+		ssh_dir[0] = '\0';
 }
 
 /* Host names and addresses only: libssh reads "user@host" out of the host option. */
@@ -361,12 +379,12 @@ static bool list_add(char *list, size_t len, const char *alg)
 }
 
 /* The host key algorithms to propose: those of the types known_hosts has for this host
- * first, then the defaults.  Told them, libssh does not read the whole known_hosts file
- * during each key exchange to find them (a fleet's file has a line per device); the
- * defaults behind keep a server whose key changed type reaching the check, which then
- * refuses it as changed.  An "ssh-rsa" key proposes the SHA-2 signatures only, as
- * OpenSSH does since 8.8.  Anything else: no preference, libssh reads the file. */
-static void prefer_known_hostkeys(struct rc_ssh *c, const char *kh_file)
+ * first, then the defaults; true when it set them (then the key exchange need not read
+ * known_hosts, see rc_ssh_open).  The defaults behind keep a server whose key changed
+ * type reaching the check, which then refuses it as changed.  An "ssh-rsa" key proposes
+ * the SHA-2 signatures only, as OpenSSH does since 8.8.  Anything else: no preference,
+ * libssh reads the file. */
+static bool prefer_known_hostkeys(struct rc_ssh *c, const char *kh_file)
 {
 	char types[256], list[512] = "";
 	size_t n;
@@ -376,7 +394,7 @@ static void prefer_known_hostkeys(struct rc_ssh *c, const char *kh_file)
 	n = rc_kh_index_types(kh_index(kh_file), c->kh_host, types, sizeof(types));
 	pthread_mutex_unlock(&known_hosts_lock);
 	if (!n)
-		return;
+		return false;
 	for (char *save = NULL, *t = strtok_r(types, ",", &save); t && ok;
 	     t = strtok_r(NULL, ",", &save)) {
 		bool known = false;
@@ -393,8 +411,7 @@ static void prefer_known_hostkeys(struct rc_ssh *c, const char *kh_file)
 	for (size_t i = 0; ok && i < sizeof(default_hostkeys) / sizeof(*default_hostkeys); i++)
 		ok = list_add(list, sizeof(list), default_hostkeys[i]);
 	/* a refusal leaves libssh's own choice: the same key exchange, a little dearer */
-	if (ok)
-		ssh_options_set(c->s, SSH_OPTIONS_HOSTKEYS, list);
+	return ok && ssh_options_set(c->s, SSH_OPTIONS_HOSTKEYS, list) == 0;
 }
 
 static int set_options(struct rc_ssh *c, const char *host, unsigned int port, const char *user,
@@ -410,7 +427,8 @@ static int set_options(struct rc_ssh *c, const char *host, unsigned int port, co
 	    ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, kh_file) ||
 	    ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT, &secs) ||
 	    ssh_options_set(c->s, SSH_OPTIONS_TIMEOUT_USEC, &usecs) ||
-	    (user[0] && ssh_options_set(c->s, SSH_OPTIONS_USER, user)))
+	    (user[0] && ssh_options_set(c->s, SSH_OPTIONS_USER, user)) ||
+	    (ssh_dir[0] && ssh_options_set(c->s, SSH_OPTIONS_SSH_DIR, ssh_dir)))
 		return rc_errf(err, EINVAL, "%s: cannot set SSH options: %s", c->who,
 			       ssh_get_error(c->s));
 	return 0;
@@ -539,6 +557,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	uint32_t connect_ms = dev->ssh.connect_timeout_ms;
 	char kh_file[PATH_MAX], jump_desc[3 * RC_NAME_MAX];
 	struct rc_ssh *c;
+	bool kex_kh_empty;
 	int rc;
 
 	*out = NULL;
@@ -580,7 +599,14 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 	rc = set_options(c, dev->address, port, user, kh_file, connect_ms, err);
 	if (rc)
 		goto fail;
-	prefer_known_hostkeys(c, kh_file);
+	/* Told the host key algorithms, libssh 0.10 still reads the whole known_hosts during
+	 * the key exchange to reorder them (kex.c, ssh_client_select_hostkeys): a fleet's file
+	 * has a line per device, so every session paid for the whole fleet.  When the index
+	 * named this host's key types, the exchange is pointed at an empty file; the real one
+	 * is set back before the key is checked (check_host_key), so nothing is trusted on
+	 * the strength of the empty file.  The global /etc/ssh/ssh_known_hosts is untouched. */
+	kex_kh_empty = prefer_known_hostkeys(c, kh_file) &&
+		       ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, "/dev/null") == 0;
 	if (dev->jump.host[0]) {
 		int fd = -1;
 
@@ -600,6 +626,11 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 		rc = rc_errf(err, EHOSTUNREACH, "cannot connect to %s (%s)%s%s: %s", c->who,
 			     c->where, c->relay ? " through its jump host " : "",
 			     c->relay ? jump_desc : "", ssh_get_error(c->s));
+		goto fail;
+	}
+	if (kex_kh_empty && ssh_options_set(c->s, SSH_OPTIONS_KNOWNHOSTS, kh_file)) {
+		rc = rc_errf(err, EINVAL, "%s: cannot set SSH options: %s", c->who,
+			     ssh_get_error(c->s));
 		goto fail;
 	}
 	rc = check_host_key(c, kh_file, opts && opts->accept_new_host_keys, err);
