@@ -3,12 +3,13 @@
  * driver as a local `rocectl agent`:
  *
  *   rocectl agent state [--interface IF]... [--only SECTIONS]
- *     -> {"schema":"rocectl.agent-state/v1","protocol":1,"rocectl_version":V,"host":H,
+ *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
+ *         "schema":"rocectl.agent-state/v1","protocol":1,"host":H,
  *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
- *     -> {"schema":"rocectl.agent-write/v1","protocol":1,"rocectl_version":V,
- *         "status":"ok"|"error","error":MSG}
+ *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
+ *         "schema":"rocectl.agent-write/v1","protocol":1,"status":"ok"|"error","error":MSG}
  * The controller refuses an answer of another protocol (agent_answer.h, RC_AGENT_PROTOCOL).
  *
  * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -26,6 +28,7 @@
 #include "host.h"
 #include "rocectl/cli.h"
 #include "rocectl/journal.h"
+#include "rocectl/print.h"
 
 #define WRITE_INPUT_MAX (1u << 20)
 #define MAX_IFS		64
@@ -37,12 +40,16 @@ struct remote_opts {
 	const char *root;
 };
 
-enum { OPT_ONLY = 256, OPT_ROOT };
+enum { OPT_ONLY = 256, OPT_ROOT, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
     {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
+    {"format", 0, "FMT",
+     "json, the only one: the controller's wire format (examples/agent-state.schema.json, "
+     "examples/agent-write.schema.json)",
+     OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -64,8 +71,30 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 	} else if (id == OPT_ROOT) {
 		o->root = arg;
+	} else if (id == OPT_FORMAT && strcmp(arg, "json")) {
+		/* what the controller parses (agent_ssh.c); a person reads `agent show` */
+		fprintf(stderr,
+			"rocectl agent: --format: '%s' is not json (state and write answer the "
+			"controller in JSON only; 'rocectl agent show' is the text view)\n",
+			arg);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The keys every rocectl JSON document opens with (include/rocectl/print.h); the agent's
+ * own "schema" and "protocol" follow. */
+static void add_header(cJSON *out)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) || !strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(ts, sizeof(ts), "1970-01-01T00:00:00Z");
+	cJSON_AddNumberToObject(out, "schema_version", RC_JSON_SCHEMA_VERSION);
+	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
+	cJSON_AddStringToObject(out, "timestamp", ts);
 }
 
 static void local_device(struct rc_device *dev)
@@ -110,9 +139,9 @@ static int agent_state(struct remote_opts *o, const struct rc_global *g)
 	int failed = 0;
 
 	local_device(&dev);
+	add_header(out);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
 	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
-	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	cJSON_AddStringToObject(out, "host", dev.name);
 	if (open_local(o, g, true, &dev, &s, &err) ||
 	    (!n && rc_host_driver.ports(s, &found, &n, &err))) {
@@ -233,9 +262,9 @@ static int agent_write(struct remote_opts *o, const struct rc_global *g)
 	memset(have, 0, sizeof(have));
 	memset(want, 0, sizeof(want));
 	local_device(&dev);
+	add_header(out);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-write/v1");
 	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
-	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	rc = text ? parse_writes(text, have, want, fields, &n, &err)
 		  : rc_errf(&err, EFBIG, "write: no input or more than 1 MiB");
 	free(text);
@@ -262,7 +291,8 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 	int npos, rc;
 
 	rc = rc_parse_options(argc, argv,
-			      "rocectl agent state|write [--interface IF]... [--only SECTIONS]",
+			      "rocectl agent state|write [--interface IF]... [--only SECTIONS] "
+			      "[--format json]",
 			      options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
