@@ -32,8 +32,7 @@ static const struct rc_option options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
-#define USAGE                                                                                      \
-	"rocectl discover -i INVENTORY [--limit NAMES] [--parallel N] [--format text|json]"
+#define USAGE "rocectl discover -i INVENTORY [--limit NAMES] [--parallel N] [--format text|json]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {

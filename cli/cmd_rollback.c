@@ -295,7 +295,9 @@ static void print_json(const char *journal, const char *run, const char *source,
 		rc_out_open_object(&o, NULL);
 		rc_out_str(&o, "device", NULL, j->e[0]->device);
 		rc_out_str(&o, "status", NULL,
-			   error ? "not-restored" : j->rc ? "failed" : "restored");
+			   error   ? "not-restored"
+			   : j->rc ? "failed"
+				   : "restored");
 		rc_out_open_array(&o, "restored");
 		for (size_t k = j->n; !error && k-- > j->n - j->restored;) {
 			rc_out_open_object(&o, NULL);
@@ -360,10 +362,11 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	FILE *msg;
 	int npos, rc, exit_code, pending = 0; /* RUN waits for a confirm (cli/cmd_confirm.c) */
 
-	rc = rc_parse_options(argc, argv,
-			      "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N] "
-			      "[--format text|json]",
-			      options, on_option, &o, &npos);
+	rc =
+	    rc_parse_options(argc, argv,
+			     "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N] "
+			     "[--format text|json]",
+			     options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	ropts.verbose = rc_cli_verbosity() > 0;

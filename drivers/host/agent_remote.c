@@ -29,6 +29,7 @@
 #include "rocectl/cli.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/util.h"
 
 #define WRITE_INPUT_MAX (1u << 20)
 #define MAX_IFS		64
@@ -118,12 +119,17 @@ static int open_local(struct remote_opts *o, const struct rc_global *g, bool dry
 	return rc_host_driver.open(dev, &ropts, s, err);
 }
 
+/* cJSON copies string bytes as they are: a sysfs value or an error message that is not
+ * UTF-8 would make the answer invalid JSON (RFC 8259 section 8.1), so such bytes become
+ * U+FFFD, as in every other document (engine/report/print.c). */
 static void print_json(cJSON *o)
 {
 	char *text = cJSON_PrintUnformatted(o);
+	char *fixed = text && !rc_utf8_valid(text) ? rc_utf8_fix(text) : NULL;
 
 	if (text)
-		printf("%s\n", text);
+		printf("%s\n", fixed ? fixed : text);
+	free(fixed);
 	free(text);
 	cJSON_Delete(o);
 }
