@@ -45,7 +45,7 @@ enum { OPT_LIMIT = 256, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "the devices to capture from", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"output", 'o', "DIR", "directory for the captured answers (created)", 'o'},
     {"format", 0, "FMT",
      "text (default) or json: the manifest of the files written (examples/capture.schema.json)",

@@ -25,7 +25,7 @@ enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
     {"format", 0, "FMT", "text (default: inventory YAML) or json (examples/discover.schema.json)",
      OPT_FORMAT},

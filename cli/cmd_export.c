@@ -35,8 +35,7 @@ struct export_opts {
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "the devices to read (required)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (names, roles, ranges, globs, !NAME)",
-     OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"output", 'o', "FILE", "write the policy to FILE (default: stdout)", 'o'},
     {"overrides", 0, "FILE", "also write the switch overrides as an inventory fragment",
      OPT_OVERRIDES},

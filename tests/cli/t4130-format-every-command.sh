@@ -97,4 +97,15 @@ test_expect_success 'a JSON schema for every command and document is in examples
 	done
 '
 
+test_expect_success 'every command with --limit says the same forms: ranges, globs, !TERM' '
+	n=0 &&
+	while read -r c; do
+		"$ROCECTL" $c --help | grep -E "^ +--limit NAMES" >"$TMP/limit" || continue
+		n=$((n + 1))
+		test_must_contain "$TMP/limit" "ranges \(gpu\[001-016\]\), globs \(leaf\*\), !TERM" ||
+			{ echo "command: $c" >&2; return 1; }
+	done <"$TMP/cmds" &&
+	test "$n" -ge 8
+'
+
 test_done
