@@ -92,7 +92,7 @@ struct cap {
 
 static void note_file(struct cap *c, const char *name, const char *cmd, const char *format)
 {
-	struct cap_file *v = c->files;
+	struct cap_file *v;
 
 	if (c->n_files == c->cap_files) {
 		size_t n = c->cap_files ? 2 * c->cap_files : 16;

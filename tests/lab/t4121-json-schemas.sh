@@ -154,13 +154,15 @@ test_expect_success 'export: the policy as JSON, loadable as YAML from -o, with 
 	jq -e ".policy.kind == \"Policy\" and .devices_read > 0" "$TMP/exp.json" &&
 	jq -e "(.exit_code == 0) == ((.differences | length) == 0)" "$TMP/exp.json" &&
 	rc validate -p "$TMP/exp.yaml" >/dev/null &&
-	jq -r .policy_yaml "$TMP/exp.json" | cmp - "$TMP/exp.yaml" &&
+	jq -j .policy_yaml "$TMP/exp.json" | cmp - "$TMP/exp.yaml" &&
 	jq -e ".policy.pfc.priorities == [3]" "$TMP/exp.json"
 '
 
 test_expect_success 'apply --confirm, then confirm -j: kept, and said so in JSON' '
-	"$LAB_CMD" drift "$LAB" 21 4 >/dev/null &&
-	rc apply -p "$P" -i "$INV" --confirm 10m -j >"$TMP/capply.json" &&
+	rc apply -p "$P" -i "$INV" >/dev/null &&
+	rc plan -p "$P" -i "$INV" >/dev/null &&
+	sed "s/min_threshold: 150KB/min_threshold: 300KB/" "$P" >"$TMP/p2.yaml" &&
+	rc apply -p "$TMP/p2.yaml" -i "$INV" --confirm 10m -j >"$TMP/capply.json" &&
 	check report "$TMP/capply.json" &&
 	run=$(jq -r .run_id "$TMP/capply.json") && test -n "$run" && echo "$run" >"$TMP/crun" &&
 	json confirm conf confirm "$run" -j &&
@@ -174,7 +176,8 @@ test_expect_success 'rollback -j of that finished run: undone from its history r
 	json rollback rb rollback "$run" -i "$INV" -j &&
 	jq -e ".source == \"history\" and .status == \"restored\" and .exit_code == 0" "$TMP/rb.json" &&
 	jq -e "(.devices | length) > 0 and all(.devices[]; .status == \"restored\")" "$TMP/rb.json" &&
-	test_expect_code 2 rc plan -p "$P" -i "$INV" >/dev/null
+	rc plan -p "$P" -i "$INV" >/dev/null &&
+	test_expect_code 2 rc plan -p "$TMP/p2.yaml" -i "$INV" >/dev/null
 '
 
 test_expect_success 'every command of rocectl --help had its JSON validated above' '
