@@ -85,19 +85,19 @@ static size_t print(const struct disc_opts *o, const struct rc_inventory *inv,
 		rc_out_open_object(&out, NULL);
 		rc_out_str(&out, "device", NULL, name);
 		rc_out_str(&out, "lldp", NULL, state[d->state]);
-		if (d->state == RC_LLDP_UNKNOWN)
-			rc_out_text(&out, "# %s: no LLDP here (%s)\n", name,
-				    d->err.msg[0] ? d->err.msg : "no agent runs");
-		if (d->state == RC_LLDP_ERROR) {
-			fprintf(stderr, "rocectl discover: %s\n", d->err.msg);
-			rc_out_text(&out, "# %s: not read (%s)\n", name, d->err.msg);
-			failed++;
-		}
-		if (d->state == RC_LLDP_UNKNOWN || d->state == RC_LLDP_ERROR)
-			rc_out_str(&out, "error", NULL,
+		/* the reason may quote a device's answer: rc_out_str keeps it UTF-8 */
+		if (d->state == RC_LLDP_UNKNOWN) {
+			rc_out_text(&out, "# %s: no LLDP here (", name);
+			rc_out_str(&out, "error", "%s)\n",
 				   d->err.msg[0] ? d->err.msg : "no agent runs");
-		else
+		} else if (d->state == RC_LLDP_ERROR) {
+			fprintf(stderr, "rocectl discover: %s\n", d->err.msg);
+			rc_out_text(&out, "# %s: not read (", name);
+			rc_out_str(&out, "error", "%s)\n", d->err.msg);
+			failed++;
+		} else {
 			rc_out_null(&out, "error", NULL);
+		}
 		rc_out_close_object(&out);
 	}
 	rc_out_close_array(&out);

@@ -374,13 +374,11 @@ void rc_lldp_print_links(struct rc_out *o, const struct rc_lldp *l)
 			snprintf(end, sizeof(end), "%s:%s", inv->devices[d].name, n->port);
 			if (is_mac(n->remote_port)) {
 				/* no link can be written: the far port is not named */
-				rc_out_text(o,
-					    "  # %s sees %s, port id %s (a MAC: set lldpd's "
-					    "portidsubtype to ifname)\n",
-					    end, inv->devices[r].name, n->remote_port);
-				rc_out_str(o, "a", NULL, end);
-				rc_out_str(o, "b_device", NULL, inv->devices[r].name);
-				rc_out_str(o, "b_port_id_mac", NULL, n->remote_port);
+				rc_out_str(o, "a", "  # %s sees ", end);
+				rc_out_str(o, "b_device", "%s, port id ", inv->devices[r].name);
+				rc_out_str(o, "b_port_id_mac",
+					   "%s (a MAC: set lldpd's portidsubtype to ifname)\n",
+					   n->remote_port);
 				rc_out_close_object(o);
 				continue;
 			}
