@@ -37,22 +37,27 @@
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/fleet.h"
+#include "rocectl/print.h"
 #include "rocectl/transport.h"
 
 struct cap_opts {
 	const char *inventory, *limit, *out;
+	bool json;
 };
 
-enum { OPT_LIMIT = 256 };
+enum { OPT_LIMIT = 256, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "the devices to capture from", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"output", 'o', "DIR", "directory for the captured answers (created)", 'o'},
+    {"format", 0, "FMT",
+     "text (default) or json: the manifest of the files written (examples/capture.schema.json)",
+     OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
-#define USAGE "rocectl capture -i INVENTORY [--limit NAMES] -o DIR"
+#define USAGE "rocectl capture -i INVENTORY [--limit NAMES] -o DIR [--format text|json]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -62,10 +67,19 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->inventory = arg;
 	else if (id == 'o')
 		o->out = arg;
+	else if (id == OPT_FORMAT)
+		return rc_format_text_json("capture", arg, &o->json);
 	else
 		o->limit = arg;
 	return 0;
 }
+
+/* One file written, for the manifest (--format json). */
+struct cap_file {
+	char name[80];
+	char *command;
+	const char *format;
+};
 
 /* One device's capture in progress. */
 struct cap {
@@ -77,7 +91,44 @@ struct cap {
 	unsigned seq;
 	int failures;
 	bool host;
+	struct cap_file *files;
+	size_t n_files, cap_files;
 };
+
+static void note_file(struct cap *c, const char *name, const char *cmd, const char *format)
+{
+	struct cap_file *v;
+
+	if (c->n_files == c->cap_files) {
+		size_t n = c->cap_files ? 2 * c->cap_files : 16;
+
+		v = realloc(c->files, n * sizeof(*v));
+		if (!v) {
+			c->failures++; /* the manifest would lie by omission */
+			return;
+		}
+		c->files = v;
+		c->cap_files = n;
+	}
+	v = &c->files[c->n_files];
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	v->command = strdup(cmd);
+	v->format = format;
+	if (!v->command) {
+		c->failures++;
+		return;
+	}
+	c->n_files++;
+}
+
+static void cap_free(struct cap *c)
+{
+	for (size_t i = 0; c && i < c->n_files; i++)
+		free(c->files[i].command);
+	if (c)
+		free(c->files);
+	free(c);
+}
 
 static void slug(const char *cmd, char *out, size_t len)
 {
@@ -99,14 +150,15 @@ static void slug(const char *cmd, char *out, size_t len)
 static void write_file(struct cap *c, const char *cmd, const char *format, const char *answer,
 		       size_t len)
 {
-	char name[128], path[4400], stamp[32];
+	char name[128], path[4400], stamp[32], base[80];
 	const char *scmd = cmd;
 	time_t now = time(NULL);
 	struct tm tm;
 	FILE *f;
 
 	slug(scmd, name, sizeof(name));
-	snprintf(path, sizeof(path), "%s/%02u-%s.txt", c->dir, ++c->seq, name);
+	snprintf(base, sizeof(base), "%02u-%s.txt", ++c->seq, name);
+	snprintf(path, sizeof(path), "%s/%s", c->dir, base);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	f = fopen(path, "w");
@@ -121,6 +173,8 @@ static void write_file(struct cap *c, const char *cmd, const char *format, const
 			fwrite(answer, 1, len, f);
 		if (fclose(f))
 			c->failures++;
+		else
+			note_file(c, base, scmd, format);
 	}
 }
 
@@ -294,25 +348,20 @@ static int capture_local_host(struct cap *c, const struct rc_device *dev, const 
 }
 
 static int capture_device(const struct rc_inventory *inv, size_t index, const char *out,
-			  const char *root, struct rc_err *err)
+			  const char *root, struct cap *c, struct rc_err *err)
 {
 	const struct rc_device *dev = &inv->devices[index];
 	struct rc_run_opts opts = {.root = "/", .dry_run = true};
-	struct cap *c = calloc(1, sizeof(*c));
 	struct rc_tap tap = {record, c, c->secrets};
 	struct rc_devrun run;
 	int rc;
 
-	if (!c)
-		return rc_errf(err, ENOMEM, "out of memory");
 	snprintf(c->dir, sizeof(c->dir), "%s/%s", out, dev->name);
-	if (mkdir(c->dir, 0755) && errno != EEXIST) {
-		rc = rc_errf(err, errno, "cannot create '%s'", c->dir);
-		free(c);
-		return rc;
-	}
 	c->platform = rc_platform_name(dev->platform);
 	c->driver = rc_driver_name_for(dev);
+	snprintf(c->version, sizeof(c->version), "unknown");
+	if (mkdir(c->dir, 0755) && errno != EEXIST)
+		return rc_errf(err, errno, "cannot create '%s'", c->dir);
 	if (device_password(dev, c->password, sizeof(c->password)))
 		c->secrets[0] = c->password;
 	c->secrets[1] = dev->address;
@@ -325,10 +374,7 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 		if (!rc && c->failures)
 			rc = rc_errf(err, EIO, "'%s': %d answer(s) could not be written under '%s'",
 				     dev->name, c->failures, c->dir);
-		if (!rc)
-			printf("%s: %u answer(s) in %s\n", dev->name, c->seq, c->dir);
 		memset(c->password, 0, sizeof(c->password));
-		free(c);
 		return rc;
 	}
 	rc = rc_devrun_open(&run, dev, index, &opts, NULL, 0, err);
@@ -347,11 +393,38 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 	if (!rc && c->failures)
 		rc = rc_errf(err, EIO, "'%s': %d answer(s) could not be written under '%s'",
 			     dev->name, c->failures, c->dir);
-	if (!rc)
-		printf("%s: %u answer(s) in %s\n", dev->name, c->seq, c->dir);
 	memset(c->password, 0, sizeof(c->password));
-	free(c);
 	return rc;
+}
+
+/* Text: one line per device captured.  JSON (examples/capture.schema.json): the manifest,
+ * every file with the command it answers, so that a replay corpus can be checked. */
+static void print_device(struct rc_out *o, const struct rc_device *dev, const struct cap *c,
+			 const char *error)
+{
+	rc_out_open_object(o, NULL);
+	rc_out_str(o, "device", NULL, dev->name);
+	rc_out_str(o, "platform", NULL, rc_platform_name(dev->platform));
+	rc_out_str(o, "driver", NULL, rc_driver_name_for(dev));
+	rc_out_str(o, "version", NULL, c ? c->version : "unknown");
+	rc_out_str(o, "directory", NULL, c ? c->dir : "");
+	rc_out_str(o, "status", NULL, error ? "failed" : "captured");
+	if (error)
+		rc_out_str(o, "error", NULL, error);
+	else
+		rc_out_null(o, "error", NULL);
+	rc_out_open_array(o, "files");
+	for (size_t i = 0; c && i < c->n_files; i++) {
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "file", NULL, c->files[i].name);
+		rc_out_str(o, "request", NULL, c->files[i].command);
+		rc_out_str(o, "format", NULL, c->files[i].format);
+		rc_out_close_object(o);
+	}
+	rc_out_close_array(o);
+	if (!error)
+		rc_out_text(o, "%s: %u answer(s) in %s\n", dev->name, c->seq, c->dir);
+	rc_out_close_object(o);
 }
 
 /* mkdir -p */
@@ -381,6 +454,7 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	struct rc_fleet f;
 	struct rc_run_opts opts = {.dry_run = true};
 	struct rc_err err = {0};
+	struct rc_out out;
 	int npos = 0, failed = 0, rc;
 
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
@@ -404,13 +478,30 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_free(&inv);
 		return RC_EXIT_ERROR;
 	}
+	rc_out_init(&out, stdout, o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, "rocectl.capture/v1");
+	rc_out_str(&out, "command", NULL, "capture");
+	rc_out_str(&out, "directory", NULL, o.out);
+	rc_out_open_array(&out, "devices");
 	for (size_t i = 0; i < f.n; i++) {
+		struct cap *c = calloc(1, sizeof(*c));
+		const struct rc_device *dev = &inv.devices[f.devs[i].index];
+
 		memset(&err, 0, sizeof(err));
-		if (capture_device(&inv, f.devs[i].index, o.out, g->root, &err)) {
+		rc = c ? capture_device(&inv, f.devs[i].index, o.out, g->root, c, &err)
+		       : rc_errf(&err, ENOMEM, "out of memory");
+		if (rc) {
 			fprintf(stderr, "rocectl capture: %s\n", err.msg);
 			failed++;
 		}
+		print_device(&out, dev, c, rc ? err.msg : NULL);
+		cap_free(c);
 	}
+	rc_out_close_array(&out);
+	rc_out_int(&out, "exit_code", NULL, failed ? RC_EXIT_ERROR : RC_EXIT_OK);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
 	rc_fleet_free(&f);
 	rc_inventory_free(&inv);
 	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;

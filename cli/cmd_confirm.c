@@ -28,6 +28,7 @@
 #include "rocectl/confirm.h"
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
+#include "rocectl/print.h"
 #include "rocectl/util.h"
 
 #define CONFIRM_PATH_MAX 4096
@@ -372,7 +373,8 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	return r->exit_code;
 }
 
-int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len)
+int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id, char *dir,
+			      size_t len)
 {
 	struct rc_confirm c = {0};
 	struct rc_err err = {0};
@@ -398,7 +400,7 @@ int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir
 			    : err.msg);
 		return rc < 0 ? rc : -EIO;
 	}
-	printf("run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
+	fprintf(msg, "run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
 	return 1;
 }
 
@@ -415,11 +417,16 @@ void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok)
 
 struct confirm_opts {
 	const char *journal;
+	const char *cmd;
+	bool json;
 };
+
+enum { OPT_FORMAT = 256 };
 
 static const struct rc_option confirm_options[] = {
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    {"format", 0, "FMT", "text (default) or json (examples/confirm.schema.json)", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -429,6 +436,8 @@ static int on_option(int id, const char *arg, void *ctx)
 
 	if (id == 'J')
 		o->journal = arg;
+	else if (id == OPT_FORMAT)
+		return rc_format_text_json(o->cmd, arg, &o->json);
 	return 0;
 }
 
@@ -439,7 +448,8 @@ static int parse(const char *cmd, int argc, char **argv, struct confirm_opts *o,
 	int npos, rc;
 
 	o->journal = getenv("ROCECTL_JOURNAL");
-	snprintf(usage, sizeof(usage), "rocectl %s RUN [--journal DIR]", cmd);
+	o->cmd = cmd;
+	snprintf(usage, sizeof(usage), "rocectl %s RUN [--journal DIR] [--format text|json]", cmd);
 	rc = rc_parse_options(argc, argv, usage, confirm_options, on_option, o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
@@ -456,12 +466,51 @@ static int parse(const char *cmd, int argc, char **argv, struct confirm_opts *o,
 	return -1;
 }
 
+/* The outcome of `confirm RUN`: a line of text, or the JSON document
+ * (examples/confirm.schema.json) with the same facts.  A refusal is also said on stderr. */
+static int confirm_outcome(const struct confirm_opts *o, const struct rc_confirm *c, bool known,
+			   const char *status, const char *error, int exit_code)
+{
+	struct rc_out out;
+
+	if (error)
+		fprintf(stderr, "rocectl confirm: %s\n", error);
+	if (!o->json) {
+		if (!strcmp(status, "confirmed"))
+			printf("run %s confirmed: its %zu device%s keep the change\n", c->run_id,
+			       c->n_devices, c->n_devices == 1 ? "" : "s");
+		else if (!strcmp(status, "already-confirmed"))
+			printf("run %s is already confirmed\n", c->run_id);
+		return exit_code;
+	}
+	rc_out_init(&out, stdout, RC_OUT_JSON);
+	rc_out_open_object(&out, NULL);
+	rc_out_str(&out, "schema", NULL, "rocectl.confirm/v1");
+	rc_out_str(&out, "command", NULL, "confirm");
+	rc_out_str(&out, "run_id", NULL, c->run_id);
+	rc_out_str(&out, "status", NULL, status);
+	if (known)
+		rc_out_str(&out, "state", NULL, rc_confirm_state_name(c->state));
+	else
+		rc_out_null(&out, "state", NULL);
+	rc_out_uint(&out, "devices", NULL, c->n_devices);
+	if (error)
+		rc_out_str(&out, "error", NULL, error);
+	else
+		rc_out_null(&out, "error", NULL);
+	rc_out_int(&out, "exit_code", NULL, exit_code);
+	rc_out_close_object(&out);
+	rc_out_end(&out);
+	return exit_code;
+}
+
 int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 {
 	struct confirm_opts o = {0};
 	struct rc_confirm c = {0};
 	struct rc_err err = {0};
-	char dir[CONFIRM_PATH_MAX];
+	char dir[CONFIRM_PATH_MAX], why[CONFIRM_PATH_MAX + 160];
+	bool known;
 	int rc = parse("confirm", argc, argv, &o, dir, sizeof(dir));
 
 	(void)g;
@@ -469,29 +518,23 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 		return rc;
 	snprintf(c.run_id, sizeof(c.run_id), "%s", argv[0]);
 	rc = transition(dir, &c, RC_CONFIRM_EV_CONFIRM, NULL, &err);
-	if (rc == -EALREADY) {
-		printf("run %s is already confirmed\n", c.run_id);
-		return RC_EXIT_OK;
-	}
+	known = rc == 0 || rc == -EALREADY || rc == -ESTALE; /* c.state was read */
+	if (rc == -EALREADY)
+		return confirm_outcome(&o, &c, known, "already-confirmed", NULL, RC_EXIT_OK);
 	if (rc == -ESTALE) {
-		fprintf(stderr, "rocectl confirm: too late: run %s is %s\n", c.run_id,
-			rc_confirm_state_name(c.state));
-		return RC_EXIT_ERROR;
+		snprintf(why, sizeof(why), "too late: run %s is %s", c.run_id,
+			 rc_confirm_state_name(c.state));
+		return confirm_outcome(&o, &c, known, "too-late", why, RC_EXIT_ERROR);
 	}
 	if (rc == -ENOENT) {
-		fprintf(stderr,
-			"rocectl confirm: run %s has nothing waiting for a confirm in '%s'\n",
-			c.run_id, dir);
-		return RC_EXIT_ERROR;
+		snprintf(why, sizeof(why), "run %s has nothing waiting for a confirm in '%s'",
+			 c.run_id, dir);
+		return confirm_outcome(&o, &c, known, "not-pending", why, RC_EXIT_ERROR);
 	}
-	if (rc) {
-		fprintf(stderr, "rocectl confirm: %s\n", err.msg);
-		return RC_EXIT_ERROR;
-	}
+	if (rc)
+		return confirm_outcome(&o, &c, known, "error", err.msg, RC_EXIT_ERROR);
 	record_confirm(dir, c.run_id);
-	printf("run %s confirmed: its %zu device%s keep the change\n", c.run_id, c.n_devices,
-	       c.n_devices == 1 ? "" : "s");
-	return RC_EXIT_OK;
+	return confirm_outcome(&o, &c, known, "confirmed", NULL, RC_EXIT_OK);
 }
 
 /* The detached timer.  It polls the state file every second (a confirm needs no signal

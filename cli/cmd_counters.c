@@ -89,7 +89,7 @@ enum {
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "every selected device of this inventory (default: this host)", 'i'},
     {"policy", 'p', "FILE", "mark pauses on priorities the policy keeps lossy", 'p'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated; with -i)", OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"interface", 'I', "IF", "this host's interface (repeatable; default: every RDMA netdev)", 'I'},
     {"format", 0, "FMT",
      "text (default) or json (examples/counters.schema.json); -j, --json is an alias", OPT_FORMAT},

@@ -53,7 +53,7 @@ struct opts {
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (YAML)", 'p'},
     {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (comma-separated)", OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL},
     {"max-devices", 0, "N|N%",
      "repair nothing when more devices than this (or N% of the selected) have drifted",

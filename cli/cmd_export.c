@@ -22,30 +22,35 @@
 #include "rocectl/cli.h"
 #include "rocectl/export.h"
 #include "rocectl/fleet.h"
+#include "rocectl/print.h"
 #include "rocectl/util.h"
 
-enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_OVERRIDES, OPT_NAME };
+enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_OVERRIDES, OPT_NAME, OPT_FORMAT };
 
 struct export_opts {
 	const char *inventory, *limit, *out, *overrides, *name;
 	unsigned parallel;
+	bool json;
 };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "the devices to read (required)", 'i'},
-    {"limit", 0, "NAMES", "only these devices or roles (names, roles, ranges, globs, !NAME)",
-     OPT_LIMIT},
+    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},
     {"output", 'o', "FILE", "write the policy to FILE (default: stdout)", 'o'},
     {"overrides", 0, "FILE", "also write the switch overrides as an inventory fragment",
      OPT_OVERRIDES},
     {"name", 0, "NAME", "the policy's name (default: exported)", OPT_NAME},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {"format", 0, "FMT",
+     "text (default: the policy as YAML) or json: policy, overrides and differences on stdout "
+     "(examples/export.schema.json); -o still gets the YAML",
+     OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
 	"rocectl export -i INVENTORY [--limit NAMES] [-o FILE] [--overrides FILE] [--name NAME] "  \
-	"[--parallel N]"
+	"[--parallel N] [--format text|json]"
 
 /* What only reading needs: the fleet diffs what it reads against some policy, and this one
  * is thrown away (the export's own policy is diffed afterwards). */
@@ -71,6 +76,8 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_OVERRIDES:
 		o->overrides = arg;
 		return 0;
+	case OPT_FORMAT:
+		return rc_format_text_json("export", arg, &o->json);
 	case OPT_NAME:
 		if (!rc_name_is_safe(arg)) {
 			fprintf(stderr, "rocectl export: --name: '%s' is not a policy name\n", arg);
@@ -108,27 +115,33 @@ static bool has_overrides(const struct rc_overrides *ov)
 }
 
 /* The exported policy with its overrides, diffed against every device as `plan` would:
- * each SET change is a setting the export could not express.  Returns how many. */
-static size_t residue(struct export_run *r, FILE *out, struct rc_err *err)
+ * each SET change is a setting the export could not express.  Returns how many.  Text:
+ * comments after the policy; JSON: the "replaced_overrides" and "differences" arrays. */
+static size_t residue(struct export_run *r, struct rc_out *o, struct rc_err *err)
 {
 	size_t n = 0;
 
+	rc_out_open_array(o, "replaced_overrides");
 	for (size_t i = 0; i < r->inv.n_devices; i++) {
 		/* the diff below is against the export's overrides, not the inventory's */
 		if (has_overrides(&r->inv.devices[i].ov))
-			fprintf(
-			    out,
-			    "#\n# %s has overrides in the inventory: replace them with the ones "
-			    "above (or remove them where none is listed)\n",
-			    r->inv.devices[i].name);
+			rc_out_str(o, NULL,
+				   "#\n# %s has overrides in the inventory: replace them with the "
+				   "ones above (or remove them where none is listed)\n",
+				   r->inv.devices[i].name);
 		r->inv.devices[i].ov = r->e.ov[i];
 	}
+	rc_out_close_array(o);
+	rc_out_open_array(o, "differences");
 	for (size_t i = 0; i < r->f.n; i++) {
 		struct rc_fleet_dev *d = &r->f.devs[i];
 		const char *name = r->inv.devices[d->index].name;
 
 		if (rc_devrun_diff(&d->run, &r->pol, &r->inv, err) < 0) {
-			fprintf(out, "# %s: cannot diff: %s\n", name, err->msg);
+			rc_out_open_object(o, NULL);
+			rc_out_str(o, "device", "# %s: ", name);
+			rc_out_str(o, "error", "cannot diff: %s\n", err->msg);
+			rc_out_close_object(o);
 			n++;
 			continue;
 		}
@@ -138,12 +151,21 @@ static size_t residue(struct export_run *r, FILE *out, struct rc_err *err)
 			if (c->kind != RC_CHANGE_SET)
 				continue;
 			if (!n++)
-				fprintf(out, "#\n# Settings that differ from this policy and its "
-					     "overrides (plan with them lists these):\n");
-			fprintf(out, "# differs: %s %s %s: %s -> %s\n", name, c->port, c->field,
-				c->old_value[0] ? c->old_value : "unknown", c->new_value);
+				rc_out_text(o, "#\n# Settings that differ from this policy and its "
+					       "overrides (plan with them lists these):\n");
+			rc_out_open_object(o, NULL);
+			rc_out_str(o, "device", "# differs: %s", name);
+			rc_out_str(o, "port", " %s", c->port);
+			rc_out_str(o, "field", " %s", c->field);
+			if (c->old_value[0])
+				rc_out_str(o, "old", ": %s", c->old_value);
+			else
+				rc_out_null(o, "old", ": unknown");
+			rc_out_str(o, "new", " -> %s\n", c->new_value);
+			rc_out_close_object(o);
 		}
 	}
+	rc_out_close_array(o);
 	return n;
 }
 
@@ -172,11 +194,32 @@ static int prune_overrides(struct export_run *r, struct rc_err *err)
 	return 0;
 }
 
+/* The notes ("# ..." lines) as a JSON array of their text. */
+static void notes_json(struct rc_out *o, const char *notes)
+{
+	rc_out_open_array(o, "notes");
+	for (const char *l = notes; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t ll = nl ? (size_t)(nl - l) : strlen(l);
+		char line[RC_EXPORT_NOTES];
+
+		snprintf(line, sizeof(line), "%.*s", (int)ll, l);
+		rc_out_str(o, NULL, NULL, line + (!strncmp(line, "# ", 2) ? 2 : 0));
+		l += ll + (nl != NULL);
+	}
+	rc_out_close_array(o);
+}
+
+/* Text: the policy, then as comments the choices, the overrides and the differences, to
+ * -o FILE or stdout.  JSON (examples/export.schema.json): the same content as one document
+ * on stdout; -o FILE still receives the policy as YAML, so that it can be used. */
 static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err)
 {
 	char *ovy = rc_export_overrides_yaml(&r->inv, &r->e), *text = NULL;
+	const char *fragment = ovy && ovy[0] ? ovy : "switches: []\n";
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
+	struct rc_out o;
 	int rc = 0;
 
 	if (!ovy || !m) {
@@ -186,35 +229,49 @@ static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err
 		free(text);
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
-	fprintf(m, "%s", r->e.yaml);
-	if (r->e.notes[0])
-		fprintf(m, "#\n# Chosen by rocectl export:\n%s", r->e.notes);
-	if (ovy[0]) {
-		fprintf(
-		    m, "#\n# Switches that differ where the inventory can say so: add each "
-		       "'overrides:' to the switch's entry in the inventory (docs/INVENTORY.md)\n");
-		for (char *l = ovy; *l;) {
-			char *nl = strchr(l, '\n');
-			int ll = nl ? (int)(nl - l) : (int)strlen(l);
+	rc_out_init(&o, m, r->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_open_object(&o, NULL);
+	rc_out_str(&o, "schema", NULL, "rocectl.export/v1");
+	rc_out_str(&o, "command", NULL, "export");
+	rc_out_str(&o, "inventory", NULL, r->o.inventory);
+	rc_out_uint(&o, "devices_read", NULL, r->f.n);
+	rc_out_str(&o, "policy_yaml", "%s", r->e.yaml);
+	if (r->o.json) {
+		rc = rc_out_yaml(&o, "policy", "exported policy", r->e.yaml, err);
+		if (!rc)
+			rc = rc_out_yaml(&o, "overrides", "exported overrides", fragment, err);
+		notes_json(&o, r->e.notes);
+	} else {
+		if (r->e.notes[0])
+			fprintf(m, "#\n# Chosen by rocectl export:\n%s", r->e.notes);
+		if (ovy[0]) {
+			fprintf(m, "#\n# Switches that differ where the inventory can say so: add "
+				   "each 'overrides:' to the switch's entry in the inventory "
+				   "(docs/INVENTORY.md)\n");
+			for (char *l = ovy; *l;) {
+				char *nl = strchr(l, '\n');
+				int ll = nl ? (int)(nl - l) : (int)strlen(l);
 
-			fprintf(m, "#   %.*s\n", ll, l);
-			l += ll + (nl != NULL);
+				fprintf(m, "#   %.*s\n", ll, l);
+				l += ll + (nl != NULL);
+			}
 		}
 	}
-	*n_residue = residue(r, m, err);
-	if (fclose(m)) {
-		free(ovy);
-		free(text);
-		return rc_errf(err, ENOMEM, "out of memory");
-	}
-	if (r->o.out)
-		rc = rc_write_atomic(r->o.out, text, len, 0644, "policy", err);
-	else
+	if (!rc)
+		*n_residue = residue(r, &o, err);
+	rc_out_int(&o, "exit_code", NULL, *n_residue ? RC_EXIT_CHANGES : RC_EXIT_OK);
+	rc_out_close_object(&o);
+	rc_out_end(&o);
+	if (fclose(m) && !rc)
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc && r->o.out)
+		rc = rc_write_atomic(r->o.out, r->o.json ? r->e.yaml : text,
+				     r->o.json ? strlen(r->e.yaml) : len, 0644, "policy", err);
+	if (!rc && (r->o.json || !r->o.out))
 		fwrite(text, 1, len, stdout);
 	if (!rc && r->o.overrides)
-		rc = rc_write_atomic(r->o.overrides, ovy[0] ? ovy : "switches: []\n",
-				     ovy[0] ? strlen(ovy) : strlen("switches: []\n"), 0644,
-				     "overrides", err);
+		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0644, "overrides",
+				     err);
 	free(ovy);
 	free(text);
 	return rc;

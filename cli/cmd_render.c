@@ -13,15 +13,19 @@
 #include "rocectl/policy.h"
 #include "rocectl/util.h"
 
-enum { OPT_HOST = 256 };
+enum { OPT_HOST = 256, OPT_FORMAT };
 
-static const char usage_line[] = "rocectl render -p POLICY -i INVENTORY --host NAME [-o FILE]";
+static const char usage_line[] =
+    "rocectl render -p POLICY -i INVENTORY --host NAME [-o FILE] [--format json]";
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy", 'p'},
     {"inventory", 'i', "FILE", "the inventory", 'i'},
     {"host", 0, "NAME", "the host (its name in the inventory)", OPT_HOST},
     {"output", 'o', "FILE", "write here, atomically, mode 0644 (default: standard output)", 'o'},
+    {"format", 0, "FMT",
+     "json, the only one (examples/desired.schema.json): the file is the agent's input",
+     OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -45,6 +49,16 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case 'o':
 		a->output = arg;
+		break;
+	case OPT_FORMAT:
+		/* the output is a file for `agent --desired`, which reads JSON only */
+		if (strcmp(arg, "json")) {
+			fprintf(stderr,
+				"rocectl render: --format: '%s' is not json (render writes the "
+				"agent's JSON input only)\n",
+				arg);
+			return -EINVAL;
+		}
 		break;
 	default:
 		return -EINVAL;

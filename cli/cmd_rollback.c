@@ -16,19 +16,24 @@
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
+#include "rocectl/print.h"
 #include "rocectl/util.h"
 
 struct rollback_opts {
 	const char *inventory;
 	const char *journal;
 	unsigned parallel;
+	bool json;
 };
+
+enum { OPT_PARALLEL = 256, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "inventory giving how to reach journaled switches", 'i'},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
-    {"parallel", 0, "N", "devices restored at once (default 32)", 'P'},
+    {"parallel", 0, "N", "devices restored at once (default 32)", OPT_PARALLEL},
+    {"format", 0, "FMT", "text (default) or json (examples/rollback.schema.json)", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -42,7 +47,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->inventory = arg;
 	else if (id == 'J')
 		o->journal = arg;
-	else if (id == 'P') {
+	else if (id == OPT_FORMAT)
+		return rc_format_text_json("rollback", arg, &o->json);
+	else if (id == OPT_PARALLEL) {
 		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
 			fprintf(stderr,
 				"rocectl rollback: --parallel: '%s' is not a number in "
@@ -171,16 +178,17 @@ static struct device_job *group(struct rc_journal_entry *e, size_t n, size_t *n_
 	return jobs;
 }
 
-static void list_entries(const struct rc_journal_entry *e, size_t n, const char *dir)
+static void list_entries(FILE *msg, const struct rc_journal_entry *e, size_t n, const char *dir)
 {
-	printf("journal '%s' holds %zu entr%s left by interrupted or failed runs:\n", dir, n,
-	       n == 1 ? "y" : "ies");
+	fprintf(msg, "journal '%s' holds %zu entr%s left by interrupted or failed runs:\n", dir, n,
+		n == 1 ? "y" : "ies");
 	for (size_t i = 0; i < n; i++)
-		printf("  run %s  %s%s\n", e[i].run_id, e[i].device[0] ? e[i].device : "?",
-		       e[i].bad[0] ? "  (unreadable)" : "");
+		fprintf(msg, "  run %s  %s%s\n", e[i].run_id, e[i].device[0] ? e[i].device : "?",
+			e[i].bad[0] ? "  (unreadable)" : "");
 }
 
-static int lock_jobs(const struct device_job *jobs, size_t n, struct rc_locks *locks)
+static int lock_jobs(const struct device_job *jobs, size_t n, struct rc_locks *locks, char *why,
+		     size_t why_len)
 {
 	const char **v = calloc(n ? n : 1, sizeof(*v));
 	struct rc_warnings warn = {0};
@@ -189,6 +197,7 @@ static int lock_jobs(const struct device_job *jobs, size_t n, struct rc_locks *l
 
 	if (!v) {
 		fprintf(stderr, "rocectl rollback: out of memory\n");
+		snprintf(why, why_len, "out of memory");
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -196,12 +205,14 @@ static int lock_jobs(const struct device_job *jobs, size_t n, struct rc_locks *l
 	rc = rc_lock_devices(rc_lock_dir(), v, n, "rollback", locks, &warn, &err);
 	free(v);
 	rc_warnings_print(&warn, stderr);
-	if (rc)
+	if (rc) {
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+		snprintf(why, why_len, "%s", err.msg);
+	}
 	return rc;
 }
 
-static size_t report(const struct device_job *jobs, size_t n)
+static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 {
 	size_t failed = 0;
 
@@ -209,8 +220,9 @@ static size_t report(const struct device_job *jobs, size_t n)
 		const struct device_job *j = &jobs[i];
 
 		for (size_t k = j->n; k-- > j->n - j->restored;)
-			printf("restored '%s' (%zu port%s) from run %s\n", j->e[k]->device,
-			       j->e[k]->n_ports, j->e[k]->n_ports == 1 ? "" : "s", j->e[k]->run_id);
+			fprintf(msg, "restored '%s' (%zu port%s) from run %s\n", j->e[k]->device,
+				j->e[k]->n_ports, j->e[k]->n_ports == 1 ? "" : "s",
+				j->e[k]->run_id);
 		if (j->rc) {
 			fprintf(stderr, "rocectl rollback: %s\n", j->err.msg);
 			failed++;
@@ -221,7 +233,7 @@ static size_t report(const struct device_job *jobs, size_t n)
 
 /* `rollback RUN` of a run that finished (nothing of it left in the journal): its history
  * record's pre-change values go to the journal and are restored like any other. */
-static size_t undo_from_history(const char *run, const char *journal)
+static size_t undo_from_history(FILE *msg, const char *run, const char *journal)
 {
 	struct rc_err err = {0};
 	size_t n = 0;
@@ -230,8 +242,8 @@ static size_t undo_from_history(const char *run, const char *journal)
 	if (rc && rc != -ENOENT)
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
 	else if (!rc && n)
-		printf("run %s finished; undoing it from its history record (%zu device%s)\n", run,
-		       n, n == 1 ? "" : "s");
+		fprintf(msg, "run %s finished; undoing it from its history record (%zu device%s)\n",
+			run, n, n == 1 ? "" : "s");
 	return rc ? 0 : n;
 }
 
@@ -258,6 +270,82 @@ static void record(const struct device_job *jobs, size_t n)
 	rc_history_fini(&h);
 }
 
+/* The JSON document (examples/rollback.schema.json): what was restored, per device. */
+static void print_json(const char *journal, const char *run, const char *source,
+		       const struct rc_journal_entry *e, size_t n, const struct device_job *jobs,
+		       size_t n_jobs, const char *error, int exit_code)
+{
+	struct rc_out o;
+	bool failed = error != NULL;
+
+	rc_out_init(&o, stdout, RC_OUT_JSON);
+	rc_out_open_object(&o, NULL);
+	rc_out_str(&o, "schema", NULL, "rocectl.rollback/v1");
+	rc_out_str(&o, "command", NULL, "rollback");
+	rc_out_str(&o, "journal", NULL, journal);
+	if (run)
+		rc_out_str(&o, "run_id", NULL, run);
+	else
+		rc_out_null(&o, "run_id", NULL);
+	rc_out_str(&o, "source", NULL, source);
+	rc_out_open_array(&o, "devices");
+	for (size_t i = 0; i < n_jobs; i++) {
+		const struct device_job *j = &jobs[i];
+
+		rc_out_open_object(&o, NULL);
+		rc_out_str(&o, "device", NULL, j->e[0]->device);
+		rc_out_str(&o, "status", NULL,
+			   error   ? "not-restored"
+			   : j->rc ? "failed"
+				   : "restored");
+		rc_out_open_array(&o, "restored");
+		for (size_t k = j->n; !error && k-- > j->n - j->restored;) {
+			rc_out_open_object(&o, NULL);
+			rc_out_str(&o, "run_id", NULL, j->e[k]->run_id);
+			rc_out_uint(&o, "ports", NULL, j->e[k]->n_ports);
+			rc_out_close_object(&o);
+		}
+		rc_out_close_array(&o);
+		if (j->rc && !error)
+			rc_out_str(&o, "error", NULL, j->err.msg);
+		else
+			rc_out_null(&o, "error", NULL);
+		rc_out_close_object(&o);
+		failed |= j->rc != 0;
+	}
+	rc_out_close_array(&o);
+	rc_out_open_array(&o, "unusable");
+	for (size_t i = 0; i < n; i++) {
+		if (!e[i].bad[0])
+			continue;
+		rc_out_open_object(&o, NULL);
+		rc_out_str(&o, "run_id", NULL, e[i].run_id);
+		rc_out_str(&o, "device", NULL, e[i].device);
+		rc_out_str(&o, "reason", NULL, e[i].bad);
+		rc_out_close_object(&o);
+		failed = true;
+	}
+	rc_out_close_array(&o);
+	rc_out_str(&o, "status", NULL, failed ? "failed" : n_jobs ? "restored" : "nothing");
+	if (error)
+		rc_out_str(&o, "error", NULL, error);
+	else
+		rc_out_null(&o, "error", NULL);
+	rc_out_int(&o, "exit_code", NULL, exit_code);
+	rc_out_close_object(&o);
+	rc_out_end(&o);
+}
+
+/* A failure before any device was touched: said on stderr, and as the JSON document when
+ * one is asked for, so that a script reading stdout is never left with nothing. */
+static int fail_early(const struct rollback_opts *o, const char *run, const char *msg)
+{
+	fprintf(stderr, "rocectl rollback: %s\n", msg);
+	if (o->json)
+		print_json(o->journal, run, "none", NULL, 0, NULL, 0, msg, RC_EXIT_ERROR);
+	return RC_EXIT_ERROR;
+}
+
 int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 {
 	struct rollback_opts o = {.journal = getenv("ROCECTL_JOURNAL")};
@@ -269,12 +357,16 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	struct rc_locks locks = {0};
 	struct rc_err err = {0};
 	size_t n = 0, n_jobs = 0, bad = 0;
-	char confirm_dir[4096];
-	int npos, rc, pending = 0; /* RUN waits for a confirm (cli/cmd_confirm.c) */
+	char confirm_dir[4096], lock_err[RC_ERR_MSG_MAX] = "";
+	const char *run, *source = "journal";
+	FILE *msg;
+	int npos, rc, exit_code, pending = 0; /* RUN waits for a confirm (cli/cmd_confirm.c) */
 
-	rc = rc_parse_options(
-	    argc, argv, "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N]",
-	    options, on_option, &o, &npos);
+	rc =
+	    rc_parse_options(argc, argv,
+			     "rocectl rollback [RUN] [-i INVENTORY] [--journal DIR] [--parallel N] "
+			     "[--format text|json]",
+			     options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	ropts.verbose = rc_cli_verbosity() > 0;
@@ -282,63 +374,81 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl rollback: at most one RUN\n");
 		return RC_EXIT_USAGE;
 	}
+	run = npos ? argv[0] : NULL;
+	msg = o.json ? stderr : stdout; /* with --format json, stdout is the document alone */
 	if (!o.journal || !*o.journal)
 		o.journal = RC_JOURNAL_DEFAULT_DIR;
 	if (o.inventory && rc_inventory_load(o.inventory, &inv, NULL, &err)) {
 		rc_err_print(&err, stderr);
+		if (o.json)
+			print_json(o.journal, run, "none", NULL, 0, NULL, 0, err.msg,
+				   RC_EXIT_ERROR);
 		return RC_EXIT_ERROR;
 	}
-	if (rc_journal_list(o.journal, npos ? argv[0] : NULL, &e, &n, &err)) {
-		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+	if (rc_journal_list(o.journal, run, &e, &n, &err)) {
 		rc_inventory_fini(&inv);
-		return RC_EXIT_ERROR;
+		return fail_early(&o, run, err.msg);
 	}
-	if (n == 0 && npos) {
-		pending =
-		    rc_confirm_claim_rollback(o.journal, argv[0], confirm_dir, sizeof(confirm_dir));
+	if (n == 0 && run) {
+		pending = rc_confirm_claim_rollback(msg, o.journal, run, confirm_dir,
+						    sizeof(confirm_dir));
 		if (pending < 0) {
 			rc_inventory_fini(&inv);
+			if (o.json)
+				print_json(o.journal, run, "none", NULL, 0, NULL, 0,
+					   "the run's confirm state does not allow a rollback now",
+					   RC_EXIT_ERROR);
 			return RC_EXIT_ERROR;
 		}
-		if (pending)
+		if (pending) {
 			o.journal = confirm_dir;
+			source = "confirm";
+		}
 	}
-	if (pending && rc_journal_list(o.journal, argv[0], &e, &n, &err)) {
-		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-		rc_confirm_rollback_done(confirm_dir, argv[0], false);
+	if (pending && rc_journal_list(o.journal, run, &e, &n, &err)) {
+		rc_confirm_rollback_done(confirm_dir, run, false);
 		rc_inventory_fini(&inv);
-		return RC_EXIT_ERROR;
+		return fail_early(&o, run, err.msg);
 	}
-	if (n == 0 && npos && !pending && undo_from_history(argv[0], o.journal) > 0 &&
-	    rc_journal_list(o.journal, argv[0], &e, &n, &err)) {
-		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-		rc_inventory_fini(&inv);
-		return RC_EXIT_ERROR;
+	if (n == 0 && run && !pending && undo_from_history(msg, run, o.journal) > 0) {
+		source = "history";
+		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
+			rc_inventory_fini(&inv);
+			return fail_early(&o, run, err.msg);
+		}
 	}
-	if (n == 0)
-		printf("nothing to roll back in '%s'\n", o.journal);
-	else
-		list_entries(e, n, o.journal);
+	if (n == 0) {
+		fprintf(msg, "nothing to roll back in '%s'\n", o.journal);
+		source = "none";
+	} else {
+		list_entries(msg, e, n, o.journal);
+	}
 	jobs = group(e, n, &n_jobs, &bad);
 	rc = jobs ? 0 : -ENOMEM;
+	if (!jobs)
+		snprintf(lock_err, sizeof(lock_err), "out of memory");
 	if (!rc && n_jobs)
-		rc = lock_jobs(jobs, n_jobs, &locks);
+		rc = lock_jobs(jobs, n_jobs, &locks, lock_err, sizeof(lock_err));
 	if (!rc) {
 		struct rollback_ctx c = {o.inventory ? &inv : NULL, &ropts, o.journal, jobs};
 
 		rc_pool_run(o.parallel ? o.parallel : RC_FLEET_DEFAULT_PARALLEL, false, n_jobs,
 			    restore_device, &c);
-		bad += report(jobs, n_jobs);
+		bad += report(msg, jobs, n_jobs);
 	}
 	if (!rc && n_jobs)
 		record(jobs, n_jobs);
 	if (pending)
-		rc_confirm_rollback_done(confirm_dir, argv[0], !rc && !bad);
+		rc_confirm_rollback_done(confirm_dir, run, !rc && !bad);
+	exit_code = rc || bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+	if (o.json)
+		print_json(o.journal, run, source, e, n, jobs, jobs ? n_jobs : 0,
+			   rc ? lock_err : NULL, exit_code);
 	rc_locks_release(&locks);
 	for (size_t i = 0; jobs && i < n_jobs; i++)
 		free(jobs[i].e);
 	free(jobs);
 	rc_journal_entries_free(e, n);
 	rc_inventory_fini(&inv);
-	return rc || bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+	return exit_code;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../engine/run/lock.h"
 #include "rocectl/cli.h"
@@ -32,8 +33,9 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
  * (written to `dir`), and the run is marked as rolling back so that a confirm is too late
  * and the timer stands down.  1 when it is such a run, 0 when not (a confirmed or finished
  * run: undone from its history record as any other), -EBUSY when its timer is rolling it
- * back right now. */
-int rc_confirm_claim_rollback(const char *journal, const char *run_id, char *dir, size_t len);
+ * back right now.  What it says of the run goes to `msg`. */
+int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id, char *dir,
+			      size_t len);
 /* After the claimed rollback: rolled back, or failed (a later rollback may retry). */
 void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok);
 

@@ -68,9 +68,7 @@ static const char *const names[] = {"plan", "apply", "verify"};
 #define COMMON_OPTIONS                                                                             \
 	{"policy", 'p', "FILE", "the policy (YAML)", 'p'},                                         \
 	    {"inventory", 'i', "FILE", "the inventory (YAML)", 'i'},                               \
-	    {"limit", 0, "NAMES",                                                                  \
-	     "only these devices or roles: names, spine, leaf, switch, host (comma-separated)",    \
-	     OPT_LIMIT},                                                                           \
+	    {"limit", 0, "NAMES", RC_LIMIT_HELP, OPT_LIMIT},                                       \
 	{                                                                                          \
 		"parallel", 0, "N", "devices worked on at once (default 32)", OPT_PARALLEL         \
 	}

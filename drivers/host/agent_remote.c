@@ -3,14 +3,15 @@
  * driver as a local `rocectl agent`:
  *
  *   rocectl agent state [--interface IF]... [--only SECTIONS] [--raw]
- *     -> {"schema":"rocectl.agent-state/v1","protocol":1,"rocectl_version":V,"host":H,
+ *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
+ *         "schema":"rocectl.agent-state/v1","protocol":1,"host":H,
  *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
  *     --raw adds to each interface "raw":{"files":[...],"netlink":[...]}: every file the
  *     read opened and every DCB netlink reply it parsed (rawlog.c), for `rocectl capture`.
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
- *     -> {"schema":"rocectl.agent-write/v1","protocol":1,"rocectl_version":V,
- *         "status":"ok"|"error","error":MSG}
+ *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
+ *         "schema":"rocectl.agent-write/v1","protocol":1,"status":"ok"|"error","error":MSG}
  * The controller refuses an answer of another protocol (agent_answer.h, RC_AGENT_PROTOCOL).
  *
  * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
@@ -28,6 +30,8 @@
 #include "host.h"
 #include "rocectl/cli.h"
 #include "rocectl/journal.h"
+#include "rocectl/print.h"
+#include "rocectl/util.h"
 
 #define WRITE_INPUT_MAX (1u << 20)
 #define MAX_IFS		64
@@ -40,13 +44,17 @@ struct remote_opts {
 	bool raw;
 };
 
-enum { OPT_ONLY = 256, OPT_ROOT, OPT_RAW };
+enum { OPT_ONLY = 256, OPT_ROOT, OPT_RAW, OPT_FORMAT };
 
 static const struct rc_option options[] = {
     {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
     {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
     {"raw", 0, NULL, "state: add what was read (files, DCB netlink replies)", OPT_RAW},
+    {"format", 0, "FMT",
+     "json, the only one: the controller's wire format (examples/agent-state.schema.json, "
+     "examples/agent-write.schema.json)",
+     OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -70,8 +78,30 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->root = arg;
 	} else if (id == OPT_RAW) {
 		o->raw = true;
+	} else if (id == OPT_FORMAT && strcmp(arg, "json")) {
+		/* what the controller parses (agent_ssh.c); a person reads `agent show` */
+		fprintf(stderr,
+			"rocectl agent: --format: '%s' is not json (state and write answer the "
+			"controller in JSON only; 'rocectl agent show' is the text view)\n",
+			arg);
+		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The keys every rocectl JSON document opens with (include/rocectl/print.h); the agent's
+ * own "schema" and "protocol" follow. */
+static void add_header(cJSON *out)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) || !strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(ts, sizeof(ts), "1970-01-01T00:00:00Z");
+	cJSON_AddNumberToObject(out, "schema_version", RC_JSON_SCHEMA_VERSION);
+	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
+	cJSON_AddStringToObject(out, "timestamp", ts);
 }
 
 static void local_device(struct rc_device *dev)
@@ -95,12 +125,17 @@ static int open_local(struct remote_opts *o, const struct rc_global *g, bool dry
 	return rc_host_driver.open(dev, &ropts, s, err);
 }
 
+/* cJSON copies string bytes as they are: a sysfs value or an error message that is not
+ * UTF-8 would make the answer invalid JSON (RFC 8259 section 8.1), so such bytes become
+ * U+FFFD, as in every other document (engine/report/print.c). */
 static void print_json(cJSON *o)
 {
 	char *text = cJSON_PrintUnformatted(o);
+	char *fixed = text && !rc_utf8_valid(text) ? rc_utf8_fix(text) : NULL;
 
 	if (text)
-		printf("%s\n", text);
+		printf("%s\n", fixed ? fixed : text);
+	free(fixed);
 	free(text);
 	cJSON_Delete(o);
 }
@@ -119,9 +154,9 @@ static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, 
 
 	*failed = 0;
 	local_device(&dev);
+	add_header(out);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-state/v1");
 	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
-	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	cJSON_AddStringToObject(out, "host", dev.name);
 	if (open_local((struct remote_opts *)o, g, true, &dev, &s, &err) ||
 	    (!n && rc_host_driver.ports(s, &found, &n, &err))) {
@@ -186,6 +221,12 @@ char *rc_agent_state_raw(const char *root, const char (*ifs)[RC_NAME_MAX], size_
 	doc = state_doc(&o, &g, failed);
 	text = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
+	if (text && !rc_utf8_valid(text)) { /* as print_json does for the wire answer */
+		char *fixed = rc_utf8_fix(text);
+
+		free(text);
+		text = fixed;
+	}
 	return text;
 }
 
@@ -278,9 +319,9 @@ static int agent_write(struct remote_opts *o, const struct rc_global *g)
 	memset(have, 0, sizeof(have));
 	memset(want, 0, sizeof(want));
 	local_device(&dev);
+	add_header(out);
 	cJSON_AddStringToObject(out, "schema", "rocectl.agent-write/v1");
 	cJSON_AddNumberToObject(out, "protocol", RC_AGENT_PROTOCOL);
-	cJSON_AddStringToObject(out, "rocectl_version", ROCECTL_VERSION);
 	rc = text ? parse_writes(text, have, want, fields, &n, &err)
 		  : rc_errf(&err, EFBIG, "write: no input or more than 1 MiB");
 	free(text);
@@ -306,9 +347,10 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 	struct remote_opts o = {.sections = RC_HOST_SEC_ALL};
 	int npos, rc;
 
-	rc = rc_parse_options(
-	    argc, argv, "rocectl agent state|write [--interface IF]... [--only SECTIONS] [--raw]",
-	    options, on_option, &o, &npos);
+	rc = rc_parse_options(argc, argv,
+			      "rocectl agent state|write [--interface IF]... [--only SECTIONS] "
+			      "[--raw] [--format json]",
+			      options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos == 1 && !strcmp(argv[0], "state"))

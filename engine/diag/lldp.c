@@ -1,5 +1,6 @@
 /* LLDP neighbours of every device and the cabling they show (include/rocectl/lldp.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,11 +344,13 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 	return c->n;
 }
 
-void rc_lldp_print_links(FILE *f, const struct rc_lldp *l)
+void rc_lldp_print_links(struct rc_out *o, const struct rc_lldp *l)
 {
 	const struct rc_inventory *inv = l->inv;
+	char end[2 * RC_NAME_MAX + 2];
 
-	fprintf(f, "links:\n");
+	rc_out_text(o, "links:\n");
+	rc_out_open_array(o, "links");
 	for (size_t d = 0; d < inv->n_devices; d++) {
 		const struct rc_lldp_dev *ld = &l->d[d];
 
@@ -367,28 +370,38 @@ void rc_lldp_print_links(FILE *f, const struct rc_lldp *l)
 				continue;
 			if ((size_t)r == d && strcmp(n->port, n->remote_port) > 0)
 				continue;
+			rc_out_open_object(o, NULL);
+			snprintf(end, sizeof(end), "%s:%s", inv->devices[d].name, n->port);
 			if (is_mac(n->remote_port)) {
-				fprintf(f,
-					"  # %s:%s sees %s, port id %s (a MAC: set lldpd's "
-					"portidsubtype to ifname)\n",
-					inv->devices[d].name, n->port, inv->devices[r].name,
-					n->remote_port);
+				/* no link can be written: the far port is not named */
+				rc_out_str(o, "a", "  # %s sees ", end);
+				rc_out_str(o, "b_device", "%s, port id ", inv->devices[r].name);
+				rc_out_str(o, "b_port_id_mac",
+					   "%s (a MAC: set lldpd's portidsubtype to ifname)\n",
+					   n->remote_port);
+				rc_out_close_object(o);
 				continue;
 			}
-			fprintf(f, "  - {a: \"%s:%s\", b: \"%s:%s\"", inv->devices[d].name, n->port,
-				inv->devices[r].name, n->remote_port);
+			rc_out_str(o, "a", "  - {a: \"%s\"", end);
+			snprintf(end, sizeof(end), "%s:%s", inv->devices[r].name, n->remote_port);
+			rc_out_str(o, "b", ", b: \"%s\"", end);
 			/* keep what the inventory says of the same cable */
 			k = rc_inventory_link_of(inv, d, n->port);
 			if (k && ((k->a.dev == (size_t)r && !strcmp(k->a.port, n->remote_port)) ||
 				  (k->b.dev == (size_t)r && !strcmp(k->b.port, n->remote_port)))) {
 				if (k->speed_gbps)
-					fprintf(f, ", speed: %uG", k->speed_gbps);
+					rc_out_uint(o, "speed_gbps", ", speed: %" PRIu64 "G",
+						    k->speed_gbps);
 				if (k->cable_length_m)
-					fprintf(f, ", cable_length: %um", k->cable_length_m);
+					rc_out_uint(o, "cable_length_m",
+						    ", cable_length: %" PRIu64 "m",
+						    k->cable_length_m);
 			}
-			fprintf(f, "}\n");
+			rc_out_text(o, "}\n");
+			rc_out_close_object(o);
 		}
 	}
+	rc_out_close_array(o);
 }
 
 void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c)

@@ -52,6 +52,11 @@ int rc_format_text_json(const char *cmd, const char *arg, bool *json);
 int rc_cli_verbosity(void);
 void rc_cli_set_verbosity(int v);
 
+/* The help of every command's --limit: one selector for all (engine/run/limit.c). */
+#define RC_LIMIT_HELP                                                                              \
+	"only these devices: names, roles (spine, leaf, switch, host), ranges (gpu[001-016]), "    \
+	"globs (leaf*), !TERM to exclude; comma-separated"
+
 struct rc_command {
 	const char *name;
 	const char *summary;

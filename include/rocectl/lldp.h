@@ -88,7 +88,9 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 
 void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c);
 
-/* `discover`: the links LLDP shows between inventory devices, as inventory YAML. */
-void rc_lldp_print_links(FILE *f, const struct rc_lldp *l);
+/* `discover`: the links LLDP shows between inventory devices, as inventory YAML (text) or
+ * the "links" array of examples/discover.schema.json (JSON).  A far end whose port id is a
+ * MAC names no port: a comment in text, an entry with "b_port_id_mac" in JSON. */
+void rc_lldp_print_links(struct rc_out *o, const struct rc_lldp *l);
 
 #endif

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "rocectl/err.h"
+
 enum rc_out_mode {
 	RC_OUT_TEXT = 0,
 	RC_OUT_JSON = 1,
@@ -56,6 +58,12 @@ void rc_out_null(struct rc_out *o, const char *key, const char *text);
 void rc_out_text(struct rc_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Finish: a final newline in JSON mode. */
 void rc_out_end(struct rc_out *o);
+
+/* A YAML document's tree as the JSON value of `key` (engine/report/yaml_json.c): plain
+ * null/bool/number scalars as JSON literals, every other scalar a string.  JSON mode only;
+ * `name` names the document in a parse error. */
+int rc_out_yaml(struct rc_out *o, const char *key, const char *name, const char *yaml,
+		struct rc_err *err);
 
 /* Write s as a JSON string literal (quotes included). */
 void rc_json_escape(FILE *f, const char *s);

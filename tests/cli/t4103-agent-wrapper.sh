@@ -29,7 +29,8 @@ refused() {
 test_expect_success 'agent state, with and without interfaces, answers from the NIC' '
 	wrap "rocectl agent state" >"$TMP/s1" &&
 	test_must_contain "$TMP/s1" "\"schema\":\"rocectl.agent-state/v1\"" &&
-	test_must_contain "$TMP/s1" "\"protocol\":1,\"rocectl_version\":\"[0-9.]+\"" &&
+	test_must_contain "$TMP/s1" "\"protocol\":1[,}]" &&
+	test_must_contain "$TMP/s1" "^\{\"schema_version\":1,\"rocectl_version\":\"[0-9.]+\",\"timestamp\":" &&
 	test_must_contain "$TMP/s1" "\"interface\":\"eth0\".*\"interface\":\"eth1\"" &&
 	wrap "/usr/bin/rocectl agent state --interface eth1 --only dcb,rdma" >"$TMP/s2" &&
 	test_must_not_contain "$TMP/s2" "\"interface\":\"eth0\""
@@ -50,7 +51,8 @@ test_expect_success 'agent counters --json answers' '
 test_expect_success 'agent write reads its JSON from stdin' '
 	echo "{\"writes\":[]}" | wrap "rocectl agent write" >"$TMP/w" &&
 	test_must_contain "$TMP/w" "\"schema\":\"rocectl.agent-write/v1\"" &&
-	test_must_contain "$TMP/w" "\"protocol\":1,\"rocectl_version\":\"[0-9.]+\""
+	test_must_contain "$TMP/w" "\"protocol\":1[,}]" &&
+	test_must_contain "$TMP/w" "^\{\"schema_version\":1,\"rocectl_version\":\"[0-9.]+\",\"timestamp\":"
 '
 
 # a sudo that prints what it would run

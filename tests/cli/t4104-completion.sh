@@ -55,4 +55,16 @@ test_expect_success 'run ids of the history after show, diff and counters --sinc
 	complete_words export --ov >"$TMP/out" && test "$(cat "$TMP/out")" = --overrides
 '
 
+test_expect_success '--format offers what the command writes, from its --help' '
+	complete_words rollback --format "" >"$TMP/out" &&
+	printf "json\ntext\n" >"$TMP/want" && cmp "$TMP/want" "$TMP/out" &&
+	test "$(complete_words render --format "")" = json &&
+	test "$(complete_words nccl-env --format n)" = nccl.conf &&
+	complete_words verify --format "" >"$TMP/out" &&
+	for f in text json prometheus dot jsonl; do grep -qx "$f" "$TMP/out" || return 1; done &&
+	test "$(complete_words agent state --format "")" = json &&
+	complete_words confirm --j >"$TMP/out" && grep -qx -- --json "$TMP/out" &&
+	complete_words export --fo >"$TMP/out" && test "$(cat "$TMP/out")" = --format
+'
+
 test_done

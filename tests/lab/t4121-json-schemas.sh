@@ -3,8 +3,10 @@
 # "Exit status and output conventions"), here on a real fabric (tests/lab, NVUE, SONiC and
 # EOS) where the documents have content: plan, apply, verify, trace, enforce (repairing and
 # blocked by a guardrail), diagnose (clean and congested), counters (totals and deltas),
-# render, a saved plan, history, show and diff.  t4100 covers the commands that need no
-# fabric.  A command added to `rocectl --help` must be added to one of the lists below.
+# render, a saved plan, history, show and diff, discover, a capture's manifest, export,
+# apply --confirm then confirm, and the rollback of a finished run; validate, headroom, and
+# on a lab host agent (show, state), nccl-env.  Every command `rocectl --help` lists must
+# have had a document validated here: the last test fails otherwise.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
@@ -17,21 +19,8 @@ ROCECTL_LOCK_DIR="$TMP/locks"
 ROCECTL_HISTORY="$TMP/history"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR ROCECTL_HISTORY
 
-# Commands whose JSON is checked here or in t4100, and those that write none.
-WITH_JSON="validate plan apply verify trace enforce history show diff counters diagnose
-	headroom render agent nccl-env"
-NO_JSON="rollback discover capture export confirm"
-
-test_expect_success 'every command is either checked for JSON or writes none' '
-	"$ROCECTL" --help | awk "/^commands:/ { f = 1; next } f && NF { print \$1 }" \
-		| grep -v "^exit$" | sort >"$TMP/cmds" &&
-	printf "%s\n" $WITH_JSON $NO_JSON | sort >"$TMP/listed" &&
-	diff -u "$TMP/listed" "$TMP/cmds" &&
-	for c in $NO_JSON; do
-		"$ROCECTL" $c --help >"$TMP/help" &&
-		test_must_not_contain "$TMP/help" "json" || return 1
-	done
-'
+# Each command whose document was validated is written to $TMP/validated (json, check_as).
+: >"$TMP/validated"
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
@@ -47,6 +36,10 @@ rc() {
 check() {
 	python3 "$SRC_DIR/tests/lib/schema_check.py" "$SRC_DIR/examples/$1.schema.json" "$2"
 }
+# check_as COMMAND SCHEMA FILE: check, and count it as COMMAND's validated document
+check_as() {
+	check "$2" "$3" && echo "$1" >>"$TMP/validated"
+}
 # json SCHEMA OUT CMD...: run CMD (exit 0, 1 or 2) and check what it printed
 json() {
 	schema=$1 out=$2
@@ -54,7 +47,7 @@ json() {
 	rc "$@" >"$TMP/$out.json"
 	st=$?
 	test "$st" -le 2 || { echo "exit $st: $*" >&2; return 1; }
-	check "$schema" "$TMP/$out.json"
+	check_as "$1" "$schema" "$TMP/$out.json"
 }
 
 test_expect_success 'bring-up of an NVUE, SONiC and EOS lab' '
@@ -76,8 +69,7 @@ test_expect_success 'a saved plan and a rendered host state: their file schemas'
 	check plan-file "$TMP/saved-plan.json" &&
 	rc render -p "$P" -i "$INV" --host gpu001 -o "$TMP/desired.json" &&
 	check desired "$TMP/desired.json" &&
-	rc render -p "$P" -i "$INV" --host gpu002 >"$TMP/desired2.json" &&
-	check desired "$TMP/desired2.json"
+	json desired desired2 render -p "$P" -i "$INV" --host gpu002 -j
 '
 
 test_expect_success 'enforce: blocked by a guardrail, then repairing, then a quarantined device' '
@@ -123,6 +115,78 @@ test_expect_success 'history, show and diff of the runs above' '
 	last=$(jq -r ".runs[-1].run_id" "$TMP/hist.json") &&
 	json show show show "$first" -j &&
 	json diff diff diff "$first" "$last" -j
+'
+
+test_expect_success 'validate and headroom; agent and nccl-env on a lab host' '
+	json validate val validate -p "$P" -i "$INV" --format json &&
+	json headroom hr headroom --speed 400G --cable 30m -j &&
+	"$LAB_CMD" ssh "$LAB" gpu001 "rocectl agent show -j" >"$TMP/agent.json" &&
+	check_as agent agent "$TMP/agent.json" &&
+	"$LAB_CMD" ssh "$LAB" gpu001 "rocectl agent state -j" >"$TMP/agent-state.json" &&
+	check agent-state "$TMP/agent-state.json" &&
+	jq -e "(.interfaces | length) > 0 and all(.interfaces[]; .qos != null)" \
+		"$TMP/agent-state.json" &&
+	"$LAB_CMD" ssh "$LAB" gpu001 "rocectl nccl-env -p $P -j" >"$TMP/nccl.json" &&
+	check_as nccl-env nccl-env "$TMP/nccl.json"
+'
+
+test_expect_success 'discover: every device read over LLDP, the links of the fabric' '
+	json discover disc discover -i "$INV" -j &&
+	jq -e ".exit_code == 0 and (.links | length) > 0" "$TMP/disc.json" &&
+	jq -e "any(.devices[]; .lldp == \"read\")" "$TMP/disc.json" &&
+	rc discover -i "$INV" >"$TMP/disc.txt" &&
+	test "$(grep -c "^  - {a: " "$TMP/disc.txt")" = \
+		"$(jq "[.links[] | select(.b != null)] | length" "$TMP/disc.json")"
+'
+
+test_expect_success 'capture: the manifest names every file written, on every platform' '
+	json capture cap capture -i "$INV" --limit "leaf*,spine*" -o "$TMP/cap" -j &&
+	jq -e ".exit_code == 0 and (.devices | length) == 3" "$TMP/cap.json" &&
+	jq -r ".devices[] | .directory + \"/\" + .files[].file" "$TMP/cap.json" >"$TMP/cap.files" &&
+	test -s "$TMP/cap.files" &&
+	while read -r f; do test -s "$f" || { echo "missing $f" >&2; exit 1; }; done <"$TMP/cap.files" &&
+	test "$(wc -l <"$TMP/cap.files")" = "$(find "$TMP/cap" -name "*.txt" | wc -l)" &&
+	jq -e "[.devices[].platform] | sort == [\"eos\", \"nvue\", \"sonic\"]" "$TMP/cap.json"
+'
+
+test_expect_success 'export: the policy as JSON, loadable as YAML from -o, with the differences' '
+	json export exp export -i "$INV" -o "$TMP/exp.yaml" --overrides "$TMP/exp-ov.yaml" -j &&
+	jq -e ".policy.kind == \"Policy\" and .devices_read > 0" "$TMP/exp.json" &&
+	jq -e "(.exit_code == 0) == ((.differences | length) == 0)" "$TMP/exp.json" &&
+	rc validate -p "$TMP/exp.yaml" >/dev/null &&
+	jq -j .policy_yaml "$TMP/exp.json" | cmp - "$TMP/exp.yaml" &&
+	jq -e ".policy.pfc.priorities == [3]" "$TMP/exp.json"
+'
+
+test_expect_success 'apply --confirm, then confirm -j: kept, and said so in JSON' '
+	rc apply -p "$P" -i "$INV" >/dev/null &&
+	rc plan -p "$P" -i "$INV" >/dev/null &&
+	sed "s/min_threshold: 150KB/min_threshold: 300KB/" "$P" >"$TMP/p2.yaml" &&
+	rc apply -p "$TMP/p2.yaml" -i "$INV" --confirm 10m -j >"$TMP/capply.json" &&
+	check report "$TMP/capply.json" &&
+	run=$(jq -r .run_id "$TMP/capply.json") && test -n "$run" && echo "$run" >"$TMP/crun" &&
+	json confirm conf confirm "$run" -j &&
+	jq -e ".status == \"confirmed\" and .devices > 0 and .exit_code == 0" "$TMP/conf.json" &&
+	json confirm conf2 confirm "$run" --format json &&
+	jq -e ".status == \"already-confirmed\"" "$TMP/conf2.json"
+'
+
+test_expect_success 'rollback -j of that finished run: undone from its history record' '
+	run=$(cat "$TMP/crun") &&
+	json rollback rb rollback "$run" -i "$INV" -j &&
+	jq -e ".source == \"history\" and .status == \"restored\" and .exit_code == 0" "$TMP/rb.json" &&
+	jq -e "(.devices | length) > 0 and all(.devices[]; .status == \"restored\")" "$TMP/rb.json" &&
+	rc plan -p "$P" -i "$INV" >/dev/null &&
+	test_expect_code 2 rc plan -p "$TMP/p2.yaml" -i "$INV" >/dev/null
+'
+
+test_expect_success 'every command of rocectl --help had its JSON validated above' '
+	"$ROCECTL" --help | awk "/^commands:/ { f = 1; next } f && NF { print \$1 }" \
+		| grep -v "^exit$" | sort -u >"$TMP/cmds" &&
+	test "$(wc -l <"$TMP/cmds")" -ge 20 &&
+	sort -u "$TMP/validated" >"$TMP/validated.sorted" &&
+	comm -23 "$TMP/cmds" "$TMP/validated.sorted" >"$TMP/missing" &&
+	{ test ! -s "$TMP/missing" || { echo "no validated JSON for:" $(cat "$TMP/missing") >&2; false; }; }
 '
 
 test_done

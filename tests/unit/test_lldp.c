@@ -343,6 +343,51 @@ static void test_cabling_per_device(void **state)
 	rc_cabling_fini(&one);
 }
 
+/* `discover`: one printer for its YAML and its JSON (rc_lldp_print_links); a cable seen
+ * from both ends once; a far port id that is a MAC names no port; a port name from a
+ * device that is not UTF-8 comes out as U+FFFD in both. */
+static char *links(struct fx *f, enum rc_out_mode mode)
+{
+	struct rc_out o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	rc_out_init(&o, m, mode);
+	o.no_header = true;
+	rc_out_open_object(&o, NULL);
+	rc_lldp_print_links(&o, &f->l);
+	rc_out_close_object(&o);
+	fclose(m);
+	return buf;
+}
+
+static void test_discover_links(void **state)
+{
+	struct fx *f = *state;
+	char *text, *json;
+
+	see(f, "leaf1", "p1\xfe", "gpu1", "02:5a:00:00:00:01");
+	see(f, "leaf1", "up", "spine", "s1");
+	see(f, "spine", "s1", "leaf1", "up"); /* the same cable from the other end */
+	see(f, "spine", "s2", "leaf2", "up\xff");
+	text = links(f, RC_OUT_TEXT);
+	json = links(f, RC_OUT_JSON);
+	assert_string_equal(
+	    text, "links:\n"
+		  "  # leaf1:p1\xef\xbf\xbd sees gpu1, port id 02:5a:00:00:00:01 (a MAC: set "
+		  "lldpd's portidsubtype to ifname)\n"
+		  "  - {a: \"leaf1:up\", b: \"spine:s1\"}\n"
+		  "  - {a: \"spine:s2\", b: \"leaf2:up\xef\xbf\xbd\"}\n");
+	assert_string_equal(json, "{\"links\":[{\"a\":\"leaf1:p1\\ufffd\",\"b_device\":\"gpu1\","
+				  "\"b_port_id_mac\":\"02:5a:00:00:00:01\"},"
+				  "{\"a\":\"leaf1:up\",\"b\":\"spine:s1\"},"
+				  "{\"a\":\"spine:s2\",\"b\":\"leaf2:up\\ufffd\"}]}");
+	free(text);
+	free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +400,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cabling_per_device, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_discover_links, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
