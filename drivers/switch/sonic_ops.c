@@ -379,13 +379,13 @@ static int w_ecn(struct wctx *x)
 }
 
 /* The dynamic model's headroom override (sonic-net/SONiC
- * doc/qos/dynamically-headroom-calculation.md, "headroom override"): a static lossless profile in ingress_lossless_pool with the
- * policy's xoff, bound to the PG instead of "NULL".  xon and dynamic_th are kept from the
- * PG's profile; size is xon with the shared headroom pool (the xoff then comes from the
- * pool), else xon + xoff (buffer_headroom_mellanox.lua sizes its profiles so, and sonic-mgmt's
- * test_headroom_override sizes an override so).  The profile is
- * named by its values, so ports that want the same share it and a new size is a new
- * profile, not an edit of one in use. */
+ * doc/qos/dynamically-headroom-calculation.md, "headroom override"): a static lossless profile in
+ * ingress_lossless_pool with the policy's xoff, bound to the PG instead of "NULL".  xon and
+ * dynamic_th are kept from the PG's profile; size is xon with the shared headroom pool (the xoff
+ * then comes from the pool), else xon + xoff (buffer_headroom_mellanox.lua sizes its profiles so,
+ * and sonic-mgmt's test_headroom_override sizes an override so).  The profile is named by its
+ * values, so ports that want the same share it and a new size is a new profile, not an edit of one
+ * in use. */
 static int w_headroom_override(struct wctx *x, int p)
 {
 	const struct sonic_port_info *in = x->info;
@@ -446,8 +446,8 @@ static int w_headroom_dynamic(struct wctx *x)
 			wrote = true;
 		} else if ((in->pg_cfg & bit) && !(in->pg_cfg_null & bit) && in->pg_key[p][0] &&
 			   !(have->headroom_derived & bit)) {
-			rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PG", in->pg_key[p], "profile",
-				    "NULL");
+			rc =
+			    OP_SET(x, RC_F_HEADROOM, "BUFFER_PG", in->pg_key[p], "profile", "NULL");
 			wrote = true;
 		}
 	}

@@ -1032,8 +1032,8 @@ static bool pool_is_lossless(const char *v)
 
 	if (!strcmp(v, name))
 		return true;
-	return !strncmp(v, pre, sizeof(pre) - 1) && !strncmp(v + sizeof(pre) - 1, name,
-							     sizeof(name) - 1) &&
+	return !strncmp(v, pre, sizeof(pre) - 1) &&
+	       !strncmp(v + sizeof(pre) - 1, name, sizeof(name) - 1) &&
 	       !strcmp(v + sizeof(pre) - 1 + sizeof(name) - 1, "]");
 }
 

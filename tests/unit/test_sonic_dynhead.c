@@ -27,23 +27,24 @@ static cJSON *cfg_doc(const char *pg34, const char *extra)
 	char buf[4096];
 	cJSON *j;
 
-	snprintf(buf, sizeof(buf),
-		 "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}},"
-		 "\"PORT\": {\"Ethernet0\": {\"speed\": \"400000\", \"mtu\": \"9100\", "
-		 "\"admin_status\": \"up\", \"lanes\": \"0,1,2,3\"}},"
-		 "\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"7m\"}},"
-		 "\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"3\"}},"
-		 "\"TC_TO_PRIORITY_GROUP_MAP\": {\"AZURE\": {\"0\": \"0\", \"3\": \"3\", \"4\": "
-		 "\"4\"}},"
-		 "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\", \"tc_to_pg_map\": "
-		 "\"AZURE\", \"pfc_enable\": \"3,4\"}},"
-		 "\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"type\": \"ingress\", \"mode\": "
-		 "\"dynamic\"}},"
-		 "\"BUFFER_PROFILE\": {\"ingress_lossy_profile\": {\"pool\": "
-		 "\"ingress_lossless_pool\", \"size\": \"0\", \"dynamic_th\": \"3\"}%s},"
-		 "\"BUFFER_PG\": {\"Ethernet0|0\": {\"profile\": \"ingress_lossy_profile\"}, "
-		 "\"Ethernet0|3-4\": {\"profile\": \"%s\"}}}",
-		 extra, pg34);
+	snprintf(
+	    buf, sizeof(buf),
+	    "{\"DEVICE_METADATA\": {\"localhost\": {\"buffer_model\": \"dynamic\"}},"
+	    "\"PORT\": {\"Ethernet0\": {\"speed\": \"400000\", \"mtu\": \"9100\", "
+	    "\"admin_status\": \"up\", \"lanes\": \"0,1,2,3\"}},"
+	    "\"CABLE_LENGTH\": {\"AZURE\": {\"Ethernet0\": \"7m\"}},"
+	    "\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"3\"}},"
+	    "\"TC_TO_PRIORITY_GROUP_MAP\": {\"AZURE\": {\"0\": \"0\", \"3\": \"3\", \"4\": "
+	    "\"4\"}},"
+	    "\"PORT_QOS_MAP\": {\"Ethernet0\": {\"dscp_to_tc_map\": \"AZURE\", \"tc_to_pg_map\": "
+	    "\"AZURE\", \"pfc_enable\": \"3,4\"}},"
+	    "\"BUFFER_POOL\": {\"ingress_lossless_pool\": {\"type\": \"ingress\", \"mode\": "
+	    "\"dynamic\"}},"
+	    "\"BUFFER_PROFILE\": {\"ingress_lossy_profile\": {\"pool\": "
+	    "\"ingress_lossless_pool\", \"size\": \"0\", \"dynamic_th\": \"3\"}%s},"
+	    "\"BUFFER_PG\": {\"Ethernet0|0\": {\"profile\": \"ingress_lossy_profile\"}, "
+	    "\"Ethernet0|3-4\": {\"profile\": \"%s\"}}}",
+	    extra, pg34);
 	j = cJSON_Parse(buf);
 	assert_non_null(j);
 	return j;
@@ -272,8 +273,7 @@ static void test_explicit_override(void **state)
 	assert_int_equal(rc_diff_port("Ethernet0", &want, &have, 0, 0, &ch), RC_F_HEADROOM);
 	rc_changes_fini(&ch);
 	assert_int_equal(sonic_build_ops(cfg, &w, &info, 1, NULL, 0, &ops, &err), 0);
-	assert_string_equal(find_op(&ops, "BUFFER_PG", "Ethernet0|3-4", "profile")->value,
-			    "NULL");
+	assert_string_equal(find_op(&ops, "BUFFER_PG", "Ethernet0|3-4", "profile")->value, "NULL");
 	sonic_ops_free(&ops);
 	cJSON_Delete(cfg);
 	cfg = cfg_doc("NULL", "");
