@@ -451,17 +451,28 @@ static bool startup_differs(const struct nvue_port_info *info, size_t n)
 
 /* Save what NVUE applied (and verified: the revision reached "applied") as the startup
  * configuration: `nv config apply` saves only from CL 5.9 on, or with `system config
- * auto-save` (NVUE reference, "Config Commands", nv config apply / nv config save).  The
- * API documents no save (the Cumulus Linux 5.18 "NVUE API" page lists the revision workflow only),
- * so over REST the next read reports the difference instead.  A failed save leaves the change in
- * effect until a reload, and the next read reports it (as drift), so it does not fail apply. */
+ * auto-save` (NVUE reference, "Config Commands", nv config apply / nv config save).  Over
+ * REST, `nv config save` is a PATCH of revision "applied" to state "save" (NVIDIA's "Data Center
+ * Network Automation Quick Start Guide", Use Cases and Recommendations, Revisions step 5, which
+ * saves to /etc/nvue.d/startup.yaml).  A failed save leaves the change in effect until a reload,
+ * and the next read reports it (startup is read back as `?rev=startup`: drift), so it does not
+ * fail apply. */
 static void persist(struct rc_session *s)
 {
 	struct rc_ssh_result res;
 	struct rc_err ignored;
 
-	if (s->rest)
+	if (s->rest) {
+		cJSON *body = cJSON_CreateObject();
+
+		if (body && cJSON_AddStringToObject(body, "state", "save") &&
+		    cJSON_AddStringToObject(cJSON_AddObjectToObject(body, "auto-prompt"), "ays",
+					    "ays_yes"))
+			rc_rest_json(s->api, "PATCH", "/revision/applied", body, NULL, NULL, NULL,
+				     &ignored);
+		cJSON_Delete(body);
 		return;
+	}
 	if (!ssh_run(s, "nv config save", &res, &ignored))
 		rc_ssh_result_free(&res);
 }

@@ -924,7 +924,9 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 		for (int p = 0; p < RC_NPRIO; p++) {
 			bool has = have->headroom_mask & (1u << p);
 
+			/* the dynamic model derives it: no floor to fall short of */
 			if (!(want->headroom_mask & (1u << p)) ||
+			    (have->headroom_dynamic && want->headroom_is_min) ||
 			    (has && (want->headroom_is_min
 					 ? have->headroom_bytes[p] >= want->headroom_bytes[p]
 					 : have->headroom_bytes[p] == want->headroom_bytes[p])))

@@ -78,6 +78,9 @@ struct sonic_port_info {
 	uint8_t pg_cfg;				/* priorities whose PG CONFIG_DB lists */
 	uint8_t pg_cfg_null;			/* ... with profile "NULL" (dynamic model) */
 	uint8_t pg_appl;			/* ... whose profile came from APPL_DB */
+	char pg_key[RC_NPRIO][SONIC_KEY_MAX];	/* the BUFFER_PG key listing it ("" none) */
+	uint64_t pg_xon[RC_NPRIO];		/* its profile's xon (0: none read) */
+	char pg_th[RC_NPRIO][16];		/* ... and dynamic_th ("" none) */
 	bool shp;	    /* shared headroom pool on (pool xoff or over_subscribe_ratio) */
 	uint64_t shp_bytes; /* its size: APPL_DB's (dynamic) or CONFIG_DB's pool xoff; 0 unknown */
 };

@@ -224,6 +224,14 @@ static int pqm_list(struct wctx *x, const char *field, const char *list)
 	return OP_SET(x, RC_F_PFC, "PORT_QOS_MAP", x->w->port, field, list);
 }
 
+/* Does the write want priority p's headroom to be the one the device derives (the policy
+ * leaves it computed, or a journaled state had it derived)? */
+static bool wants_derived(const struct port_qos *want, int p)
+{
+	return (want->headroom_mask & (1u << p)) &&
+	       (want->headroom_is_min || (want->headroom_derived & (1u << p)));
+}
+
 /* The dynamic buffer model makes a PG lossless only when CONFIG_DB lists it with profile
  * "NULL" (the templates write BUFFER_PG|<port>|3-4 so; buffermgrd computes its profile,
  * switch-dialects.md §2.6); pfc_enable alone gives it no headroom.  A lossless priority
@@ -243,6 +251,10 @@ static int w_lossless_pgs(struct wctx *x)
 
 		if (!(x->w->want->pfc_enabled & bit) || (in->pg_cfg_null & bit) ||
 		    (done & (1u << pg)))
+			continue;
+		/* an explicit headroom binds the PG to its override instead (w_headroom) */
+		if ((x->w->fields & RC_F_HEADROOM) && (x->w->want->headroom_mask & bit) &&
+		    !wants_derived(x->w->want, p))
 			continue;
 		if (in->pg_cfg & bit) {
 			if ((x->w->have->headroom_mask & bit) && x->w->have->headroom_bytes[p])
@@ -366,13 +378,98 @@ static int w_ecn(struct wctx *x)
 	return rc;
 }
 
+/* The dynamic model's headroom override (sonic-net/SONiC
+ * doc/qos/dynamically-headroom-calculation.md, "headroom override"): a static lossless profile in
+ * ingress_lossless_pool with the policy's xoff, bound to the PG instead of "NULL".  xon and
+ * dynamic_th are kept from the PG's profile; size is xon with the shared headroom pool (the xoff
+ * then comes from the pool), else xon + xoff (buffer_headroom_mellanox.lua sizes its profiles so,
+ * and sonic-mgmt's test_headroom_override sizes an override so).  The profile is named by its
+ * values, so ports that want the same share it and a new size is a new profile, not an edit of one
+ * in use. */
+static int w_headroom_override(struct wctx *x, int p)
+{
+	const struct sonic_port_info *in = x->info;
+	uint64_t xoff = x->w->want->headroom_bytes[p], xon = in->pg_xon[p];
+	char name[RC_NAME_MAX], key[SONIC_KEY_MAX], v[24];
+	int rc;
+
+	if (!xon)
+		return rc_errf(x->err, EAGAIN,
+			       "'%s' headroom[%d].bytes: PG %u has no profile with an xon to keep "
+			       "yet (buffermgrd has not derived one); run apply again once it has",
+			       x->w->port, p, in->pg_of[p]);
+	if (xoff > THRESH_WRITE_MAX)
+		return rc_errf(x->err, ERANGE, "'%s' headroom[%d].bytes %llu is too large",
+			       x->w->port, p, (unsigned long long)xoff);
+	snprintf(name, sizeof(name), "rocectl_headroom_%llu_%llu", (unsigned long long)xoff,
+		 (unsigned long long)xon);
+	if (in->pg_key[p][0])
+		snprintf(key, sizeof(key), "%s", in->pg_key[p]);
+	else
+		snprintf(key, sizeof(key), "%s|%u", x->w->port, in->pg_of[p]);
+	rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PROFILE", name, "pool", "ingress_lossless_pool");
+	num(v, sizeof(v), xon);
+	if (!rc)
+		rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PROFILE", name, "xon", v);
+	num(v, sizeof(v), xoff);
+	if (!rc)
+		rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PROFILE", name, "xoff", v);
+	num(v, sizeof(v), in->shp ? xon : xon + xoff);
+	if (!rc)
+		rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PROFILE", name, "size", v);
+	if (!rc && in->pg_th[p][0])
+		rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PROFILE", name, "dynamic_th", in->pg_th[p]);
+	if (!rc)
+		rc = OP_SET(x, RC_F_HEADROOM, "BUFFER_PG", key, "profile", name);
+	return rc;
+}
+
+/* The dynamic model: a computed headroom is the device's to derive, so the repair is to take
+ * an override off the PG ("NULL" again); an explicit one is written as an override. */
+static int w_headroom_dynamic(struct wctx *x)
+{
+	const struct port_qos *want = x->w->want, *have = x->w->have;
+	const struct sonic_port_info *in = x->info;
+	bool wrote = false;
+	int rc = 0;
+
+	for (int p = 0; p < RC_NPRIO && !rc; p++) {
+		uint8_t bit = (uint8_t)(1u << p);
+
+		if (!(want->headroom_mask & bit))
+			continue;
+		if (!wants_derived(want, p)) {
+			if ((have->headroom_mask & bit) && !(have->headroom_derived & bit) &&
+			    have->headroom_bytes[p] == want->headroom_bytes[p])
+				continue;
+			rc = w_headroom_override(x, p);
+			wrote = true;
+		} else if ((in->pg_cfg & bit) && !(in->pg_cfg_null & bit) && in->pg_key[p][0] &&
+			   !(have->headroom_derived & bit)) {
+			rc =
+			    OP_SET(x, RC_F_HEADROOM, "BUFFER_PG", in->pg_key[p], "profile", "NULL");
+			wrote = true;
+		}
+	}
+	if (rc || wrote || (x->w->fields & (RC_F_CABLE | RC_F_PFC)))
+		return rc;
+	return rc_errf(x->err, EPERM,
+		       "'%s' headroom: buffermgrd derives it from the speed, cable length and "
+		       "MTU, and nothing rocectl writes changes what it found (%s)",
+		       x->w->port,
+		       have->effect.why[0] ? have->effect.why : "no derived profile yet");
+}
+
 /* Headroom follows the cable length: buffermgrd recomputes the lossless profile when the
  * cable length (or speed, or pfc_enable) changes (sonic-swss cfgmgr/buffermgr.cpp and
  * buffer_headroom_mellanox.lua).  A profile edited by hand is not live-changeable through GCU on
  * most platforms (SONiC's Generic Config Update design and sonic-utilities generic_config_updater),
- * so a headroom change without a cable length change cannot be made here. */
+ * so on the traditional model a headroom change without a cable length change cannot be made
+ * here. */
 static int w_headroom(struct wctx *x)
 {
+	if (x->info->buffer_dynamic)
+		return w_headroom_dynamic(x);
 	if (x->w->fields & (RC_F_CABLE | RC_F_PFC))
 		return 0;
 	for (int p = 0; p < RC_NPRIO; p++)

@@ -972,6 +972,7 @@ static void pg_cfg_kind(const cJSON *cfg, const char *port, int pg, int p,
 	find_indexed(t, port, pg, key, sizeof(key));
 	if (!key[0])
 		return;
+	snprintf(info->pg_key[p], sizeof(info->pg_key[p]), "%s", key);
 	info->pg_cfg |= (uint8_t)(1u << p);
 	prof =
 	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, key), "profile");
@@ -1022,6 +1023,48 @@ static int read_shp(struct ctx *c, const cJSON *cfg, const cJSON *appl,
 	return 0;
 }
 
+/* A lossless profile's pool must be ingress_lossless_pool (the SKUs' buffer templates and
+ * buffermgrdyn.cpp put every lossless PG there); APPL_DB of older releases writes the
+ * reference as "[BUFFER_POOL_TABLE:name]". */
+static bool pool_is_lossless(const char *v)
+{
+	static const char name[] = "ingress_lossless_pool", pre[] = "[BUFFER_POOL_TABLE:";
+
+	if (!strcmp(v, name))
+		return true;
+	return !strncmp(v, pre, sizeof(pre) - 1) &&
+	       !strncmp(v + sizeof(pre) - 1, name, sizeof(name) - 1) &&
+	       !strcmp(v + sizeof(pre) - 1 + sizeof(name) - 1, "]");
+}
+
+/* What the writer needs of a PG's profile to write a headroom override beside it (xon and
+ * dynamic_th are kept), and on the dynamic model the effect: a lossless priority's profile
+ * sits in the lossless pool. */
+static int profile_extras(struct ctx *c, const cJSON *prof, const char *tname, int p,
+			  struct port_qos *q, struct sonic_port_info *info)
+{
+	const char *name = info->pg_profile[p], *v;
+	uint64_t xon;
+	int rc = get_u64(c, prof, tname, name, "xon", 0, THRESH_MAX, &xon);
+
+	if (rc < 0)
+		return rc;
+	info->pg_xon[p] = rc == 0 ? xon : 0;
+	if ((rc = field_of(c, prof, tname, name, "dynamic_th", &v)) < 0)
+		return rc;
+	/* dynamic_th: an integer, maybe negative (sonic-buffer-profile.yang) */
+	if (rc == 0 && strlen(v) < sizeof(info->pg_th[p]) && strlen(v) > 0 &&
+	    strspn(v + (v[0] == '-'), "0123456789") == strlen(v + (v[0] == '-')))
+		snprintf(info->pg_th[p], sizeof(info->pg_th[p]), "%s", v);
+	if ((rc = field_of(c, prof, tname, name, "pool", &v)) < 0)
+		return rc;
+	if (info->buffer_dynamic && (q->pfc_enabled & (1u << p)) && (rc || !pool_is_lossless(v)))
+		rc_effect_drift(&q->effect, RC_F_HEADROOM,
+				"%s prio %d: profile %s is in pool %s, not ingress_lossless_pool",
+				c->port, p, name, rc ? "(none)" : v);
+	return 0;
+}
+
 static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, struct port_qos *q,
 			 struct sonic_port_info *info)
 {
@@ -1058,6 +1101,10 @@ static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, str
 			return rc;
 		if (rc)
 			continue; /* not (yet) computed: unknown */
+		if ((rc = profile_extras(c, prof, tname, p, q, info)) < 0)
+			return rc;
+		if (info->buffer_dynamic && from_appl && (info->pg_cfg_null & (1u << p)))
+			q->headroom_derived |= (uint8_t)(1u << p);
 		/* dynamic model with the shared headroom pool: a PG's xoff is taken from the
 		 * pool (buffer_headroom_mellanox.lua sets size = xon), so it can absorb no
 		 * more than the pool holds; the pool's size unknown, the headroom is too */
@@ -1070,6 +1117,10 @@ static int read_headroom(struct ctx *c, const cJSON *cfg, const cJSON *appl, str
 		q->headroom_bytes[p] = size;
 		q->headroom_mask |= (uint8_t)(1u << p);
 	}
+	/* the dynamic model derives headroom from speed, cable length and MTU itself
+	 * (sonic-swss cfgmgr/buffermgrdyn.cpp; docs/platforms/sonic.md says why rocectl then
+	 * judges the effect rather than its own estimate) */
+	q->headroom_dynamic = info->buffer_dynamic;
 	q->known |= RC_F_HEADROOM;
 	return 0;
 }

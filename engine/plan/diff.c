@@ -293,6 +293,65 @@ static void diff_ecn(struct differ *d)
 	}
 }
 
+/* rocectl's own estimate beside the device's derived value, when the device's is smaller:
+ * shown (a warning with both numbers), neither drift nor written. */
+static void headroom_estimate(struct differ *d, int p, uint64_t have)
+{
+	const struct port_qos *w = d->want;
+	struct rc_change ch;
+
+	if (d->rc < 0 || have >= w->headroom_bytes[p])
+		return;
+	memset(&ch, 0, sizeof(ch));
+	snprintf(ch.port, sizeof(ch.port), "%s", d->port ? d->port : "");
+	snprintf(ch.field, sizeof(ch.field), "headroom[%d].estimate", p);
+	ch.group = d->group;
+	ch.kind = RC_CHANGE_UNSUPPORTED;
+	ch.warning = true;
+	snprintf(ch.old_value, sizeof(ch.old_value), "%" PRIu64, have);
+	snprintf(ch.new_value, sizeof(ch.new_value), "%" PRIu64, w->headroom_bytes[p]);
+	snprintf(ch.note, sizeof(ch.note),
+		 "the device derived xoff %" PRIu64 " B for %u G, %u m, MTU %u; rocectl's "
+		 "estimate is %" PRIu64 " B (information: the device sizes headroom here)",
+		 have, w->speed_gbps, w->cable_length_m, w->mtu, w->headroom_bytes[p]);
+	d->rc = push(d->out, &ch);
+}
+
+/* The device derives headroom itself (actual headroom_dynamic: SONiC's dynamic buffer
+ * model) and the policy leaves it computed, or a journaled state had it derived: what is
+ * wanted is the device's own derivation, so priority p must have a derived profile (not an
+ * override) that absorbs something.  The driver reports the rest of the effect (pool, shared
+ * headroom pool, cable followed) as effect drift. */
+static void diff_headroom_derived(struct differ *d, int p, const char *f)
+{
+	const struct port_qos *h = d->have;
+	uint8_t bit = (uint8_t)(1u << p);
+	char o[32];
+
+	if (!readable(d)) {
+		emit(d, f, "", "derived by the device", false);
+		return;
+	}
+	if (!(h->headroom_derived & bit)) {
+		if (h->headroom_mask & bit)
+			snprintf(o, sizeof(o), "%" PRIu64 " (override)", h->headroom_bytes[p]);
+		else
+			snprintf(o, sizeof(o), "none");
+		emit(d, f, o, "derived by the device", !(h->headroom_mask & bit));
+		return;
+	}
+	if (!(h->headroom_mask & bit)) {
+		emit(d, f, "", "derived by the device", true);
+		return;
+	}
+	if (!h->headroom_bytes[p]) {
+		emit(d, f, "0", "derived by the device, > 0", false);
+		return;
+	}
+	if (d->want->headroom_is_min)
+		headroom_estimate(d, p, h->headroom_bytes[p]);
+}
+
 static void diff_headroom(struct differ *d)
 {
 	char f[48];
@@ -301,6 +360,11 @@ static void diff_headroom(struct differ *d)
 		if (!(d->want->headroom_mask & (1u << p)))
 			continue;
 		snprintf(f, sizeof(f), "headroom[%d].bytes", p);
+		if (d->have->headroom_dynamic &&
+		    (d->want->headroom_is_min || (d->want->headroom_derived & (1u << p)))) {
+			diff_headroom_derived(d, p, f);
+			continue;
+		}
 		cmp_bytes(d, f, d->want->headroom_bytes[p], d->have->headroom_bytes[p],
 			  d->want->headroom_is_min, !(d->have->headroom_mask & (1u << p)));
 	}

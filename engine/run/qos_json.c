@@ -165,6 +165,10 @@ cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
 		cJSON_AddStringToObject(o, "dcbx", q->dcbx_host ? "host" : "firmware");
 	if (q->headroom_is_min)
 		cJSON_AddBoolToObject(o, "headroom_is_min", true);
+	/* a journaled state whose headroom the device derived is restored as derived (the
+	 * override is taken off), not as an override of the bytes it had */
+	if (q->headroom_derived)
+		cJSON_AddNumberToObject(o, "headroom_derived", q->headroom_derived);
 	add_effect(o, &q->effect);
 	return o;
 }
@@ -402,6 +406,8 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 		q->dcbx_host = d && !strcmp(d, "host");
 	}
 	q->headroom_is_min = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "headroom_is_min"));
+	if (cJSON_GetObjectItemCaseSensitive(o, "headroom_derived"))
+		q->headroom_derived = (uint8_t)num(r, o, "headroom_derived", 0, 255);
 }
 
 /* Optional; a why too long for the model is refused, not cut (it came from our own

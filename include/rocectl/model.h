@@ -169,6 +169,13 @@ struct port_qos {
 	uint64_t headroom_bytes[RC_NPRIO];
 	/* Desired side only: headroom_bytes is a floor (computed), not an exact value. */
 	bool headroom_is_min;
+	/* Actual side: the device sizes a lossless priority's headroom itself from the port's
+	 * speed, cable length and MTU (SONiC's dynamic buffer model, docs/platforms/sonic.md);
+	 * bit p of headroom_derived: priority p has that derived headroom, not a configured
+	 * profile (a headroom override).  A computed floor is then rocectl's estimate, shown
+	 * beside the device's value, and not the measure of drift. */
+	bool headroom_dynamic;
+	uint8_t headroom_derived;
 
 	struct rc_ets ets;
 	struct rc_watchdog watchdog;

@@ -83,12 +83,13 @@ test_expect_success 'plan over REST against a factory-default switch shows the n
 	test_must_not_contain "$RUN/rest.log" " (POST|PATCH|DELETE) "
 '
 
-test_expect_success 'apply: one revision, one PATCH, applied; exit 0' '
+test_expect_success 'apply: one revision, one PATCH, applied, saved; exit 0' '
 	rc apply -p "$P" -i "$I" -J "$J" >"$TMP/apply" 2>"$TMP/apply.err" &&
 	test_must_contain "$TMP/apply" "applied and verified" &&
 	test "$(grep -c " leaf01 POST /nvue_v1/revision " "$RUN/rest.log")" = 1 &&
 	test "$(grep -c " leaf01 PATCH /nvue_v1/ " "$RUN/rest.log")" = 1 &&
-	test "$(grep -c " leaf01 PATCH /nvue_v1/revision/" "$RUN/rest.log")" = 1 &&
+	test "$(grep -c " leaf01 PATCH /nvue_v1/revision/[0-9]" "$RUN/rest.log")" = 1 &&
+	test "$(grep -c " leaf01 PATCH /nvue_v1/revision/applied " "$RUN/rest.log")" = 1 &&
 	nv "nv config history" >"$TMP/hist" &&
 	test "$(grep -c applied "$TMP/hist")" = 2 &&
 	nv "nv show qos pfc default-global -o json" | tr -d " \n" >"$TMP/pfc.flat" &&

@@ -2,8 +2,8 @@
 # SONiC's dynamic buffer model (DEVICE_METADATA buffer_model dynamic, the Mellanox SKUs):
 # rocectl writes the cable length as the policy gives it (no lookup-table rounding: the
 # dynamic buffermgrd computes headroom for any length), reads the lossless profile
-# buffermgrd derived into APPL_DB (the effect) and compares its xoff, bounded by the shared
-# headroom pool where that is on.  The switch's own sonic-db-cli is the witness; CONFIG_DB
+# buffermgrd derived into APPL_DB (the effect) and checks that its xoff, bounded by the shared
+# headroom pool where that is on, absorbs something.  The switch's own sonic-db-cli is the witness; CONFIG_DB
 # validates with SONiC's YANG models ($CONFORMANCE_DIR/sonic/validate-config-db).
 . "$SRC_DIR/tests/lib/testlib.sh"
 
@@ -80,11 +80,14 @@ test_expect_success 'a 3000m cable is written too, and its headroom is larger' '
 		{ sed "s/^/# /" "$TMP/apply3"; false; }
 '
 
-test_expect_success 'derived xoff below the policy floor (9216-byte frames) is drift on headroom' '
+# the device sizes headroom on this model: rocectl's estimate is shown, not compared
+# (docs/platforms/sonic.md; tests/switch/t5130-sonic-dynhead.sh runs the shipped policy)
+test_expect_success 'derived xoff below the estimate for 9216-byte frames: in sync, shown' '
 	write_policy "$TMP/jumbo.yaml" 7m &&
-	{ rc verify -p "$TMP/jumbo.yaml" -i "$I" >"$TMP/jumbo" 2>&1; st=$?; } ;
-	test "$st" = 2 &&
-	test_must_contain "$TMP/jumbo" "headroom\[3\].bytes *want >= [0-9]*, have 99328"
+	rc verify -p "$TMP/jumbo.yaml" -i "$I" >"$TMP/jumbo" 2>&1 ||
+		{ sed "s/^/# /" "$TMP/jumbo"; false; } &&
+	test_must_contain "$TMP/jumbo" "headroom\[3\].estimate *warning" &&
+	test_must_contain "$TMP/jumbo" "the device derived xoff 99328 B"
 '
 
 test_expect_success 'buffermgrd not following (port admin down: its lossless PGs go) is drift' '

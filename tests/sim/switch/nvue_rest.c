@@ -4,6 +4,10 @@
  *   PATCH  /nvue_v1/<path>?rev=<id>   JSON body   -> merge patch into the revision (echo)
  *   DELETE /nvue_v1/<path>?rev=<id>               -> 204, unset in the revision
  *   PATCH  /nvue_v1/revision/<id>  {"state": "apply", "auto-prompt": {"ays": "ays_yes"}}
+ *   PATCH  /nvue_v1/revision/applied  {"state": "save", "auto-prompt": {"ays": "ays_yes"}}
+ *          -> the applied configuration becomes the startup one (NVIDIA's "Data Center Network
+ *          Automation Quick Start Guide", Use Cases and Recommendations, Revisions step 5:
+ *          the REST form of `nv config save`)
  *   GET    /nvue_v1/revision[/<id>]               -> state + transition
  * Errors use the problem+json shape {"detail", "status", "title", "type"}. */
 #include <stdlib.h>
@@ -242,6 +246,36 @@ static void rest_change(struct sim_ctx *ctx, struct nv_sw *sw, const struct sim_
 	sb_free(&where);
 }
 
+/* PATCH /nvue_v1/revision/applied {"state": "save", ...}: `nv config save` over the API (the
+ * guide's example answers {"state": "save", "transition": {"issue": {}, "progress": ""}}).
+ * Any other method or state on "applied" is refused. */
+static void rest_save(struct sim_ctx *ctx, struct nv_sw *sw, const struct sim_req *req,
+		      struct sim_resp *resp)
+{
+	if (strcmp(req->method, "PATCH") != 0) {
+		problem(resp, 405, "The method is not allowed for the requested URL.");
+		return;
+	}
+	cJSON *body = parse_body(req, resp);
+	if (!body)
+		return;
+	if (strcmp(jstr(body, "state", ""), "save") != 0) {
+		problem(resp, 409, "Revision 'applied' can only be saved");
+		cJSON_Delete(body);
+		return;
+	}
+	cJSON_Delete(body);
+	nv_save(sw);
+	ctx->dirty = true;
+	cJSON *j = cJSON_CreateObject();
+	jput(j, "state", cJSON_CreateString("save"));
+	cJSON *t = cJSON_AddObjectToObject(j, "transition");
+	cJSON_AddObjectToObject(t, "issue");
+	jput(t, "progress", cJSON_CreateString(""));
+	body_json(resp, 200, j);
+	cJSON_Delete(j);
+}
+
 static void rest_revision(struct sim_ctx *ctx, struct nv_sw *sw, const struct sim_req *req,
 			  char **seg, int n, struct sim_resp *resp)
 {
@@ -266,6 +300,10 @@ static void rest_revision(struct sim_ctx *ctx, struct nv_sw *sw, const struct si
 		}
 		body_json(resp, 200, j);
 		cJSON_Delete(j);
+		return;
+	}
+	if (n == 2 && !strcmp(seg[1], "applied")) {
+		rest_save(ctx, sw, req, resp);
 		return;
 	}
 	cJSON *rev = n == 2 && is_uint(seg[1]) ? nv_rev(sw, strtol(seg[1], NULL, 10)) : NULL;
@@ -306,7 +344,11 @@ static void rest_revision(struct sim_ctx *ctx, struct nv_sw *sw, const struct si
 		return;
 	const char *state = jstr(body, "state", "");
 	if (!strcmp(state, "save")) {
-		body_json(resp, 200, body);
+		/* the guide saves through revision "applied" only; what NVUE answers here is not
+		 * documented */
+		problem(resp, 400,
+			"save revision 'applied' [switchsim stand-in, the real answer is not "
+			"public]");
 	} else if (strcmp(state, "apply") != 0) {
 		char d[128];
 		snprintf(d, sizeof(d), "'%.40s' is not one of ['apply', 'save'] - 'state'", state);
