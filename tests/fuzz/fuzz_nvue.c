@@ -7,11 +7,10 @@
  *     engine/util/err.c -lcjson -o fuzz_nvue
  *   ./fuzz_nvue tests/data/nvue/
  *
- * Built with -DRC_FUZZ_MAIN instead of -fsanitize=fuzzer, it replays the files given as
- * arguments (a corpus check without libFuzzer). */
+ * Linked with tests/fuzz/replay_main.c instead of -fsanitize=fuzzer, it replays the files
+ * given as arguments (a corpus check without libFuzzer). */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,32 +102,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	native_snapshot(text, size);
 	return 0;
 }
-
-#ifdef RC_FUZZ_MAIN
-int main(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "rb");
-		char *buf;
-		long n;
-
-		if (!f) {
-			perror(argv[i]);
-			return 1;
-		}
-		fseek(f, 0, SEEK_END);
-		n = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(n > 0 ? (size_t)n : 1);
-		if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			fclose(f);
-			free(buf);
-			return 1;
-		}
-		fclose(f);
-		LLVMFuzzerTestOneInput((const uint8_t *)buf, (size_t)n);
-		free(buf);
-	}
-	return 0;
-}
-#endif

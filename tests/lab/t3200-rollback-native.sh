@@ -15,6 +15,7 @@
 # work to do.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/rollbacklib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -30,47 +31,6 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
-
-# The switch's configuration as the campaign compares it.
-view() {
-	python3 -c 'import sys, json
-sys.path.insert(0, sys.argv[1])
-import campaign
-print(json.dumps(campaign.switch_view(sys.argv[2]), sort_keys=True))' \
-		"$SRC_DIR/tests/faults" "$LAB/switchsim/switches/$1.json"
-}
-
-# Put a switch's saved state file back (as the campaign does: atomic, owned by the lab user).
-put_back() {
-	cp "$TMP/$1.factory" "$LAB/switchsim/switches/.$1.tmp" &&
-		chown "${SWITCHSIM_USER:-switchsim}:${SWITCHSIM_USER:-switchsim}" \
-			"$LAB/switchsim/switches/.$1.tmp" &&
-		mv "$LAB/switchsim/switches/.$1.tmp" "$LAB/switchsim/switches/$1.json"
-}
-
-# No switch command still running (a killed client's remote commands run to their end).
-quiesce() {
-	i=0
-	while pgrep -f "switchsim-cli" >/dev/null && [ $i -lt 150 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-}
-
-rc() {
-	"$LAB_CMD" exec "$LAB" -- env ROCECTL_JOURNAL="$JOURNAL" "$ROCECTL" "$@"
-}
-
-# The length of a clean apply of one switch (ms), slowed down like the trials.
-measure() {
-	sw=$1 inv=$2
-	put_back "$sw" && "$SIMCTL" fault "$LAB/switchsim" "$sw" slow $SLOW_MS >/dev/null &&
-		JOURNAL="$TMP/journal-measure" && rm -rf "$JOURNAL" &&
-		t0=$(date +%s%N) && rc apply -p "$POLICY" -i "$inv" --limit "$sw" >/dev/null &&
-		t1=$(date +%s%N) && view "$sw" >"$TMP/$sw.golden" &&
-		"$SIMCTL" fault "$LAB/switchsim" "$sw" clear >/dev/null &&
-		echo $(((t1 - t0) / 1000000))
-}
 
 # One trial: kill -9 the apply after `ms`, roll back, compare.  Prints "busy" when the kill
 # landed while the device was changed or had something staged.
@@ -106,11 +66,7 @@ trial() {
 		return 0
 	fi
 	echo "$sw $inv kill at ${ms}ms ($journaled journal entries): differs from the pre-run state" >&2
-	python3 -c 'import sys, json
-sys.path.insert(0, sys.argv[1])
-import campaign
-a, b = (json.load(open(p)) for p in sys.argv[2:4])
-print(campaign.differences(a, b, 6))' "$SRC_DIR/tests/faults" "$TMP/pre" "$TMP/post" >&2
+	differences "$TMP/pre" "$TMP/post" >&2
 	cat "$TMP/rollback.out" >&2
 	return 1
 }

@@ -10,6 +10,7 @@
 # in t3200, rarely hit the one command that writes).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/rollbacklib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -25,47 +26,6 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
-
-# The switch's configuration as the campaign compares it.
-view() {
-	python3 -c 'import sys, json
-sys.path.insert(0, sys.argv[1])
-import campaign
-print(json.dumps(campaign.switch_view(sys.argv[2]), sort_keys=True))' \
-		"$SRC_DIR/tests/faults" "$LAB/switchsim/switches/$1.json"
-}
-
-# Put a switch's saved state file back (as the campaign does: atomic, owned by the lab user).
-put_back() {
-	cp "$TMP/$1.factory" "$LAB/switchsim/switches/.$1.tmp" &&
-		chown "${SWITCHSIM_USER:-switchsim}:${SWITCHSIM_USER:-switchsim}" \
-			"$LAB/switchsim/switches/.$1.tmp" &&
-		mv "$LAB/switchsim/switches/.$1.tmp" "$LAB/switchsim/switches/$1.json"
-}
-
-# No switch command still running (a killed client's remote commands run to their end).
-quiesce() {
-	i=0
-	while pgrep -f "switchsim-cli" >/dev/null && [ $i -lt 150 ]; do
-		sleep 0.2
-		i=$((i + 1))
-	done
-}
-
-rc() {
-	"$LAB_CMD" exec "$LAB" -- env ROCECTL_JOURNAL="$JOURNAL" "$ROCECTL" "$@"
-}
-
-# The length of a clean apply of one switch (ms), slowed down like the trials.
-measure() {
-	sw=$1 inv=$2
-	put_back "$sw" && "$SIMCTL" fault "$LAB/switchsim" "$sw" slow $SLOW_MS >/dev/null &&
-		JOURNAL="$TMP/journal-measure" && rm -rf "$JOURNAL" &&
-		t0=$(date +%s%N) && rc apply -p "$POLICY" -i "$inv" --limit "$sw" >/dev/null &&
-		t1=$(date +%s%N) && view "$sw" >"$TMP/$sw.golden" &&
-		"$SIMCTL" fault "$LAB/switchsim" "$sw" clear >/dev/null &&
-		echo $(((t1 - t0) / 1000000))
-}
 
 test_expect_success 'bring-up of a lab with a SONiC leaf and a spine (its uplink gets a longer cable)' '
 	"$LAB_CMD" up "$LAB" --hosts 1 --nics 1 --leaves 1 --spines 1 --platforms sonic,nvue \
@@ -123,13 +83,7 @@ kill_on_change() {
 		comm -13 "$TMP/profiles.pre" "$TMP/profiles.mid" | grep -q "^pg_lossless_" &&
 		rc rollback -i "$inv" --journal "$JOURNAL" &&
 		view "$sw" >"$TMP/post" && raw_profiles "$sw" >"$TMP/raw.post" &&
-		python3 -c 'import sys, json
-sys.path.insert(0, sys.argv[1])
-import campaign
-a, b = (json.load(open(p)) for p in sys.argv[2:4])
-d = campaign.differences(a, b, 6)
-print(d)
-sys.exit(1 if d else 0)' "$SRC_DIR/tests/faults" "$TMP/pre" "$TMP/post"
+		differences "$TMP/pre" "$TMP/post"
 }
 
 # The simulated release (GCU's validator rules follow it, tests/sim/switch/sonic_gate.c).

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_driver.h"
+#include "fake_fleet.h"
 #include "rocectl/canary.h"
 #include "rocectl/enforce.h"
 #include "rocectl/journal.h"
@@ -73,117 +74,32 @@ static const struct rc_driver fake_c_driver = {
 
 RC_DRIVER_REGISTER(fake_c_driver)
 
-struct fixture {
-	struct rc_policy pol;
-	struct rc_device dev[N_DEV];
-	char ports[N_DEV][3][RC_NAME_MAX];
-	struct rc_link links[5];
-	struct rc_inventory inv;
-	char dir[256];
-};
-
-static void add_device(struct fixture *f, int i, enum rc_role role, size_t n,
-		       const char *const *ports)
-{
-	struct rc_device *d = &f->dev[i];
-
-	snprintf(d->name, sizeof(d->name), "%s", dev_names[i]);
-	snprintf(d->driver, sizeof(d->driver), "fake-c");
-	d->role = role;
-	d->kind = role == RC_ROLE_HOST ? RC_DEV_HOST : RC_DEV_SWITCH;
-	d->platform = role == RC_ROLE_HOST ? RC_PLAT_HOST : RC_PLAT_NVUE;
-	d->n_ports = n;
-	d->ports = f->ports[i];
-	for (size_t k = 0; k < n; k++)
-		snprintf(f->ports[i][k], RC_NAME_MAX, "%s", ports[k]);
-	fake_add(d->name, ports, n);
-}
-
-static void add_link(struct fixture *f, size_t l, int a, const char *ap, int b, const char *bp)
-{
-	f->links[l].a.dev = (size_t)a;
-	snprintf(f->links[l].a.port, RC_NAME_MAX, "%s", ap);
-	f->links[l].b.dev = (size_t)b;
-	snprintf(f->links[l].b.port, RC_NAME_MAX, "%s", bp);
-	f->links[l].speed_gbps = 100;
-}
-
-static void enforce(struct fixture *f, const struct rc_guardrails *g, struct rc_quarantine *q,
-		    struct rc_enforce_run *run)
-{
-	struct rc_run_opts opts = {.root = "/"};
-	struct rc_err err = {0};
-	struct rc_fleet fl;
-
-	assert_int_equal(rc_fleet_init(&fl, &f->inv, &f->pol, &opts, NULL, 3, &err), 0);
-	fl.progress = false;
-	fl.journal_dir = f->dir;
-	snprintf(fl.run_id, sizeof(fl.run_id), "run%zu", fake.n_log);
-	assert_int_equal(rc_enforce_execute(&fl, g, q, NULL, run, &err), 0);
-	rc_fleet_fini(&fl);
-}
-
 static int setup(void **state)
 {
 	static const char *const sw[] = {"swp1", "swp2", "swp51"};
 	static const char *const host[] = {"eth0"};
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct rc_guardrails all = {.allow_disruptive = true};
-	struct rc_enforce_run run;
-	struct rc_warnings warn = {0};
-	struct rc_err err = {0};
-	char path[4096];
+	struct fixture *f = fake_fleet_new("canary", "fake-c", dev_names);
 
-	if (!f || !rc_test_tmpdir(f->dir, sizeof(f->dir), "canary"))
+	if (!f)
 		return -1;
-	rc_test_path(path, sizeof(path), "policies/roce-lossless.yaml");
-	if (rc_policy_load(path, &f->pol, &warn, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		free(f);
-		return -1;
-	}
-	fake_reset();
+	*state = f;
 	memset(scripted, 0, sizeof(scripted));
 	memset(n_samples, 0, sizeof(n_samples));
-	add_device(f, SPINE01, RC_ROLE_SPINE, 2, sw);
-	add_device(f, LEAF01, RC_ROLE_LEAF, 3, sw);
-	add_device(f, LEAF02, RC_ROLE_LEAF, 3, sw);
-	add_device(f, GPU001, RC_ROLE_HOST, 1, host);
-	add_device(f, GPU002, RC_ROLE_HOST, 1, host);
-	add_device(f, GPU003, RC_ROLE_HOST, 1, host);
-	add_link(f, 0, SPINE01, "swp1", LEAF01, "swp51");
-	add_link(f, 1, SPINE01, "swp2", LEAF02, "swp51");
-	add_link(f, 2, LEAF01, "swp1", GPU001, "eth0");
-	add_link(f, 3, LEAF01, "swp2", GPU003, "eth0");
-	add_link(f, 4, LEAF02, "swp1", GPU002, "eth0");
-	f->inv.n_devices = N_DEV;
-	f->inv.devices = f->dev;
-	f->inv.n_links = 5;
-	f->inv.links = f->links;
-	enforce(f, &all, NULL, &run);
-	if (run.exit_code != 0) {
-		fprintf(stderr, "set-up enforce exited %d\n", run.exit_code);
-		for (size_t i = 0; i < run.n; i++)
-			fprintf(stderr, "  %s: %s %s\n", run.devs[i].device,
-				rc_enforce_action_name(run.devs[i].action), run.devs[i].error);
+	fake_fleet_add_device(f, SPINE01, RC_ROLE_SPINE, 2, sw);
+	fake_fleet_add_device(f, LEAF01, RC_ROLE_LEAF, 3, sw);
+	fake_fleet_add_device(f, LEAF02, RC_ROLE_LEAF, 3, sw);
+	fake_fleet_add_device(f, GPU001, RC_ROLE_HOST, 1, host);
+	fake_fleet_add_device(f, GPU002, RC_ROLE_HOST, 1, host);
+	fake_fleet_add_device(f, GPU003, RC_ROLE_HOST, 1, host);
+	fake_fleet_add_link(f, SPINE01, "swp1", LEAF01, "swp51");
+	fake_fleet_add_link(f, SPINE01, "swp2", LEAF02, "swp51");
+	fake_fleet_add_link(f, LEAF01, "swp1", GPU001, "eth0");
+	fake_fleet_add_link(f, LEAF01, "swp2", GPU003, "eth0");
+	fake_fleet_add_link(f, LEAF02, "swp1", GPU002, "eth0");
+	if (fake_fleet_converge(f)) {
+		teardown(state);
 		return -1;
 	}
-	rc_enforce_run_fini(&run);
-	for (size_t i = 0; i < fake.n; i++)
-		fake.dev[i].n_apply = fake.dev[i].n_open = fake.dev[i].n_read = 0;
-	fake.n_log = 0;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fake_driver.h"
+#include "fake_fleet.h"
 #include "rocectl/enforce.h"
 #include "rocectl/print.h"
 #include "testutil.h"
@@ -67,111 +68,29 @@ static const struct rc_driver fake_d_driver = {
 
 RC_DRIVER_REGISTER(fake_d_driver)
 
-struct fixture {
-	struct rc_policy pol;
-	struct rc_device dev[N_DEV];
-	char ports[N_DEV][2][RC_NAME_MAX];
-	struct rc_link links[4];
-	struct rc_inventory inv;
-	char dir[256];
-};
-
-static void add_device(struct fixture *f, int i, enum rc_role role, const char *p0, const char *p1)
-{
-	struct rc_device *d = &f->dev[i];
-	const char *names[2] = {p0, p1};
-
-	snprintf(d->name, sizeof(d->name), "%s", dev_names[i]);
-	snprintf(d->driver, sizeof(d->driver), "fake-d");
-	d->role = role;
-	d->kind = role == RC_ROLE_HOST ? RC_DEV_HOST : RC_DEV_SWITCH;
-	d->platform = role == RC_ROLE_HOST ? RC_PLAT_HOST : RC_PLAT_NVUE;
-	d->n_ports = p1 ? 2 : 1;
-	d->ports = f->ports[i];
-	for (size_t k = 0; k < d->n_ports; k++)
-		snprintf(f->ports[i][k], RC_NAME_MAX, "%s", names[k]);
-	fake_add(d->name, names, d->n_ports);
-}
-
-static void add_link(struct fixture *f, size_t l, int a, const char *ap, int b, const char *bp)
-{
-	f->links[l].a.dev = (size_t)a;
-	snprintf(f->links[l].a.port, RC_NAME_MAX, "%s", ap);
-	f->links[l].b.dev = (size_t)b;
-	snprintf(f->links[l].b.port, RC_NAME_MAX, "%s", bp);
-	f->links[l].speed_gbps = 100;
-}
-
-/* One enforce run over the whole fixture. */
-static void enforce(struct fixture *f, const struct rc_guardrails *g, struct rc_quarantine *q,
-		    struct rc_enforce_run *run)
-{
-	struct rc_run_opts opts = {.root = "/"};
-	struct rc_err err = {0};
-	struct rc_fleet fl;
-
-	assert_int_equal(rc_fleet_init(&fl, &f->inv, &f->pol, &opts, NULL, 3, &err), 0);
-	fl.progress = false;
-	fl.journal_dir = f->dir;
-	snprintf(fl.run_id, sizeof(fl.run_id), "run%zu", fake.n_log);
-	assert_int_equal(rc_enforce_execute(&fl, g, q, NULL, run, &err), 0);
-	rc_fleet_fini(&fl);
-}
-
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
-	struct rc_guardrails all = {.allow_disruptive = true};
-	struct rc_enforce_run run;
-	struct rc_warnings warn = {0};
-	struct rc_err err = {0};
-	char path[4096];
+	static const char *const spine[] = {"swp1", "swp2"}, *const leaf[] = {"swp1", "swp51"},
+				 *const host[] = {"eth0"};
+	struct fixture *f = fake_fleet_new("enforce", "fake-d", dev_names);
 
-	if (!f || !rc_test_tmpdir(f->dir, sizeof(f->dir), "enforce"))
+	if (!f)
 		return -1;
-	rc_test_path(path, sizeof(path), "policies/roce-lossless.yaml");
-	if (rc_policy_load(path, &f->pol, &warn, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		free(f);
-		return -1;
-	}
-	fake_reset();
-	add_device(f, SPINE01, RC_ROLE_SPINE, "swp1", "swp2");
-	add_device(f, LEAF01, RC_ROLE_LEAF, "swp1", "swp51");
-	add_device(f, LEAF02, RC_ROLE_LEAF, "swp1", "swp51");
-	add_device(f, GPU001, RC_ROLE_HOST, "eth0", NULL);
-	add_device(f, GPU002, RC_ROLE_HOST, "eth0", NULL);
-	add_link(f, 0, SPINE01, "swp1", LEAF01, "swp51");
-	add_link(f, 1, SPINE01, "swp2", LEAF02, "swp51");
-	add_link(f, 2, LEAF01, "swp1", GPU001, "eth0");
-	add_link(f, 3, LEAF02, "swp1", GPU002, "eth0");
-	f->inv.n_devices = N_DEV;
-	f->inv.devices = f->dev;
-	f->inv.n_links = 4;
-	f->inv.links = f->links;
-	/* bring the fabric into policy, then start counting */
-	enforce(f, &all, NULL, &run);
-	if (run.exit_code != 0) {
-		fprintf(stderr, "set-up enforce exited %d\n", run.exit_code);
-		return -1;
-	}
-	rc_enforce_run_fini(&run);
-	for (size_t i = 0; i < fake.n; i++)
-		fake.dev[i].n_apply = fake.dev[i].n_open = fake.dev[i].n_read = 0;
-	fake.n_log = 0;
-	memset(written, 0, sizeof(written));
 	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	assert_int_equal(system(cmd), 0);
-	free(f);
+	fake_fleet_add_device(f, SPINE01, RC_ROLE_SPINE, 2, spine);
+	fake_fleet_add_device(f, LEAF01, RC_ROLE_LEAF, 2, leaf);
+	fake_fleet_add_device(f, LEAF02, RC_ROLE_LEAF, 2, leaf);
+	fake_fleet_add_device(f, GPU001, RC_ROLE_HOST, 1, host);
+	fake_fleet_add_device(f, GPU002, RC_ROLE_HOST, 1, host);
+	fake_fleet_add_link(f, SPINE01, "swp1", LEAF01, "swp51");
+	fake_fleet_add_link(f, SPINE01, "swp2", LEAF02, "swp51");
+	fake_fleet_add_link(f, LEAF01, "swp1", GPU001, "eth0");
+	fake_fleet_add_link(f, LEAF02, "swp1", GPU002, "eth0");
+	if (fake_fleet_converge(f)) {
+		teardown(state);
+		return -1;
+	}
+	memset(written, 0, sizeof(written));
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "../../engine/config/range.h"
+#include "inventory_fixture.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
 
@@ -150,57 +151,11 @@ static void test_names(void **state)
 
 /* ---- loading ---- */
 
-struct fixture {
-	struct rc_inventory inv;
-	struct rc_warnings w;
-	struct rc_err err;
-};
-
+/* $HOME for the `~/` of key paths (engine/config/yaml_walk.c expands it). */
 static int setup(void **state)
 {
-	*state = calloc(1, sizeof(struct fixture));
 	setenv("HOME", "/home/op", 1);
-	return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	rc_inventory_fini(&f->inv);
-	free(f);
-	return 0;
-}
-
-static int load(struct fixture *f, const char *text)
-{
-	rc_inventory_fini(&f->inv);
-	memset(&f->w, 0, sizeof(f->w));
-	rc_err_clear(&f->err);
-	return rc_inventory_load_buffer("i.yaml", text, strlen(text), &f->inv, &f->w, &f->err);
-}
-
-static void expect_error(struct fixture *f, const char *text, int line, int col, const char *msg)
-{
-	int rc = load(f, text);
-
-	if (rc == 0 || f->err.line != line || f->err.column != col || !strstr(f->err.msg, msg))
-		fail_msg("rc %d, got %s:%d:%d: %s; want %d:%d: %s", rc, f->err.file, f->err.line,
-			 f->err.column, f->err.msg, line, col, msg);
-	assert_string_equal(f->err.file, "i.yaml");
-	assert_int_equal(f->inv.n_devices, 0); /* freed on error */
-	assert_null(f->inv.devices);
-}
-
-#define HEAD "apiVersion: rocectl/v1\nkind: Inventory\n"
-
-static const struct rc_device *dev(const struct fixture *f, const char *name)
-{
-	const struct rc_device *d = rc_inventory_device(&f->inv, name);
-
-	if (!d)
-		fail_msg("no device '%s'", name);
-	return d;
+	return inventory_setup(state);
 }
 
 static void test_example(void **state)

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "inventory_fixture.h"
 #include "rocectl/inventory.h"
 #include "rocectl/transport.h"
 
@@ -84,56 +85,6 @@ static void test_parse(void **state)
 	rc_jump_format(&j, buf, sizeof(buf));
 	assert_string_equal(buf, "none");
 }
-
-struct fixture {
-	struct rc_inventory inv;
-	struct rc_warnings w;
-	struct rc_err err;
-};
-
-static int setup(void **state)
-{
-	*state = calloc(1, sizeof(struct fixture));
-	return *state ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	rc_inventory_fini(&f->inv);
-	free(f);
-	return 0;
-}
-
-static int load(struct fixture *f, const char *text)
-{
-	rc_inventory_fini(&f->inv);
-	memset(&f->w, 0, sizeof(f->w));
-	rc_err_clear(&f->err);
-	return rc_inventory_load_buffer("i.yaml", text, strlen(text), &f->inv, &f->w, &f->err);
-}
-
-static void expect_error(struct fixture *f, const char *text, int line, int col, const char *msg)
-{
-	int rc = load(f, text);
-
-	if (rc == 0 || f->err.line != line || f->err.column != col || !strstr(f->err.msg, msg))
-		fail_msg("rc %d, got %s:%d:%d: %s; want %d:%d: %s", rc, f->err.file, f->err.line,
-			 f->err.column, f->err.msg, line, col, msg);
-	assert_string_equal(f->err.file, "i.yaml");
-}
-
-static const struct rc_device *dev(const struct fixture *f, const char *name)
-{
-	const struct rc_device *d = rc_inventory_device(&f->inv, name);
-
-	if (!d)
-		fail_msg("no device '%s'", name);
-	return d;
-}
-
-#define HEAD "apiVersion: rocectl/v1\nkind: Inventory\n"
 
 static void test_inherit(void **state)
 {
@@ -245,8 +196,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),
-	    cmocka_unit_test_setup_teardown(test_inherit, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_inherit, inventory_setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_errors, inventory_setup, teardown),
 	    cmocka_unit_test(test_transport),
 	};
 
