@@ -1140,7 +1140,8 @@ static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opt
 /* ---- native snapshot: what buffermgrd will derive (sonic_derived.c) ------------------------ */
 
 /* GCU stages nothing and a killed apply's patch is in CONFIG_DB or not at all: the values
- * are restored by value; the snapshot only says which profiles existed before the run. */
+ * are restored by value; the snapshot says which profiles existed before the run, and
+ * holds the saved configuration as it was (restore_saved). */
 static int sonic_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 {
 	*blob = NULL;

@@ -9,8 +9,8 @@
  * back, a derived profile that is not in it and that nothing references is the run's
  * leftover.  The snapshot also keeps the saved configuration (/etc/sonic/config_db.json) as
  * the run found it: a restore saves, and the running configuration it saves need not be
- * the one that was saved before the run (sonic.c, sonic_restore_saved).  Nothing here does I/O; the
- * blob comes from a journal file and is checked like device output. */
+ * the one that was saved before the run (sonic.c, restore_saved).  Nothing here does I/O;
+ * the blob comes from a journal file and is checked like device output. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
