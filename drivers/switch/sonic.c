@@ -35,8 +35,9 @@ struct rc_session {
 	const struct rc_device *dev;
 	struct rc_run_opts opts;
 	struct rc_ssh *ssh;
-	cJSON *cfg;  /* CONFIG_DB of the last read */
-	cJSON *appl; /* APPL_DB buffer tables of the last read (dynamic model), or NULL */
+	cJSON *cfg;	/* CONFIG_DB of the last read */
+	cJSON *appl;	/* APPL_DB buffer tables of the last read (dynamic model), or NULL */
+	cJSON *startup; /* /etc/sonic/config_db.json of the last read, or NULL (unreadable) */
 	struct rc_port_memo read; /* what was read last, for apply's checks */
 	bool probed;
 	uint32_t gated;		     /* RC_F_* groups GCU refuses to change live here */
@@ -485,7 +486,9 @@ static void check_startup(struct rc_session *s, struct rc_port_state *ports, siz
 		memset(&q, 0xff, sizeof(q));
 		sonic_effect_startup(&q, err.msg, &ports[i].qos);
 	}
-	cJSON_Delete(db);
+	/* kept for the native snapshot: a restore puts the saved configuration back as found */
+	cJSON_Delete(s->startup);
+	s->startup = db;
 }
 
 static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
@@ -1139,14 +1142,15 @@ static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opt
 /* ---- native snapshot: what buffermgrd will derive (sonic_derived.c) ------------------------ */
 
 /* GCU stages nothing and a killed apply's patch is in CONFIG_DB or not at all: the values
- * are restored by value; the snapshot only says which profiles existed before the run. */
+ * are restored by value; the snapshot says which profiles existed before the run, and
+ * holds the saved configuration as it was (restore_saved). */
 static int sonic_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 {
 	*blob = NULL;
 	if (!s->cfg)
 		return rc_errf(err, EINVAL, "'%s': nothing was read before the snapshot",
 			       s->dev->name);
-	*blob = sonic_derived_snapshot(s->cfg);
+	*blob = sonic_derived_snapshot(s->cfg, s->startup);
 	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
@@ -1156,6 +1160,72 @@ static bool refused_profiles(const char *why)
 	size_t n = sonic_gcu_refused_tables(why, strlen(why), t, 4);
 
 	return n == 1 && !strcmp(t[0], "BUFFER_PROFILE");
+}
+
+/* The saved configuration (/etc/sonic/config_db.json), parsed; -EIO when it cannot be read. */
+static int fetch_saved(struct rc_session *s, cJSON **db, struct rc_err *err)
+{
+	static const char cmd[] = "cat /etc/sonic/config_db.json";
+	struct rc_ssh_result res;
+	char what[RC_NAME_MAX + 64];
+	int rc = read_cmd(s, cmd, &res, err);
+
+	*db = NULL;
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
+	rc = sonic_parse_configdb(res.out, res.out_len, what, db, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* Put the saved configuration back as the snapshot found it.  A restore writes through
+ * apply, which saves the running configuration (`config save`, what apply does so that a
+ * reload keeps the change); when the run found running and saved different (a change
+ * nobody saved), that save replaced the saved configuration with one it never had (fault
+ * campaign seed 42039, tests/faults/README.md).  `config save` can only save running, so
+ * the file is written back whole, and read back. */
+static int restore_saved(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	cJSON *want = NULL, *now = NULL;
+	struct rc_ssh_result res;
+	char *text = NULL, why[300];
+	int rc = sonic_derived_startup(blob, &want, err);
+
+	if (rc || !want) /* an older journal, or the file was unreadable then: left as it is */
+		return rc;
+	rc = fetch_saved(s, &now, err);
+	if (!rc && cJSON_Compare(want, now, true))
+		goto out;
+	cJSON_Delete(now);
+	now = NULL;
+	if (!rc && !(text = cJSON_Print(want)))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc)
+		rc =
+		    ssh_run(s, "sudo tee /etc/sonic/config_db.json", text, strlen(text), &res, err);
+	if (!rc) {
+		rc_clean_text(res.err, res.err_len, why, sizeof(why));
+		if (res.exit_status != 0)
+			rc = rc_errf(err, EIO,
+				     "writing /etc/sonic/config_db.json back failed (exit status "
+				     "%d)%s%s",
+				     res.exit_status, why[0] ? ": " : "", why);
+		rc_ssh_result_free(&res);
+	}
+	if (!rc)
+		rc = fetch_saved(s, &now, err);
+	if (!rc && !cJSON_Compare(want, now, true))
+		rc = rc_errf(err, EIO,
+			     "/etc/sonic/config_db.json differs from the pre-run one "
+			     "after it was written back");
+out:
+	if (rc)
+		rc_err_prefix(err, "the saved configuration is not the pre-run one");
+	free(text);
+	cJSON_Delete(want);
+	cJSON_Delete(now);
+	return rc;
 }
 
 /* After the values are back: remove the lossless profiles buffermgrd made from the run's
@@ -1190,7 +1260,7 @@ static int sonic_restore_derived(struct rc_session *s, const char *blob, struct 
 			rc = rc_errf(err, EIO, "config save failed: %s", why);
 	}
 	free(patch);
-	return rc;
+	return rc ? rc : restore_saved(s, blob, err);
 }
 
 static void sonic_close(struct rc_session *s)
@@ -1200,6 +1270,7 @@ static void sonic_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	cJSON_Delete(s->cfg);
 	cJSON_Delete(s->appl);
+	cJSON_Delete(s->startup);
 	rc_port_memo_free(&s->read);
 	free(s);
 }

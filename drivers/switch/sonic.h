@@ -29,8 +29,13 @@ bool sonic_name_ok(const char *name);
 
 /* ---- what buffermgrd derives (sonic_derived.c) ------------------------------------------ */
 
-/* The native snapshot: the BUFFER_PROFILE names of `cfg` (CONFIG_DB), malloc'd, or NULL. */
-char *sonic_derived_snapshot(const struct cJSON *cfg);
+/* The native snapshot: the BUFFER_PROFILE names of `cfg` (CONFIG_DB) and, when not NULL,
+ * the saved configuration `startup` (/etc/sonic/config_db.json); malloc'd, or NULL. */
+char *sonic_derived_snapshot(const struct cJSON *cfg, const struct cJSON *startup);
+
+/* The saved configuration of the snapshot `blob` (*startup NULL when it holds none); the
+ * blob is checked like device output. */
+int sonic_derived_startup(const char *blob, struct cJSON **startup, struct rc_err *err);
 
 /* The buffermgrd-made profiles (pg_lossless_*) of `cfg` that the snapshot `blob` did not
  * hold and that nothing references: a JSON Patch removing them (*patch malloc'd, NULL when

@@ -7,8 +7,10 @@
  *
  * The snapshot is the list of BUFFER_PROFILE names before the run; after the values are
  * back, a derived profile that is not in it and that nothing references is the run's
- * leftover.  Nothing here does I/O; the blob comes from a journal file and is checked like
- * device output. */
+ * leftover.  The snapshot also keeps the saved configuration (/etc/sonic/config_db.json) as
+ * the run found it: a restore saves, and the running configuration it saves need not be
+ * the one that was saved before the run (sonic.c, restore_saved).  Nothing here does I/O;
+ * the blob comes from a journal file and is checked like device output. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,12 +24,17 @@
 #define DERIVED_PREFIX	 "pg_lossless_"
 #define DERIVED_MAX_LIST 65536
 
-char *sonic_derived_snapshot(const cJSON *cfg)
+char *sonic_derived_snapshot(const cJSON *cfg, const cJSON *startup)
 {
 	cJSON *o = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(o, "profiles");
 	const cJSON *p;
 	char *out = NULL;
 	bool ok = o && list && cJSON_AddNumberToObject(o, "version", DERIVED_VERSION);
+
+	/* optional (absent in the journals of older releases, and when the file could not be
+	 * read): a version-1 reader ignores it */
+	if (ok && startup)
+		ok = cJSON_AddItemToObject(o, "startup", cJSON_Duplicate(startup, true));
 
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(cfg, "BUFFER_PROFILE"))
 	{
@@ -135,5 +142,24 @@ int sonic_derived_leftovers(const cJSON *cfg, const char *blob, char **patch, in
 	cJSON_Delete(o);
 	if (rc)
 		*n = 0;
+	return rc;
+}
+
+int sonic_derived_startup(const char *blob, cJSON **startup, struct rc_err *err)
+{
+	cJSON *o = blob ? cJSON_Parse(blob) : NULL;
+	cJSON *st = cJSON_DetachItemFromObjectCaseSensitive(o, "startup");
+	int rc = 0;
+
+	*startup = NULL;
+	if (!cJSON_IsObject(o))
+		rc = rc_errf(err, EPROTO, "native snapshot: not a JSON object");
+	else if (st && !cJSON_IsObject(st))
+		rc = rc_errf(err, EPROTO, "native snapshot: 'startup' is not a JSON object");
+	if (!rc)
+		*startup = st;
+	else
+		cJSON_Delete(st);
+	cJSON_Delete(o);
 	return rc;
 }

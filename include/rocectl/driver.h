@@ -148,7 +148,9 @@ struct rc_driver {
 	/* Optional, with `snapshot` (then restore_native and discard may be absent): called
 	 * after a restore has put the values back, to remove what the platform itself
 	 * derived from the run's values and keeps after they are gone (SONiC's buffermgrd
-	 * profiles, sonic_derived.c).  The blob is the journaled snapshot. */
+	 * profiles, sonic_derived.c), and to put back what the restore's own writes changed
+	 * beyond the values (SONiC's saved config_db.json, which every write saves over).
+	 * The blob is the journaled snapshot. */
 	int (*restore_derived)(struct rc_session *s, const char *blob, struct rc_err *err);
 };
 

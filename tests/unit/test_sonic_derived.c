@@ -38,7 +38,7 @@ static void test_leftover_removed(void **state)
 {
 	cJSON *pre = cJSON_Parse(before), *post = cJSON_Parse(after);
 	struct rc_err err = {0};
-	char *blob = sonic_derived_snapshot(pre), *patch = NULL;
+	char *blob = sonic_derived_snapshot(pre, NULL), *patch = NULL;
 	int n = -1;
 
 	(void)state;
@@ -90,11 +90,48 @@ static void test_hostile_blob(void **state)
 	cJSON_Delete(post);
 }
 
+/* The saved configuration rides in the snapshot whole, and comes back out of it as it
+ * was; a blob without it (an older journal) gives none, a wrong shape is refused. */
+static void test_saved_configuration(void **state)
+{
+	cJSON *pre = cJSON_Parse(before), *saved = cJSON_Parse(after), *got = NULL;
+	struct rc_err err = {0};
+	char *blob = sonic_derived_snapshot(pre, saved), *patch = NULL;
+	static const char *const bad[] = {"{\"version\": 1, \"profiles\": [], \"startup\": 3}",
+					  "{\"version\": 1, \"profiles\": [], \"startup\": []}",
+					  "[1]", "{", ""};
+	int n = -1;
+
+	(void)state;
+	assert_non_null(blob);
+	assert_int_equal(sonic_derived_startup(blob, &got, &err), 0);
+	assert_non_null(got);
+	assert_true(cJSON_Compare(got, saved, true));
+	cJSON_Delete(got);
+	/* the profile list is read as before */
+	assert_int_equal(sonic_derived_leftovers(saved, blob, &patch, &n, &err), 0);
+	assert_int_equal(n, 1);
+	free(patch);
+	free(blob);
+	got = saved;
+	assert_int_equal(sonic_derived_startup("{\"version\": 1, \"profiles\": []}", &got, &err),
+			 0);
+	assert_null(got);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		got = saved;
+		assert_true(sonic_derived_startup(bad[i], &got, &err) < 0);
+		assert_null(got);
+	}
+	cJSON_Delete(pre);
+	cJSON_Delete(saved);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_leftover_removed),
 	    cmocka_unit_test(test_hostile_blob),
+	    cmocka_unit_test(test_saved_configuration),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,41 @@ static int sn_cat(struct sn_cli *c, const char *path)
 	return 1;
 }
 
+/* `tee /etc/sonic/config_db.json`: stdin becomes the saved configuration (what a reload
+ * loads), and is copied to stdout as tee does.  The file is root's (sudo).  The simulator
+ * keeps the saved configuration as JSON, so anything else is refused (on a switch it would
+ * be written, and the next `config reload` would fail on it). */
+static int sn_tee(struct sn_cli *c, const char *path)
+{
+	struct sbuf e;
+	cJSON *db = NULL;
+	if (strcmp(path, "/etc/sonic/config_db.json") != 0) {
+		fprintf(c->err, "tee: %s: Permission denied\n", path);
+		return 1;
+	}
+	if (!c->ctx->sudo) {
+		fprintf(c->err, "tee: %s: Permission denied\n", path);
+		return 1;
+	}
+	sb_init(&e);
+	if (sn_read_input(c, "-", &db, &e) < 0 || !cJSON_IsObject(db)) {
+		fprintf(c->err, "switchsim: tee %s: not a JSON object (%s)\n", path,
+			e.len ? sb_str(&e) : "wrong shape");
+		sb_free(&e);
+		cJSON_Delete(db);
+		return 1;
+	}
+	sb_free(&e);
+	jput(c->sw.sn, "startup", db);
+	c->ctx->dirty = true;
+	struct sbuf sb;
+	sb_init(&sb);
+	sn_print_json(&sb, db);
+	fputs(sb_str(&sb), c->out);
+	sb_free(&sb);
+	return 0;
+}
+
 int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err)
 {
 	struct sn_cli c = {.ctx = ctx, .out = out, .err = err};
@@ -141,6 +176,8 @@ int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err)
 	}
 	if (!strcmp(prog, "cat") && argc == 2)
 		return sn_cat(&c, argv[1]);
+	if (!strcmp(prog, "tee") && argc == 2)
+		return sn_tee(&c, argv[1]);
 	fprintf(err, "-bash: %s: command not found\n", prog);
 	return 127;
 }

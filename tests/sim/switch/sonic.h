@@ -115,7 +115,9 @@ struct sn_cli {
 int sonic_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err);
 int sn_db_cli(struct sn_cli *c, int argc, char **argv); /* sonic_db.c */
 int sn_config(struct sn_cli *c, int argc, char **argv); /* sonic_gcu.c */
-int sn_show(struct sn_cli *c, int argc, char **argv);	/* sonic_show.c */
+/* stdin for PATH /dev/stdin or "-", parsed as JSON (sonic_gcu.c) */
+int sn_read_input(struct sn_cli *c, const char *path, cJSON **out, struct sbuf *err);
+int sn_show(struct sn_cli *c, int argc, char **argv); /* sonic_show.c */
 /* A write behind GCU's back (sonic-db-cli, drift): the new CONFIG_DB replaces the old one
  * and buffermgrd follows. */
 void sn_commit_direct(struct sn_sw *sw, cJSON *db);

@@ -127,7 +127,7 @@ static void glog(struct sn_cli *c, const char *who, const char *fmt, ...)
 }
 
 /* The contents of PATH: stdin for /dev/stdin or "-"; any other path does not exist. */
-static int read_input(struct sn_cli *c, const char *path, cJSON **out, struct sbuf *err)
+int sn_read_input(struct sn_cli *c, const char *path, cJSON **out, struct sbuf *err)
 {
 	if (strcmp(path, "/dev/stdin") != 0 && strcmp(path, "-") != 0) {
 		sb_addf(err, "[Errno 2] No such file or directory: '%s'", path);
@@ -415,7 +415,7 @@ static int cmd_apply_patch(struct sn_cli *c, int argc, char **argv)
 	struct sbuf err;
 	sb_init(&err);
 	cJSON *patch = NULL;
-	int rc = read_input(c, o.pos[0], &patch, &err);
+	int rc = sn_read_input(c, o.pos[0], &patch, &err);
 	if (rc == 0 && (rc = patch_applier(c, patch, o.dry, &err)) < 0 &&
 	    c->sw.release >= SN_SCOPED_REL) {
 		/* the failures of the one scope, as the multi-ASIC front end words them */
@@ -446,7 +446,7 @@ static int cmd_replace(struct sn_cli *c, int argc, char **argv)
 	struct sbuf err;
 	sb_init(&err);
 	cJSON *target = NULL;
-	int rc = read_input(c, o.pos[0], &target, &err);
+	int rc = sn_read_input(c, o.pos[0], &target, &err);
 	if (rc == 0)
 		rc = config_replacer(c, target, o.dry, &err);
 	cJSON_Delete(target);

@@ -253,6 +253,20 @@ test_expect_success 'config save keeps running; reboot loads it' '
 	sw sn "sudo config save -y" >/dev/null
 '
 
+test_expect_success 'sudo tee /etc/sonic/config_db.json replaces the saved configuration (JSON only)' '
+	sw sn "cat /etc/sonic/config_db.json" >"$TMP/saved.json" &&
+	jq ".PORT_QOS_MAP.Ethernet8.pfc_enable = \"4\"" "$TMP/saved.json" >"$TMP/new.json" &&
+	test_expect_code 1 sw sn "tee /etc/sonic/config_db.json" <"$TMP/new.json" >/dev/null 2>&1 &&
+	echo "{" | test_expect_code 1 sw sn "sudo tee /etc/sonic/config_db.json" >/dev/null 2>&1 &&
+	echo "[1]" | test_expect_code 1 sw sn "sudo tee /etc/sonic/config_db.json" >/dev/null 2>&1 &&
+	sw sn "cat /etc/sonic/config_db.json" | cmp - "$TMP/saved.json" &&
+	sw sn "sudo tee /etc/sonic/config_db.json" <"$TMP/new.json" >/dev/null &&
+	sw sn "cat /etc/sonic/config_db.json" | jq -e ".PORT_QOS_MAP.Ethernet8.pfc_enable == \"4\"" >/dev/null &&
+	test "$(hget sn "PORT_QOS_MAP|Ethernet8" pfc_enable)" = 3,4 &&
+	sw sn "sudo tee /etc/sonic/config_db.json" <"$TMP/saved.json" >/dev/null &&
+	sw sn "cat /etc/sonic/config_db.json" | cmp - "$TMP/saved.json"
+'
+
 test_expect_success 'invalid patches are refused with GCU and YANG reasons' '
 	echo "[{\"op\": \"replace\", \"path\": \"/PORT_QOS_MAP/Ethernet0/pfc_enable\", \"value\": \"9\"}]" |
 		test_expect_code 2 patch sn >/dev/null 2>"$TMP/err" &&
