@@ -1037,6 +1037,13 @@ static bool pool_is_lossless(const char *v)
 	       !strcmp(v + sizeof(pre) - 1 + sizeof(name) - 1, "]");
 }
 
+static bool is_integer(const char *v)
+{
+	const char *d = v + (v[0] == '-');
+
+	return d[0] && strspn(d, "0123456789") == strlen(d);
+}
+
 /* What the writer needs of a PG's profile to write a headroom override beside it (xon and
  * dynamic_th are kept), and on the dynamic model the effect: a lossless priority's profile
  * sits in the lossless pool. */
@@ -1052,9 +1059,8 @@ static int profile_extras(struct ctx *c, const cJSON *prof, const char *tname, i
 	info->pg_xon[p] = rc == 0 ? xon : 0;
 	if ((rc = field_of(c, prof, tname, name, "dynamic_th", &v)) < 0)
 		return rc;
-	/* dynamic_th: an integer, maybe negative (sonic-buffer-profile.yang) */
-	if (rc == 0 && strlen(v) < sizeof(info->pg_th[p]) && strlen(v) > 0 &&
-	    strspn(v + (v[0] == '-'), "0123456789") == strlen(v + (v[0] == '-')))
+	/* dynamic_th: an integer, maybe negative (sonic-buffer-profile.yang); a lone "-" is not */
+	if (rc == 0 && strlen(v) < sizeof(info->pg_th[p]) && is_integer(v))
 		snprintf(info->pg_th[p], sizeof(info->pg_th[p]), "%s", v);
 	if ((rc = field_of(c, prof, tname, name, "pool", &v)) < 0)
 		return rc;

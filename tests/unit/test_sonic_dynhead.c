@@ -286,12 +286,40 @@ static void test_explicit_override(void **state)
 	cJSON_Delete(cfg);
 }
 
+/* dynamic_th is copied into an override profile: only an integer (sonic-buffer-profile.yang),
+ * never a lone sign or trailing garbage from the device. */
+static void test_dynamic_th_is_an_integer(void **state)
+{
+	static const struct {
+		const char *read, *kept;
+	} cases[] = {{"0", "0"}, {"-7", "-7"}, {"-", ""}, {"", ""}, {"3x", ""}, {"--1", ""}};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct sonic_port_info info;
+		struct port_qos have;
+		struct rc_err err = {0};
+		cJSON *cfg = cfg_doc("NULL", ""), *appl = appl_doc("ingress_lossless_pool");
+		cJSON *prof = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(appl, "BUFFER_PROFILE_TABLE"),
+		    "pg_lossless_400000_7m_profile");
+
+		cJSON_ReplaceItemInObjectCaseSensitive(prof, "dynamic_th",
+						       cJSON_CreateString(cases[i].read));
+		assert_int_equal(sonic_parse_port(cfg, appl, "Ethernet0", &have, &info, &err), 0);
+		assert_string_equal(info.pg_th[3], cases[i].kept);
+		cJSON_Delete(appl);
+		cJSON_Delete(cfg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_computed_is_the_device_call),
 	    cmocka_unit_test(test_effect_pool),
 	    cmocka_unit_test(test_explicit_override),
+	    cmocka_unit_test(test_dynamic_th_is_an_integer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
