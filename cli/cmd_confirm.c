@@ -8,10 +8,11 @@
  * The timer is rocectl's own for every platform: it restores each device from the
  * journaled pre-change state, with the switches' native snapshots, exactly as `rocectl
  * rollback` restores an interrupted run.  It survives the controller's exit, not the
- * controller host's reboot (docs/ENFORCE.md says what to do then).  The switches' own
- * timers (NVUE reference "Config Commands": `nv config apply --confirm [<time>]`; EOS
- * "Configure session": `commit timer hh:mm:ss`) are not used yet: docs/ENFORCE.md
- * "Commit-confirm" says why. */
+ * controller host's reboot (docs/ENFORCE.md says what to do then).  The switches with a
+ * timer of their own (NVUE over SSH: `nv config apply --confirm <minutes>`, NVUE reference
+ * "Config Commands"; EOS: `commit timer hh:mm:ss`, "Configure session") were committed
+ * under it for a little longer (rc_confirm_device_seconds): they roll back by themselves
+ * when this timer is gone too, and a confirm keeps them first (cli/confirm_devices.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -114,6 +115,57 @@ static int transition(const char *dir, struct rc_confirm *c, enum rc_confirm_eve
 		rc = rc_confirm_save(dir, c, err);
 	}
 	close(fd);
+	return rc;
+}
+
+/* Under the run's lock, so that the timer cannot take the deadline meanwhile: keep each
+ * switch's commit made under its own timer (rc_confirm_devices), then mark the run
+ * confirmed.  The state machine's refusals as transition(); -EIO when a device could not
+ * be kept, and the run is then marked rolling back for the caller to restore. */
+static int keep_run(const char *dir, struct rc_confirm *c, const struct rc_global *g,
+		    struct rc_err *err)
+{
+	struct rc_global tg = *g;
+	struct rc_err ignored = {0};
+	enum rc_confirm_state to;
+	int fd, drc, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+
+	if (rc)
+		return rc;
+	rc = rc_confirm_load(dir, c->run_id, c, err);
+	if (!rc)
+		rc = rc_confirm_next(c->state, RC_CONFIRM_EV_CONFIRM, &to);
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	tg.root = c->root[0] ? c->root : g->root;
+	tg.accept_new_host_keys = c->accept_new_host_keys;
+	drc = rc_confirm_devices(dir, c->run_id, c->inventory, &tg, err);
+	if (drc) {
+		rc_confirm_next(c->state, RC_CONFIRM_EV_ROLLBACK, &to);
+		snprintf(c->reason, sizeof(c->reason), "confirm failed");
+	} else {
+		who(c->by, sizeof(c->by));
+	}
+	c->state = to;
+	c->changed = time(NULL);
+	rc = rc_confirm_save(dir, c, drc ? &ignored : err);
+	close(fd);
+	return drc ? -EIO : rc;
+}
+
+/* After keep_run's -EIO: restore every device of the run, as the timer would. */
+static int roll_back_unkept(const char *dir, const struct rc_confirm *c, const struct rc_global *g,
+			    bool to_stderr)
+{
+	struct rc_global tg = *g;
+	int rc;
+
+	tg.root = c->root[0] ? c->root : g->root;
+	tg.accept_new_host_keys = c->accept_new_host_keys;
+	rc = rollback_run(c->run_id, dir, c->inventory, &tg, to_stderr);
+	rc_confirm_rollback_done(dir, c->run_id, rc == 0);
 	return rc;
 }
 
@@ -250,6 +302,7 @@ static int recheck(struct rc_fleet *f, size_t *gone, size_t *drift, char *first,
 		f->devs[i].opened = false;
 	}
 	f->opts.dry_run = true;
+	f->opts.timed_commit_pending = true; /* saved by the confirm, not yet */
 	rc_fleet_read(f);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct rc_fleet_dev *d = &f->devs[i];
@@ -348,7 +401,15 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 		return gone ? RC_EXIT_ERROR : RC_EXIT_CHANGES;
 	}
 	if (r->self_confirm) {
-		if (transition(at, &c, RC_CONFIRM_EV_CONFIRM, NULL, &err)) {
+		int krc = keep_run(at, &c, g, &err);
+
+		if (krc == -EIO) {
+			fprintf(stderr, "rocectl %s: %s; rolling back every device of run %s now\n",
+				r->command, err.msg, c.run_id);
+			roll_back_unkept(at, &c, g, r->data_on_stdout);
+			return RC_EXIT_ERROR;
+		}
+		if (krc) {
 			fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
 			return RC_EXIT_ERROR;
 		}
@@ -513,12 +574,20 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 	bool known;
 	int rc = parse("confirm", argc, argv, &o, dir, sizeof(dir));
 
-	(void)g;
 	if (rc >= 0)
 		return rc;
 	snprintf(c.run_id, sizeof(c.run_id), "%s", argv[0]);
-	rc = transition(dir, &c, RC_CONFIRM_EV_CONFIRM, NULL, &err);
-	known = rc == 0 || rc == -EALREADY || rc == -ESTALE; /* c.state was read */
+	rc = keep_run(dir, &c, g, &err);
+	known = rc == 0 || rc == -EALREADY || rc == -ESTALE || rc == -EIO; /* c.state read */
+	if (rc == -EIO) {
+		bool restored = roll_back_unkept(dir, &c, g, o.json) == 0;
+
+		snprintf(why, sizeof(why), "%s; run %s %s", err.msg, c.run_id,
+			 restored ? "was rolled back on every device"
+				  : "could not be rolled back: run 'rocectl rollback RUN'");
+		rc_confirm_load(dir, c.run_id, &c, &err);
+		return confirm_outcome(&o, &c, known, "error", why, RC_EXIT_ERROR);
+	}
 	if (rc == -EALREADY)
 		return confirm_outcome(&o, &c, known, "already-confirmed", NULL, RC_EXIT_OK);
 	if (rc == -ESTALE) {

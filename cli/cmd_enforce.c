@@ -404,6 +404,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		goto out;
 	f.journal_dir = o.journal;
 	f.keep_journal = o.confirm_s > 0;
+	f.opts.confirm_s = o.confirm_s;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);

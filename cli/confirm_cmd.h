@@ -36,6 +36,13 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
  * back right now.  What it says of the run goes to `msg`. */
 int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id, char *dir,
 			      size_t len);
+/* Keep each switch's commit made under its own timer (struct rc_driver.confirm) for the
+ * run's entries in `dir` (the confirm directory), and save it, under the device locks;
+ * the first failure stops (the caller rolls the whole run back).  Nothing to do, and no
+ * inventory needed, when no entry is of such a switch. */
+int rc_confirm_devices(const char *dir, const char *run_id, const char *inventory,
+		       const struct rc_global *g, struct rc_err *err);
+
 /* After the claimed rollback: rolled back, or failed (a later rollback may retry). */
 void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok);
 

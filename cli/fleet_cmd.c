@@ -737,6 +737,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		goto out;
 	f.journal_dir = o.journal;
 	f.keep_journal = o.confirm_s > 0;
+	f.opts.confirm_s = cmd == RC_FLEET_CMD_APPLY ? o.confirm_s : 0;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	f.read_neighbors = cmd == RC_FLEET_CMD_VERIFY;

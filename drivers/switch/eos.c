@@ -24,6 +24,7 @@
 #include "eos.h"
 #include "port_memo.h"
 #include "switch_common.h"
+#include "rocectl/confirm.h"
 #include "rocectl/transport.h"
 
 #define EAPI_PATH  "/command-api"
@@ -43,6 +44,7 @@ struct rc_session {
 	struct eos_config startup; /* the startup-config of the last read */
 	char session[64];	   /* the snapshot's session name, for apply to stage in */
 	unsigned seq;
+	bool timed; /* this session committed under `commit timer` */
 };
 
 /* ---- SSH ---------------------------------------------------------------------------------- */
@@ -231,6 +233,11 @@ static int effects(struct rc_session *s, const struct eos_config *cfg,
 	int rc;
 
 	eos_effect_ecn_count(&p->qos, info);
+	/* under a pending commit timer, startup is saved by the confirm, not before */
+	if ((s->opts.timed_commit_pending || s->timed) && s->opts.confirm_s) {
+		eos_mark_unverified(&p->qos);
+		return 0;
+	}
 	rc = eos_effect_startup(cfg, startup, p->name, &p->qos, err);
 	if (rc < 0) {
 		rc_err_prefix(err, "'show startup-config' on '%s'", s->dev->name);
@@ -307,13 +314,41 @@ static const struct eos_port_info *info_of(const struct rc_session *s, const cha
 	return rc_port_memo_find(&s->read, port);
 }
 
-/* `abort` the session (best effort: the caller reports the original failure). */
+/* `configure session NAME commit|abort` as one command: the only way to reach a session
+ * pending its commit timer, which cannot be entered again (EOS manual, "Configure
+ * session": `configure session NAME commit` confirms it, `abort` rolls it back now). */
+static int session_verb(struct rc_session *s, const char *name, const char *verb,
+			struct rc_err *err)
+{
+	char cmd[RC_NAME_MAX + 48];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), "configure session %s %s", name, verb);
+	if (s->eapi) {
+		const char *const cmds[] = {"enable", cmd};
+		const cJSON *res;
+		cJSON *ans = NULL;
+
+		rc = eapi(s, cmds, 2, "json", &ans, &res, err);
+		cJSON_Delete(ans);
+		return rc;
+	}
+	return cli(s, cmd, cmd, NULL, NULL, err);
+}
+
+/* `abort` the session (best effort: the caller reports the original failure).  The one
+ * command form first (it also rolls back a session pending its timer); a session that was
+ * never opened is not known to EOS by name, and entering it opens an empty one that
+ * `abort` drops. */
 static bool abort_session(struct rc_session *s, const char *name, char *why, size_t len)
 {
 	struct rc_err e = {0};
 	char cmd[RC_NAME_MAX + 48];
 	int rc;
 
+	if (!session_verb(s, name, "abort", &e))
+		return true;
+	memset(&e, 0, sizeof(e));
 	snprintf(cmd, sizeof(cmd), "configure session %s", name);
 	if (s->eapi) {
 		const char *const cmds[] = {"enable", cmd, "abort"};
@@ -332,10 +367,11 @@ static bool abort_session(struct rc_session *s, const char *name, char *why, siz
 	return rc == 0;
 }
 
-/* Stage (step "stage") or commit (step "commit") the session; SSH sends the lines as one
- * command of several lines, eAPI as one runCmds. */
-static int session_step(struct rc_session *s, const char *name, char **lines, size_t n, bool commit,
-			struct rc_err *err)
+/* Stage the lines in the session (`commit` NULL) or commit it with `commit` ("commit", or
+ * "commit timer hh:mm:ss"); SSH sends the lines as one command of several lines, eAPI as
+ * one runCmds. */
+static int session_step(struct rc_session *s, const char *name, char **lines, size_t n,
+			const char *commit, struct rc_err *err)
 {
 	char head[RC_NAME_MAX + 32];
 	int rc;
@@ -353,13 +389,13 @@ static int session_step(struct rc_session *s, const char *name, char **lines, si
 		cmds[k++] = head;
 		for (size_t i = 0; !commit && i < n; i++)
 			cmds[k++] = lines[i];
-		cmds[k++] = commit ? "commit" : "end";
+		cmds[k++] = commit ? commit : "end";
 		rc = eapi(s, cmds, k, "json", &ans, &res, err);
 		cJSON_Delete(ans);
 		free(cmds);
 		return rc;
 	} else {
-		size_t len = strlen(head) + 16;
+		size_t len = strlen(head) + 16 + (commit ? strlen(commit) : 0);
 		char *text;
 
 		for (size_t i = 0; !commit && i < n; i++)
@@ -370,8 +406,8 @@ static int session_step(struct rc_session *s, const char *name, char **lines, si
 		len = (size_t)sprintf(text, "%s\n", head);
 		for (size_t i = 0; !commit && i < n; i++)
 			len += (size_t)sprintf(text + len, "%s\n", lines[i]);
-		sprintf(text + len, "%s", commit ? "commit" : "end");
-		rc = cli(s, text, commit ? "commit" : head, NULL, NULL, err);
+		sprintf(text + len, "%s", commit ? commit : "end");
+		rc = cli(s, text, commit ? commit : head, NULL, NULL, err);
 		free(text);
 		return rc;
 	}
@@ -401,6 +437,20 @@ static int save(struct rc_session *s, struct rc_err *err)
 	return rc;
 }
 
+/* Commit-confirm: `commit timer hh:mm:ss` leaves the session pendingCommitTimer, and EOS
+ * puts the running-config back at the timer unless `configure session NAME commit` comes
+ * first (EOS manual, "Configure session"); NULL without --confirm. */
+static const char *commit_line(const struct rc_session *s, char *buf, size_t len)
+{
+	uint32_t t;
+
+	if (!s->opts.confirm_s)
+		return "commit";
+	t = rc_confirm_device_seconds(s->opts.confirm_s);
+	snprintf(buf, len, "commit timer %02u:%02u:%02u", t / 3600u, t / 60u % 60u, t % 60u);
+	return buf;
+}
+
 static void new_session_name(struct rc_session *s, char *name, size_t len)
 {
 	snprintf(name, len, "rocectl-%d-%ld-%u", (int)getpid(), (long)time(NULL), ++s->seq);
@@ -412,7 +462,8 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	struct eos_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
 	struct eos_cmds cmds = {0};
-	char **lines = NULL, name[64], why[MSG_MAX];
+	char **lines = NULL, name[64], why[MSG_MAX], timer[40];
+	const char *commit = commit_line(s, timer, sizeof(timer));
 	size_t nl = 0;
 	int rc = 0;
 
@@ -455,9 +506,9 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 	else
 		new_session_name(s, name, sizeof(name));
 	s->session[0] = '\0';
-	rc = session_step(s, name, lines, nl, false, err);
+	rc = session_step(s, name, lines, nl, NULL, err);
 	if (!rc)
-		rc = session_step(s, name, lines, nl, true, err);
+		rc = session_step(s, name, lines, nl, commit, err);
 	if (rc) {
 		bool aborted = abort_session(s, name, why, sizeof(why));
 
@@ -465,8 +516,11 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 			      aborted ? " aborted, nothing was applied" : "");
 		if (!aborted)
 			rc_err_prefix(err, "aborting session '%s' failed too (%s)", name, why);
+	} else if (s->opts.confirm_s) {
+		s->timed = true;
 	} else {
-		/* EOS committed the session as a whole: every line was accepted */
+		/* EOS committed the session as a whole: every line was accepted; under a
+		 * commit timer the confirm saves (eos_confirm) */
 		rc = save(s, err);
 	}
 out:
@@ -679,9 +733,9 @@ static int restore_to(struct rc_session *s, const struct eos_snap *snap,
 	eos_config_free(&now);
 	if (!rc && n) {
 		new_session_name(s, name, sizeof(name));
-		rc = session_step(s, name, lines, n, false, err);
+		rc = session_step(s, name, lines, n, NULL, err);
 		if (!rc)
-			rc = session_step(s, name, lines, n, true, err);
+			rc = session_step(s, name, lines, n, "commit", err);
 		if (rc && !abort_session(s, name, why, sizeof(why)))
 			rc_err_prefix(err, "aborting session '%s' failed too (%s)", name, why);
 	}
@@ -716,6 +770,40 @@ static int eos_restore_native(struct rc_session *s, const char *blob, struct rc_
 	return rc;
 }
 
+/* Keep the session committed under `commit timer`, then save.  A running-config that is
+ * the snapshot's again means the timer came first: the change is gone, not kept. */
+static int eos_confirm(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct eos_snap snap;
+	struct eos_config now = {0};
+	struct rc_err cerr = {0};
+	char **lines = NULL;
+	size_t n = 0;
+	int crc, rc = eos_snap_parse(blob, &snap, err);
+
+	if (rc)
+		return rc;
+	crc = session_verb(s, snap.session, "commit", &cerr);
+	rc = running_config(s, &now, err);
+	if (!rc)
+		rc = eos_snap_restore_lines(&now, &snap, &snap.cfg, &lines, &n, err);
+	if (!rc && !n) {
+		rc = rc_errf(err, ETIMEDOUT,
+			     "the switch's own commit timer already rolled the change back");
+	} else if (!rc && crc) {
+		*err = cerr;
+		rc = crc;
+	}
+	if (!rc)
+		rc = save(s, err);
+	eos_lines_free(lines);
+	eos_config_free(&now);
+	eos_snap_free(&snap);
+	if (rc)
+		rc_err_prefix(err, "'%s'", s->dev->name);
+	return rc;
+}
+
 static void eos_close(struct rc_session *s)
 {
 	if (!s)
@@ -741,6 +829,7 @@ static const struct rc_driver eos_ssh_driver = {
     .snapshot = eos_snapshot,
     .restore_native = eos_restore_native,
     .discard = eos_discard,
+    .confirm = eos_confirm,
 };
 
 static const struct rc_driver eos_eapi_driver = {
@@ -755,6 +844,7 @@ static const struct rc_driver eos_eapi_driver = {
     .snapshot = eos_snapshot,
     .restore_native = eos_restore_native,
     .discard = eos_discard,
+    .confirm = eos_confirm,
 };
 
 RC_DRIVER_REGISTER(eos_ssh_driver)

@@ -16,6 +16,7 @@
 #include "nvue.h"
 #include "port_memo.h"
 #include "switch_common.h"
+#include "rocectl/confirm.h"
 #include "rocectl/transport.h"
 
 #define NVUE_REST_BASE	 "/nvue_v1"
@@ -31,6 +32,7 @@ struct rc_session {
 	struct rc_rest *api;
 	/* the last read, so that apply can check ports sharing a profile */
 	struct rc_port_memo read; /* what was read last, for apply's checks */
+	bool timed;		  /* this session applied under `--confirm` */
 };
 
 static void sleep_ms(unsigned ms)
@@ -70,11 +72,15 @@ static void ssh_discard(struct rc_session *s)
 		rc_ssh_result_free(&res);
 }
 
-/* Stage `lines` (`nv set/unset`, one per line; consumed) as one revision and apply it. */
-static int ssh_commit_lines(struct rc_session *s, char *lines, struct rc_err *err)
+/* Stage `lines` (`nv set/unset`, one per line; consumed) as one revision and apply it;
+ * with `confirm_min`, under NVUE's own timer: `nv config apply --confirm <minutes>` rolls
+ * the revision back by itself unless `nv config apply` confirms it (NVUE reference,
+ * "Config Commands": ten minutes by default, its example `--confirm 60` is one hour). */
+static int ssh_commit_lines(struct rc_session *s, char *lines, uint32_t confirm_min,
+			    struct rc_err *err)
 {
 	struct rc_ssh_result res;
-	char *cmd, *save = NULL, why[300];
+	char *cmd, *save = NULL, why[300], apply[64];
 	size_t len, o = 0;
 	int rc;
 
@@ -108,7 +114,11 @@ static int ssh_commit_lines(struct rc_session *s, char *lines, struct rc_err *er
 	}
 	rc_ssh_result_free(&res);
 
-	rc = ssh_run(s, "nv config apply -y", &res, err);
+	if (confirm_min)
+		snprintf(apply, sizeof(apply), "nv config apply -y --confirm %u", confirm_min);
+	else
+		snprintf(apply, sizeof(apply), "nv config apply -y");
+	rc = ssh_run(s, apply, &res, err);
 	if (rc)
 		goto fail;
 	rc = nvue_check_apply_output(res.out, res.out_len, res.err, res.err_len, res.exit_status,
@@ -124,9 +134,20 @@ fail:
 	return rc;
 }
 
+/* Commit-confirm over SSH: the device's timer in whole minutes, rounded up. */
+static uint32_t timed_minutes(const struct rc_session *s)
+{
+	if (s->rest || !s->opts.confirm_s)
+		return 0;
+	return (rc_confirm_device_seconds(s->opts.confirm_s) + 59u) / 60u;
+}
+
 static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
 {
-	return ssh_commit_lines(s, nvue_render_cli(ops), err);
+	int rc = ssh_commit_lines(s, nvue_render_cli(ops), timed_minutes(s), err);
+
+	s->timed |= !rc && timed_minutes(s);
+	return rc;
 }
 
 /* ---- REST ----------------------------------------------------------------------------- */
@@ -415,7 +436,9 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	rc = s->rest ? rest_fetch(s, ports, n, qos, ifq, err)
 		     : ssh_fetch(s, ports, n, qos, ifq, err);
 	if (!rc && qos[1] && qos[2]) {
-		startup_groups = nvue_startup_groups(qos[1], qos[2]);
+		/* under a pending --confirm, startup is saved by the confirm, not before */
+		if (!((s->opts.timed_commit_pending || s->timed) && timed_minutes(s)))
+			startup_groups = nvue_startup_groups(qos[1], qos[2]);
 		memo = &startup_groups;
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -511,7 +534,8 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 	}
 	if (ops.n)
 		rc = s->rest ? rest_apply(s, &ops, err) : ssh_apply(s, &ops, err);
-	if (!rc && (ops.n || startup_differs(info, n)))
+	/* a revision under NVUE's timer is saved by the confirm (nvue_confirm) */
+	if (!rc && ((ops.n && !timed_minutes(s)) || (!ops.n && startup_differs(info, n))))
 		persist(s);
 out:
 	nvue_ops_free(&ops);
@@ -568,6 +592,7 @@ static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])s->read.port, s->read.n,
 					 &snap, err);
 	cJSON_Delete(root);
+	snap.timed = timed_minutes(s) > 0;
 	if (!rc && s->rest) {
 		snap.rest = true;
 		rc = rest_get(s, "/revision", &revs, err);
@@ -724,6 +749,31 @@ static int already_restored(struct rc_session *s, const struct nvue_snap *snap, 
 	return 0;
 }
 
+/* `nv config apply` with nothing pending keeps a revision applied with --confirm (NVUE
+ * reference, "Config Commands"); with nothing to keep it changes nothing.  This user's
+ * staged changes are dropped first so that nothing else is applied with it. */
+static int keep_timed(struct rc_session *s, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char why[300];
+	int rc = ssh_detach(s, err);
+
+	if (!rc)
+		rc = ssh_run(s, "nv config apply -y", &res, err);
+	if (rc)
+		return rc;
+	if (res.exit_status != 0) {
+		rc_clean_text(res.err_len ? res.err : res.out,
+			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
+		rc = rc_errf(err, EIO, "'nv config apply' (confirm) failed (exit status %d)%s%s",
+			     res.exit_status, why[0] ? ": " : "", why);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* A revision still under NVUE's timer is kept first, so that the restore below is the
+ * last word and the timer cannot undo it later (or race it). */
 static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
@@ -732,13 +782,40 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 
 	if (!rc)
 		rc = nvue_discard(s, blob, err);
+	if (!rc && snap.timed && !s->rest)
+		rc = keep_timed(s, err);
 	if (!rc)
 		rc = already_restored(s, &snap, &same, err);
 	if (!rc && !same)
 		rc = s->rest ? rest_restore(s, &snap, err)
-			     : ssh_commit_lines(s, nvue_snap_cli(&snap), err);
+			     : ssh_commit_lines(s, nvue_snap_cli(&snap), 0, err);
 	if (!rc && !same)
 		persist(s);
+	nvue_snap_free(&snap);
+	if (rc)
+		rc_err_prefix(err, "'%s'", s->dev->name);
+	return rc;
+}
+
+/* Keep a run applied under NVUE's timer, then save it.  If the applied configuration is
+ * the snapshot's again, the timer came first: the change is gone, not kept. */
+static int nvue_confirm(struct rc_session *s, const char *blob, struct rc_err *err)
+{
+	struct nvue_snap snap;
+	bool same = false;
+	int rc = nvue_snap_parse(blob, &snap, err);
+
+	if (!rc && snap.timed && !s->rest) {
+		rc = keep_timed(s, err);
+		if (!rc)
+			rc = already_restored(s, &snap, &same, err);
+		if (!rc && same)
+			rc = rc_errf(err, ETIMEDOUT,
+				     "the switch's own --confirm timer already rolled the change "
+				     "back");
+		if (!rc)
+			persist(s);
+	}
 	nvue_snap_free(&snap);
 	if (rc)
 		rc_err_prefix(err, "'%s'", s->dev->name);
@@ -840,6 +917,7 @@ static const struct rc_driver nvue_ssh_driver = {
     .snapshot = nvue_snapshot,
     .restore_native = nvue_restore_native,
     .discard = nvue_discard,
+    .confirm = nvue_confirm,
 };
 
 static const struct rc_driver nvue_rest_driver = {

@@ -193,6 +193,7 @@ struct nvue_snap {
 	bool rest;    /* taken over REST: `pending` says which revisions were pending */
 	size_t n_pending;
 	char (*pending)[64];
+	bool timed; /* apply will use `nv config apply --confirm` (commit-confirm) */
 };
 
 void nvue_snap_free(struct nvue_snap *s);

@@ -268,6 +268,8 @@ char *nvue_snap_write(const struct nvue_snap *s)
 	bool ok = o && ports && absent && (pend || !s->rest) &&
 		  cJSON_AddNumberToObject(o, "version", SNAP_VERSION);
 
+	if (ok && s->timed)
+		ok = cJSON_AddTrueToObject(o, "timed") != NULL;
 	for (size_t i = 0; ok && i < s->n_pending; i++)
 		ok = cJSON_AddItemToArray(pend, cJSON_CreateString(s->pending[i]));
 	if (ok && s->qos)
@@ -290,9 +292,13 @@ static int parse_lists(const cJSON *o, struct nvue_snap *out, struct rc_err *err
 {
 	const cJSON *absent = cJSON_GetObjectItemCaseSensitive(o, "absent");
 	const cJSON *pend = cJSON_GetObjectItemCaseSensitive(o, "pending"), *v;
+	const cJSON *timed = cJSON_GetObjectItemCaseSensitive(o, "timed");
 
 	if (!cJSON_IsArray(absent) || (pend && !cJSON_IsArray(pend)))
 		return rc_errf(err, EPROTO, "native snapshot: bad 'absent' or 'pending'");
+	if (timed && !cJSON_IsBool(timed))
+		return rc_errf(err, EPROTO, "native snapshot: 'timed' is not a boolean");
+	out->timed = cJSON_IsTrue(timed);
 	cJSON_ArrayForEach(v, absent)
 	{
 		size_t i = 0;

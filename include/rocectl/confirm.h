@@ -68,6 +68,16 @@ struct rc_confirm {
 	size_t n_devices;
 };
 
+/* How long a switch's own timed commit runs for a --confirm of `seconds`: longer than
+ * rocectl's own timer by RC_CONFIRM_DEVICE_GRACE_S, so that while the controller lives
+ * its timer restores first, from the journal (exactly the pre-run state), and the device
+ * rolls back by itself only when that timer is gone (docs/ENFORCE.md "Commit-confirm"). */
+#define RC_CONFIRM_DEVICE_GRACE_S 30u
+static inline uint32_t rc_confirm_device_seconds(uint32_t seconds)
+{
+	return seconds + RC_CONFIRM_DEVICE_GRACE_S;
+}
+
 /* CONFIRM_DIR for a journal directory. */
 int rc_confirm_dir(const char *journal_dir, char *buf, size_t len);
 /* CONFIRM_DIR/<run-id>.json; -ENOENT when the run has none. */

@@ -29,6 +29,14 @@ struct rc_run_opts {
 	/* -v: the transports print each command and request to stderr before sending it,
 	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
 	bool verbose;
+	/* apply/enforce --confirm (include/rocectl/confirm.h): a switch whose platform has a
+	 * timed commit of its own applies with it, rolling back by itself after
+	 * rc_confirm_device_seconds(confirm_s) unless `confirm` (below) keeps it, and saves
+	 * nothing to startup until then.  0: no commit-confirm. */
+	uint32_t confirm_s;
+	/* The re-read after such an apply: running != startup is expected until the confirm
+	 * saves, so a driver does not report it as drift. */
+	bool timed_commit_pending;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -152,6 +160,11 @@ struct rc_driver {
 	 * beyond the values (SONiC's saved config_db.json, which every write saves over).
 	 * The blob is the journaled snapshot. */
 	int (*restore_derived)(struct rc_session *s, const char *blob, struct rc_err *err);
+	/* Optional: keep what apply committed under the device's own timer (opts.confirm_s)
+	 * and save it; blob is the journaled snapshot.  It checks the effect: a device whose
+	 * timer already rolled the change back is an error (-ETIMEDOUT), never "kept".  A
+	 * device whose snapshot says no timer was armed is only saved. */
+	int (*confirm)(struct rc_session *s, const char *blob, struct rc_err *err);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */
