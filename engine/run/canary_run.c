@@ -209,6 +209,8 @@ static void read_again(struct rc_fleet *f, const int *first_changes)
 		rc_devrun_close(&f->devs[k].run);
 		f->devs[k].opened = false;
 	}
+	/* with --confirm, the canaries' switches under their own timer save at the confirm */
+	f->opts.timed_commit_pending = f->opts.confirm_s > 0;
 	rc_fleet_read(f);
 	/* the decision was taken on the first read: what drifted since is the next run's */
 	for (size_t k = 0; k < f->n; k++)

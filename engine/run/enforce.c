@@ -203,6 +203,8 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 			f->devs[k].opened = false;
 		}
 		f->disconnect_after_read = true;
+		/* with --confirm, switches under their own timer save at the confirm */
+		f->opts.timed_commit_pending = f->opts.confirm_s > 0;
 		rc_fleet_read(f);
 		for (size_t k = 0; k < f->n; k++) {
 			struct rc_fleet_dev *d = &f->devs[k];

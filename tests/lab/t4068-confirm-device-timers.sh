@@ -44,7 +44,7 @@ print(json.dumps(v, sort_keys=True, indent=1))' "$SRC_DIR/tests/faults" "$LAB" "
 }
 
 views() { # views SUFFIX: every device into $TMP/<name>.SUFFIX
-	for d in leaf01 leaf02 host01 host02; do view $d >"$TMP/$d.$1" || return 1; done
+	for d in leaf01 leaf02 gpu001 gpu002; do view $d >"$TMP/$d.$1" || return 1; done
 }
 
 # the apply's run id, and rocectl's timer killed at once (the controller "died")
@@ -85,15 +85,15 @@ test_expect_success 'SSH: NVUE and EOS commit under their own timers and save no
 	jq -e --slurpfile p "$TMP/leaf02.pre" ".eos.startup == \$p[0].eos.startup and .eos.startup != null" \
 		"$TMP/leaf02.mid" >/dev/null &&
 	! cmp -s "$TMP/leaf02.pre" "$TMP/leaf02.mid" && ! cmp -s "$TMP/leaf01.pre" "$TMP/leaf01.mid" &&
-	! cmp -s "$TMP/host01.pre" "$TMP/host01.mid"
+	! cmp -s "$TMP/gpu001.pre" "$TMP/gpu001.mid"
 '
 
 test_expect_success 'SSH: rocectl timer gone, each switch rolls back by itself, startup too; hosts wait' '
 	wait_back leaf01 pre && wait_back leaf02 pre &&
-	view host01 >"$TMP/host01.late" && cmp -s "$TMP/host01.mid" "$TMP/host01.late" &&
+	view gpu001 >"$TMP/gpu001.late" && cmp -s "$TMP/gpu001.mid" "$TMP/gpu001.late" &&
 	rc rollback "$(cat "$TMP/run")" -i "$LAB/inventory.yaml" >"$TMP/rb.out" &&
 	views post &&
-	for d in leaf01 leaf02 host01 host02; do diff -u "$TMP/$d.pre" "$TMP/$d.post" || exit 1; done
+	for d in leaf01 leaf02 gpu001 gpu002; do diff -u "$TMP/$d.pre" "$TMP/$d.post" || exit 1; done
 '
 
 test_expect_success 'eAPI: EOS rolls back by itself; NVUE over REST has no timer and waits' '
@@ -104,7 +104,7 @@ test_expect_success 'eAPI: EOS rolls back by itself; NVUE over REST has no timer
 	view leaf01 >"$TMP/leaf01.late2" && cmp -s "$TMP/leaf01.mid2" "$TMP/leaf01.late2" &&
 	rc rollback "$(cat "$TMP/run")" -i "$LAB/inventory-rest.yaml" >/dev/null &&
 	views post2 &&
-	for d in leaf01 leaf02 host01 host02; do diff -u "$TMP/$d.pre" "$TMP/$d.post2" || exit 1; done
+	for d in leaf01 leaf02 gpu001 gpu002; do diff -u "$TMP/$d.pre" "$TMP/$d.post2" || exit 1; done
 '
 
 test_expect_success 'confirm keeps the switches'"'"' commits and saves them (a reboot keeps them)' '
@@ -127,7 +127,7 @@ test_expect_success 'a confirm after a switch rolled back by itself is refused; 
 	test_must_contain "$TMP/late.err" "already rolled the change back" &&
 	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$(cat "$TMP/run").json" &&
 	views post3 &&
-	for d in leaf01 leaf02 host01 host02; do diff -u "$TMP/$d.pre3" "$TMP/$d.post3" || exit 1; done
+	for d in leaf01 leaf02 gpu001 gpu002; do diff -u "$TMP/$d.pre3" "$TMP/$d.post3" || exit 1; done
 '
 
 test_done
