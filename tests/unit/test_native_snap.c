@@ -51,6 +51,7 @@ static void test_nvue_round_trip(void **state)
 	assert_non_null(blob);
 	assert_int_equal(nvue_snap_parse(blob, &back, &err), 0);
 	assert_true(back.rest);
+	assert_false(back.timed); /* not written: the snapshot of a run without --confirm */
 	assert_true(nvue_snap_was_pending(&back, "12"));
 	assert_false(nvue_snap_was_pending(&back, "13"));
 	assert_true(back.absent[1]);
@@ -121,6 +122,31 @@ static void test_nvue_applied_tree_with_nulls(void **state)
 	    0);
 }
 
+/* A run under NVUE's own timer (apply --confirm) says so in its snapshot: the restore
+ * keeps the timed revision first, the confirm checks it is still there (nvue.c). */
+static void test_nvue_timed_flag(void **state)
+{
+	struct rc_err err = {0};
+	struct nvue_snap snap = {0}, back;
+	char *blob;
+
+	(void)state;
+	snap.timed = true;
+	blob = nvue_snap_write(&snap);
+	assert_non_null(blob);
+	assert_non_null(strstr(blob, "\"timed\":true"));
+	assert_int_equal(nvue_snap_parse(blob, &back, &err), 0);
+	assert_true(back.timed);
+	free(blob);
+	nvue_snap_free(&back);
+	assert_int_equal(nvue_snap_parse("{\"version\": 1, \"ports\": {}, \"absent\": [], "
+					 "\"timed\": false}",
+					 &back, &err),
+			 0);
+	assert_false(back.timed);
+	nvue_snap_free(&back);
+}
+
 static void test_nvue_patch(void **state)
 {
 	struct rc_err err = {0};
@@ -165,6 +191,8 @@ static void test_nvue_refuses(void **state)
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"a\": 1e300}}",
 	    "{\"version\": 1, \"ports\": {}, \"qos\": {\"a\": true}}",
 	    "{\"version\": 1, \"ports\": {}, \"qos\": \"x\"}",
+	    "{\"version\": 1, \"ports\": {}, \"absent\": [], \"timed\": 1}",
+	    "{\"version\": 1, \"ports\": {}, \"absent\": [], \"timed\": \"yes\"}",
 	};
 	struct rc_err err = {0};
 	struct nvue_snap snap;
@@ -388,6 +416,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvue_round_trip),
+	    cmocka_unit_test(test_nvue_timed_flag),
 	    cmocka_unit_test(test_nvue_patch),
 	    cmocka_unit_test(test_nvue_applied_tree_with_nulls),
 	    cmocka_unit_test(test_nvue_refuses),
