@@ -218,6 +218,20 @@ static int on_option(int id, const char *arg, void *ctx)
 	return 0;
 }
 
+/* The run's confirm state once rc_confirm_after_run is done, for the report. */
+static void confirm_outcome(const char *journal, const char *run_id, struct rc_enforce_run *run)
+{
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	char dir[4096];
+
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
+		return; /* nothing was changed: nothing to confirm */
+	snprintf(run->confirm_state, sizeof(run->confirm_state), "%s",
+		 rc_confirm_state_name(c.state));
+	snprintf(run->confirm_reason, sizeof(run->confirm_reason), "%s", c.reason);
+}
+
 /* enforce-state.json in the directory that holds the journal directory: with the default
  * journal, /var/lib/rocectl/enforce-state.json (dist/systemd's ReadWritePaths=). */
 static void default_state(const char *journal, char *buf, size_t len)
@@ -428,6 +442,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 					    .data_on_stdout = o.format != FMT_TEXT && !o.output};
 
 		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
+		confirm_outcome(o.journal, f.run_id, &run);
 	}
 	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])

@@ -4,6 +4,7 @@
  * textfile collector (one family per quantity, base units, no timestamps: see
  * engine/report/report_prom.c for the format rules followed). */
 #include <inttypes.h>
+#include <string.h>
 
 #include "rocectl/enforce.h"
 #include "rocectl/print.h"
@@ -102,6 +103,24 @@ static void action_json(struct rc_out *o, const struct rc_enforce_dev *d)
 	rc_out_close_object(o);
 }
 
+/* What --confirm did with the repair: the report describes the repair, and this says
+ * whether it stayed (cli/cmd_confirm.c). */
+static void confirm_print(struct rc_out *o, const struct rc_enforce_run *r)
+{
+	if (!r->confirm_state[0]) {
+		rc_out_null(o, "confirm", NULL);
+		return;
+	}
+	rc_out_open_object(o, "confirm");
+	rc_out_str(o, "state", "commit-confirm: %s", r->confirm_state);
+	if (r->confirm_reason[0] && strcmp(r->confirm_state, "confirmed") != 0)
+		rc_out_str(o, "reason", " (%s)", r->confirm_reason);
+	else
+		rc_out_null(o, "reason", NULL);
+	rc_out_text(o, "\n");
+	rc_out_close_object(o);
+}
+
 void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 {
 	const struct rc_enforce_decision *dec = &r->decision;
@@ -137,6 +156,7 @@ void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 	} else {
 		rc_out_null(o, "guardrail", NULL);
 	}
+	confirm_print(o, r);
 	rc_out_open_object(o, "summary");
 	rc_out_uint(o, "repaired_fields", "enforce: %" PRIu64 " field(s) repaired",
 		    r->repaired_fields);
@@ -199,6 +219,11 @@ void rc_enforce_prometheus(FILE *f, const struct rc_enforce_run *r)
 	gauge(f, "rocectl_enforce_exit_code",
 	      "Exit status of the last enforce run: 0 in sync, 2 drift left, 1 error.");
 	fprintf(f, "rocectl_enforce_exit_code %d\n", r->exit_code);
+	gauge(f, "rocectl_enforce_confirm_rolled_back",
+	      "1 when enforce --confirm rolled its repair back (it did not verify, a device "
+	      "stopped answering, a switch could not be kept), else 0");
+	fprintf(f, "rocectl_enforce_confirm_rolled_back %d\n",
+		r->confirm_state[0] && strcmp(r->confirm_state, "confirmed") != 0);
 	gauge(f, "rocectl_enforce_guardrail_blocked",
 	      "1 when the guardrail stopped the last run from repairing anything.");
 	for (size_t i = 0; i < sizeof(guards) / sizeof(guards[0]); i++)

@@ -115,6 +115,11 @@ struct rc_enforce_run {
 	struct rc_canary_report canary; /* result RC_CANARY_NONE without --canary */
 	size_t repaired_devices, repaired_fields, held_fields, left_fields, failed, quarantined;
 	int exit_code; /* 0 in sync, 2 drift left, 1 error */
+	/* --confirm: the run's confirm state after it (rc_confirm_state_name: "confirmed",
+	 * "rolled back", "rollback failed") and the reason of a rollback; "" when there was
+	 * no --confirm or nothing to confirm. */
+	char confirm_state[24];
+	char confirm_reason[32];
 };
 
 /* The whole run on a fleet made by rc_fleet_init (journal_dir and run_id set by the

@@ -188,6 +188,44 @@ static void test_max_devices_over_repairs_nothing(void **state)
 	rc_enforce_run_fini(&run);
 }
 
+/* The report says what --confirm did with the repair: nothing without it, the state
+ * and the reason of a rollback, and a gauge an alert can watch. */
+static void test_confirm_outcome_reported(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_guardrails g = {0};
+	struct rc_enforce_run run;
+	char *text, *json, *prom;
+
+	enforce(f, &g, NULL, &run);
+	json = render(&run, true, false);
+	prom = render(&run, false, true);
+	assert_non_null(strstr(json, "\"confirm\":null"));
+	assert_non_null(strstr(prom, "rocectl_enforce_confirm_rolled_back 0\n"));
+	free(json);
+	free(prom);
+	snprintf(run.confirm_state, sizeof(run.confirm_state), "rolled back");
+	snprintf(run.confirm_reason, sizeof(run.confirm_reason), "verify failed");
+	text = render(&run, false, false);
+	json = render(&run, true, false);
+	prom = render(&run, false, true);
+	assert_non_null(strstr(text, "commit-confirm: rolled back (verify failed)\n"));
+	assert_non_null(
+	    strstr(json, "\"confirm\":{\"state\":\"rolled back\",\"reason\":\"verify failed\"}"));
+	assert_non_null(strstr(prom, "rocectl_enforce_confirm_rolled_back 1\n"));
+	free(text);
+	free(json);
+	free(prom);
+	snprintf(run.confirm_state, sizeof(run.confirm_state), "confirmed");
+	prom = render(&run, false, true);
+	json = render(&run, true, false);
+	assert_non_null(strstr(prom, "rocectl_enforce_confirm_rolled_back 0\n"));
+	assert_non_null(strstr(json, "\"confirm\":{\"state\":\"confirmed\",\"reason\":null}"));
+	free(json);
+	free(prom);
+	rc_enforce_run_fini(&run);
+}
+
 /* N% of the 5 selected devices, rounded down: 50% allows 2, 60% allows 3. */
 static void test_max_devices_percent(void **state)
 {
@@ -406,6 +444,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_in_sync_does_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_confirm_outcome_reported, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_max_devices_over_repairs_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_max_devices_percent, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_max_changes, setup, teardown),
