@@ -1234,6 +1234,38 @@ out:
  * gcu_field_operation_validators files): there the profile stays, unreferenced, as a
  * value restore by hand would leave it (buffermgrd never deletes one), and the rollback
  * is not failed for it (tests/faults/README.md). */
+/* The PORT_QOS_MAP fields apply derives from PFC, as the snapshot found them (the value
+ * restore wrote them from the pre-run PFC list: pfcwd_sw_enable 2 where the port had
+ * pfc_enable 2 and pfcwd_sw_enable 3,4), then saved as apply saves.  The number of fields
+ * put back, or a negative errno. */
+static int restore_fields(struct rc_session *s, const cJSON *cfg, const char *blob,
+			  struct rc_err *err)
+{
+	struct sonic_ops ops = {0};
+	struct rc_err ignored = {0};
+	cJSON *patch = NULL;
+	char *text = NULL, why[400];
+	int rc = sonic_derived_fields(cfg, blob, &ops, err), n;
+
+	if (!rc && ops.n && !(patch = sonic_render_patch(&ops, cfg, err)))
+		rc = -ENOMEM;
+	if (patch && !(text = cJSON_PrintUnformatted(patch)))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc && text &&
+	    gcu(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, text, why,
+		sizeof(why), &ignored))
+		rc = rc_errf(err, EIO, "putting back %zu PORT_QOS_MAP field%s failed: %s", ops.n,
+			     ops.n == 1 ? "" : "s", why);
+	else if (!rc && text &&
+		 gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), &ignored))
+		rc = rc_errf(err, EIO, "config save failed: %s", why);
+	free(text);
+	cJSON_Delete(patch);
+	n = (int)ops.n;
+	sonic_ops_free(&ops);
+	return rc ? rc : n;
+}
+
 static int sonic_restore_derived(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct rc_err ignored = {0};
@@ -1242,6 +1274,13 @@ static int sonic_restore_derived(struct rc_session *s, const char *blob, struct 
 	bool changing = true;
 	int rc = fetch_config(s, &cfg, err), n = 0;
 
+	if (!rc)
+		rc = restore_fields(s, cfg, blob, err);
+	if (rc > 0) { /* read again: the leftovers are judged on what is there now */
+		cJSON_Delete(cfg);
+		cfg = NULL;
+		rc = fetch_config(s, &cfg, err);
+	}
 	if (!rc)
 		rc = sonic_derived_leftovers(cfg, blob, &patch, &n, err);
 	cJSON_Delete(cfg);
