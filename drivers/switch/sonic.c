@@ -45,7 +45,20 @@ struct rc_session {
 	unsigned seq;		     /* checkpoint names */
 	bool rows_read;
 	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
+	bool read_once;		/* found_unsaved is set */
+	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
 };
+
+static bool sonic_found_unsaved(const struct rc_session *s)
+{
+	return s->found_unsaved;
+}
+
+/* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
+static bool saves(const struct rc_session *s)
+{
+	return !s->opts.save_only_if_saved || !s->found_unsaved;
+}
 
 /* The table whose live edit GCU refused, per group (index by bit number). */
 static int bit_of(uint32_t group)
@@ -460,8 +473,12 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 }
 
 /* Each port of the startup configuration against running: effect drift where they differ
- * (`config save` repairs it). */
-static void check_startup(struct rc_session *s, struct rc_port_state *ports, size_t n)
+ * (`config save` repairs it).  A session that will not save (saves()) leaves that out: its
+ * writes cannot repair it.  The first read also says whether anything was pending:
+ * `config save` writes what `show runningconfiguration all` shows (both are sonic-cfggen's
+ * CONFIG_DB dump, sonic-utilities config/main.py), equal JSON when nothing is. */
+static void check_startup(struct rc_session *s, const cJSON *cfg, struct rc_port_state *ports,
+			  size_t n)
 {
 	static const char cmd[] = "cat /etc/sonic/config_db.json";
 	struct rc_ssh_result res;
@@ -476,7 +493,10 @@ static void check_startup(struct rc_session *s, struct rc_port_state *ports, siz
 		sonic_parse_configdb(res.out, res.out_len, what, &db, &err);
 		rc_ssh_result_free(&res);
 	}
-	for (size_t i = 0; i < n; i++) {
+	if (!s->read_once)
+		s->found_unsaved = !db || !cJSON_Compare(cfg, db, true);
+	s->read_once = true;
+	for (size_t i = 0; saves(s) && i < n; i++) {
 		memset(&q, 0, sizeof(q));
 		if (db && !sonic_parse_port(db, NULL, ports[i].name, &q, &info, &err)) {
 			sonic_effect_startup(&q, NULL, &ports[i].qos);
@@ -517,7 +537,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		probe_gates(s, cfg, ports[0].name, &info[0]);
 		if (!info[0].buffer_dynamic)
 			fetch_rows(s, cfg);
-		check_startup(s, ports, n);
+		check_startup(s, cfg, ports, n);
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
@@ -821,7 +841,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	if (!ops.n) {
 		/* nothing differs from running: what was asked is the effect (the startup
 		 * configuration differs; sonic_effect.c) */
-		if (n &&
+		if (n && saves(s) &&
 		    gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), err))
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
@@ -866,7 +886,9 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	} else {
 		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
 		 * change in effect until a reload; verify will tell) */
-		gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2), &ignored);
+		if (saves(s))
+			gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2),
+			    &ignored);
 	}
 	snprintf(cmd, sizeof(cmd), "sudo config delete-checkpoint %s", cp);
 	gcu(s, SONIC_GCU_DELETE_CHECKPOINT, cmd, NULL, why2, sizeof(why2), &ignored);
@@ -1328,6 +1350,7 @@ static const struct rc_driver sonic_ssh_driver = {
     .neighbors = sonic_neighbors,
     .snapshot = sonic_snapshot,
     .restore_derived = sonic_restore_derived,
+    .found_unsaved = sonic_found_unsaved,
 };
 
 RC_DRIVER_REGISTER(sonic_ssh_driver)

@@ -29,6 +29,11 @@ struct rc_run_opts {
 	/* -v: the transports print each command and request to stderr before sending it,
 	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
 	bool verbose;
+	/* `rollback RUN` of a finished run: a switch driver's writes save the configuration
+	 * (what a reload boots) only when the session's first read found it equal to the
+	 * running one.  A change nobody saved was pending then; saving the restored running
+	 * configuration would make it permanent (struct rc_driver.found_unsaved). */
+	bool save_only_if_saved;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -152,6 +157,10 @@ struct rc_driver {
 	 * beyond the values (SONiC's saved config_db.json, which every write saves over).
 	 * The blob is the journaled snapshot. */
 	int (*restore_derived)(struct rc_session *s, const char *blob, struct rc_err *err);
+	/* Optional (switches that save after a write): whether the session's first read found
+	 * the saved configuration different from the running one, or could not read it.  With
+	 * rc_run_opts.save_only_if_saved, the writes of such a session are not saved. */
+	bool (*found_unsaved)(const struct rc_session *s);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */
