@@ -34,6 +34,10 @@ struct rc_run_opts {
 	 * running one.  A change nobody saved was pending then; saving the restored running
 	 * configuration would make it permanent (struct rc_driver.found_unsaved). */
 	bool save_only_if_saved;
+	/* --save-pending: a run writes (and saves) an NVUE switch whose applied configuration
+	 * differs from its startup one, saving that pending change along with its own; without
+	 * it such a switch is not written (drivers/switch/nvue.c, refuse_unsaved). */
+	bool save_pending;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -146,7 +150,8 @@ struct rc_driver {
 	 * configuration back as one transaction, deleting what was added; the blob comes
 	 * from a file on disk and is checked like device output.  `discard` drops what a run
 	 * staged and did not apply (blob NULL: what can be found without it); it fails when
-	 * something is staged and cannot be dropped. */
+	 * something is staged and cannot be dropped.  `snapshot` fails with -EPERM (and why)
+	 * when the device must not be written as it stands (NVUE with a change not saved). */
 	int (*snapshot)(struct rc_session *s, char **blob, struct rc_err *err);
 	int (*restore_native)(struct rc_session *s, const char *blob, struct rc_err *err);
 	int (*discard)(struct rc_session *s, const char *blob, struct rc_err *err);
