@@ -314,7 +314,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 {
 	size_t len = (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD), o = 0;
 	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0);
-	char *cmd = malloc(len), what[RC_NAME_MAX + 48], why[300];
+	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
 	struct rc_ssh_result res;
 	int rc;
 
@@ -340,10 +340,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 		return rc;
 	snprintf(what, sizeof(what), "'nv show' on '%s'", s->dev->name);
 	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
-			     why[0] ? ": " : "", why);
+		rc = rc_switch_exit_error(&res, what, err);
 	} else {
 		rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, ndocs, err);
 	}
@@ -404,16 +401,14 @@ static int rest_fetch(struct rc_session *s, const struct rc_port_state *ports, s
 static int ssh_config_root(struct rc_session *s, const char *cmd, cJSON **root, struct rc_err *err)
 {
 	struct rc_ssh_result res;
-	char why[300];
+	char what[96];
 	int rc = ssh_run(s, cmd, &res, err);
 
 	if (rc)
 		return rc;
+	snprintf(what, sizeof(what), "'%s'", cmd);
 	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "'%s' failed (exit status %d)%s%s", cmd, res.exit_status,
-			     why[0] ? ": " : "", why);
+		rc = rc_switch_exit_error(&res, what, err);
 	} else {
 		rc = nvue_config_show_root(res.out, res.out_len, root, err);
 	}

@@ -119,17 +119,14 @@ static int fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 {
 	static const char cmd[] = "show runningconfiguration all";
 	struct rc_ssh_result res;
-	char what[RC_NAME_MAX + 64], why[300];
+	char what[RC_NAME_MAX + 64];
 	int rc = ssh_run(s, cmd, NULL, 0, &res, err);
 
 	if (rc)
 		return rc;
 	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
 	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
-			     why[0] ? ": " : "", why);
+		rc = rc_switch_exit_error(&res, what, err);
 	} else {
 		rc = sonic_parse_configdb(res.out, res.out_len, what, cfg, err);
 	}
