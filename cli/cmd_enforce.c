@@ -369,7 +369,8 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 				   .canary = {.wait_ms = RC_CANARY_WAIT_MS_DEFAULT,
 					      .pause_rate = RC_CANARY_PAUSE_RATE_DEFAULT}}};
 	struct rc_run_opts ropts = {.root = g->root,
-				    .accept_new_host_keys = g->accept_new_host_keys};
+				    .accept_new_host_keys = g->accept_new_host_keys,
+				    .save_pending = g->save_pending};
 	const char *usage = "rocectl enforce -p POLICY -i INVENTORY [options]\n"
 			    "       rocectl enforce --clear DEVICE [--state FILE | --journal DIR]";
 	struct rc_policy pol;

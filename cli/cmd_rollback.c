@@ -95,6 +95,7 @@ struct device_job {
 	size_t restored;
 	int rc;
 	struct rc_err err;
+	bool unsaved; /* restored, not saved (rc_run_opts.save_only_if_saved) */
 };
 
 struct rollback_ctx {
@@ -105,7 +106,8 @@ struct rollback_ctx {
 };
 
 static int restore_entry(const struct rc_journal_entry *e, const struct rc_inventory *inv,
-			 const struct rc_run_opts *ropts, const char *dir, struct rc_err *err)
+			 const struct rc_run_opts *ropts, const char *dir, bool *unsaved,
+			 struct rc_err *err)
 {
 	struct rc_device local;
 	const struct rc_device *dev = NULL;
@@ -124,6 +126,8 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 	rc = rc_devrun_open(&r, dev, idx, ropts, names, e->n_ports, err);
 	if (!rc)
 		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
+	if (!rc && ropts->save_only_if_saved && r.drv->found_unsaved)
+		*unsaved |= r.drv->found_unsaved(r.sess);
 	if (rc)
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
 	else
@@ -140,7 +144,7 @@ static int restore_device(void *ctx, size_t i)
 	struct device_job *j = &c->jobs[i];
 
 	for (size_t k = j->n; k-- > 0;) {
-		j->rc = restore_entry(j->e[k], c->inv, c->ropts, c->dir, &j->err);
+		j->rc = restore_entry(j->e[k], c->inv, c->ropts, c->dir, &j->unsaved, &j->err);
 		if (j->rc)
 			break; /* older states on top of a failed restore would mislead */
 		j->restored++;
@@ -223,6 +227,13 @@ static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 			fprintf(msg, "restored '%s' (%zu port%s) from run %s\n", j->e[k]->device,
 				j->e[k]->n_ports, j->e[k]->n_ports == 1 ? "" : "s",
 				j->e[k]->run_id);
+		if (j->unsaved)
+			fprintf(
+			    msg,
+			    "'%s': not saved: its running configuration differed from the "
+			    "saved one before the rollback (a change nobody saved); the restore "
+			    "is in the running configuration only, save it once checked\n",
+			    j->e[0]->device);
 		if (j->rc) {
 			fprintf(stderr, "rocectl rollback: %s\n", j->err.msg);
 			failed++;
@@ -310,6 +321,8 @@ static void print_json(const char *journal, const char *run, const char *source,
 			rc_out_str(&o, "error", NULL, j->err.msg);
 		else
 			rc_out_null(&o, "error", NULL);
+		if (j->unsaved && !error)
+			rc_out_bool(&o, "unsaved", NULL, true);
 		rc_out_close_object(&o);
 		failed |= j->rc != 0;
 	}
@@ -412,6 +425,9 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	}
 	if (n == 0 && run && !pending && undo_from_history(msg, run, o.journal) > 0) {
 		source = "history";
+		/* the run ended long ago maybe: what was saved since is not this rollback's to
+		 * save over (the journal's native snapshots put a run's own saves back) */
+		ropts.save_only_if_saved = true;
 		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);

@@ -65,7 +65,8 @@ static void version(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [-v|-q] COMMAND [ARGS]\n"
+	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [--save-pending] [-v|-q] "
+		   "COMMAND [ARGS]\n"
 		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].summary) /* NULL: internal (confirm-timer), not offered */
@@ -98,6 +99,8 @@ int main(int argc, char **argv)
 			rc_cli_set_verbosity(-1);
 		} else if (!strcmp(argv[i], "--accept-new-host-keys")) {
 			g.accept_new_host_keys = true;
+		} else if (!strcmp(argv[i], "--save-pending")) {
+			g.save_pending = true;
 		} else {
 			fprintf(stderr, "rocectl: unknown option '%s'\n", argv[i]);
 			usage(stderr);

@@ -40,12 +40,25 @@ struct rc_session {
 	struct rc_rest *api;
 	struct eos_config cfg;	   /* the last read */
 	bool unsaved;		   /* ... found running != startup */
+	bool read_once;		   /* found_unsaved is set */
+	bool found_unsaved;	   /* the first read found running != startup */
 	struct rc_port_memo read;  /* what was read last, for apply's checks */
 	struct eos_config startup; /* the startup-config of the last read */
 	char session[64];	   /* the snapshot's session name, for apply to stage in */
 	unsigned seq;
 	bool timed; /* this session committed under `commit timer` */
 };
+
+/* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
+static bool saves(const struct rc_session *s)
+{
+	return !s->opts.save_only_if_saved || !s->found_unsaved;
+}
+
+static bool eos_found_unsaved(const struct rc_session *s)
+{
+	return s->found_unsaved;
+}
 
 /* ---- SSH ---------------------------------------------------------------------------------- */
 
@@ -238,7 +251,8 @@ static int effects(struct rc_session *s, const struct eos_config *cfg,
 		eos_mark_unverified(&p->qos);
 		return 0;
 	}
-	rc = eos_effect_startup(cfg, startup, p->name, &p->qos, err);
+	/* a session that will not save cannot repair a startup-config that differs */
+	rc = saves(s) ? eos_effect_startup(cfg, startup, p->name, &p->qos, err) : 0;
 	if (rc < 0) {
 		rc_err_prefix(err, "'show startup-config' on '%s'", s->dev->name);
 		return rc;
@@ -263,6 +277,9 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 	snprintf(what, sizeof(what), "'show startup-config' on '%s'", s->dev->name);
 	if (!rc)
 		rc = eos_parse_config_text(v.startup_text, v.startup_len, what, &startup, err);
+	if (!rc && !s->read_once)
+		s->found_unsaved = !eos_config_same(&cfg, &startup);
+	s->read_once |= rc == 0;
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct port_qos *q = &ports[i].qos;
 		bool uc = cfg.uc_queues;
@@ -492,7 +509,7 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		goto out;
 	}
 	if (!cmds.n) {
-		if (s->unsaved)
+		if (s->unsaved && saves(s))
 			rc = save(s, err);
 		goto out;
 	}
@@ -521,7 +538,7 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 	} else {
 		/* EOS committed the session as a whole: every line was accepted; under a
 		 * commit timer the confirm saves (eos_confirm) */
-		rc = save(s, err);
+		rc = saves(s) ? save(s, err) : 0;
 	}
 out:
 	eos_lines_free(lines);
@@ -830,6 +847,7 @@ static const struct rc_driver eos_ssh_driver = {
     .restore_native = eos_restore_native,
     .discard = eos_discard,
     .confirm = eos_confirm,
+    .found_unsaved = eos_found_unsaved,
 };
 
 static const struct rc_driver eos_eapi_driver = {
@@ -845,6 +863,7 @@ static const struct rc_driver eos_eapi_driver = {
     .restore_native = eos_restore_native,
     .discard = eos_discard,
     .confirm = eos_confirm,
+    .found_unsaved = eos_found_unsaved,
 };
 
 RC_DRIVER_REGISTER(eos_ssh_driver)

@@ -56,6 +56,8 @@ struct eos_config {
 };
 
 void eos_config_free(struct eos_config *c);
+/* The same lines at the same depths (comments are not lines). */
+bool eos_config_same(const struct eos_config *a, const struct eos_config *b);
 
 /* `show running-config` text (3-space indentation per level, '!' separators). */
 int eos_parse_config_text(const char *buf, size_t len, const char *what, struct eos_config *out,

@@ -137,7 +137,7 @@ static int set_ports(struct eos_snap *s, size_t n, struct rc_err *err)
 	return 0;
 }
 
-static bool same(const struct eos_config *a, const struct eos_config *b)
+bool eos_config_same(const struct eos_config *a, const struct eos_config *b)
 {
 	if (a->n != b->n)
 		return false;
@@ -168,7 +168,7 @@ int eos_snap_from_config(const struct eos_config *cfg, const struct eos_config *
 		rc = filter(cfg, out, &out->cfg, err);
 	if (!rc && startup)
 		rc = filter(startup, out, &out->startup, err);
-	out->has_startup = startup && !same(&out->cfg, &out->startup);
+	out->has_startup = startup && !eos_config_same(&out->cfg, &out->startup);
 	if (rc)
 		eos_snap_free(out);
 	return rc;

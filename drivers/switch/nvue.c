@@ -33,6 +33,8 @@ struct rc_session {
 	/* the last read, so that apply can check ports sharing a profile */
 	struct rc_port_memo read; /* what was read last, for apply's checks */
 	bool timed;		  /* this session applied under `--confirm` */
+	bool read_once;		  /* found_unsaved is set (only with save_only_if_saved) */
+	bool found_unsaved;	  /* the first read: applied != startup, or not known */
 };
 
 static void sleep_ms(unsigned ms)
@@ -333,7 +335,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 {
 	size_t len = (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD), o = 0;
 	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0);
-	char *cmd = malloc(len), what[RC_NAME_MAX + 48], why[300];
+	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
 	struct rc_ssh_result res;
 	int rc;
 
@@ -359,10 +361,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 		return rc;
 	snprintf(what, sizeof(what), "'nv show' on '%s'", s->dev->name);
 	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
-			     why[0] ? ": " : "", why);
+		rc = rc_switch_exit_error(&res, what, err);
 	} else {
 		rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, ndocs, err);
 	}
@@ -419,6 +418,71 @@ static int rest_fetch(struct rc_session *s, const struct rc_port_state *ports, s
 	return rc;
 }
 
+/* `cmd` is `nv config show [-r REV] -o json` (NVUE reference, "Config Commands"). */
+static int ssh_config_root(struct rc_session *s, const char *cmd, cJSON **root, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char what[96];
+	int rc = ssh_run(s, cmd, &res, err);
+
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'%s'", cmd);
+	if (res.exit_status != 0) {
+		rc = rc_switch_exit_error(&res, what, err);
+	} else {
+		rc = nvue_config_show_root(res.out, res.out_len, root, err);
+	}
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
+/* The applied configuration, configured values only (Cumulus Linux 5.18 "NVUE API", "View a
+ * Configuration": filled=false). */
+static int applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
+{
+	*root = NULL;
+	return s->rest ? rest_get(s, "/?rev=applied&filled=false", root, err)
+		       : ssh_config_root(s, "nv config show -o json", root, err);
+}
+
+/* Whether the applied configuration differs from the startup one (/etc/nvue.d/startup.yaml):
+ * a revision applied and not saved, which `nv config apply` leaves before Cumulus Linux
+ * 5.9 or with `system config auto-save` off (NVUE reference, "Config Commands").  The
+ * revision name `startup` is the API's `?rev=` one (Cumulus Linux 5.18 "NVUE API"). */
+static int applied_unsaved(struct rc_session *s, bool *differs, cJSON **applied_out,
+			   struct rc_err *err)
+{
+	cJSON *applied = NULL, *startup = NULL;
+	int rc = applied_root(s, &applied, err);
+
+	*differs = true;
+	if (!rc)
+		rc = s->rest
+			 ? rest_get(s, "/?rev=startup&filled=false", &startup, err)
+			 : ssh_config_root(s, "nv config show -r startup -o json", &startup, err);
+	if (!rc)
+		*differs = !cJSON_Compare(applied, startup, true);
+	if (!rc && applied_out) {
+		*applied_out = applied;
+		applied = NULL;
+	}
+	cJSON_Delete(applied);
+	cJSON_Delete(startup);
+	return rc;
+}
+
+/* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
+static bool saves(const struct rc_session *s)
+{
+	return !s->opts.save_only_if_saved || !s->found_unsaved;
+}
+
+static bool nvue_found_unsaved(const struct rc_session *s)
+{
+	return s->found_unsaved;
+}
+
 static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		     struct rc_err *err)
 {
@@ -435,9 +499,17 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	}
 	rc = s->rest ? rest_fetch(s, ports, n, qos, ifq, err)
 		     : ssh_fetch(s, ports, n, qos, ifq, err);
+	if (!rc && !s->read_once && s->opts.save_only_if_saved) {
+		struct rc_err ignored = {0};
+
+		/* not known: taken as differing, so that nothing is saved over it */
+		applied_unsaved(s, &s->found_unsaved, NULL, &ignored);
+		s->read_once = true;
+	}
 	if (!rc && qos[1] && qos[2]) {
-		/* under a pending --confirm, startup is saved by the confirm, not before */
-		if (!((s->opts.timed_commit_pending || s->timed) && timed_minutes(s)))
+		/* under a pending --confirm, startup is saved by the confirm, not before; a
+		 * session that will not save cannot repair a startup that differs */
+		if (!((s->opts.timed_commit_pending || s->timed) && timed_minutes(s)) && saves(s))
 			startup_groups = nvue_startup_groups(qos[1], qos[2]);
 		memo = &startup_groups;
 	}
@@ -535,7 +607,8 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 	if (ops.n)
 		rc = s->rest ? rest_apply(s, &ops, err) : ssh_apply(s, &ops, err);
 	/* a revision under NVUE's timer is saved by the confirm (nvue_confirm) */
-	if (!rc && ((ops.n && !timed_minutes(s)) || (!ops.n && startup_differs(info, n))))
+	if (!rc && saves(s) &&
+	    ((ops.n && !timed_minutes(s)) || (!ops.n && startup_differs(info, n))))
 		persist(s);
 out:
 	nvue_ops_free(&ops);
@@ -546,37 +619,34 @@ out:
 
 /* ---- native snapshot and restore (nvue_snap.c) ------------------------------------------ */
 
-static int ssh_applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
-{
-	struct rc_ssh_result res;
-	char why[300];
-	int rc = ssh_run(s, "nv config show -o json", &res, err);
-
-	if (rc)
-		return rc;
-	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "'nv config show -o json' failed (exit status %d)%s%s",
-			     res.exit_status, why[0] ? ": " : "", why);
-	} else {
-		rc = nvue_config_show_root(res.out, res.out_len, root, err);
-	}
-	rc_ssh_result_free(&res);
-	return rc;
-}
-
-/* The applied configuration, configured values only (Cumulus Linux 5.18 "NVUE API", "View a
- * Configuration": filled=false). */
-static int applied_root(struct rc_session *s, cJSON **root, struct rc_err *err)
-{
-	*root = NULL;
-	return s->rest ? rest_get(s, "/?rev=applied&filled=false", root, err)
-		       : ssh_applied_root(s, root, err);
-}
-
 /* Over REST the revisions pending now are kept: apply creates its own after the journal
  * is written, and a rollback after a kill finds it as a pending one that was not. */
+/* A run saves what it applied (persist), and NVUE saves the whole applied configuration:
+ * a revision someone applied and did not save would be saved along with it, and no
+ * restore can put the startup configuration back (NVUE saves nothing but the applied
+ * revision).  Such a device is not written unless the run is told to save it too
+ * (--save-pending). */
+static int refuse_unsaved(struct rc_session *s, cJSON **applied, struct rc_err *err)
+{
+	bool differs = true;
+	int rc = applied_unsaved(s, &differs, applied, err);
+
+	if (rc) {
+		rc_err_prefix(err, "cannot tell whether the applied configuration is saved");
+		return rc;
+	}
+	if (!differs)
+		return 0;
+	cJSON_Delete(*applied);
+	*applied = NULL;
+	return rc_errf(err, EPERM,
+		       "the applied configuration differs from the startup one (a change "
+		       "applied and not saved: Cumulus Linux before 5.9, or auto-save off); this "
+		       "run would save it along with its own, and nothing can unsave it.  Save "
+		       "it (`nv config save`) or undo it first, or run again with --save-pending "
+		       "to save it too");
+}
+
 static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
@@ -587,7 +657,10 @@ static int nvue_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 	if (!s->read.n)
 		return rc_errf(err, EINVAL, "'%s': no port was read before the snapshot",
 			       s->dev->name);
-	rc = applied_root(s, &root, err);
+	/* the refusal's check reads the applied configuration the snapshot needs */
+	rc = s->opts.save_pending ? applied_root(s, &root, err) : refuse_unsaved(s, &root, err);
+	if (rc == -EPERM)
+		return rc;
 	if (!rc)
 		rc = nvue_snap_from_root(root, (const char(*)[RC_NAME_MAX])s->read.port, s->read.n,
 					 &snap, err);
@@ -918,6 +991,7 @@ static const struct rc_driver nvue_ssh_driver = {
     .restore_native = nvue_restore_native,
     .discard = nvue_discard,
     .confirm = nvue_confirm,
+    .found_unsaved = nvue_found_unsaved,
 };
 
 static const struct rc_driver nvue_rest_driver = {
@@ -930,6 +1004,7 @@ static const struct rc_driver nvue_rest_driver = {
     .snapshot = nvue_snapshot,
     .restore_native = nvue_restore_native,
     .discard = nvue_discard,
+    .found_unsaved = nvue_found_unsaved,
 };
 
 RC_DRIVER_REGISTER(nvue_ssh_driver)

@@ -45,7 +45,20 @@ struct rc_session {
 	unsigned seq;		     /* checkpoint names */
 	bool rows_read;
 	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
+	bool read_once;		/* found_unsaved is set */
+	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
 };
+
+static bool sonic_found_unsaved(const struct rc_session *s)
+{
+	return s->found_unsaved;
+}
+
+/* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
+static bool saves(const struct rc_session *s)
+{
+	return !s->opts.save_only_if_saved || !s->found_unsaved;
+}
 
 /* The table whose live edit GCU refused, per group (index by bit number). */
 static int bit_of(uint32_t group)
@@ -106,17 +119,14 @@ static int fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 {
 	static const char cmd[] = "show runningconfiguration all";
 	struct rc_ssh_result res;
-	char what[RC_NAME_MAX + 64], why[300];
+	char what[RC_NAME_MAX + 64];
 	int rc = ssh_run(s, cmd, NULL, 0, &res, err);
 
 	if (rc)
 		return rc;
 	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
 	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res.exit_status,
-			     why[0] ? ": " : "", why);
+		rc = rc_switch_exit_error(&res, what, err);
 	} else {
 		rc = sonic_parse_configdb(res.out, res.out_len, what, cfg, err);
 	}
@@ -460,8 +470,12 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 }
 
 /* Each port of the startup configuration against running: effect drift where they differ
- * (`config save` repairs it). */
-static void check_startup(struct rc_session *s, struct rc_port_state *ports, size_t n)
+ * (`config save` repairs it).  A session that will not save (saves()) leaves that out: its
+ * writes cannot repair it.  The first read also says whether anything was pending:
+ * `config save` writes what `show runningconfiguration all` shows (both are sonic-cfggen's
+ * CONFIG_DB dump, sonic-utilities config/main.py), equal JSON when nothing is. */
+static void check_startup(struct rc_session *s, const cJSON *cfg, struct rc_port_state *ports,
+			  size_t n)
 {
 	static const char cmd[] = "cat /etc/sonic/config_db.json";
 	struct rc_ssh_result res;
@@ -476,7 +490,10 @@ static void check_startup(struct rc_session *s, struct rc_port_state *ports, siz
 		sonic_parse_configdb(res.out, res.out_len, what, &db, &err);
 		rc_ssh_result_free(&res);
 	}
-	for (size_t i = 0; i < n; i++) {
+	if (!s->read_once)
+		s->found_unsaved = !db || !cJSON_Compare(cfg, db, true);
+	s->read_once = true;
+	for (size_t i = 0; saves(s) && i < n; i++) {
 		memset(&q, 0, sizeof(q));
 		if (db && !sonic_parse_port(db, NULL, ports[i].name, &q, &info, &err)) {
 			sonic_effect_startup(&q, NULL, &ports[i].qos);
@@ -517,7 +534,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		probe_gates(s, cfg, ports[0].name, &info[0]);
 		if (!info[0].buffer_dynamic)
 			fetch_rows(s, cfg);
-		check_startup(s, ports, n);
+		check_startup(s, cfg, ports, n);
 	}
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
@@ -821,7 +838,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	if (!ops.n) {
 		/* nothing differs from running: what was asked is the effect (the startup
 		 * configuration differs; sonic_effect.c) */
-		if (n &&
+		if (n && saves(s) &&
 		    gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), err))
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
@@ -866,7 +883,9 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	} else {
 		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
 		 * change in effect until a reload; verify will tell) */
-		gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2), &ignored);
+		if (saves(s))
+			gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2),
+			    &ignored);
 	}
 	snprintf(cmd, sizeof(cmd), "sudo config delete-checkpoint %s", cp);
 	gcu(s, SONIC_GCU_DELETE_CHECKPOINT, cmd, NULL, why2, sizeof(why2), &ignored);
@@ -1234,6 +1253,38 @@ out:
  * gcu_field_operation_validators files): there the profile stays, unreferenced, as a
  * value restore by hand would leave it (buffermgrd never deletes one), and the rollback
  * is not failed for it (tests/faults/README.md). */
+/* The PORT_QOS_MAP fields apply derives from PFC, as the snapshot found them (the value
+ * restore wrote them from the pre-run PFC list: pfcwd_sw_enable 2 where the port had
+ * pfc_enable 2 and pfcwd_sw_enable 3,4), then saved as apply saves.  The number of fields
+ * put back, or a negative errno. */
+static int restore_fields(struct rc_session *s, const cJSON *cfg, const char *blob,
+			  struct rc_err *err)
+{
+	struct sonic_ops ops = {0};
+	struct rc_err ignored = {0};
+	cJSON *patch = NULL;
+	char *text = NULL, why[400];
+	int rc = sonic_derived_fields(cfg, blob, &ops, err), n;
+
+	if (!rc && ops.n && !(patch = sonic_render_patch(&ops, cfg, err)))
+		rc = -ENOMEM;
+	if (patch && !(text = cJSON_PrintUnformatted(patch)))
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	if (!rc && text &&
+	    gcu(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, text, why,
+		sizeof(why), &ignored))
+		rc = rc_errf(err, EIO, "putting back %zu PORT_QOS_MAP field%s failed: %s", ops.n,
+			     ops.n == 1 ? "" : "s", why);
+	else if (!rc && text &&
+		 gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), &ignored))
+		rc = rc_errf(err, EIO, "config save failed: %s", why);
+	free(text);
+	cJSON_Delete(patch);
+	n = (int)ops.n;
+	sonic_ops_free(&ops);
+	return rc ? rc : n;
+}
+
 static int sonic_restore_derived(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct rc_err ignored = {0};
@@ -1242,6 +1293,13 @@ static int sonic_restore_derived(struct rc_session *s, const char *blob, struct 
 	bool changing = true;
 	int rc = fetch_config(s, &cfg, err), n = 0;
 
+	if (!rc)
+		rc = restore_fields(s, cfg, blob, err);
+	if (rc > 0) { /* read again: the leftovers are judged on what is there now */
+		cJSON_Delete(cfg);
+		cfg = NULL;
+		rc = fetch_config(s, &cfg, err);
+	}
 	if (!rc)
 		rc = sonic_derived_leftovers(cfg, blob, &patch, &n, err);
 	cJSON_Delete(cfg);
@@ -1289,6 +1347,7 @@ static const struct rc_driver sonic_ssh_driver = {
     .neighbors = sonic_neighbors,
     .snapshot = sonic_snapshot,
     .restore_derived = sonic_restore_derived,
+    .found_unsaved = sonic_found_unsaved,
 };
 
 RC_DRIVER_REGISTER(sonic_ssh_driver)

@@ -20,6 +20,7 @@
 #include "rocectl/util.h"
 
 struct cJSON;
+struct sonic_ops;
 
 #define SONIC_KEY_MAX 160 /* a CONFIG_DB key: "Ethernet0|3-4" */
 
@@ -42,6 +43,13 @@ int sonic_derived_startup(const char *blob, struct cJSON **startup, struct rc_er
  * *n is 0).  The blob is checked like device output. */
 int sonic_derived_leftovers(const struct cJSON *cfg, const char *blob, char **patch, int *n,
 			    struct rc_err *err);
+
+/* The PORT_QOS_MAP fields apply derives from others (pfcwd_sw_enable from pfc_enable, the
+ * PG and PFC-queue maps bound with PFC), put back to the snapshot's: the changes go into
+ * `ops`.  Nothing when the blob holds none (an older journal); the blob is checked like
+ * device output. */
+int sonic_derived_fields(const struct cJSON *cfg, const char *blob, struct sonic_ops *ops,
+			 struct rc_err *err);
 
 /* ---- reading ------------------------------------------------------------------------- */
 
@@ -170,6 +178,11 @@ struct sonic_ops {
 };
 
 void sonic_ops_free(struct sonic_ops *ops);
+/* Add one change (field "" with remove: the whole entry); the same change twice is one, two
+ * different values for one field are refused (-EINVAL, naming both ports). */
+int sonic_ops_add(struct sonic_ops *ops, struct rc_err *err, const char *port, uint32_t group,
+		  const char *table, const char *key, const char *field, bool remove,
+		  const char *value);
 
 struct sonic_peer {
 	const char *port;

@@ -24,6 +24,41 @@
 #define DERIVED_PREFIX	 "pg_lossless_"
 #define DERIVED_MAX_LIST 65536
 
+/* What apply writes into PORT_QOS_MAP|<port> along with PFC and not from a value of the
+ * model (sonic_ops.c, w_pfc): the watchdog's list follows pfc_enable (sonic-buildimage
+ * Configuration.md, sonic-yang-models sonic-port-qos-map.yang), the PG and PFC-queue maps
+ * are bound when PFC needs them.  A value restore would write them derived from the
+ * pre-run PFC list instead of as they were (fault campaign seed 60032). */
+static const char *const derived_pqm[] = {"pfcwd_sw_enable", "tc_to_pg_map", "pfc_to_queue_map"};
+#define N_DERIVED_PQM (sizeof(derived_pqm) / sizeof(derived_pqm[0]))
+
+/* "port_qos": each PORT_QOS_MAP entry's derived fields as they are ({} when it has none);
+ * optional too: an older journal has none, and then nothing is put back. */
+static bool snapshot_pqm(cJSON *o, const cJSON *cfg)
+{
+	cJSON *pqm = cJSON_AddObjectToObject(o, "port_qos");
+	const cJSON *row;
+	bool ok = pqm != NULL;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(cfg, "PORT_QOS_MAP"))
+	{
+		cJSON *e;
+
+		if (!ok || !row->string || !sonic_name_ok(row->string))
+			continue;
+		e = cJSON_AddObjectToObject(pqm, row->string);
+		ok = e != NULL;
+		for (size_t f = 0; ok && f < N_DERIVED_PQM; f++) {
+			const char *v = cJSON_GetStringValue(
+			    cJSON_GetObjectItemCaseSensitive(row, derived_pqm[f]));
+
+			if (v)
+				ok = cJSON_AddStringToObject(e, derived_pqm[f], v) != NULL;
+		}
+	}
+	return ok;
+}
+
 char *sonic_derived_snapshot(const cJSON *cfg, const cJSON *startup)
 {
 	cJSON *o = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(o, "profiles");
@@ -42,6 +77,8 @@ char *sonic_derived_snapshot(const cJSON *cfg, const cJSON *startup)
 		if (ok && p->string && sonic_name_ok(p->string))
 			ok = cJSON_AddItemToArray(list, cJSON_CreateString(p->string));
 	}
+	if (ok)
+		ok = snapshot_pqm(o, cfg);
 	if (ok)
 		out = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
@@ -160,6 +197,67 @@ int sonic_derived_startup(const char *blob, cJSON **startup, struct rc_err *err)
 		*startup = st;
 	else
 		cJSON_Delete(st);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* One port's derived fields back to `was` (the snapshot's entry): set what differs,
+ * remove what the port did not have. */
+static int port_fields(const cJSON *now, const char *port, const cJSON *was, struct sonic_ops *ops,
+		       struct rc_err *err)
+{
+	int rc = 0;
+
+	for (size_t f = 0; !rc && f < N_DERIVED_PQM; f++) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(was, derived_pqm[f]);
+		const char *cur =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(now, derived_pqm[f]));
+
+		if (w && (!cJSON_IsString(w) || strlen(w->valuestring) >= RC_NAME_MAX))
+			return rc_errf(err, EPROTO,
+				       "native snapshot: '%s' %s is not a short string", port,
+				       derived_pqm[f]);
+		if (w && (!cur || strcmp(cur, w->valuestring)))
+			rc = sonic_ops_add(ops, err, port, RC_F_PFC, "PORT_QOS_MAP", port,
+					   derived_pqm[f], false, w->valuestring);
+		else if (!w && cur)
+			rc = sonic_ops_add(ops, err, port, RC_F_PFC, "PORT_QOS_MAP", port,
+					   derived_pqm[f], true, NULL);
+	}
+	return rc;
+}
+
+int sonic_derived_fields(const cJSON *cfg, const char *blob, struct sonic_ops *ops,
+			 struct rc_err *err)
+{
+	cJSON *o = blob ? cJSON_Parse(blob) : NULL;
+	const cJSON *pqm = cJSON_GetObjectItemCaseSensitive(o, "port_qos"), *was;
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(cfg, "PORT_QOS_MAP");
+	int rc = 0;
+
+	if (!cJSON_IsObject(o))
+		rc = rc_errf(err, EPROTO, "native snapshot: not a JSON object");
+	else if (pqm && (!cJSON_IsObject(pqm) || cJSON_GetArraySize(pqm) > DERIVED_MAX_LIST))
+		rc = rc_errf(err, EPROTO, "native snapshot: 'port_qos' is not an object");
+	if (rc)
+		pqm = NULL;
+	cJSON_ArrayForEach(was, pqm)
+	{
+		const cJSON *now;
+
+		if (!cJSON_IsObject(was) || !was->string || !sonic_name_ok(was->string)) {
+			rc = rc_errf(err, EPROTO,
+				     "native snapshot: a 'port_qos' entry is not a "
+				     "port's object");
+			break;
+		}
+		/* an entry gone since (deleted by someone else) is not made again */
+		now = cJSON_GetObjectItemCaseSensitive(rows, was->string);
+		if (cJSON_IsObject(now))
+			rc = port_fields(now, was->string, was, ops, err);
+		if (rc)
+			break;
+	}
 	cJSON_Delete(o);
 	return rc;
 }

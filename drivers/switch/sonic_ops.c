@@ -46,7 +46,7 @@ static const char *db_field(const cJSON *cfg, const char *table, const char *key
 	return cJSON_IsString(f) ? f->valuestring : NULL;
 }
 
-static int add_op(struct sonic_ops *ops, struct rc_err *err, const char *port, uint32_t group,
+int sonic_ops_add(struct sonic_ops *ops, struct rc_err *err, const char *port, uint32_t group,
 		  const char *table, const char *key, const char *field, bool remove,
 		  const char *value)
 {
@@ -123,8 +123,10 @@ struct wctx {
 	struct rc_err *err;
 };
 
-#define OP_SET(x, g, t, k, f, v) add_op((x)->ops, (x)->err, (x)->w->port, g, t, k, f, false, v)
-#define OP_DEL(x, g, t, k, f)	 add_op((x)->ops, (x)->err, (x)->w->port, g, t, k, f, true, NULL)
+#define OP_SET(x, g, t, k, f, v)                                                                   \
+	sonic_ops_add((x)->ops, (x)->err, (x)->w->port, g, t, k, f, false, v)
+#define OP_DEL(x, g, t, k, f)                                                                      \
+	sonic_ops_add((x)->ops, (x)->err, (x)->w->port, g, t, k, f, true, NULL)
 
 /* The DSCP map the port classifies with, or the one it will be bound to. */
 static const char *dscp_map_of(const struct wctx *x)

@@ -1,5 +1,6 @@
 #include <errno.h>
 
+#include "rocectl/util.h"
 #include "switch_common.h"
 
 int rc_switch_check_ports(const struct rc_device *dev, bool (*ok)(const char *name),
@@ -28,4 +29,14 @@ int rc_switch_ssh_run(struct rc_ssh **ssh, const struct rc_device *dev,
 	if (rc)
 		return rc;
 	return rc_ssh_run(*ssh, cmd, in, in_len, res, err);
+}
+
+int rc_switch_exit_error(const struct rc_ssh_result *res, const char *what, struct rc_err *err)
+{
+	char why[300];
+
+	rc_clean_text(res->err_len ? res->err : res->out,
+		      res->err_len ? res->err_len : res->out_len, why, sizeof(why));
+	return rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res->exit_status,
+		       why[0] ? ": " : "", why);
 }

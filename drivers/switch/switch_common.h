@@ -19,4 +19,8 @@ int rc_switch_ssh_run(struct rc_ssh **ssh, const struct rc_device *dev,
 		      const struct rc_run_opts *opts, const char *cmd, const char *in,
 		      size_t in_len, struct rc_ssh_result *res, struct rc_err *err);
 
+/* -EIO for a command that exited non-zero: "WHAT failed (exit status N): <its stderr, or
+ * stdout when stderr is empty, cleaned>". */
+int rc_switch_exit_error(const struct rc_ssh_result *res, const char *what, struct rc_err *err);
+
 #endif

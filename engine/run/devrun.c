@@ -392,7 +392,11 @@ static int prepare(struct rc_devrun *r, const struct rc_port_state *before, cons
 		rc = r->drv->snapshot(r->sess, native, err);
 	if (rc) {
 		*native = NULL;
-		rc_err_prefix(err, "'%s': nothing written: cannot take the native snapshot",
+		/* -EPERM: the driver will not write this device as it stands (its reason) */
+		rc_err_prefix(err,
+			      rc == -EPERM
+				  ? "'%s': nothing written"
+				  : "'%s': nothing written: cannot take the native snapshot",
 			      r->dev->name);
 		return rc;
 	}

@@ -22,6 +22,7 @@ enum {
 struct rc_global {
 	const char *root; /* --root DIR, default $ROCECTL_ROOT or "/" */
 	bool accept_new_host_keys;
+	bool save_pending; /* --save-pending (struct rc_run_opts) */
 };
 
 /* One option of a command; help text is generated from the same table that parses, so

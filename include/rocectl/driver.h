@@ -37,6 +37,15 @@ struct rc_run_opts {
 	/* The re-read after such an apply: running != startup is expected until the confirm
 	 * saves, so a driver does not report it as drift. */
 	bool timed_commit_pending;
+	/* `rollback RUN` of a finished run: a switch driver's writes save the configuration
+	 * (what a reload boots) only when the session's first read found it equal to the
+	 * running one.  A change nobody saved was pending then; saving the restored running
+	 * configuration would make it permanent (struct rc_driver.found_unsaved). */
+	bool save_only_if_saved;
+	/* --save-pending: a run writes (and saves) an NVUE switch whose applied configuration
+	 * differs from its startup one, saving that pending change along with its own; without
+	 * it such a switch is not written (drivers/switch/nvue.c, refuse_unsaved). */
+	bool save_pending;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
@@ -149,7 +158,8 @@ struct rc_driver {
 	 * configuration back as one transaction, deleting what was added; the blob comes
 	 * from a file on disk and is checked like device output.  `discard` drops what a run
 	 * staged and did not apply (blob NULL: what can be found without it); it fails when
-	 * something is staged and cannot be dropped. */
+	 * something is staged and cannot be dropped.  `snapshot` fails with -EPERM (and why)
+	 * when the device must not be written as it stands (NVUE with a change not saved). */
 	int (*snapshot)(struct rc_session *s, char **blob, struct rc_err *err);
 	int (*restore_native)(struct rc_session *s, const char *blob, struct rc_err *err);
 	int (*discard)(struct rc_session *s, const char *blob, struct rc_err *err);
@@ -165,6 +175,10 @@ struct rc_driver {
 	 * timer already rolled the change back is an error (-ETIMEDOUT), never "kept".  A
 	 * device whose snapshot says no timer was armed is only saved. */
 	int (*confirm)(struct rc_session *s, const char *blob, struct rc_err *err);
+	/* Optional (switches that save after a write): whether the session's first read found
+	 * the saved configuration different from the running one, or could not read it.  With
+	 * rc_run_opts.save_only_if_saved, the writes of such a session are not saved. */
+	bool (*found_unsaved)(const struct rc_session *s);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */

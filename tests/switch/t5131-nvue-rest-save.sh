@@ -4,7 +4,9 @@
 # form of `nv config save`, a PATCH of revision "applied" to state "save" (NVIDIA's "Data
 # Center Network Automation Quick Start Guide", Use Cases and Recommendations), and verify
 # reads the startup configuration back over REST (`?rev=startup`): a reboot keeps the policy,
-# and running unsaved is drift that apply repairs by saving.
+# and running unsaved is drift.  apply does not save that over startup by itself (its save
+# would keep a change nobody saved, and nothing could unsave it): with --save-pending it
+# repairs it by saving.
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -47,12 +49,15 @@ test_expect_success 'a reboot loads startup: still in sync, plan empty' '
 		{ sed "s/^/# /" "$TMP/plan"; false; }
 '
 
-test_expect_success 'running unsaved is drift over REST; apply saves it, a reboot keeps it' '
+test_expect_success 'running unsaved is drift over REST; apply --save-pending saves it, a reboot keeps it' '
 	sim fault "$LAB" leaf09 drift config:qos.traffic-pool.default-lossless= &&
 	{ rc verify -p "$P" -i "$I" >"$TMP/unsaved" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/unsaved" "differs from startup" &&
-	rc apply -p "$P" -i "$I" -J "$J" >"$TMP/apply2" 2>&1 ||
+	test_expect_code 1 rc apply -p "$P" -i "$I" -J "$J" >"$TMP/refused" 2>&1 &&
+	test_must_contain "$TMP/refused" "nothing written: the applied configuration differs" &&
+	test "$(grep -c " leaf09 PATCH /nvue_v1/revision/applied " "$RUN/rest.log")" = 1 &&
+	rc --save-pending apply -p "$P" -i "$I" -J "$J" >"$TMP/apply2" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/apply2"; false; } &&
 	test "$(grep -c " leaf09 PATCH /nvue_v1/revision/applied " "$RUN/rest.log")" = 2 &&
 	sim reboot "$LAB" leaf09 &&

@@ -2,6 +2,7 @@
  * (sonic_derived.c): only pg_lossless_* profiles the snapshot did not hold and that
  * nothing references; the journaled blob is untrusted. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -126,12 +127,79 @@ static void test_saved_configuration(void **state)
 	cJSON_Delete(saved);
 }
 
+/* The PORT_QOS_MAP fields apply derives (fault campaign seed 60032): a restore puts them
+ * back as the snapshot found them, not as the pre-run PFC list would derive them. */
+static const char pqm_before[] =
+    "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"2\", \"pfcwd_sw_enable\": \"3,4\","
+    " \"tc_to_pg_map\": \"AZURE\"}, \"Ethernet8\": {\"pfc_enable\": \"3\"}}}";
+/* after the value restore: PFC as it was, the derived fields as apply derives them */
+static const char pqm_after[] =
+    "{\"PORT_QOS_MAP\": {\"Ethernet0\": {\"pfc_enable\": \"2\", \"pfcwd_sw_enable\": \"2\","
+    " \"tc_to_pg_map\": \"AZURE\"}, \"Ethernet8\": {\"pfc_enable\": \"3\","
+    " \"pfcwd_sw_enable\": \"3\", \"pfc_to_queue_map\": \"AZURE\"},"
+    " \"Ethernet16\": {\"pfcwd_sw_enable\": \"3,4\"}}}";
+
+static bool has_op(const struct sonic_ops *ops, const char *key, const char *field, bool remove,
+		   const char *value)
+{
+	for (size_t i = 0; i < ops->n; i++) {
+		const struct sonic_op *o = &ops->v[i];
+
+		if (!strcmp(o->table, "PORT_QOS_MAP") && !strcmp(o->key, key) &&
+		    !strcmp(o->field, field) && o->remove == remove &&
+		    (remove || !strcmp(o->value, value)))
+			return true;
+	}
+	return false;
+}
+
+static void test_derived_fields(void **state)
+{
+	cJSON *pre = cJSON_Parse(pqm_before), *post = cJSON_Parse(pqm_after);
+	struct sonic_ops ops = {0};
+	struct rc_err err = {0};
+	char *blob = sonic_derived_snapshot(pre, NULL);
+	static const char *const bad[] = {
+	    "{\"version\": 1, \"profiles\": [], \"port_qos\": []}",
+	    "{\"version\": 1, \"profiles\": [], \"port_qos\": {\"Ethernet0\": 3}}",
+	    "{\"version\": 1, \"profiles\": [], \"port_qos\": {\"Ethernet0\":"
+	    " {\"pfcwd_sw_enable\": 34}}}",
+	    "{\"version\": 1, \"profiles\": [], \"port_qos\": {\"a/b\": {}}}",
+	    "{\"port_qos\"",
+	};
+
+	(void)state;
+	assert_non_null(blob);
+	assert_int_equal(sonic_derived_fields(post, blob, &ops, &err), 0);
+	/* Ethernet16 had no entry before the run: not the snapshot's to say */
+	assert_int_equal(ops.n, 3);
+	assert_true(has_op(&ops, "Ethernet0", "pfcwd_sw_enable", false, "3,4"));
+	assert_true(has_op(&ops, "Ethernet8", "pfcwd_sw_enable", true, NULL));
+	assert_true(has_op(&ops, "Ethernet8", "pfc_to_queue_map", true, NULL));
+	sonic_ops_free(&ops);
+	/* as found: nothing to put back */
+	assert_int_equal(sonic_derived_fields(pre, blob, &ops, &err), 0);
+	assert_int_equal(ops.n, 0);
+	free(blob);
+	/* an older journal holds no fields: nothing is put back */
+	assert_int_equal(
+	    sonic_derived_fields(post, "{\"version\": 1, \"profiles\": []}", &ops, &err), 0);
+	assert_int_equal(ops.n, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_true(sonic_derived_fields(post, bad[i], &ops, &err) < 0);
+		sonic_ops_free(&ops);
+	}
+	cJSON_Delete(pre);
+	cJSON_Delete(post);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_leftover_removed),
 	    cmocka_unit_test(test_hostile_blob),
 	    cmocka_unit_test(test_saved_configuration),
+	    cmocka_unit_test(test_derived_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
