@@ -473,6 +473,10 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl capture: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
+	if ((rc = rc_cli_limit_check("capture", &inv, o.limit))) {
+		rc_inventory_free(&inv);
+		return rc;
+	}
 	if (rc_fleet_init(&f, &inv, NULL, &opts, o.limit, 1, &err)) {
 		fprintf(stderr, "rocectl capture: %s\n", err.msg);
 		rc_inventory_free(&inv);

@@ -135,6 +135,10 @@ int cmd_discover(int argc, char **argv, const struct rc_global *g)
 		return RC_EXIT_ERROR;
 	}
 	rc_warnings_print(&warn, stderr);
+	if ((rc = rc_cli_limit_check("discover", &inv, o.limit))) {
+		rc_inventory_fini(&inv);
+		return rc;
+	}
 	rc = rc_fleet_init(&f, &inv, NULL, &opts, o.limit, o.parallel, &err);
 	if (!rc)
 		rc = rc_lldp_read(&l, &f, &err);

@@ -295,6 +295,8 @@ static int run(struct export_run *r, const struct rc_global *g, struct rc_err *e
 	if (rc_policy_load_buffer("export", read_policy, strlen(read_policy), &r->read_pol, NULL,
 				  err))
 		return -EINVAL;
+	if ((rc = rc_cli_limit_check("export", &r->inv, r->o.limit)))
+		return rc; /* said; positive: the exit status */
 	if (rc_fleet_init(&r->f, &r->inv, &r->read_pol, &opts, r->o.limit, r->o.parallel, err))
 		return -EINVAL;
 	r->have_fleet = true;
