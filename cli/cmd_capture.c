@@ -466,17 +466,18 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		return RC_EXIT_USAGE;
 	}
 	if ((rc = make_dirs(o.out))) {
-		fprintf(stderr, "rocectl capture: cannot create '%s': %s\n", o.out, strerror(-rc));
-		return RC_EXIT_ERROR;
+		rc_errf(&err, -rc, "cannot create '%s': %s", o.out, strerror(-rc));
+		return rc_cli_fail("capture", o.json, &err);
 	}
-	if (rc_inventory_load(o.inventory, &inv, NULL, &err)) {
-		fprintf(stderr, "rocectl capture: %s\n", err.msg);
-		return RC_EXIT_ERROR;
+	if (rc_inventory_load(o.inventory, &inv, NULL, &err))
+		return rc_cli_fail("capture", o.json, &err);
+	if ((rc = rc_cli_limit_check("capture", &inv, o.limit))) {
+		rc_inventory_free(&inv);
+		return rc;
 	}
 	if (rc_fleet_init(&f, &inv, NULL, &opts, o.limit, 1, &err)) {
-		fprintf(stderr, "rocectl capture: %s\n", err.msg);
 		rc_inventory_free(&inv);
-		return RC_EXIT_ERROR;
+		return rc_cli_fail("capture", o.json, &err);
 	}
 	rc_out_init(&out, stdout, o.json ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);

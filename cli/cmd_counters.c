@@ -616,7 +616,7 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 	struct ctr_run *r = calloc(1, sizeof(*r));
 	struct rc_run_opts opts = {0};
 	struct rc_err err = {0};
-	int npos, rc, code = RC_EXIT_ERROR;
+	int npos, rc, code = RC_EXIT_ERROR, bad_limit = 0;
 
 	if (!r) {
 		fprintf(stderr, "rocectl counters: out of memory\n");
@@ -636,10 +636,12 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 	rc = load(&r->o, &r->pol, &r->have_pol, &r->inv, &r->have_inv, &err);
 	if (!rc && !r->have_inv)
 		local_inventory(&r->o, &r->local, &r->inv);
-	if (!rc)
+	if (!rc && r->have_inv)
+		bad_limit = rc_cli_limit_check("counters", &r->inv, r->o.limit);
+	if (!rc && !bad_limit)
 		rc = rc_fleet_init(&r->f, &r->inv, r->have_pol ? &r->pol : NULL, &opts, r->o.limit,
 				   r->o.parallel, &err);
-	if (!rc) {
+	if (!rc && !bad_limit) {
 		r->f.progress = false;
 		rc = run(r, &err);
 		code = rc < 0 ? RC_EXIT_ERROR : rc;
@@ -653,5 +655,5 @@ int cmd_counters(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&r->inv);
 	free(r->resets);
 	free(r);
-	return code;
+	return bad_limit ? bad_limit : code;
 }

@@ -129,20 +129,20 @@ int cmd_discover(int argc, char **argv, const struct rc_global *g)
 		rc_print_usage(stderr, USAGE, options);
 		return RC_EXIT_USAGE;
 	}
-	if (rc_inventory_load(o.inventory, &inv, &warn, &err)) {
-		fprintf(stderr, "rocectl discover: ");
-		rc_err_print(&err, stderr);
-		return RC_EXIT_ERROR;
-	}
+	if (rc_inventory_load(o.inventory, &inv, &warn, &err))
+		return rc_cli_fail("discover", o.json, &err);
 	rc_warnings_print(&warn, stderr);
+	if ((rc = rc_cli_limit_check("discover", &inv, o.limit))) {
+		rc_inventory_fini(&inv);
+		return rc;
+	}
 	rc = rc_fleet_init(&f, &inv, NULL, &opts, o.limit, o.parallel, &err);
 	if (!rc)
 		rc = rc_lldp_read(&l, &f, &err);
 	if (rc) {
-		fprintf(stderr, "rocectl discover: %s\n", err.msg);
 		rc_fleet_fini(&f);
 		rc_inventory_fini(&inv);
-		return RC_EXIT_ERROR;
+		return rc_cli_fail("discover", o.json, &err);
 	}
 	failed = print(&o, &inv, &f, &l);
 	rc_lldp_fini(&l);

@@ -411,6 +411,10 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
+	if ((rc = rc_cli_limit_check("enforce", &inv, o.limit))) {
+		exit_code = rc;
+		goto out;
+	}
 	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;

@@ -106,6 +106,7 @@ struct export_run {
 	struct rc_fleet f;
 	struct rc_export e;
 	bool have_inv, have_fleet;
+	bool printed; /* the document is on stdout: a later failure only says so on stderr */
 };
 
 static bool has_overrides(const struct rc_overrides *ov)
@@ -267,8 +268,10 @@ static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err
 	if (!rc && r->o.out)
 		rc = rc_write_atomic(r->o.out, r->o.json ? r->e.yaml : text,
 				     r->o.json ? strlen(r->e.yaml) : len, 0644, "policy", err);
-	if (!rc && (r->o.json || !r->o.out))
+	if (!rc && (r->o.json || !r->o.out)) {
 		fwrite(text, 1, len, stdout);
+		r->printed = true;
+	}
 	if (!rc && r->o.overrides)
 		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0644, "overrides",
 				     err);
@@ -295,6 +298,8 @@ static int run(struct export_run *r, const struct rc_global *g, struct rc_err *e
 	if (rc_policy_load_buffer("export", read_policy, strlen(read_policy), &r->read_pol, NULL,
 				  err))
 		return -EINVAL;
+	if ((rc = rc_cli_limit_check("export", &r->inv, r->o.limit)))
+		return rc; /* said; positive: the exit status */
 	if (rc_fleet_init(&r->f, &r->inv, &r->read_pol, &opts, r->o.limit, r->o.parallel, err))
 		return -EINVAL;
 	r->have_fleet = true;
@@ -362,10 +367,8 @@ int cmd_export(int argc, char **argv, const struct rc_global *g)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	}
 	rc = run(r, g, &err);
-	if (rc < 0) {
-		fprintf(stderr, "rocectl export: ");
-		rc_err_print(&err, stderr);
-	}
+	if (rc < 0)
+		rc = rc_cli_fail("export", r->o.json && !r->printed, &err);
 	rc_export_fini(&r->e);
 	if (r->have_fleet)
 		rc_fleet_fini(&r->f);

@@ -728,6 +728,10 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	memset(&pol, 0, sizeof(pol));
 	if (load(&o, &pol, &inv))
 		goto out;
+	/* a plan's own list is not the operator's: a device it names gone is the plan's error */
+	if (!plan_path && (exit_code = rc_cli_limit_check(names[cmd], &inv, o.limit)))
+		goto out;
+	exit_code = RC_EXIT_ERROR;
 	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
 		goto out;

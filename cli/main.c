@@ -1,6 +1,7 @@
 /* rocectl: make RoCEv2 fabrics lossless and keep them that way. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +42,19 @@ static const struct rc_command commands[] = {
      cmd_capture},
 };
 
-/* What a bug report needs: which build, which plugin, which libraries.  The plugin is
- * loaded to ask it; a plugin that does not load is said, not fatal (hosts run without). */
-static void version(void)
+/* What a bug report needs: which build and which libraries.  The network plugin pulls in
+ * libssh and libcurl and runs its constructors when loaded, so a plain --version does not
+ * load it (a node runs without it, and a broken one must not stop --version); with -v it
+ * is loaded to name its path and its libraries, or to say why it was refused. */
+static void version(bool with_plugin)
 {
-	const char *plugin = rc_driver_plugin_path();
+	const char *plugin = NULL;
 	rc_net_versions_fn net = NULL;
 
 	printf("rocectl %s\ncommit: %s\n", ROCECTL_VERSION, ROCECTL_COMMIT);
-	if (plugin && rc_driver_load_error()) {
+	if (!with_plugin) {
+		printf("plugin: not loaded (-v --version loads it)\n");
+	} else if ((plugin = rc_driver_plugin_path()) && rc_driver_load_error()) {
 		printf("plugin: %s refused (%s)\n", plugin, rc_driver_load_error());
 	} else if (plugin) {
 		printf("plugin: %s\n", plugin);
@@ -67,7 +72,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: rocectl [--root DIR] [--accept-new-host-keys] [--save-pending] [-v|-q] "
 		   "COMMAND [ARGS]\n"
-		   "       rocectl --version | --help | COMMAND --help\n\ncommands:\n");
+		   "       rocectl [-v] --version | --help | COMMAND --help\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].summary) /* NULL: internal (confirm-timer), not offered */
 			fprintf(f, "    %-10s %s\n", commands[i].name, commands[i].summary);
@@ -78,14 +83,14 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	struct rc_global g = {.root = getenv("ROCECTL_ROOT")};
+	bool want_version = false;
 	int i = 1;
 
 	if (!g.root || !*g.root)
 		g.root = "/";
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version")) {
-			version();
-			return RC_EXIT_OK;
+			want_version = true; /* after the other options: -v may follow it */
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return RC_EXIT_OK;
@@ -106,6 +111,10 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return RC_EXIT_USAGE;
 		}
+	}
+	if (want_version) {
+		version(rc_cli_verbosity() > 0);
+		return RC_EXIT_OK;
 	}
 	if (i >= argc) {
 		usage(stderr);

@@ -10,38 +10,9 @@
 #include <string.h>
 
 #include "rocectl/result.h"
+#include "rocectl/util.h"
 
 #define TOOLTIP_MAX_LINES 20
-
-/* Length of the valid UTF-8 sequence at s (at most len bytes), 0 when it is not one. */
-static size_t utf8_seq(const unsigned char *s, size_t len)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	cp = s[0] & (0x7fu >> n);
-	if (n > len)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 /* The inside of a quoted DOT string.  A backslash is doubled so that labels (escString)
  * do not read "\N" or "\G" as substitutions; control characters, which XML forbids in the
@@ -52,7 +23,7 @@ static void esc(FILE *f, const char *str, size_t max)
 	size_t len = strnlen(str, max);
 
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(s + i, len - i);
+		size_t n = rc_utf8_seq_len(s + i, len - i);
 
 		if (s[i] == '\\')
 			fputs("\\\\", f);

@@ -58,6 +58,18 @@ void rc_cli_set_verbosity(int v);
 	"only these devices: names, roles (spine, leaf, switch, host), ranges (gpu[001-016]), "    \
 	"globs (leaf*), !TERM to exclude; comma-separated"
 
+/* A --limit that names no device of inv (a term matching nothing, or nothing left selected):
+ * prints "rocectl CMD: ..." naming the term and returns RC_EXIT_USAGE; 0 when it selects
+ * (or limit is NULL/empty).  Every command calls it before its fleet is set up. */
+struct rc_inventory;
+int rc_cli_limit_check(const char *cmd, const struct rc_inventory *inv, const char *limit);
+
+/* A command that fails before its report: "rocectl CMD: <err>" on stderr and, with json, one
+ * document on stdout naming the error ("schema": "rocectl.CMD/v1", "error", "exit_code": 1).
+ * Returns RC_EXIT_ERROR. */
+struct rc_err;
+int rc_cli_fail(const char *cmd, bool json, const struct rc_err *err);
+
 struct rc_command {
 	const char *name;
 	const char *summary;

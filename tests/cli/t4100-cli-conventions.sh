@@ -123,15 +123,32 @@ test_expect_success 'a file name that is not UTF-8 comes out valid in JSON' '
 	test_must_contain "$TMP/f.json" "pol-\\\\ufffd\\\\ufffd.yaml"
 '
 
-test_expect_success '--version names version, commit, plugin and libraries' '
-	"$ROCECTL" --version >"$TMP/ver" &&
+test_expect_success '-v --version names version, commit, plugin and libraries' '
+	"$ROCECTL" --version -v >"$TMP/ver" &&
 	test_must_contain "$TMP/ver" "^rocectl [0-9]+\.[0-9]+\.[0-9]+$" &&
 	test_must_contain "$TMP/ver" "^commit: [0-9a-z.-]+$" &&
 	test_must_contain "$TMP/ver" "^plugin: /.*rocectl-net\.so$" &&
 	test_must_contain "$TMP/ver" "^libraries: libyaml [0-9.]+, libnl [0-9.]+, cJSON [0-9.]+, libssh [0-9.]+.*, libcurl [0-9.]+$" &&
-	ROCECTL_PLUGIN=/nonexistent/rocectl-net.so "$ROCECTL" --version >"$TMP/ver2" &&
+	ROCECTL_PLUGIN=/nonexistent/rocectl-net.so "$ROCECTL" -v --version >"$TMP/ver2" &&
 	test_must_contain "$TMP/ver2" "^plugin: not loaded \(.*nonexistent" &&
 	test_must_not_contain "$TMP/ver2" "libssh"
+'
+
+# A plugin whose constructor would kill the process: plain --version must not load it.
+cat >"$TMP/boom.c" <<'EOC'
+#include <stdlib.h>
+__attribute__((constructor)) static void boom(void) { abort(); }
+EOC
+
+test_expect_success '--version does not load the network plugin' '
+	${CC:-cc} -fPIC -shared -o "$TMP/boom.so" "$TMP/boom.c" &&
+	ROCECTL_PLUGIN="$TMP/boom.so" "$ROCECTL" --version >"$TMP/ver3" &&
+	test_must_contain "$TMP/ver3" "^rocectl [0-9]+\.[0-9]+\.[0-9]+$" &&
+	test_must_contain "$TMP/ver3" "^plugin: not loaded \(-v --version loads it\)$" &&
+	test_must_contain "$TMP/ver3" "^libraries: libyaml [0-9.]+, libnl [0-9.]+, cJSON [0-9.]+$" &&
+	ROCECTL_PLUGIN=/nonexistent/rocectl-net.so "$ROCECTL" --version >"$TMP/ver4" &&
+	test_must_contain "$TMP/ver4" "^plugin: not loaded \(-v --version loads it\)$" &&
+	test_expect_code 134 env ROCECTL_PLUGIN="$TMP/boom.so" "$ROCECTL" -v --version >/dev/null 2>&1
 '
 
 test_done

@@ -49,8 +49,8 @@ test_expect_success 'both install into a scratch root with dpkg --root' '
 	test -s "$R/usr/share/bash-completion/completions/rocectl"
 '
 
-test_expect_success 'the installed rocectl answers --version with its plugin' '
-	ROCECTL_PLUGIN="$R/usr/lib/rocectl/rocectl-net.so" "$R/usr/bin/rocectl" --version >"$TMP/ver" &&
+test_expect_success 'the installed rocectl answers -v --version with its plugin' '
+	ROCECTL_PLUGIN="$R/usr/lib/rocectl/rocectl-net.so" "$R/usr/bin/rocectl" -v --version >"$TMP/ver" &&
 	test_must_contain "$TMP/ver" "^rocectl 0\.1\.0$" &&
 	test_must_contain "$TMP/ver" "^plugin: $R/usr/lib/rocectl/rocectl-net.so$" &&
 	test_must_contain "$TMP/ver" "libssh [0-9]"

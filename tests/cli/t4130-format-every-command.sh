@@ -71,6 +71,28 @@ test_expect_success 'confirm -j of a run with nothing pending: exit 1, status no
 	test_expect_code 64 "$ROCECTL" confirm -j 2>/dev/null
 '
 
+test_expect_success 'export, discover and capture -j that fail before a report still print one' '
+	for c in export discover capture; do
+		o= && { test $c != capture || o="-o $TMP/cap"; } &&
+		test_expect_code 1 "$ROCECTL" $c -j -i "$TMP/no-such.yaml" $o \
+			>"$TMP/$c.json" 2>"$TMP/$c.err" &&
+		check $c "$TMP/$c.json" &&
+		jq -e ".command == \"$c\" and .exit_code == 1 and (.error | test(\"no-such.yaml\"))" \
+			"$TMP/$c.json" &&
+		test_must_contain "$TMP/$c.err" "^rocectl $c: .*no-such\.yaml" &&
+		jq ". + {devices: []}" "$TMP/$c.json" >"$TMP/$c-more.json" &&
+		! check $c "$TMP/$c-more.json" 2>/dev/null &&
+		test_expect_code 1 "$ROCECTL" $c -i "$TMP/no-such.yaml" $o >"$TMP/$c.txt" \
+			2>/dev/null &&
+		test ! -s "$TMP/$c.txt" || { echo "command: $c" >&2; return 1; }
+	done &&
+	: >"$TMP/file" &&
+	test_expect_code 1 "$ROCECTL" capture -j -i "$TMP/no-such.yaml" -o "$TMP/file/x" \
+		>"$TMP/cap2.json" 2>/dev/null &&
+	check capture "$TMP/cap2.json" &&
+	jq -e ".error | test(\"cannot create\")" "$TMP/cap2.json"
+'
+
 "$NICSIM" init "$TMP/h" --nic eth0,rdma=mlx5_0 >/dev/null
 
 test_expect_success 'agent state -j (the controller reads it) validates, header included' '

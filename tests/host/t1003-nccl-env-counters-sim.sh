@@ -216,8 +216,8 @@ test_expect_success 'counters -i: every selected device through its driver' '
 	test_must_contain "$TMP/out" "^1 device: 0 with drops, 0 failed, 0 without counters$"
 '
 
-test_expect_success 'counters: errors name the device and exit 1' '
-	test_expect_code 1 on a "$ROCECTL" counters -i "$TMP/inventory.yaml" --limit gpu009 \
+test_expect_success 'counters: errors name the device and exit 1, a --limit typo 64' '
+	test_expect_code 64 on a "$ROCECTL" counters -i "$TMP/inventory.yaml" --limit gpu009 \
 		>/dev/null 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "'\''gpu009'\'' is neither a device nor a role" &&
 	test_expect_code 1 on a "$ROCECTL" counters --interface eth7 >"$TMP/out" 2>"$TMP/err" &&

@@ -16,6 +16,7 @@
 #include "rocectl/fleet.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"
+#include "rocectl/print.h"
 #include "testutil.h"
 
 #define FAKE_FLEET_MAX_LINKS 8
@@ -133,6 +134,36 @@ static inline int fake_fleet_converge(struct fixture *f)
 		fake.dev[i].n_apply = fake.dev[i].n_open = fake.dev[i].n_read = 0;
 	fake.n_log = 0;
 	return 0;
+}
+
+/* Device i's DSCP 26 (the RoCE traffic) moved to priority 0 on every port: the drift the
+ * enforce tests repair, in a field group that is not disruptive. */
+static inline void drift_dscp(const struct fixture *f, size_t i)
+{
+	struct fake_dev *d = fake_find(f->names[i]);
+
+	assert_non_null(d);
+	for (size_t p = 0; p < d->n_ports; p++)
+		d->ports[p].qos.dscp2prio[26] = 0;
+}
+
+/* An enforce run's report as text, JSON or Prometheus text, in a buffer the caller frees. */
+static inline char *render(const struct rc_enforce_run *run, bool json, bool prom)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct rc_out out;
+
+	assert_non_null(m);
+	if (prom) {
+		rc_enforce_prometheus(m, run);
+	} else {
+		rc_out_init(&out, m, json ? RC_OUT_JSON : RC_OUT_TEXT);
+		rc_enforce_report(&out, run);
+	}
+	fclose(m);
+	return buf;
 }
 
 /* cmocka teardown: the journal directory and the fixture go. */

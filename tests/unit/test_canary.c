@@ -103,14 +103,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static void drift_dscp(int dev)
-{
-	struct fake_dev *d = fake_find(dev_names[dev]);
-
-	for (size_t p = 0; p < d->n_ports; p++)
-		d->ports[p].qos.dscp2prio[26] = 0;
-}
-
 /* A fleet as if read: n_changes per device as given, nothing opened. */
 static void pick(struct fixture *f, const int *changes, unsigned units, struct rc_canary_pick *p)
 {
@@ -271,24 +263,6 @@ static void test_judge_synthetic_deltas(void **state)
 	assert_false(rc_canary_judge(&o, "leaf01", "swp2", false, &d, 10.0, &fi));
 }
 
-static char *render(const struct rc_enforce_run *run, bool json, bool prom)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	struct rc_out out;
-
-	assert_non_null(m);
-	if (prom) {
-		rc_enforce_prometheus(m, run);
-	} else {
-		rc_out_init(&out, m, json ? RC_OUT_JSON : RC_OUT_TEXT);
-		rc_enforce_report(&out, run);
-	}
-	fclose(m);
-	return buf;
-}
-
 /* No difference at all, tolerance 0, between two states of a port. */
 static void assert_same_state(const struct rc_port_state *want, const struct rc_port_state *have)
 {
@@ -320,10 +294,10 @@ static void test_clean_canary_goes_on(void **state)
 	struct rc_enforce_run run;
 	char *text, *json, *prom;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
-	drift_dscp(GPU002);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, GPU002);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 0);
 	assert_int_equal(run.canary.result, RC_CANARY_CLEAN);
@@ -364,10 +338,10 @@ static void test_storm_rolls_the_canary_back(void **state)
 	struct rc_enforce_run run;
 	char *text, *json, *prom;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
-	drift_dscp(GPU002);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, GPU002);
 	struct fake_dev *leaf01 = fake_find("leaf01");
 
 	assert_non_null(leaf01);
@@ -428,8 +402,8 @@ static void test_discard_on_canary_leaf(void **state)
 	struct rc_guardrails g = {.canary = {.units = 1, .pause_rate = 1000}};
 	struct rc_enforce_run run;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
 	snprintf(scripted[LEAF01].name, sizeof(scripted[LEAF01].name), "wred_discards[3]");
 	scripted[LEAF01].step = 5;
 	scripted[LEAF01].is_drop = true;
@@ -449,9 +423,9 @@ static void test_canary_apply_failure_stops_the_run(void **state)
 	struct rc_guardrails g = {.canary = {.units = 1, .pause_rate = 1000}};
 	struct rc_enforce_run run;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
 	fake_find("leaf01")->fail_apply_from = 1;
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 1);
@@ -472,10 +446,10 @@ static void test_canary_host_failure_rolls_the_unit_back(void **state)
 	struct rc_guardrails g = {.canary = {.units = 1, .pause_rate = 1000}};
 	struct rc_enforce_run run;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
-	drift_dscp(GPU003);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, GPU003);
 	fake_find("gpu003")->fail_apply_from = 1;
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 1);
@@ -501,9 +475,9 @@ static void test_guardrails_count_the_canaries(void **state)
 	struct rc_guardrails g = {.max_devices = 2, .canary = {.units = 1, .pause_rate = 1000}};
 	struct rc_enforce_run run;
 
-	drift_dscp(LEAF01);
-	drift_dscp(GPU001);
-	drift_dscp(LEAF02);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, LEAF02);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 2);
 	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_DEVICES);

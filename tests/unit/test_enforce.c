@@ -95,14 +95,6 @@ static int setup(void **state)
 }
 
 /* A hand edit: DSCP 26 mapped to priority 0 on every port of the device. */
-static void drift_dscp(int dev)
-{
-	struct fake_dev *d = fake_find(dev_names[dev]);
-
-	for (size_t p = 0; p < d->n_ports; p++)
-		d->ports[p].qos.dscp2prio[26] = 0;
-}
-
 static void drift_pfc_off(int dev)
 {
 	struct fake_dev *d = fake_find(dev_names[dev]);
@@ -118,24 +110,6 @@ static int applies(void)
 	for (size_t i = 0; i < fake.n; i++)
 		n += fake.dev[i].n_apply;
 	return n;
-}
-
-static char *render(const struct rc_enforce_run *run, bool json, bool prom)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	struct rc_out out;
-
-	assert_non_null(m);
-	if (prom) {
-		rc_enforce_prometheus(m, run);
-	} else {
-		rc_out_init(&out, m, json ? RC_OUT_JSON : RC_OUT_TEXT);
-		rc_enforce_report(&out, run);
-	}
-	fclose(m);
-	return buf;
 }
 
 static void test_in_sync_does_nothing(void **state)
@@ -158,9 +132,9 @@ static void test_max_devices_over_repairs_nothing(void **state)
 	struct rc_enforce_run run;
 	char *text, *json, *prom;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 2);
 	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_DEVICES);
@@ -233,9 +207,9 @@ static void test_max_devices_percent(void **state)
 	struct rc_guardrails g = {.max_devices = 50, .max_devices_pct = true};
 	struct rc_enforce_run run;
 
-	drift_dscp(LEAF01);
-	drift_dscp(LEAF02);
-	drift_dscp(GPU001);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, LEAF02);
+	drift_dscp(f, GPU001);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.decision.device_limit, 2);
 	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_DEVICES);
@@ -259,8 +233,8 @@ static void test_max_changes(void **state)
 	struct rc_enforce_run run;
 	char *text;
 
-	drift_dscp(LEAF01); /* two ports: two fields */
-	drift_dscp(GPU001);
+	drift_dscp(f, LEAF01); /* two ports: two fields */
+	drift_dscp(f, GPU001);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.decision.repair_changes, 3);
 	assert_int_equal(run.decision.blocked, RC_GUARD_MAX_CHANGES);
@@ -319,8 +293,8 @@ static void test_only_drifted_groups_are_written(void **state)
 	struct rc_enforce_run run;
 
 	drift_pfc_off(GPU001);
-	drift_dscp(GPU001);
-	drift_dscp(LEAF02);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, LEAF02);
 	enforce(f, &g, NULL, &run);
 	assert_int_equal(run.exit_code, 2);
 	assert_int_equal(run.devs[GPU001].action, RC_ENF_REPAIRED);
@@ -349,7 +323,7 @@ static void test_quarantine_after_k_failures(void **state)
 	snprintf(path, sizeof(path), "%s/enforce-state.json", f->dir);
 	fake_find("leaf02")->fail_apply_from = 1;
 	for (int i = 1; i <= 2; i++) {
-		drift_dscp(LEAF02);
+		drift_dscp(f, LEAF02);
 		enforce(f, &g, &q, &run);
 		assert_int_equal(run.exit_code, 1);
 		assert_int_equal(run.devs[LEAF02].action, RC_ENF_FAILED);
@@ -366,7 +340,7 @@ static void test_quarantine_after_k_failures(void **state)
 	rc_quarantine_fini(&q);
 
 	fake_find("leaf02")->n_open = 0;
-	drift_dscp(GPU001);
+	drift_dscp(f, GPU001);
 	enforce(f, &g, &back, &run);
 	assert_int_equal(run.exit_code, 2);
 	assert_int_equal(run.devs[LEAF02].action, RC_ENF_QUARANTINED);
@@ -395,9 +369,9 @@ static void test_device_behind_a_failed_one_is_skipped(void **state)
 	struct rc_guardrails all = {.allow_disruptive = true};
 	char *text;
 
-	drift_dscp(LEAF01);
-	drift_dscp(GPU001);
-	drift_dscp(GPU002);
+	drift_dscp(f, LEAF01);
+	drift_dscp(f, GPU001);
+	drift_dscp(f, GPU002);
 	fake_find("leaf01")->fail_apply_from = 1;
 	enforce(f, &all, NULL, &run);
 	assert_int_equal(run.exit_code, 1);
