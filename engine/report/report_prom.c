@@ -356,7 +356,8 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 	    "1 when the port matches the policy, 0 when it has drifted or unreadable fields",
 	    "Fields of the port that differ from the policy or could not be read"};
 
-	for (size_t i = 0; i < n; i++)
+	/* as for the fleet: a device that was not read adds nothing */
+	for (size_t i = 0; ok && i < n; i++)
 		drift += v[i].ok ? v[i].drift : 0;
 	family(f, "rocectl_last_verify_timestamp_seconds",
 	       "Unix time at which the fabric was last read");
