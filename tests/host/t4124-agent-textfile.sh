@@ -4,7 +4,7 @@
 # families for this one host, so the shipped alert rules read a node's file as they read the
 # controller's; the file is replaced atomically, passes promtool check metrics, and says
 # device_up 0 when the host could not be read at all.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 NICSIM="$SRC_DIR/tests/sim/nic/nicsim"

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # with_syslog LOG CMD...: run CMD with its syslog(3) messages collected in LOG: /dev/log is
 # a socket of ours in a private mount namespace (the devices rocectl and ssh use are bound
 # in from the real /dev).  Needs root (unshare -m).  Uses $TMP.
