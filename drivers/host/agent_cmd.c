@@ -79,6 +79,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_answer.h"
@@ -87,6 +88,8 @@
 #include "rocectl/devrun.h"
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
+#include "rocectl/result.h"
+#include "rocectl/util.h"
 #include "rocectl/print.h"
 
 #define AGENT_SCHEMA   "rocectl.agent/v1"
@@ -105,6 +108,8 @@ struct agent_opts {
 	const char *journal;
 	const char *root;
 	bool json;
+	bool prom;	    /* --format prometheus: plan/verify/apply/enforce */
+	const char *output; /* -o: the metrics, replaced atomically (node_exporter textfile) */
 	unsigned sections;
 	bool enforce;	       /* `agent enforce`: apply without the disruptive groups */
 	bool allow_disruptive; /* --disruptive allow */
@@ -125,7 +130,14 @@ static const struct rc_option options[] = {
     {"desired", 0, "FILE", "the desired state `rocectl render` wrote for this host (no -p/-i)",
      OPT_DESIRED},
     {"interface", 'I', "IF", "manage this interface (repeatable; default: every RDMA netdev)", 'I'},
-    {"format", 0, "FMT", "text (default) or json (examples/agent.schema.json)", OPT_FORMAT},
+    {"format", 0, "FMT",
+     "text (default), json (examples/agent.schema.json) or prometheus (plan, verify, apply, "
+     "enforce: the controller's metric families for this host)",
+     OPT_FORMAT},
+    {"output", 'o', "FILE",
+     "--format prometheus: write the metrics to FILE, replaced atomically (node_exporter's "
+     "textfile directory)",
+     'o'},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
@@ -175,7 +187,11 @@ static int on_option(int id, const char *arg, void *ctx)
 		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
 		break;
 	case OPT_FORMAT:
-		return rc_format_text_json("agent", arg, &o->json);
+		o->prom = !strcmp(arg, "prometheus");
+		return o->prom ? 0 : rc_format_text_json("agent", arg, &o->json);
+	case 'o':
+		o->output = arg;
+		break;
 	case OPT_ROOT:
 		o->root = arg;
 		break;
@@ -226,7 +242,19 @@ struct agent {
 	bool drops;	  /* counters: a drop counter is non-zero */
 	const char *policy_path;
 	struct rc_history *hist; /* `agent enforce`: the run's record, NULL when none */
+	/* --format prometheus: each interface's drift left, and whether it could be read */
+	size_t n_prom;
+	struct rc_prom_iface prom[MAX_INTERFACES];
+	char *sink; /* --format prometheus: the text report, not printed */
+	size_t sink_len;
 };
+
+static void prom_note(struct agent *a, const char *ifname, size_t drift, bool ok)
+{
+	if (a->n_prom == MAX_INTERFACES)
+		return;
+	a->prom[a->n_prom++] = (struct rc_prom_iface){.port = ifname, .drift = drift, .ok = ok};
+}
 
 static void note_error(struct agent *a)
 {
@@ -427,6 +455,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_close_array(&a->out);
 		rc_out_close_object(&a->out);
 		note_error(a);
+		prom_note(a, ifname, 0, false);
 		if (a->hist)
 			rc_history_result(a->hist, a->dev.name, "failed", err.msg);
 		rc_devrun_close(&r);
@@ -450,6 +479,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_close_object(&a->out);
 		if (drift && (a->cmd != A_APPLY || a->o.enforce))
 			escalate(a, RC_EXIT_CHANGES);
+		prom_note(a, ifname, drift, true);
 		rc_devrun_close(&r);
 		return;
 	}
@@ -476,6 +506,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		rc_out_bool(&a->out, "restored", NULL, restored);
 		fprintf(stderr, "rocectl agent: %s: %s\n", ifname, err.msg);
 		note_error(a);
+		prom_note(a, ifname, drift, true);
 		if (a->hist)
 			rc_history_result(a->hist, a->dev.name, "failed", err.msg);
 	} else {
@@ -493,6 +524,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 				    rc_changes_count(&r.changes, RC_CHANGE_SET));
 			escalate(a, RC_EXIT_CHANGES);
 		}
+		prom_note(a, ifname, rc_changes_count(&r.changes, RC_CHANGE_SET), true);
 		a->n_applied++;
 	}
 	rc_out_str(&a->out, "run_id", NULL, run_id);
@@ -1151,19 +1183,56 @@ static int load_policy(struct agent *a, struct rc_err *err)
 	return a->o.inventory ? load_inventory(a, err) : 0;
 }
 
+/* --format prometheus: the host's metrics to -o FILE (atomically, readable by node_exporter)
+ * or stdout.  ok false: the host could not be read at all (policy, discovery). */
+static int write_prom(struct agent *a, bool ok)
+{
+	struct rc_err err = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = a->o.output ? open_memstream(&buf, &len) : stdout;
+	int rc = 0;
+
+	if (!f) {
+		fprintf(stderr, "rocectl agent: out of memory\n");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; ok && i < a->n_prom; i++)
+		ok = a->prom[i].ok;
+	rc_report_prometheus_host(f, &a->dev, ok, time(NULL), a->prom, a->n_prom);
+	if (!a->o.output)
+		return fflush(f) ? -EIO : 0;
+	if (fclose(f)) {
+		free(buf);
+		fprintf(stderr, "rocectl agent: out of memory\n");
+		return -ENOMEM;
+	}
+	rc = rc_write_atomic(a->o.output, buf, len, 0644, "metrics", &err);
+	if (rc) {
+		fprintf(stderr, "rocectl agent: ");
+		rc_err_print(&err, stderr);
+	}
+	free(buf);
+	return rc;
+}
+
 static void agent_free(struct agent *a)
 {
 	if (a->have_inv)
 		rc_inventory_fini(&a->inv);
 	if (a->have_desired)
 		rc_desired_fini(&a->desired);
+	if (a->out.f && a->out.f != stdout)
+		fclose(a->out.f);
+	free(a->sink);
 	free(a);
 }
 
 #define USAGE                                                                                      \
 	"rocectl agent show|plan|apply|enforce|verify|counters [-p POLICY] [--interface IF]... "   \
 	"[-i INVENTORY [--host NAME] | --desired FILE] [--json] [--root DIR] [--journal DIR] "     \
-	"[--only dcb,ecn,rdma] [--disruptive skip|allow]"
+	"[--only dcb,ecn,rdma] [--disruptive skip|allow] [--format text|json|prometheus [-o "      \
+	"FILE]]"
 
 int cmd_agent(int argc, char **argv, const struct rc_global *g)
 {
@@ -1217,7 +1286,25 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	a->dev.transport = RC_TRANSPORT_LOCAL;
 	a->dev.role = RC_ROLE_HOST;
 
-	rc_out_init(&a->out, stdout, a->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	if (a->o.output && !a->o.prom) {
+		fprintf(stderr, "rocectl agent: -o is for --format prometheus\n");
+		agent_free(a);
+		return RC_EXIT_USAGE;
+	}
+	if (a->o.prom && (a->cmd == A_SHOW || a->cmd == A_COUNTERS)) {
+		fprintf(stderr, "rocectl agent: --format prometheus is for plan, verify, apply and "
+				"enforce\n");
+		agent_free(a);
+		return RC_EXIT_USAGE;
+	}
+	/* prometheus: the text report goes nowhere, the metrics are written at the end */
+	rc_out_init(&a->out, a->o.prom ? open_memstream(&a->sink, &a->sink_len) : stdout,
+		    a->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	if (!a->out.f) {
+		fprintf(stderr, "rocectl agent: out of memory\n");
+		agent_free(a);
+		return RC_EXIT_ERROR;
+	}
 	rc = load_policy(a, &err);
 	if (!rc)
 		rc = discover(a, &err);
@@ -1238,6 +1325,8 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		}
 		fprintf(stderr, "rocectl agent: ");
 		rc_err_print(&err, stderr);
+		if (a->o.prom)
+			write_prom(a, false);
 		agent_free(a);
 		return RC_EXIT_ERROR;
 	}
@@ -1269,6 +1358,8 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	rc_out_close_object(&a->out);
 	rc_out_end(&a->out);
 	code = a->exit_code;
+	if (a->o.prom && write_prom(a, true))
+		code = RC_EXIT_ERROR;
 	agent_free(a);
 	return code;
 }

@@ -100,6 +100,18 @@ void rc_report_link(struct rc_out *o, const struct rc_inventory *inv,
 void rc_report_host(struct rc_out *o, const struct rc_inventory *inv,
 		    const struct rc_host_check *c);
 void rc_report_prometheus(FILE *f, const struct rc_result *r);
+
+/* One interface of a host that verified itself (`rocectl agent verify|enforce --format
+ * prometheus`): its drifted or unreadable fields, or ok false when it could not be read. */
+struct rc_prom_iface {
+	const char *port;
+	size_t drift;
+	bool ok;
+};
+/* The same families as rc_report_prometheus, for one host and its interfaces (ok false: the
+ * host could not be read at all), so the alert rules work on a node's textfile too. */
+void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, time_t when,
+			       const struct rc_prom_iface *v, size_t n);
 void rc_report_dot(FILE *f, const struct rc_result *r);
 
 #endif

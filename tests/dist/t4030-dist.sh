@@ -69,6 +69,18 @@ test_expect_success 'promtool test rules: each alert fires on what should raise 
 	test_must_contain "$TMP/test.out" "SUCCESS"
 '
 
+test_expect_success 'every alert fires in at least one rule test and has a row in the README' '
+	sed -n "s/^ *- alert: *//p" "$DIST/prometheus/rocectl.rules.yml" >"$TMP/alerts" &&
+	test -s "$TMP/alerts" &&
+	while read -r a; do
+		awk -v a="$a" "\$0 ~ \"alertname: \" a \"\$\" { getline; if (\$0 ~ /exp_alerts: *\$/) f = 1 }
+			END { exit !f }" "$DIST/prometheus/rocectl.rules.test.yml" ||
+			{ echo "$a: never fires in a rule test"; exit 1; }
+		grep -q "^|.*\`$a\`.*|" "$SRC_DIR/README.md" ||
+			{ echo "$a: no row in the README alert table"; exit 1; }
+	done <"$TMP/alerts"
+'
+
 test_expect_success 'the rules only use metrics rocectl writes' '
 	grep -oE "rocectl_[a-z_]+" "$DIST/prometheus/rocectl.rules.yml" | sort -u >"$TMP/used" &&
 	grep -rhoE "\"rocectl_[a-z_]+" "$SRC_DIR/engine/report" | tr -d "\"" | sort -u >"$TMP/written" &&

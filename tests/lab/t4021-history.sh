@@ -6,6 +6,7 @@
 # private mount namespace is the witness).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/sysloglib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 LAB="$TMP/lab"
@@ -28,36 +29,11 @@ rc() {
 	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
 }
 
-# rc_logged LOG ARGS...: rocectl ARGS with its syslog(3) messages collected in LOG: /dev/log
-# is a socket of ours in a private mount namespace (the devices rocectl and ssh use are
-# bound in from the real /dev)
+# rc_logged LOG ARGS...: rocectl in the lab, its syslog messages in LOG
 rc_logged() {
 	log=$1
 	shift
-	mkdir -p "$TMP/dev" && rm -f "$TMP/dev/log" "$log" &&
-	python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-open(sys.argv[1] + ".ready", "w").close()
-with open(sys.argv[2], "ab", buffering=0) as out:
-    while True:
-        out.write(s.recv(65536) + b"\n")
-' "$TMP/dev/log" "$log" &
-	pid=$!
-	while [ ! -e "$TMP/dev/log.ready" ]; do sleep 0.1; done
-	rm -f "$TMP/dev/log.ready"
-	unshare -m sh -c '
-		for n in null zero random urandom tty; do
-			[ -e "$0/$n" ] || touch "$0/$n"; mount --bind "/dev/$n" "$0/$n"
-		done
-		for d in pts shm; do mkdir -p "$0/$d" && mount --rbind "/dev/$d" "$0/$d"; done
-		mount --bind "$0" /dev && exec "$@"' "$TMP/dev" "$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
-	st=$?
-	sleep 0.3
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	return $st
+	with_syslog "$log" "$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
 }
 
 test_expect_success 'bring-up of a 2-host, 1-leaf lab; apply leaves a record' '

@@ -940,6 +940,67 @@ static void test_empty_fleet(void **state)
 	free(out);
 }
 
+static const struct rc_prom_iface host_ifs[] = {
+    {.port = "eth0", .drift = 3, .ok = true},
+    {.port = "eth1", .drift = 0, .ok = true},
+    {.port = "eth2", .drift = 7, .ok = false},
+};
+
+/* One host's metrics as the agent writes them (rc_report_prometheus_host), parsed. */
+static struct expo *host_parsed(struct fixture *fx, const struct rc_device *dev, bool up)
+{
+	size_t len = 0;
+	FILE *f;
+
+	free(fx->out);
+	fx->out = NULL;
+	f = open_memstream(&fx->out, &len);
+	assert_non_null(f);
+	rc_report_prometheus_host(f, dev, up, 42, host_ifs, 3);
+	assert_int_equal(fclose(f), 0);
+	if (parse_expo(fx->out, &fx->e))
+		fail_msg("invalid exposition (%s):\n%s", fx->e.why, fx->out);
+	return &fx->e;
+}
+
+/* Valid exposition, the hostile host name escaped, an unreadable interface absent from the
+ * port families and from the sum; a host that could not be read is down with no port. */
+static void test_host_textfile(void **state)
+{
+	struct fixture *fx = *state;
+	struct rc_device dev = {
+	    .kind = RC_DEV_HOST, .role = RC_ROLE_HOST, .platform = RC_PLAT_HOST};
+	struct expo *e;
+
+	snprintf(dev.name, sizeof(dev.name), "%s", HOSTILE_HOST);
+	e = host_parsed(fx, &dev, false);
+	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
+			    "driver", "mlx5", NULL),
+		     0, "device_up of a host not read");
+	assert_value(lookup(e, "rocectl_devices", "state", "failed", NULL), 1, "devices failed");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", NULL), 0, "fabric drift");
+	assert_int_equal(count(e, "rocectl_port_compliant"), 0);
+	assert_int_equal(count(e, "rocectl_drift_fields"), 0);
+
+	e = host_parsed(fx, &dev, true);
+	assert_non_null(strstr(fx->out, "device=\"h\\\"x\\\\y\""));
+	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
+			    "driver", "mlx5", NULL),
+		     1, "device_up");
+	assert_value(lookup(e, "rocectl_last_verify_timestamp_seconds", NULL), 42, "timestamp");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", NULL), 3, "fabric drift");
+	assert_int_equal(count(e, "rocectl_port_compliant"), 2);
+	assert_value(lookup(e, "rocectl_port_compliant", "device", HOSTILE_HOST, "port", "eth0",
+			    "role", "host", NULL),
+		     0, "eth0 compliant");
+	assert_value(lookup(e, "rocectl_port_compliant", "device", HOSTILE_HOST, "port", "eth1",
+			    "role", "host", NULL),
+		     1, "eth1 compliant");
+	assert_value(lookup(e, "rocectl_drift_fields", "device", HOSTILE_HOST, "port", "eth0",
+			    "role", "host", NULL),
+		     3, "eth0 drift");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -961,6 +1022,7 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_device_counters, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_fleet, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_host_textfile, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
