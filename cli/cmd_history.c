@@ -141,17 +141,24 @@ static void when(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* CONFIRM_DIR of the journal in use (include/rocectl/confirm.h). */
+static int confirm_dir(char *buf, size_t len)
+{
+	const char *journal = getenv("ROCECTL_JOURNAL");
+
+	if (!journal || !*journal)
+		journal = RC_JOURNAL_DEFAULT_DIR;
+	return rc_confirm_dir(journal, buf, len);
+}
+
 /* A run made with --confirm: where it stands (include/rocectl/confirm.h). */
 static void confirm_state(struct rc_out *out, const char *run_id)
 {
-	const char *journal = getenv("ROCECTL_JOURNAL");
 	struct rc_confirm c;
 	struct rc_err err = {0};
 	char dir[4096], line[512];
 
-	if (!journal || !*journal)
-		journal = RC_JOURNAL_DEFAULT_DIR;
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
+	if (confirm_dir(dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
 		return;
 	rc_confirm_describe(&c, time(NULL), line, sizeof(line));
 	rc_out_str(out, "confirm", "  [%s]", line);
@@ -196,6 +203,21 @@ static void list_one(struct rc_out *out, const struct rc_history *h)
 	rc_out_close_object(out);
 }
 
+/* A dropped record takes its run's confirm state along, unless the run is still pending
+ * or its rollback is not over: then the state stays for `confirm`/`rollback RUN`. */
+static void forget_confirm(const char *run_id)
+{
+	struct rc_err err = {0};
+	char dir[4096];
+	int rc;
+
+	if (confirm_dir(dir, sizeof(dir)))
+		return;
+	rc = rc_confirm_forget(dir, run_id, &err);
+	if (rc && rc != -ENOENT)
+		fprintf(stderr, "rocectl history: %s\n", err.msg);
+}
+
 /* Retention: the oldest records beyond `keep`, and those older than keep_days. */
 static void prune(const char *dir, char **ids, size_t *n, unsigned keep, unsigned keep_days)
 {
@@ -214,6 +236,7 @@ static void prune(const char *dir, char **ids, size_t *n, unsigned keep, unsigne
 		}
 		snprintf(path, sizeof(path), "%s/%s.json", dir, ids[i]);
 		if (drop && unlink(path) == 0) {
+			forget_confirm(ids[i]);
 			free(ids[i]);
 			continue;
 		}

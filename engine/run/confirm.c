@@ -3,6 +3,7 @@
  * `confirm`, `history`), so it is parsed like any input: a symlink, a file too big or a
  * field out of range is refused, never half-used. */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -287,6 +288,56 @@ int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char
 		return rc_errf(err, errno, "cannot move the journal of run %s to '%s': %s", run_id,
 			       to, strerror(errno));
 	return 0;
+}
+
+/* The entries left in CONFIRM_DIR/<run-id>/: plain files, as rc_journal writes them. */
+static int remove_entries(const char *path, struct rc_err *err)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT
+			   ? 0
+			   : rc_errf(err, errno, "cannot open '%s': %s", path, strerror(errno));
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    unlinkat(dirfd(d), de->d_name, 0) && !rc)
+			rc = rc_errf(err, errno, "cannot delete '%s/%s': %s", path, de->d_name,
+				     strerror(errno));
+	closedir(d);
+	if (!rc && rmdir(path))
+		rc = rc_errf(err, errno, "cannot delete '%s': %s", path, strerror(errno));
+	return rc;
+}
+
+int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err)
+{
+	static const char *const suffixes[] = {".json", ".lock"};
+	struct rc_confirm c;
+	char path[4200];
+	int fd = -1, rc = rc_confirm_load(dir, run_id, &c, err);
+
+	if (rc)
+		return rc;
+	if (c.state != RC_CONFIRM_CONFIRMED && c.state != RC_CONFIRM_ROLLED_BACK)
+		return rc_errf(err, EBUSY, "run %s is %s: its confirm state is kept", run_id,
+			       rc_confirm_state_name(c.state));
+	/* under the run's lock: a late `confirm RUN` finds the state or nothing, never half */
+	rc = rc_confirm_lock(dir, run_id, &fd, err);
+	if (!rc)
+		rc = run_file(dir, run_id, "", path, sizeof(path), err);
+	if (!rc)
+		rc = remove_entries(path, err);
+	for (size_t i = 0; !rc && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		rc = run_file(dir, run_id, suffixes[i], path, sizeof(path), err);
+		if (!rc && unlink(path) && errno != ENOENT)
+			rc = rc_errf(err, errno, "cannot delete '%s': %s", path, strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 void rc_confirm_time(time_t t, char *buf, size_t len)

@@ -90,6 +90,11 @@ int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err 
  * is not a "stale entry" for the next apply or verify to clear. */
 int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char *run_id,
 			    struct rc_err *err);
+/* Retention (`rocectl history --keep/--keep-days`): delete the state of a run that is over
+ * (confirmed or rolled back: CONFIRM_DIR/<run-id>.json, .lock and what is left of
+ * <run-id>/).  -ENOENT when the run has none; -EBUSY when it is pending, rolling back or
+ * its rollback failed (its entries are still needed), nothing deleted. */
+int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err);
 /* One line for `history` and `show`: "pending confirm until 2026-12-03T16:00:00Z",
  * "confirmed", "rolled back (timer)", or, when the deadline has passed and the timer is
  * not running, "pending confirm until T: the timer is not running; 'rocectl rollback

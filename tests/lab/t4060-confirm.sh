@@ -14,28 +14,8 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
-LAB_CMD="$SRC_DIR/tests/lab/lab"
-SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
-LAB="$TMP/lab"
-INV="$LAB/inventory.yaml"
-POLICY="$SRC_DIR/policies/roce-lossless.yaml"
-ROCECTL_JOURNAL="$TMP/journal"
-ROCECTL_HISTORY="$TMP/history"
-CONFIRM_DIR="$TMP/confirm"
-export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_HISTORY
-
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
-
-# the timers are detached: stop any still running when the test ends
-test_at_exit 'for p in $(cat "$CONFIRM_DIR"/*.json 2>/dev/null | sed -n "s/.*\"timer_pid\":[^0-9]*\([0-9]*\).*/\1/p"); do [ "$p" -gt 1 ] && kill "$p" 2>/dev/null; done; "$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
-
-rc() {
-	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
-}
+# shellcheck source=tests/lib/confirmlib.sh
+. "$SRC_DIR/tests/lib/confirmlib.sh"
 
 # Every device's configuration, from the simulators' own files.
 views() {
@@ -180,7 +160,10 @@ test_expect_success '(e) enforce --confirm whose repair fails on a switch rolls 
 	"$SIMCTL" fault "$LAB/switchsim" leaf01 reject-next >/dev/null &&
 	test_expect_code 1 rc enforce -p "$POLICY" -i "$INV" --disruptive allow --confirm 20s \
 		--format json >"$TMP/e.json" 2>"$TMP/e.err" &&
-	jq -e ".run_id" "$TMP/e.json" >/dev/null &&
+	jq -e ".confirm == {\"state\": \"rolled back\", \"reason\": \"the run failed\"}" \
+		"$TMP/e.json" >/dev/null &&
+	python3 "$SRC_DIR/tests/lib/schema_check.py" "$SRC_DIR/examples/enforce.schema.json" \
+		"$TMP/e.json" &&
 	test_must_contain "$TMP/e.err" "rolling back every device of run .* now \(the run failed\)" &&
 	test_must_contain "$TMP/e.err" "restored .leaf02." &&
 	views >"$TMP/e.after" &&
@@ -214,6 +197,15 @@ test_expect_success 'enforce --confirm keeps a repair that verifies and says so'
 	run=$(sed -n "s/^run \([^ ]*\) confirmed.*/\1/p" "$TMP/e.out") &&
 	jq -e ".state == \"confirmed\"" "$CONFIRM_DIR/$run.json" &&
 	test ! -e "$CONFIRM_DIR/$run"
+'
+
+test_expect_success 'history retention deletes the confirm state of a run that is over' '
+	erun=$(jq -r ".run_id" "$TMP/e.json") &&
+	test -e "$CONFIRM_DIR/$erun.json" &&
+	rc history --keep 1 >/dev/null &&
+	test ! -e "$CONFIRM_DIR/$erun.json" &&
+	test ! -e "$CONFIRM_DIR/$erun.lock" &&
+	test ! -e "$CONFIRM_DIR/$erun"
 '
 
 test_done

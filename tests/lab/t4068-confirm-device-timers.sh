@@ -11,26 +11,8 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
-LAB_CMD="$SRC_DIR/tests/lab/lab"
-SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
-LAB="$TMP/lab"
-POLICY="$SRC_DIR/policies/roce-lossless.yaml"
-ROCECTL_JOURNAL="$TMP/journal"
-ROCECTL_HISTORY="$TMP/history"
-CONFIRM_DIR="$TMP/confirm"
-export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_HISTORY
-
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
-
-test_at_exit 'for p in $(cat "$CONFIRM_DIR"/*.json 2>/dev/null | sed -n "s/.*\"timer_pid\":[^0-9]*\([0-9]*\).*/\1/p"); do [ "$p" -gt 1 ] && kill "$p" 2>/dev/null; done; "$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
-
-rc() {
-	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
-}
+# shellcheck source=tests/lib/confirmlib.sh
+. "$SRC_DIR/tests/lib/confirmlib.sh"
 
 # view NAME: one device's configuration from the simulator's own file (hosts: NIC files).
 view() {

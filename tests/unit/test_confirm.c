@@ -146,7 +146,8 @@ static void test_state_file(void **state)
 
 	(void)state;
 	assert_non_null(rc_test_tmpdir(dir, sizeof(dir), "confirm"));
-	strcat(dir, "/confirm"); /* created by save, 0700 */
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir),
+		 "/confirm"); /* created by save, 0700 */
 	snprintf(c.run_id, sizeof(c.run_id), "20261203T120000.000Z-42");
 	snprintf(c.command, sizeof(c.command), "apply");
 	snprintf(c.inventory, sizeof(c.inventory), "/etc/rocectl/inventory.yaml");
@@ -233,12 +234,59 @@ static void test_take_journal(void **state)
 	rm_tree(base);
 }
 
+/* Retention: a run that is over loses its state, one still pending (or whose rollback
+ * failed) keeps it and its entries. */
+static void test_forget(void **state)
+{
+	static const enum rc_confirm_state kept[] = {RC_CONFIRM_PENDING, RC_CONFIRM_ROLLING_BACK,
+						     RC_CONFIRM_ROLLBACK_FAILED};
+	struct rc_confirm c = {0};
+	struct rc_err err = {0};
+	char base[256], dir[300], path[400];
+	int fd;
+
+	(void)state;
+	assert_non_null(rc_test_tmpdir(base, sizeof(base), "confirm-f"));
+	snprintf(dir, sizeof(dir), "%s/confirm", base);
+	snprintf(c.run_id, sizeof(c.run_id), "run-1");
+	snprintf(c.command, sizeof(c.command), "apply");
+	c.deadline = c.changed = 1796300000;
+	c.n_devices = 1;
+	snprintf(path, sizeof(path), "%s/run-1", dir);
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		c.state = kept[i];
+		assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+		(void)mkdir(path, 0700);
+		assert_int_equal(rc_test_write(path, "leaf01.json", "{}"), 0);
+		assert_int_equal(rc_confirm_forget(dir, "run-1", &err), -EBUSY);
+		assert_non_null(strstr(err.msg, rc_confirm_state_name(kept[i])));
+		assert_int_equal(access(path, F_OK), 0);
+	}
+	c.state = RC_CONFIRM_ROLLED_BACK;
+	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+	assert_int_equal(rc_confirm_lock(dir, "run-1", &fd, &err), 0);
+	close(fd);
+	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), 0);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/run-1.json", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/run-1.lock", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	/* confirmed, its entries already dropped: the state goes */
+	c.state = RC_CONFIRM_CONFIRMED;
+	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), 0);
+	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), -ENOENT);
+	rm_tree(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_duration_forms), cmocka_unit_test(test_duration_refused),
 	    cmocka_unit_test(test_state_machine),  cmocka_unit_test(test_dir),
 	    cmocka_unit_test(test_state_file),	   cmocka_unit_test(test_take_journal),
+	    cmocka_unit_test(test_forget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
