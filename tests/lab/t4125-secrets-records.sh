@@ -16,13 +16,7 @@ INV="$TMP/inv.yaml"
 OUT="$TMP/left" # everything the commands wrote: outputs, records, journal, syslog
 export BUILD_DIR ROCECTL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
-
-test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+test_lab_needs_root
 
 salt=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 PW_FILE="file-pw!${salt}&%2F"

@@ -60,3 +60,15 @@ test_done() {
 	echo "1..$test_n"
 	[ "$test_failed" -eq 0 ]
 }
+
+# test_lab_needs_root: a lab test (tests/lab/lab) needs root for its namespaces and sshd;
+# without it one failing test says so and the script ends.  Otherwise the lab in $LAB is
+# taken down when the script exits, whatever happened.
+test_lab_needs_root() {
+	if [ "$(id -u)" != 0 ]; then
+		test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
+		test_done
+		exit
+	fi
+	test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+}
