@@ -1,5 +1,6 @@
-# Helpers shared by the tests that run rocectl against the simulated NIC (tests/sim/nic).
-# Source after testlib.sh.
+# Helpers shared by the host tests: the simulated NIC (tests/sim/nic) and the policies the
+# host tests apply (also on a real kernel, in the VM and on a lab host).  Source after
+# testlib.sh.
 #
 #   "$NICSIM" init "$TMP/a" --nic eth0,rdma=mlx5_0     a simulated host under $TMP/a
 #   on a ethtool -S eth0                               any command as that host sees it
