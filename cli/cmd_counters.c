@@ -143,14 +143,7 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_FORMAT:
 		return rc_format_text_json("counters", arg, &o->json);
 	case OPT_PARALLEL:
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr,
-				"rocectl counters: --parallel: '%s' is not a number in 1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-		return 0;
+		return rc_number_arg("counters", "parallel", arg, 1, 1024, &o->parallel);
 	case OPT_ROOT:
 		o->root = arg;
 		return 0;

@@ -98,14 +98,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 		return 0;
 	case OPT_PARALLEL:
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr,
-				"rocectl diagnose: --parallel: '%s' is not a number in 1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-		return 0;
+		return rc_number_arg("diagnose", "parallel", arg, 1, 1024, &o->parallel);
 	default:
 		return -EINVAL;
 	}

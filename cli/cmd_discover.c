@@ -37,7 +37,6 @@ static const struct rc_option options[] = {
 static int on_option(int id, const char *arg, void *ctx)
 {
 	struct disc_opts *o = ctx;
-	uint64_t v;
 
 	switch (id) {
 	case 'i':
@@ -49,14 +48,7 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_FORMAT:
 		return rc_format_text_json("discover", arg, &o->json);
 	case OPT_PARALLEL:
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr,
-				"rocectl discover: --parallel: '%s' is not a number in 1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-		return 0;
+		return rc_number_arg("discover", "parallel", arg, 1, 1024, &o->parallel);
 	default:
 		return -EINVAL;
 	}

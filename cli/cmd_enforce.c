@@ -92,19 +92,6 @@ static const struct rc_option options[] = {
     {NULL, 0, NULL, NULL, 0},
 };
 
-static int number(const char *opt, const char *arg, uint64_t min, uint64_t max, unsigned *out)
-{
-	uint64_t v;
-
-	if (rc_parse_u64(arg, 10, min, max, &v)) {
-		fprintf(stderr, "rocectl enforce: --%s: '%s' is not a number in %llu..%llu\n", opt,
-			arg, (unsigned long long)min, (unsigned long long)max);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
 static int canary_option(int id, const char *arg, struct rc_canary_opts *c)
 {
 	const char *why = NULL;
@@ -112,9 +99,9 @@ static int canary_option(int id, const char *arg, struct rc_canary_opts *c)
 	uint64_t us;
 
 	if (id == OPT_CANARY)
-		return number("canary", arg, 1, 1000, &c->units);
+		return rc_number_arg("enforce", "canary", arg, 1, 1000, &c->units);
 	if (id == OPT_CANARY_PAUSE_RATE) {
-		if (number("canary-pause-rate", arg, 1, 100000000, &n))
+		if (rc_number_arg("enforce", "canary-pause-rate", arg, 1, 100000000, &n))
 			return -EINVAL;
 		c->pause_rate = n;
 		return 0;
@@ -161,11 +148,13 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->clear = arg;
 		break;
 	case OPT_PARALLEL:
-		return number("parallel", arg, 1, 1024, &o->parallel);
+		return rc_number_arg("enforce", "parallel", arg, 1, 1024, &o->parallel);
 	case OPT_MAX_CHANGES:
-		return number("max-changes", arg, 1, 1000000, &o->guard.max_changes);
+		return rc_number_arg("enforce", "max-changes", arg, 1, 1000000,
+				     &o->guard.max_changes);
 	case OPT_QUARANTINE:
-		return number("quarantine-after", arg, 0, 1000, &o->guard.quarantine_after);
+		return rc_number_arg("enforce", "quarantine-after", arg, 0, 1000,
+				     &o->guard.quarantine_after);
 	case OPT_CANARY:
 	case OPT_CANARY_WAIT:
 	case OPT_CANARY_PAUSE_RATE:
@@ -177,10 +166,12 @@ static int on_option(int id, const char *arg, void *ctx)
 
 			snprintf(pct, sizeof(pct), "%.*s", (int)(len - 1), arg);
 			o->guard.max_devices_pct = true;
-			return number("max-devices", len - 1 < sizeof(pct) ? pct : "x", 1, 100,
-				      &o->guard.max_devices);
+			return rc_number_arg("enforce", "max-devices",
+					     len - 1 < sizeof(pct) ? pct : "x", 1, 100,
+					     &o->guard.max_devices);
 		}
-		return number("max-devices", arg, 1, 1000000, &o->guard.max_devices);
+		return rc_number_arg("enforce", "max-devices", arg, 1, 1000000,
+				     &o->guard.max_devices);
 	case OPT_DISRUPTIVE:
 		if (strcmp(arg, "skip") && strcmp(arg, "allow")) {
 			fprintf(stderr,

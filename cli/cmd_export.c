@@ -61,7 +61,6 @@ static const char read_policy[] = "apiVersion: rocectl/v1\nkind: Policy\nname: e
 static int on_option(int id, const char *arg, void *ctx)
 {
 	struct export_opts *o = ctx;
-	uint64_t v;
 
 	switch (id) {
 	case 'i':
@@ -86,14 +85,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->name = arg;
 		return 0;
 	case OPT_PARALLEL:
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr,
-				"rocectl export: --parallel: '%s' is not a number in 1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-		return 0;
+		return rc_number_arg("export", "parallel", arg, 1, 1024, &o->parallel);
 	default:
 		return -EINVAL;
 	}

@@ -41,24 +41,14 @@ static int on_option(int id, const char *arg, void *ctx)
 {
 	struct rollback_opts *o = ctx;
 
-	uint64_t v;
-
 	if (id == 'i')
 		o->inventory = arg;
 	else if (id == 'J')
 		o->journal = arg;
 	else if (id == OPT_FORMAT)
 		return rc_format_text_json("rollback", arg, &o->json);
-	else if (id == OPT_PARALLEL) {
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr,
-				"rocectl rollback: --parallel: '%s' is not a number in "
-				"1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-	}
+	else if (id == OPT_PARALLEL)
+		return rc_number_arg("rollback", "parallel", arg, 1, 1024, &o->parallel);
 	return 0;
 }
 

@@ -117,7 +117,6 @@ static const struct rc_option apply_options[] = {
 static int on_option(int id, const char *arg, void *ctx)
 {
 	struct cmd_opts *o = ctx;
-	uint64_t v;
 
 	switch (id) {
 	case 'p':
@@ -166,13 +165,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		}
 		break;
 	case OPT_PARALLEL:
-		if (rc_parse_u64(arg, 10, 1, 1024, &v)) {
-			fprintf(stderr, "rocectl: --parallel: '%s' is not a number in 1..1024\n",
-				arg);
-			return -EINVAL;
-		}
-		o->parallel = (unsigned)v;
-		break;
+		return rc_number_arg(names[o->cmd], "parallel", arg, 1, 1024, &o->parallel);
 	}
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
+#include "rocectl/util.h"
 
 #define MAX_OPTS 64
 
@@ -34,6 +35,20 @@ static const struct rc_option *format_option(const struct rc_option *opts)
 		if (!strcmp(o->name, "format") && o->arg)
 			return o;
 	return NULL;
+}
+
+int rc_number_arg(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
+		  unsigned *out)
+{
+	uint64_t v;
+
+	if (rc_parse_u64(arg, 10, min, max, &v)) {
+		fprintf(stderr, "rocectl %s: --%s: '%s' is not a number in %llu..%llu\n", cmd, opt,
+			arg, (unsigned long long)min, (unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
 }
 
 int rc_format_text_json(const char *cmd, const char *arg, bool *json)

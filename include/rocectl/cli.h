@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rocectl/model.h"
 
@@ -46,6 +47,10 @@ void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts);
 /* --format text|json: *json set, or a message naming cmd and -EINVAL.  Every command with a
  * --format option also takes -j/--json as "--format json" (rc_parse_options). */
 int rc_format_text_json(const char *cmd, const char *arg, bool *json);
+/* --OPT N (decimal, min..max, max < 2^32) into *out, or a message naming cmd and opt and
+ * -EINVAL: --parallel and the other counts every command takes. */
+int rc_number_arg(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
+		  unsigned *out);
 
 /* -v/--verbose and -q/--quiet, before the command or among its options (rc_parse_options
  * takes them for every command): > 0 show what is sent to each device, < 0 only the

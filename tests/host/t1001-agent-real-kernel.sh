@@ -3,6 +3,7 @@
 # dcbnl ops, so the kernel answers EOPNOTSUPP and the agent must say so, clearly.  Kernels
 # built without the dummy driver get a veth pair instead (no dcbnl ops either).
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
 NS=rocectl-t1001-$$
 ip netns add "$NS" || { echo "not ok - cannot create a network namespace"; exit 1; }
@@ -11,26 +12,7 @@ ip -n "$NS" link add rcdummy0 type dummy 2>/dev/null ||
 	ip -n "$NS" link add rcdummy0 type veth peer name rcdummy1
 ip -n "$NS" link set rcdummy0 up
 
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-  host: {notification_point: true, reaction_point: true}
-headroom: {cable_length: 7m, mtu: 9216}
-host: {roce_tos: auto}
-EOP
+write_host_policy "$TMP/policy.yaml"
 
 in_ns() {
 	ip netns exec "$NS" "$@"

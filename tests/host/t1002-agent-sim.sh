@@ -3,48 +3,15 @@
 # the independent witness: what the agent writes, dcb reads back; what dcb breaks, the agent
 # reports and repairs; plan writes nothing; a second apply changes nothing.
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
-NICSIM="$SRC_DIR/tests/sim/nic/nicsim"
-J="$TMP/journal"
 # The APP table after apply (dcb -j, DSCP order): RoCE's 26 and CNP's 48 only; the DSCPs
 # whose firmware default (dscp >> 3) is lossless priority 3 are a warning, not rewritten.
 e='(,\" \")?'
 APP_TABLE="\[\[26,3$e\],\[48,6$e\]\]"
 
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-  host: {notification_point: true, reaction_point: true}
-headroom: {cable_length: 7m, mtu: 9216}
-host: {roce_tos: auto}
-EOP
+write_host_policy "$TMP/policy.yaml"
 P="$TMP/policy.yaml"
-
-# on HOST CMD...: run CMD against a simulated host
-on() {
-	h=$1
-	shift
-	"$NICSIM" run "$TMP/$h" -- "$@"
-}
-
-agent() {
-	h=$1
-	shift
-	on "$h" "$ROCECTL" agent "$@"
-}
 
 # The lines of a host's write log that reach a device: netlink SETs and file writes.  The
 # configfs mkdir/rmdir pair around a read is how rdma_cm's group is looked at (as

@@ -3,36 +3,10 @@
 # (tests/sim/nic).  Witnesses nobody here wrote: the simulated host's sysfs read with
 # cat/ls (GID tables, the netdev -> RDMA device links), the real ethtool and iproute2 dcb.
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
-NICSIM="$SRC_DIR/tests/sim/nic/nicsim"
-
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-  host: {notification_point: true, reaction_point: true}
-headroom: {cable_length: 7m, mtu: 9216}
-host: {roce_tos: auto}
-EOP
+write_host_policy "$TMP/policy.yaml"
 P="$TMP/policy.yaml"
-
-on() {
-	h=$1
-	shift
-	"$NICSIM" run "$TMP/$h" -- "$@"
-}
 
 # The witnesses, straight from the simulated host's sysfs.
 # rdma_dev HOST IF: the RDMA device the netdev's PCI function carries

@@ -4,42 +4,10 @@
 # old -> new per parameter and writes nothing, apply writes only what differs, verify is in
 # sync, a hand edit is drift, and without cc_params the parameters are not controllable.
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
-NICSIM="$SRC_DIR/tests/sim/nic/nicsim"
-J="$TMP/journal"
-
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-dcqcn
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-dcqcn:
-  rp: {rp_ai_rate: 10, rp_hai_rate: 100, rp_gd: 11}
-  np: {np_min_time_between_cnps: 4}
-EOP
+write_dcqcn_policy "$TMP/policy.yaml" roce-dcqcn "rp_ai_rate: 10, rp_hai_rate: 100, rp_gd: 11"
 P="$TMP/policy.yaml"
-
-on() {
-	h=$1
-	shift
-	"$NICSIM" run "$TMP/$h" -- "$@"
-}
-
-agent() {
-	h=$1
-	shift
-	on "$h" "$ROCECTL" agent "$@"
-}
 
 "$NICSIM" init "$TMP/d" --nic eth0,rdma=mlx5_0,debugfs >/dev/null
 CC="$TMP/d/sys/kernel/debug/mlx5/0000:10:00.0/cc_params"

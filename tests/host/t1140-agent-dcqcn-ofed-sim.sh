@@ -5,42 +5,11 @@
 # the route, apply writes OFED's files (never debugfs), values above INT_MAX survive
 # OFED's "%d", a hand edit is drift, and a host without OFED keeps the debugfs route.
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
-NICSIM="$SRC_DIR/tests/sim/nic/nicsim"
-J="$TMP/journal"
-
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-dcqcn-ofed
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-dcqcn:
-  rp: {rp_ai_rate: 10, rp_hai_rate: 100, rp_gd: 11, rp_byte_reset: 4294967295}
-  np: {np_min_time_between_cnps: 4}
-EOP
+write_dcqcn_policy "$TMP/policy.yaml" roce-dcqcn-ofed \
+	"rp_ai_rate: 10, rp_hai_rate: 100, rp_gd: 11, rp_byte_reset: 4294967295"
 P="$TMP/policy.yaml"
-
-on() {
-	h=$1
-	shift
-	"$NICSIM" run "$TMP/$h" -- "$@"
-}
-
-agent() {
-	h=$1
-	shift
-	on "$h" "$ROCECTL" agent "$@"
-}
 
 "$NICSIM" init "$TMP/o" --ofed --nic eth0,rdma=mlx5_0,debugfs >/dev/null
 E="$TMP/o/sys/class/net/eth0/ecn"

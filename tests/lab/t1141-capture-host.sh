@@ -6,6 +6,7 @@
 # parsers on the replies) and holds the values verify reported, drift included.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 LAB="$TMP/lab"
@@ -21,25 +22,8 @@ fi
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-dcqcn-capture
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-dcqcn:
-  rp: {rp_ai_rate: 10, rp_hai_rate: 100, rp_byte_reset: 4294967295}
-  np: {np_min_time_between_cnps: 4}
-EOP
+write_dcqcn_policy "$TMP/policy.yaml" roce-dcqcn-capture \
+	"rp_ai_rate: 10, rp_hai_rate: 100, rp_byte_reset: 4294967295"
 P="$TMP/policy.yaml"
 
 rc() {

@@ -5,6 +5,7 @@
 #   rc plan -p "$P" -i "$LAB/inventory.yaml"           rocectl inside the lab's namespace
 #   changes "$TMP/out" [swp]                           a report's port lines, blanks squeezed
 #   write_policy "$P" 40m                              the reference policy, this cable length
+#   sonic_yang leaf01                                  a SONiC switch's CONFIG_DB against YANG
 
 sim() {
 	sh "$SIMCTL" "$@"
@@ -44,4 +45,21 @@ ecn:
 headroom: {cable_length: $2, mtu: 9216}
 tolerance: {threshold: 8%}
 EOP
+}
+
+# sonic_yang NAME: the SONiC switch's running CONFIG_DB (without the bgpraw string) validated
+# by SONiC's YANG models ($CONFORMANCE_DIR/sonic/validate-config-db, sonic-yang-models): the
+# validator's exit status (2 when CONFIG_DB could not be read), its message in $TMP/NAME.yang
+# and, when it fails, on stdout as comments.
+sonic_yang() {
+	sim cli "$LAB" "$1" "show runningconfiguration all" >"$TMP/$1.raw" &&
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d.pop("bgpraw", None)
+json.dump(d, open(sys.argv[2], "w"), indent=1)' "$TMP/$1.raw" "$TMP/$1.json" || return 2
+	python3 "$CONFORMANCE_DIR/sonic/validate-config-db" --ignore-unknown "$TMP/$1.json" \
+		>"$TMP/$1.yang" 2>&1 && return 0
+	st=$?
+	sed "s/^/# /" "$TMP/$1.yang"
+	return "$st"
 }

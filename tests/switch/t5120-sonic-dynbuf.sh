@@ -18,17 +18,6 @@ on() {
 	sim cli "$LAB" "$1" "$2"
 }
 
-# the switch's CONFIG_DB without the bgpraw string, validated by YANG
-validate() {
-	on "$1" "show runningconfiguration all" >"$TMP/$1.raw" &&
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d.pop("bgpraw", None)
-json.dump(d, open(sys.argv[2], "w"), indent=1)' "$TMP/$1.raw" "$TMP/$1.json" || return 2
-	python3 "$CONFORMANCE_DIR/sonic/validate-config-db" --ignore-unknown "$TMP/$1.json" \
-		>"$TMP/$1.yang" 2>&1 || { sed "s/^/# /" "$TMP/$1.yang"; return 1; }
-}
-
 # lossless frames of 1500 B (SONiC's LOSSLESS_TRAFFIC_PATTERN assumes 1 KB): rocectl's worst-case
 # floor for 9216-byte frames is above what buffer_headroom_mellanox.lua derives (checked below)
 write_policy "$P" 7m
@@ -45,7 +34,7 @@ test_expect_success 'a Mellanox SN5600 runs the dynamic model: PG 3-4 NULL, prof
 	test "$(on mlx "sonic-db-cli APPL_DB HGET '\''BUFFER_PG_TABLE:Ethernet0:3-4'\'' profile")" = \
 		pg_lossless_400000_5m_profile &&
 	test "$(on mlx "sonic-db-cli APPL_DB HGET '\''BUFFER_PROFILE_TABLE:pg_lossless_400000_5m_profile'\'' xoff")" = 98304 &&
-	validate mlx
+	sonic_yang mlx
 '
 I="$LAB/inventory.yaml"
 
@@ -57,7 +46,7 @@ test_expect_success 'apply writes 7m as given (no lookup row has it) and verifie
 	test "$(on mlx "sonic-db-cli APPL_DB HGET '\''BUFFER_PG_TABLE:Ethernet0:3-4'\'' profile")" = \
 		pg_lossless_400000_7m_profile &&
 	test "$(on mlx "sonic-db-cli STATE_DB HGET '\''BUFFER_PROFILE_TABLE|pg_lossless_400000_7m_profile'\'' xoff")" = 99328 &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc verify -p "$P" -i "$I" >"$TMP/verify" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/verify"; false; }
 '
@@ -75,7 +64,7 @@ test_expect_success 'a 3000m cable is written too, and its headroom is larger' '
 	test "$(on mlx "sonic-db-cli CONFIG_DB HGET '\''CABLE_LENGTH|AZURE'\'' Ethernet4")" = 3000m &&
 	x=$(on mlx "sonic-db-cli APPL_DB HGET '\''BUFFER_PROFILE_TABLE:pg_lossless_400000_3000m_profile'\'' xoff") &&
 	test "$x" -gt 98304 &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc apply -p "$P" -i "$I" -J "$J" >"$TMP/apply3" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/apply3"; false; }
 '
@@ -116,7 +105,7 @@ test_expect_success 'the traditional model on the same SKU still rounds 7m up to
 	rc apply -p "$P" -i "$I" -J "$TMP/j2" >"$TMP/apply4" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/apply4"; false; } &&
 	test "$(on mlx "sonic-db-cli CONFIG_DB HGET '\''CABLE_LENGTH|AZURE'\'' Ethernet0")" = 40m &&
-	validate mlx
+	sonic_yang mlx
 '
 
 test_expect_success 'the simulated switch goes down cleanly' '

@@ -19,17 +19,6 @@ on() {
 	sim cli "$LAB" "$1" "$2"
 }
 
-# the switch's CONFIG_DB without the bgpraw string, validated by YANG
-validate() {
-	on "$1" "show runningconfiguration all" >"$TMP/$1.raw" &&
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d.pop("bgpraw", None)
-json.dump(d, open(sys.argv[2], "w"), indent=1)' "$TMP/$1.raw" "$TMP/$1.json" || return 2
-	python3 "$CONFORMANCE_DIR/sonic/validate-config-db" --ignore-unknown "$TMP/$1.json" \
-		>"$TMP/$1.yang" 2>&1 || { sed "s/^/# /" "$TMP/$1.yang"; return 1; }
-}
-
 pg() {
 	on mlx "sonic-db-cli $1 HGET '$2' $3"
 }
@@ -51,7 +40,7 @@ test_expect_success 'the shipped policy applies, verified, and plans nothing aft
 	test "$(pg CONFIG_DB "CABLE_LENGTH|AZURE" Ethernet0)" = 100m &&
 	test "$(pg APPL_DB "BUFFER_PG_TABLE:Ethernet0:3-4" profile)" = \
 		pg_lossless_400000_100m_profile &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc plan -p "$P" -i "$I" >"$TMP/plan" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/plan"; false; }
 '
@@ -64,7 +53,7 @@ test_expect_success 'a 7 m cable (inventory override): in sync, the estimate sho
 		{ sed "s/^/# /" "$TMP/apply7"; false; } &&
 	test "$(pg CONFIG_DB "CABLE_LENGTH|AZURE" Ethernet0)" = 7m &&
 	test "$(pg APPL_DB "BUFFER_PROFILE_TABLE:pg_lossless_400000_7m_profile" xoff)" = 99328 &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc plan -p "$P" -i "$I" >"$TMP/plan7" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/plan7"; false; } &&
 	rc verify -p "$P" -i "$I" >"$TMP/verify7" 2>&1 ||
@@ -119,7 +108,7 @@ test_expect_success 'release 202511: an explicit headroom is an override, verifi
 	test "$(pg CONFIG_DB "BUFFER_PROFILE|$prof" xoff)" = 128000 &&
 	test "$(pg CONFIG_DB "BUFFER_PROFILE|$prof" pool)" = ingress_lossless_pool &&
 	test "$(pg APPL_DB "BUFFER_PG_TABLE:Ethernet0:3-4" profile)" = "$prof" &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc verify -p "$TMP/explicit.yaml" -i "$I" >"$TMP/verify-x" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/verify-x"; false; }
 '
@@ -130,7 +119,7 @@ test_expect_success 'back to the shipped policy: the override comes off, the PG 
 	test "$(pg CONFIG_DB "BUFFER_PG|Ethernet0|3-4" profile)" = NULL &&
 	test "$(pg APPL_DB "BUFFER_PG_TABLE:Ethernet0:3-4" profile)" = \
 		pg_lossless_400000_7m_profile &&
-	validate mlx &&
+	sonic_yang mlx &&
 	rc plan -p "$P" -i "$I" >"$TMP/plan-back" 2>&1 ||
 		{ sed "s/^/# /" "$TMP/plan-back"; false; }
 '

@@ -8,31 +8,13 @@
 # it on (it costs about a second per process under TCG).  A guest that cannot start fails
 # the first test with the reason (tests/vm/README.md: never a skip).
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/niclib.sh"
 
 vm() {
 	bash "$SRC_DIR/tests/vm/vm" "$@"
 }
 
-cat >"$TMP/policy.yaml" <<'EOP'
-apiVersion: rocectl/v1
-kind: Policy
-name: roce-lossless
-trust: dscp
-roce: {dscp: 26, priority: 3}
-cnp: {dscp: 48, priority: 6}
-pfc:
-  priorities: [3]
-  watchdog: {detection: 200ms, restoration: 400ms, action: drop}
-ecn:
-  enabled: true
-  traffic_class: 3
-  min_threshold: 150KB
-  max_threshold: 1500KB
-  probability: 100%
-  host: {notification_point: true, reaction_point: true}
-headroom: {cable_length: 7m, mtu: 9216}
-host: {roce_tos: auto}
-EOP
+write_host_policy "$TMP/policy.yaml"
 
 probe="$TMP/probe"
 mkdir -p "$probe"
