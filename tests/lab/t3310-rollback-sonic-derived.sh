@@ -16,7 +16,7 @@ LAB_CMD="$SRC_DIR/tests/lab/lab"
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
 LAB="$TMP/lab"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
-SLOW_MS=100
+SLOW_MS=300
 export BUILD_DIR ROCECTL
 
 if [ "$(id -u)" != 0 ]; then

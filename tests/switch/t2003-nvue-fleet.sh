@@ -102,7 +102,8 @@ test_expect_success '--limit selects one switch' '
 	test_must_contain "$TMP/lim" "^spine02 " &&
 	test_must_not_contain "$TMP/lim" "^leaf01 " &&
 	{ rc verify -p "$P" -i "$TMP/mixed.yaml" --limit no-such-device >"$TMP/lim2" 2>&1; st=$?; } ;
-	test "$st" = 1
+	test "$st" = 64 &&
+	test_must_contain "$TMP/lim2" "no-such-device"
 '
 
 test_expect_success 'one failing switch does not stop the others' '
