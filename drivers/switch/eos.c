@@ -331,6 +331,21 @@ static const struct eos_port_info *info_of(const struct rc_session *s, const cha
 	return rc_port_memo_find(&s->read, port);
 }
 
+/* One exec-mode command, over eAPI (after `enable`) or SSH; its output is not needed. */
+static int exec_one(struct rc_session *s, const char *cmd, struct rc_err *err)
+{
+	const char *const cmds[] = {"enable", cmd};
+	const cJSON *res;
+	cJSON *ans = NULL;
+	int rc;
+
+	if (!s->eapi)
+		return cli(s, cmd, cmd, NULL, NULL, err);
+	rc = eapi(s, cmds, 2, "json", &ans, &res, err);
+	cJSON_Delete(ans);
+	return rc;
+}
+
 /* `configure session NAME commit|abort` as one command: the only way to reach a session
  * pending its commit timer, which cannot be entered again (EOS manual, "Configure
  * session": `configure session NAME commit` confirms it, `abort` rolls it back now). */
@@ -338,19 +353,9 @@ static int session_verb(struct rc_session *s, const char *name, const char *verb
 			struct rc_err *err)
 {
 	char cmd[RC_NAME_MAX + 48];
-	int rc;
 
 	snprintf(cmd, sizeof(cmd), "configure session %s %s", name, verb);
-	if (s->eapi) {
-		const char *const cmds[] = {"enable", cmd};
-		const cJSON *res;
-		cJSON *ans = NULL;
-
-		rc = eapi(s, cmds, 2, "json", &ans, &res, err);
-		cJSON_Delete(ans);
-		return rc;
-	}
-	return cli(s, cmd, cmd, NULL, NULL, err);
+	return exec_one(s, cmd, err);
 }
 
 /* `abort` the session (best effort: the caller reports the original failure).  The one
@@ -433,19 +438,8 @@ static int session_step(struct rc_session *s, const char *name, char **lines, si
 /* `copy running-config startup-config` (EOS's `write memory`): what a reload boots. */
 static int save(struct rc_session *s, struct rc_err *err)
 {
-	static const char cmd[] = "copy running-config startup-config";
-	int rc;
+	int rc = exec_one(s, "copy running-config startup-config", err);
 
-	if (s->eapi) {
-		const char *const cmds[] = {"enable", cmd};
-		const cJSON *res;
-		cJSON *ans = NULL;
-
-		rc = eapi(s, cmds, 2, "json", &ans, &res, err);
-		cJSON_Delete(ans);
-	} else {
-		rc = cli(s, cmd, cmd, NULL, NULL, err);
-	}
 	if (rc)
 		rc_err_prefix(err, "committed to the running-config, but not saved (a reload "
 				   "would undo it)");

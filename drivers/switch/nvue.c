@@ -828,19 +828,14 @@ static int already_restored(struct rc_session *s, const struct nvue_snap *snap, 
 static int keep_timed(struct rc_session *s, struct rc_err *err)
 {
 	struct rc_ssh_result res;
-	char why[300];
 	int rc = ssh_detach(s, err);
 
 	if (!rc)
 		rc = ssh_run(s, "nv config apply -y", &res, err);
 	if (rc)
 		return rc;
-	if (res.exit_status != 0) {
-		rc_clean_text(res.err_len ? res.err : res.out,
-			      res.err_len ? res.err_len : res.out_len, why, sizeof(why));
-		rc = rc_errf(err, EIO, "'nv config apply' (confirm) failed (exit status %d)%s%s",
-			     res.exit_status, why[0] ? ": " : "", why);
-	}
+	if (res.exit_status != 0)
+		rc = rc_switch_exit_error(&res, "'nv config apply' (confirm)", err);
 	rc_ssh_result_free(&res);
 	return rc;
 }
