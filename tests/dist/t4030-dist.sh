@@ -8,13 +8,16 @@
 
 DIST="$SRC_DIR/dist"
 
-test_expect_success 'systemd-analyze verify: every unit, with the ExecStart binary of this build' '
+test_expect_success 'systemd-analyze verify --man=yes: every unit, with the ExecStart binary and man pages of this build' '
 	command -v systemd-analyze >/dev/null || { echo "systemd-analyze missing: make deps"; exit 1; } &&
 	mkdir "$TMP/units" &&
 	for u in "$DIST"/systemd/*.service "$DIST"/systemd/*.timer; do
 		sed "s#/usr/bin/rocectl#$ROCECTL#g" "$u" >"$TMP/units/${u##*/}" || exit 1
 	done &&
-	(cd "$TMP/units" && SYSTEMD_LOG_LEVEL=notice systemd-analyze verify --man=no ./*) \
+	mkdir -p "$TMP/man/man5" "$TMP/man/man8" &&
+	cp "$SRC_DIR"/man/*.8 "$TMP/man/man8/" && cp "$SRC_DIR"/man/*.5 "$TMP/man/man5/" &&
+	(cd "$TMP/units" && MANPATH="$TMP/man" SYSTEMD_LOG_LEVEL=notice \
+		systemd-analyze verify --man=yes ./*) \
 		>"$TMP/verify.out" 2>&1 &&
 	test_must_not_contain "$TMP/verify.out" "." 
 '

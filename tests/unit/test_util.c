@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -53,6 +54,30 @@ static void test_write_replaces_the_file(void **unused)
 	assert_string_equal(got, "new text\n");
 	free(got);
 	assert_int_equal(count_entries(dir), 1); /* no temporary file left */
+	remove_dir(dir);
+}
+
+/* The caller's mode wins over the umask: a systemd unit's UMask=0077 must not make the
+ * Prometheus textfile unreadable to node_exporter, nor a permissive umask open a journal. */
+static void test_write_mode_ignores_umask(void **unused)
+{
+	char dir[256], path[300];
+	struct rc_err err = {0};
+	struct stat st;
+	mode_t old;
+
+	(void)unused;
+	assert_non_null(rc_test_tmpdir(dir, sizeof(dir), "util"));
+	snprintf(path, sizeof(path), "%s/metrics.prom", dir);
+	old = umask(0077);
+	assert_int_equal(rc_write_atomic(path, "m 1\n", 4, 0644, "metrics", &err), 0);
+	umask(0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_int_equal(rc_write_atomic(path, "m 2\n", 4, 0600, "metrics", &err), 0);
+	umask(old);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
 	remove_dir(dir);
 }
 
@@ -186,7 +211,8 @@ int main(void)
 	    cmocka_unit_test(test_array_reserve),
 	    cmocka_unit_test(test_clean_text),
 	    cmocka_unit_test(test_write_replaces_the_file),
-	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
+	    cmocka_unit_test(test_write_mode_ignores_umask),
+		cmocka_unit_test(test_failed_write_leaves_the_old_file),
 	    cmocka_unit_test(test_short_write_of_a_plan_leaks_nothing),
 	};
 
