@@ -212,7 +212,7 @@ int main(void)
 	    cmocka_unit_test(test_clean_text),
 	    cmocka_unit_test(test_write_replaces_the_file),
 	    cmocka_unit_test(test_write_mode_ignores_umask),
-		cmocka_unit_test(test_failed_write_leaves_the_old_file),
+	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
 	    cmocka_unit_test(test_short_write_of_a_plan_leaks_nothing),
 	};
 
