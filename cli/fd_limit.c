@@ -1,4 +1,4 @@
-/* Enough file descriptors for --parallel (issue #15).  Each device worked on holds its
+/* Enough file descriptors for --parallel (bench/README.md).  Each device worked on holds its
  * transport's socket, and libssh/libcurl a few more descriptors around it (a resolver
  * socket, the known_hosts and key files while connecting): 4 per worker and 64 for the
  * rest of the process is the budget.  The soft limit (1024 by default on Debian, whose

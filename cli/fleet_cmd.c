@@ -703,7 +703,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		return exit_code;
 	/* glibc gives worker threads arenas of their own (up to 8 per core); a device's
 	 * state freed in one of them stays there, and the peak RSS of a 512-device verify at
-	 * --parallel 32 was 50 MB with them, 36 MB with two (issue #15, bench/README.md) */
+	 * --parallel 32 was 50 MB with them, 36 MB with two (bench/README.md) */
 	mallopt(M_ARENA_MAX, 2);
 	ropts.verbose = rc_cli_verbosity() > 0;
 	exit_code = RC_EXIT_ERROR;

@@ -467,7 +467,7 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
 
 /* ---- the driver: open, ports, read ----------------------------------------------------- */
 
-/* One netlink socket for the whole run (issue #15): `rocectl agent` opens a session per
+/* One netlink socket for the whole run (bench/README.md): `rocectl agent` opens a session per
  * interface (each interface is its own journaled transaction), and a socket each cost a
  * socket(2), bind(2) and getsockname(2) per interface.  A closed session hands its socket
  * to the next one; sessions open at once (the fleet's threads) each get their own, so a

@@ -1,6 +1,6 @@
 /* DCQCN RP/NP parameters through MLNX_OFED's sysfs: /sys/class/net/<if>/ecn/roce_rp/ and
  * ecn/roce_np/ (MLNX_OFED en_sysfs.c mlx5e_fill_rp_attributes/np, en_ecn.c; NVIDIA's
- * MLNX_OFED manual, "Explicit Congestion Notification (ECN)"; host-dcb.md section 2.8).
+ * MLNX_OFED manual, "Explicit Congestion Notification (ECN)").
  * They are the firmware fields upstream shows in debugfs cc_params (mlx5_cc.c), under
  * OFED's own names.  OFED's show is sprintf("%d\n") of the u32 field, so a value above
  * INT_MAX reads negative; its store is sscanf("%d") into an int that MLX5_SET cuts to the

@@ -75,7 +75,7 @@ int nvue_parse_port(const struct nvue_views *v, struct port_qos *out, struct nvu
 		    struct rc_err *err);
 /* The same, with the applied/startup comparison done once for the whole switch
  * (nvue_startup_groups; NULL: compared here): comparing the switch-wide trees again for
- * every port made a 64-port switch's read quadratic (issue #15). */
+ * every port made a 64-port switch's read quadratic (bench/README.md). */
 int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_groups,
 			 struct port_qos *out, struct nvue_port_info *info, struct rc_err *err);
 

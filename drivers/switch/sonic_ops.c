@@ -236,7 +236,7 @@ static bool wants_derived(const struct port_qos *want, int p)
 
 /* The dynamic buffer model makes a PG lossless only when CONFIG_DB lists it with profile
  * "NULL" (the templates write BUFFER_PG|<port>|3-4 so; buffermgrd computes its profile,
- * switch-dialects.md §2.6); pfc_enable alone gives it no headroom.  A lossless priority
+ * docs/platforms/sonic.md); pfc_enable alone gives it no headroom.  A lossless priority
  * whose PG no entry lists gets one; a PG under a configured lossy profile (PG 0's
  * ingress_lossy_profile) cannot be made lossless without taking the port's lossy traffic
  * along: refused. */

@@ -1,4 +1,4 @@
-/* known_hosts read once per run (issue #15).  libssh's ssh_session_is_known_server()
+/* known_hosts read once per run (bench/README.md).  libssh's ssh_session_is_known_server()
  * reads and parses the whole file for every connection, under the transport's lock; a
  * fleet's file has a line per device, so a 4,352-device verify parsed 19 million lines
  * and its CPU per device grew with the fleet.  This index answers only the case that

@@ -19,7 +19,7 @@ void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 }
 
 /* Runs of characters that need no escape go out in one fwrite: a character at a time
- * took the stream's lock per byte, a tenth of a large verify's CPU (issue #15). */
+ * took the stream's lock per byte, a tenth of a large verify's CPU (bench/README.md). */
 void rc_json_escape(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s, *run = p;

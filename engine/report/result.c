@@ -3,7 +3,7 @@
  * Per-port compliance is the fleet's diff.  What a port-by-port view cannot see is
  * whether the two ends of a cable agree (a host marking DSCP 26 into priority 3 towards
  * a switch port that classifies it elsewhere), and whether a dual-homed host's NICs land
- * on switches with the same QoS (anchors.md C.4: one ToR differing is drift even when
+ * on switches with the same QoS (one ToR differing is drift even when
  * each link looks consistent). */
 #include <errno.h>
 #include <inttypes.h>

@@ -39,7 +39,7 @@ enum rc_role {
 
 /* Paths an inventory names (keys, known_hosts, CA, secrets).  Not PATH_MAX: a device holds
  * five of them, and at PATH_MAX they were 20 KB per device, most of a 10,000-device
- * inventory's memory (issue #15); a longer path is refused by the loader with its position
+ * inventory's memory (bench/README.md); a longer path is refused by the loader with its position
  * ("expected a shorter path"). */
 #define RC_INV_PATH_MAX 256
 

@@ -3,7 +3,7 @@
  * (every port's read and wanted QoS, every change) is freed there.  What the cross-hop
  * checks need later is kept per link end in a compact form (struct rc_port_brief, 40
  * bytes instead of a port_qos pair of ~1.5 KB), so the memory of a run follows the
- * inventory and --parallel, not the number of devices read so far (issue #15).
+ * inventory and --parallel, not the number of devices read so far (bench/README.md).
  *
  * Lines, in this order: one per device as it finishes ({"device": {...}}, the object of
  * the JSON report's "devices" array), one per link whose two ends were selected

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Scale (issue #15), in a small lab: `verify --format jsonl` reports exactly what
+# Scale (bench/README.md), in a small lab: `verify --format jsonl` reports exactly what
 # `--format json` does (every device, link and dual-homed host; devices in the order they
 # finish), a 128-port SONiC leaf is cabled, hosts share a pool of simulated hosts, and the
 # simulators wait the latencies `lab up --delay` / `lab delay` give them.

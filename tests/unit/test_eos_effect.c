@@ -1,6 +1,6 @@
 /* EOS effects beyond the values (drivers/switch/eos_effect.c): ECN marks that nothing
  * counts (no `random-detect ecn count`), a running-config that differs from the
- * startup-config a reload boots (issue #10 items 6 and 12), and every group read marked
+ * startup-config a reload boots, and every group read marked
  * unverified (no public EOS show output exists). */
 #include <errno.h>
 #include <setjmp.h>

@@ -260,7 +260,7 @@ static void test_uc_queues(void **state)
 	eos_config_free(&f.cfg);
 }
 
-/* Scheduling (issue #10 item 12): strict is EOS's default for every queue, so a DWRR
+/* Scheduling: strict is EOS's default for every queue, so a DWRR
  * policy is written out as `no priority` + `bandwidth percent`; a class the policy leaves
  * out keeps no share; thresholds that are not whole kbytes stay in bytes. */
 static void test_ets(void **state)

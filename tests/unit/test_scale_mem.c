@@ -1,4 +1,4 @@
-/* verify's memory does not grow with the devices it has finished (issue #15), measured on
+/* verify's memory does not grow with the devices it has finished (bench/README.md), measured on
  * the heap (mallinfo2, or ASan's allocator when the test runs under it), never timed.
  *
  * A generated fabric of fake devices (driver "flatfake": each port's state is made from
@@ -117,7 +117,7 @@ RC_DRIVER_REGISTER(flat_driver)
 
 #define LEAVES		  8
 #define PORTS_PER_LEAF	  256
-#define MAX_BOUND_PER_DEV (8 * 1024) /* issue #15: growth <= 8 KB per device */
+#define MAX_BOUND_PER_DEV (8 * 1024) /* bench/README.md: growth <= 8 KB per device */
 
 struct fabric {
 	struct rc_policy pol;

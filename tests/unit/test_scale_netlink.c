@@ -1,4 +1,4 @@
-/* The host driver keeps one netlink socket for a whole run (issue #15): `rocectl agent`
+/* The host driver keeps one netlink socket for a whole run (bench/README.md): `rocectl agent`
  * opens a session per interface, one after the other, and each used to open its own
  * socket.  Sessions in turn now share one (the same socket inode every time); sessions
  * open at the same time still get one each, so that no socket carries two conversations.

@@ -11,7 +11,7 @@
  *
  * MLNX_OFED shows the other parameters too, under /sys/class/net/<if>/ecn/roce_rp/ and
  * ecn/roce_np/ with names of its own (MLNX_OFED en_sysfs.c mlx5e_fill_rp_attributes and
- * en_ecn.c; ../shared/reference/host-dcb.md section 2.8): show is sprintf("%d\n") of the
+ * en_ecn.c): show is sprintf("%d\n") of the
  * u32 firmware field, store is sscanf("%d") into an int handed to MLX5_SET. */
 #include <errno.h>
 #include <string.h>

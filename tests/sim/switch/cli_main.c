@@ -35,13 +35,13 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* The latency of a real device (issue #15), for the lab (tests/lab/lab up --delay): every
+/* The latency of a real device (bench/README.md), for the lab (tests/lab/lab up --delay): every
  * command line a session receives waits, before it runs, as long as the platform's file
  * RUN/delays says: "PLATFORM READ_MS APPLY_MS JITTER_PCT" per line, APPLY_MS for a line
  * that commits (NVUE "nv config apply", SONiC "config apply-patch", EOS "commit"), READ_MS
  * otherwise, each drawn uniformly within +-JITTER_PCT.  No file, or no line for the
  * platform: no delay.  Real figures: NVUE's `nv show` about a second, `nv config apply`
- * tens of seconds, SONiC's `show runningconfiguration all` seconds (issue #15). */
+ * tens of seconds, SONiC's `show runningconfiguration all` seconds (bench/README.md). */
 static void device_latency(const struct cli *cli, const char *line)
 {
 	char path[SIM_PATH_MAX], plat[32];

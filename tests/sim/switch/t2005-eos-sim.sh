@@ -257,7 +257,7 @@ test_expect_success 'faults: drop-after closes eAPI and SSH connections, hang ne
 	sw leaf "show hostname" >/dev/null
 '
 
-# A reload boots the startup-config (issue #10 item 6): write memory / copy running-config
+# A reload boots the startup-config: write memory / copy running-config
 # startup-config save, show startup-config shows it, simctl reboot replaces running by it.
 test_expect_success 'startup-config: saved by write memory, booted by simctl reboot' '
 	"$SIMCTL" fault "$LAB" leaf clear &&
