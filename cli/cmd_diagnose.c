@@ -16,6 +16,7 @@
  *    "findings": [{"kind", "device", "port", "message", "fields"}],
  *    "errors": ["<device error>"], "status": "clean|not_clean|error", "exit_code"}
  * --format prometheus: rocectl_diagnose_* (engine/report/report_diag.c).
+ * -o FILE writes any format to FILE atomically, mode 0644, instead of stdout.
  * Exit: 0 every path clean, 2 a path is not clean or a finding was made, 1 a device could
  * not be read (an error outranks the rest). */
 #include <errno.h>
@@ -38,6 +39,7 @@ struct diag_opts {
 	uint64_t interval_us;
 	enum diag_fmt fmt;
 	unsigned parallel;
+	const char *output;
 };
 
 enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL };
@@ -52,12 +54,16 @@ static const struct rc_option options[] = {
      "alias",
      OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {"output", 'o', "FILE",
+     "write the report to FILE (replaced atomically, mode 0644: the node_exporter textfile "
+     "collector reads it) instead of stdout",
+     'o'},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
 	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
-	"[--format text|json|prometheus] [--parallel N]"
+	"[--format text|json|prometheus] [-o FILE] [--parallel N]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -99,6 +105,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_PARALLEL:
 		return rc_number_arg("diagnose", "parallel", arg, 1, 1024, &o->parallel);
+	case 'o':
+		o->output = arg;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -146,14 +155,17 @@ static int pick_hosts(struct diag_run *r, int npos, char **argv)
 	return 0;
 }
 
-static int report(struct diag_run *r)
+static int report_to(struct diag_run *r, FILE *f)
 {
 	struct rc_out out;
 	size_t bad;
 	int code;
 
 	if (r->o.fmt == FMT_PROM) {
-		rc_diag_prom(stdout, &r->dr.d);
+		if (rc_diag_prom(f, &r->dr.d)) {
+			fprintf(stderr, "rocectl diagnose: out of memory\n");
+			return RC_EXIT_ERROR;
+		}
 		bad = 0;
 		for (size_t i = 0; i < r->dr.d.n_paths; i++)
 			bad += r->dr.d.paths[i].verdict != RC_VERDICT_CLEAN;
@@ -161,7 +173,7 @@ static int report(struct diag_run *r)
 		       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 						   : RC_EXIT_OK;
 	}
-	rc_out_init(&out, stdout, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_init(&out, f, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "schema", NULL, DIAG_SCHEMA);
 	rc_out_str(&out, "command", NULL, "diagnose");
@@ -183,6 +195,38 @@ static int report(struct diag_run *r)
 	rc_out_int(&out, "exit_code", NULL, code);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
+	return code;
+}
+
+/* -o FILE: the whole report first in memory, then one atomic replacement, so that a
+ * collector never reads half a file (engine/util/atomic.c). */
+static int report(struct diag_run *r)
+{
+	struct rc_err err = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int code;
+
+	if (!r->o.output)
+		return report_to(r, stdout);
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		fprintf(stderr, "rocectl diagnose: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	code = report_to(r, f);
+	if (fclose(f) || !buf) {
+		free(buf);
+		fprintf(stderr, "rocectl diagnose: out of memory\n");
+		return RC_EXIT_ERROR;
+	}
+	if (rc_write_atomic(r->o.output, buf, len, 0644, "report", &err)) {
+		fprintf(stderr, "rocectl diagnose: ");
+		rc_err_print(&err, stderr);
+		code = RC_EXIT_ERROR;
+	}
+	free(buf);
 	return code;
 }
 

@@ -1,8 +1,10 @@
 /* Printers of a diagnosis (include/rocectl/diag.h): text and JSON through the one printer
  * (print.c), and the Prometheus text format. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -178,29 +180,123 @@ static void lv(FILE *f, const char *key, const char *v, bool first)
 	fputc('"', f);
 }
 
-void rc_diag_prom(FILE *f, const struct rc_diag *d)
+/* Equal-cost paths between the same two NIC ports share every label a scrape can tell
+ * them by, and node_exporter refuses a textfile with two samples of one series
+ * (prometheus/common expfmt: "second sample of the same metric"): the paths are sorted so
+ * that each (from, from_port, to, to_port) forms one group, reported once. */
+struct path_key {
+	const struct rc_diag *d;
+	size_t i;
+};
+
+static const char *path_end(const struct rc_diag_path *p, bool last)
+{
+	return last ? p->p->h[p->p->n - 1].in : p->p->h[0].out;
+}
+
+static int path_key_cmp(const void *a, const void *b)
+{
+	const struct path_key *x = a, *y = b;
+	const struct rc_diag_path *p = &x->d->paths[x->i], *q = &y->d->paths[y->i];
+	const struct rc_inventory *inv = x->d->inv;
+	int c;
+
+	if ((c = strcmp(inv->devices[p->from].name, inv->devices[q->from].name)))
+		return c;
+	if ((c = strcmp(path_end(p, false), path_end(q, false))))
+		return c;
+	if ((c = strcmp(inv->devices[p->to].name, inv->devices[q->to].name)))
+		return c;
+	if ((c = strcmp(path_end(p, true), path_end(q, true))))
+		return c;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static bool same_ends(const struct rc_diag *d, size_t a, size_t b)
+{
+	const struct rc_diag_path *p = &d->paths[a], *q = &d->paths[b];
+
+	return p->from == q->from && p->to == q->to &&
+	       !strcmp(path_end(p, false), path_end(q, false)) &&
+	       !strcmp(path_end(p, true), path_end(q, true));
+}
+
+static void path_labels(FILE *f, const struct rc_diag *d, const struct rc_diag_path *p)
+{
+	lv(f, "from", d->inv->devices[p->from].name, true);
+	lv(f, "from_port", path_end(p, false), false);
+	lv(f, "to", d->inv->devices[p->to].name, false);
+	lv(f, "to_port", path_end(p, true), false);
+}
+
+/* One sample per pair of NIC ports: clean only when every equal-cost path between them
+ * is; how many of those paths there are and how many are not clean beside it.  The
+ * verdict and the port it points at change from run to run, so they stay out of the
+ * labels (a label that changes makes a new series each time); JSON and text carry them. */
+static void prom_paths(FILE *f, const struct rc_diag *d, struct path_key *k)
+{
+	static const char *const fam[][2] = {
+	    {"rocectl_diagnose_path_clean",
+	     "1 when every equal-cost path between the two NIC ports showed no pause, drop or "
+	     "host error in the window"},
+	    {"rocectl_diagnose_paths", "equal-cost paths between the two NIC ports"},
+	    {"rocectl_diagnose_paths_not_clean",
+	     "equal-cost paths between the two NIC ports whose verdict is not clean"},
+	};
+
+	for (size_t m = 0; m < 3; m++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", fam[m][0], fam[m][1], fam[m][0]);
+		for (size_t i = 0, j; i < d->n_paths; i = j) {
+			size_t bad = 0;
+
+			for (j = i; j < d->n_paths && same_ends(d, k[i].i, k[j].i); j++)
+				bad += d->paths[k[j].i].verdict != RC_VERDICT_CLEAN;
+			fprintf(f, "%s{", fam[m][0]);
+			path_labels(f, d, &d->paths[k[i].i]);
+			fprintf(f, "} %zu\n", m == 0 ? (size_t)(bad == 0) : m == 1 ? j - i : bad);
+		}
+	}
+}
+
+static bool root_repeated(const struct rc_diag *d, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(d->roots[j], d->roots[i]))
+			return true;
+	return false;
+}
+
+static bool finding_repeated(const struct rc_diag *d, size_t i)
+{
+	const struct rc_diag_finding *a = &d->findings[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct rc_diag_finding *b = &d->findings[j];
+
+		if (a->kind == b->kind && a->dev == b->dev && !strcmp(a->port, b->port))
+			return true;
+	}
+	return false;
+}
+
+int rc_diag_prom(FILE *f, const struct rc_diag *d)
 {
 	const struct rc_inventory *inv = d->inv;
+	struct path_key *k = calloc(d->n_paths ? d->n_paths : 1, sizeof(*k));
 
-	fputs("# HELP rocectl_diagnose_path_clean 1 when the path showed no pause, drop or host "
-	      "error in the window\n# TYPE rocectl_diagnose_path_clean gauge\n",
-	      f);
-	for (size_t i = 0; i < d->n_paths; i++) {
-		const struct rc_diag_path *p = &d->paths[i];
-
-		fputs("rocectl_diagnose_path_clean{", f);
-		lv(f, "from", inv->devices[p->from].name, true);
-		lv(f, "from_port", p->p->h[0].out, false);
-		lv(f, "to", inv->devices[p->to].name, false);
-		lv(f, "to_port", p->p->h[p->p->n - 1].in, false);
-		lv(f, "verdict", rc_diag_verdict_name(p->verdict), false);
-		lv(f, "at", p->at, false);
-		fprintf(f, "} %d\n", p->verdict == RC_VERDICT_CLEAN);
-	}
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_paths; i++)
+		k[i] = (struct path_key){d, i};
+	qsort(k, d->n_paths, sizeof(*k), path_key_cmp);
+	prom_paths(f, d, k);
+	free(k);
 	fputs("# HELP rocectl_diagnose_pause_root 1 for each port where a pause tree starts\n"
 	      "# TYPE rocectl_diagnose_pause_root gauge\n",
 	      f);
 	for (size_t i = 0; i < d->n_roots; i++) {
+		if (root_repeated(d, i))
+			continue;
 		fputs("rocectl_diagnose_pause_root{", f);
 		lv(f, "at", d->roots[i], true);
 		fputs("} 1\n", f);
@@ -209,6 +305,8 @@ void rc_diag_prom(FILE *f, const struct rc_diag *d)
 	      "# TYPE rocectl_diagnose_finding gauge\n",
 	      f);
 	for (size_t i = 0; i < d->n_findings; i++) {
+		if (finding_repeated(d, i))
+			continue;
 		fputs("rocectl_diagnose_finding{", f);
 		lv(f, "kind", rc_diag_finding_name(d->findings[i].kind), true);
 		lv(f, "device", inv->devices[d->findings[i].dev].name, false);
@@ -223,4 +321,5 @@ void rc_diag_prom(FILE *f, const struct rc_diag *d)
 		"# TYPE rocectl_last_diagnose_timestamp_seconds gauge\n"
 		"rocectl_last_diagnose_timestamp_seconds %lld\n",
 		d->window_s, (long long)time(NULL));
+	return 0;
 }

@@ -219,8 +219,9 @@ size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d);
 /* One path's "hops" array; one hop's "role", "why" and "deltas" (`trace --counters`). */
 void rc_diag_print_hops(struct rc_out *o, const struct rc_diag *d, const struct rc_diag_path *p);
 void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k);
-/* rocectl_diagnose_path_clean, _pause_root, _finding, _window_seconds. */
-void rc_diag_prom(FILE *f, const struct rc_diag *d);
+/* rocectl_diagnose_path_clean, _paths, _paths_not_clean (one sample per pair of NIC ports,
+ * equal-cost paths folded), _pause_root, _finding, _window_seconds; -ENOMEM. */
+int rc_diag_prom(FILE *f, const struct rc_diag *d);
 
 const char *rc_diag_role_name(enum rc_diag_role r);
 const char *rc_diag_verdict_name(enum rc_diag_verdict v);

@@ -102,7 +102,7 @@ test_expect_success 'a NIC pause storm is named as a storm on its host; paths th
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
-test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named with the fields to change' '
+test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named with the fields to change; -o writes a 0644 textfile with each series once' '
 	"$LAB_CMD" congest "$LAB" leaf01:swp3 --ecn-off >/dev/null &&
 	test_expect_code 2 diagnose --format json >"$TMP/ecn.json" &&
 	jq -e "[.findings[] | select(.kind == \"marks_without_cnps\")] | length == 1 and
@@ -115,6 +115,10 @@ test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named wit
 	test_expect_code 2 diagnose --format prometheus >"$TMP/ecn.prom" &&
 	grep -q "^rocectl_diagnose_finding{kind=\"marks_without_cnps\",device=\"gpu003\",port=\"enp12s0np0\"} 1$" "$TMP/ecn.prom" &&
 	grep -q "^rocectl_diagnose_pause_root{at=\"leaf01:swp3\"} 1$" "$TMP/ecn.prom" &&
+	(umask 077 && test_expect_code 2 diagnose --format prometheus -o "$TMP/ecn-o.prom") &&
+	test "$(stat -c %a "$TMP/ecn-o.prom")" = 644 &&
+	grep -v "^#" "$TMP/ecn-o.prom" | sed "s/ [^ ]*\$//" | sort | uniq -d >"$TMP/ecn.dups" &&
+	test ! -s "$TMP/ecn.dups" &&
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
