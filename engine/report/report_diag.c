@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "rocectl/diag.h"
+#include "rocectl/result.h"
 
 static const struct {
 	const char *key;
@@ -289,6 +290,7 @@ int rc_diag_prom(FILE *f, const struct rc_diag *d)
 	for (size_t i = 0; i < d->n_paths; i++)
 		k[i] = (struct path_key){d, i};
 	qsort(k, d->n_paths, sizeof(*k), path_key_cmp);
+	rc_prom_build_info(f, "diagnose");
 	prom_paths(f, d, k);
 	free(k);
 	fputs("# HELP rocectl_diagnose_pause_root 1 for each port where a pause tree starts\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rocectl/enforce.h"
+#include "rocectl/result.h"
 #include "rocectl/print.h"
 #include "rocectl/report.h"
 
@@ -211,6 +212,7 @@ void rc_enforce_prometheus(FILE *f, const struct rc_enforce_run *r)
 	static const enum rc_guardrail guards[] = {RC_GUARD_MAX_DEVICES, RC_GUARD_MAX_CHANGES,
 						   RC_GUARD_CANARY};
 
+	rc_prom_build_info(f, "enforce");
 	gauge(f, "rocectl_enforce_last_run_timestamp_seconds",
 	      "When the last enforce run started (seconds since the epoch).");
 	fprintf(f, "rocectl_enforce_last_run_timestamp_seconds %.3f\n", r->started);

@@ -303,8 +303,19 @@ static void counter_families(FILE *f, const struct rc_result *r)
 	}
 }
 
+void rc_prom_build_info(FILE *f, const char *command)
+{
+	family(f, "rocectl_build_info",
+	       "Always 1; the labels say which rocectl wrote this file and for which command");
+	fputs("rocectl_build_info", f);
+	label(f, true, "version", ROCECTL_VERSION, SIZE_MAX);
+	label(f, false, "command", command, SIZE_MAX);
+	fputs("} 1\n", f);
+}
+
 void rc_report_prometheus(FILE *f, const struct rc_result *r)
 {
+	rc_prom_build_info(f, "verify");
 	family(f, "rocectl_last_verify_timestamp_seconds",
 	       "Unix time at which the fabric was last read");
 	fprintf(f, "rocectl_last_verify_timestamp_seconds %lld\n", (long long)r->when);
@@ -326,6 +337,7 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 	    "1 when the port matches the policy, 0 when it has drifted or unreadable fields",
 	    "Fields of the port that differ from the policy or could not be read"};
 
+	rc_prom_build_info(f, "agent");
 	/* as for the fleet: a device that was not read adds nothing */
 	for (size_t i = 0; ok && i < n; i++)
 		drift += v[i].ok ? v[i].drift : 0;

@@ -100,6 +100,9 @@ void rc_report_link(struct rc_out *o, const struct rc_inventory *inv,
 void rc_report_host(struct rc_out *o, const struct rc_inventory *inv,
 		    const struct rc_host_check *c);
 void rc_report_prometheus(FILE *f, const struct rc_result *r);
+/* rocectl_build_info{version, command} 1.  `command` tells the files of one node apart: the
+ * textfile collector refuses two files that hold the same series. */
+void rc_prom_build_info(FILE *f, const char *command);
 
 /* One interface of a host that verified itself (`rocectl agent verify|enforce --format
  * prometheus`): its drifted or unreadable fields, or ok false when it could not be read. */

@@ -627,17 +627,12 @@ static void assert_value(double got, double want, const char *what)
 static void test_output_is_valid_exposition(void **state)
 {
 	static const char *const families[] = {
-	    "rocectl_last_verify_timestamp_seconds",
-	    "rocectl_devices",
-	    "rocectl_fabric_drift_fields",
-	    "rocectl_device_up",
-	    "rocectl_port_compliant",
-	    "rocectl_drift_fields",
-	    "rocectl_port_uncontrollable_fields",
-	    "rocectl_link_consistent",
-	    "rocectl_link_unknown",
-	    "rocectl_host_symmetric",
-	    "rocectl_host_unknown",
+	    "rocectl_build_info",      "rocectl_last_verify_timestamp_seconds",
+	    "rocectl_devices",	       "rocectl_fabric_drift_fields",
+	    "rocectl_device_up",       "rocectl_port_compliant",
+	    "rocectl_drift_fields",    "rocectl_port_uncontrollable_fields",
+	    "rocectl_link_consistent", "rocectl_link_unknown",
+	    "rocectl_host_symmetric",  "rocectl_host_unknown",
 	};
 	struct expo *e = parsed(*state);
 
@@ -646,6 +641,9 @@ static void test_output_is_valid_exposition(void **state)
 		assert_string_equal(e->fam[i].name, families[i]);
 		assert_string_equal(e->fam[i].type, "gauge");
 	}
+	assert_non_null(strstr(((struct fixture *)*state)->out,
+			       "\nrocectl_build_info{version=\"" ROCECTL_VERSION
+			       "\",command=\"verify\"} 1\n"));
 }
 
 static void test_output_is_stable(void **state)
