@@ -271,13 +271,18 @@ install-agent: rocectl
 
 install-controller: rocectl-net.so
 	install -d "$(DESTDIR)$(PLUGIN_DIR)" "$(DESTDIR)$(PREFIX)/share/rocectl/policies" \
-		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DOCDIR)/examples"
+		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(DOCDIR)/examples" \
+		"$(DESTDIR)$(DOCDIR)/docs/platforms"
 	install -m 0644 rocectl-net.so "$(DESTDIR)$(PLUGIN_DIR)/rocectl-net.so"
 	install -m 0644 policies/*.yaml "$(DESTDIR)$(PREFIX)/share/rocectl/policies/"
 	install -m 0644 man/rocectl-policy.5 man/rocectl-inventory.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 dist/completion/rocectl "$(DESTDIR)$(BASHCOMPDIR)/rocectl"
 	install -m 0644 docs/POLICY.md docs/INVENTORY.md docs/DEPLOY.md "$(DESTDIR)$(DOCDIR)/"
 	install -m 0644 examples/*.schema.json examples/inventory.yaml "$(DESTDIR)$(DOCDIR)/examples/"
+	@# every document the README links, at the same relative path (docs/..., LICENSE)
+	install -m 0644 README.md LICENSE "$(DESTDIR)$(DOCDIR)/"
+	install -m 0644 docs/*.md "$(DESTDIR)$(DOCDIR)/docs/"
+	install -m 0644 docs/platforms/*.md "$(DESTDIR)$(DOCDIR)/docs/platforms/"
 	$(if $(CONTROLLER_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
 		install -m 0644 $(CONTROLLER_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
 	$(foreach d,$(DIST_DATA_DIRS),install -d "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))" && \

@@ -31,4 +31,13 @@ test_expect_success 'make install puts every file in place' '
 	test -x "$r/lib/rocectl/rocectl-agent-wrapper"
 '
 
+test_expect_success 'every document the README links is installed at the same relative path' '
+	r="$TMP/root/usr/local/share/doc/rocectl" &&
+	grep -o "](\(docs/[^)#]*\|LICENSE\)" "$SRC_DIR/README.md" | sed "s/^](//" | sort -u >"$TMP/links" &&
+	test -s "$TMP/links" &&
+	while read -r f; do
+		test -s "$r/$f" || { echo "README links $f: not installed"; exit 1; }
+	done <"$TMP/links"
+'
+
 test_done
