@@ -84,9 +84,22 @@ test_expect_success 'every alert fires in at least one rule test and has a row i
 	done <"$TMP/alerts"
 '
 
+test_expect_success 'every alert has a runbook_url to its own section of docs/ALERTS.md' '
+	sed -n "s/^ *- alert: *//p" "$DIST/prometheus/rocectl.rules.yml" >"$TMP/alerts" &&
+	while read -r a; do
+		lc=$(echo "$a" | tr "[:upper:]" "[:lower:]") &&
+		grep -q "^ *runbook_url: \"file:///usr/share/doc/rocectl/docs/ALERTS.md#$lc\"$" \
+			"$DIST/prometheus/rocectl.rules.yml" ||
+			{ echo "$a: no runbook_url"; exit 1; }
+		grep -q "^## $a\$" "$SRC_DIR/docs/ALERTS.md" ||
+			{ echo "$a: no section in docs/ALERTS.md"; exit 1; }
+	done <"$TMP/alerts" &&
+	test "$(grep -c "runbook_url:" "$DIST/prometheus/rocectl.rules.yml")" -eq "$(wc -l <"$TMP/alerts")"
+'
+
 test_expect_success 'the rules only use metrics rocectl writes' '
 	grep -oE "rocectl_[a-z_]+" "$DIST/prometheus/rocectl.rules.yml" | sort -u >"$TMP/used" &&
-	grep -rhoE "\"rocectl_[a-z_]+" "$SRC_DIR/engine/report" | tr -d "\"" | sort -u >"$TMP/written" &&
+	grep -rhoE "\"rocectl_[a-z_]+" "$SRC_DIR/engine" | tr -d "\"" | sort -u >"$TMP/written" &&
 	comm -23 "$TMP/used" "$TMP/written" >"$TMP/unknown" &&
 	test ! -s "$TMP/unknown" || { cat "$TMP/unknown"; exit 1; }
 '
