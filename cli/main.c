@@ -80,6 +80,37 @@ static void usage(FILE *f)
 		   "64 usage error\n");
 }
 
+/* The commands that work on a fabric take -p/-i/--parallel from /etc/rocectl/rocectl.conf
+ * when the command line does not give them.  Not the host-local ones (agent, nccl-env,
+ * counters: there -i switches from this host to a fleet) nor the record readers. */
+static bool takes_config(const char *name)
+{
+	static const char *const fabric[] = {"validate", "plan",    "apply",	"verify",
+					     "enforce",	 "trace",   "diagnose", "discover",
+					     "render",	 "capture", "export",	"rollback"};
+
+	for (size_t k = 0; k < sizeof(fabric) / sizeof(fabric[0]); k++)
+		if (!strcmp(name, fabric[k]))
+			return true;
+	return false;
+}
+
+static int run_command(const struct rc_command *c, int argc, char **argv, const struct rc_global *g)
+{
+	struct rc_err err = {0};
+	int code;
+
+	if (rc_cli_config_load(&err)) {
+		fprintf(stderr, "rocectl: ");
+		rc_err_print(&err, stderr);
+		return RC_EXIT_ERROR;
+	}
+	rc_cli_config_enable(takes_config(c->name));
+	code = c->run(argc, argv, g);
+	rc_cli_config_fini();
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct rc_global g = {.root = getenv("ROCECTL_ROOT")};
@@ -122,7 +153,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t c = 0; c < sizeof(commands) / sizeof(commands[0]); c++)
 		if (!strcmp(argv[i], commands[c].name))
-			return commands[c].run(argc - i, argv + i, &g);
+			return run_command(&commands[c], argc - i, argv + i, &g);
 	fprintf(stderr, "rocectl: '%s' is not a command; see 'rocectl --help'\n", argv[i]);
 	return RC_EXIT_USAGE;
 }

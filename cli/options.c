@@ -82,9 +82,48 @@ void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts)
 	fprintf(f, "    %-28s %s\n", "-h, --help", "show this help");
 }
 
+/* The option whose long name is `name`, or NULL. */
+static const struct rc_option *option_named(const struct rc_option *opts, const char *name)
+{
+	for (const struct rc_option *o = opts; o && o->name; o++)
+		if (!strcmp(o->name, name) && o->arg)
+			return o;
+	return NULL;
+}
+
+/* What the command line did not say, from the configuration (cli/config_file.c): -p, -i and
+ * --parallel, through the command's own handler so that they are checked like typed ones.
+ * `apply PLAN` takes its inputs from the saved plan, which names them: nothing is added. */
+static int config_defaults(const char *cmd, int npos, const struct rc_option *opts,
+			   const bool given[3], int (*handler)(int id, const char *arg, void *ctx),
+			   void *ctx)
+{
+	static const char *const names[3] = {"policy", "inventory", "parallel"};
+	const struct rc_cli_config *c = rc_cli_config();
+	int rc;
+
+	if (!c || (!strcmp(cmd, "apply") && npos == 1))
+		return 0;
+	for (int k = 0; k < 3; k++) {
+		const struct rc_option *o = option_named(opts, names[k]);
+		const char *v = k == 0 ? c->policy : k == 1 ? c->inventory : c->parallel;
+
+		if (!o || !v || given[k])
+			continue;
+		rc = handler(o->id, v, ctx);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
 		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos)
 {
+	const struct rc_option *given_opt[3] = {option_named(opts, "policy"),
+						option_named(opts, "inventory"),
+						option_named(opts, "parallel")};
+	bool given[3] = {false, false, false};
 	const struct rc_option *fmt = format_option(opts);
 	struct option lo[MAX_OPTS + 5];
 	char shorts[MAX_OPTS * 2 + 7] = "+hvq";
@@ -146,9 +185,11 @@ int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_o
 		}
 		if (c == 'j' && fmt)
 			c = OPT_JSON_ALIAS;
+		for (int k = 0; k < 3; k++)
+			given[k] = given[k] || (given_opt[k] && c == given_opt[k]->id);
 		rc = c == OPT_JSON_ALIAS ? handler(fmt->id, "json", ctx) : handler(c, optarg, ctx);
 		if (rc < 0)
 			return rc;
 	}
-	return 0;
+	return config_defaults(argv[0], *npos, opts, given, handler, ctx);
 }

@@ -20,6 +20,13 @@ export ROCECTL_LOCK_DIR
 ROCECTL_HISTORY="${ROCECTL_HISTORY:-$BUILD_DIR/history}"
 export ROCECTL_HISTORY
 
+# The machine's /etc/rocectl/rocectl.conf (cli/config_file.c) must not change what the tests
+# run: an empty one of our own.
+ROCECTL_CONFIG="$BUILD_DIR/rocectl.conf"
+: >"$ROCECTL_CONFIG" && chmod 0644 "$ROCECTL_CONFIG"
+export ROCECTL_CONFIG
+unset ROCECTL_POLICY ROCECTL_INVENTORY ROCECTL_PARALLEL
+
 log_dir="$BUILD_DIR/test-logs"
 rm -rf "$log_dir" && mkdir -p "$log_dir"
 passed=0

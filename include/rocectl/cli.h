@@ -58,6 +58,21 @@ int rc_number_arg(const char *cmd, const char *opt, const char *arg, uint64_t mi
 int rc_cli_verbosity(void);
 void rc_cli_set_verbosity(int v);
 
+/* Defaults from /etc/rocectl/rocectl.conf (or $ROCECTL_CONFIG) overridden by ROCECTL_POLICY,
+ * ROCECTL_INVENTORY, ROCECTL_PARALLEL and ROCECTL_STATE_DIR (cli/config_file.c).  main()
+ * loads them once and enables them for the commands that work on a fabric; rc_parse_options
+ * then passes -p, -i and --parallel to the command's handler when the command line did
+ * not.  Each field is NULL when unset. */
+struct rc_err;
+struct rc_cli_config {
+	char *policy, *inventory, *parallel, *state_dir;
+};
+int rc_cli_config_load(struct rc_err *err);
+/* NULL unless enabled for this command. */
+const struct rc_cli_config *rc_cli_config(void);
+void rc_cli_config_enable(bool on);
+void rc_cli_config_fini(void);
+
 /* The help of every command's --limit: one selector for all (engine/run/limit.c). */
 #define RC_LIMIT_HELP                                                                              \
 	"only these devices: names, roles (spine, leaf, switch, host), ranges (gpu[001-016]), "    \
