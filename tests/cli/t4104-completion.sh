@@ -52,7 +52,20 @@ test_expect_success 'run ids of the history after show, diff and counters --sinc
 	test "$(wc -l <"$TMP/out")" = 2 &&
 	ROCECTL_HISTORY="$TMP/hist" complete_words counters --since 2026 >"$TMP/out" &&
 	test "$(wc -l <"$TMP/out")" = 2 &&
-	complete_words export --ov >"$TMP/out" && test "$(cat "$TMP/out")" = --overrides
+	complete_words export --ov >"$TMP/out" && test "$(cat "$TMP/out")" = --overrides &&
+	(cd "$TMP" && : >20261203T-a-file && ROCECTL_HISTORY="$TMP/hist" complete_words rollback "") \
+		>"$TMP/out" &&
+	printf "20261203T101500.000Z-42\n20261203T111500.000Z-43\n" >"$TMP/want" &&
+	cmp "$TMP/want" "$TMP/out"
+'
+
+test_expect_success 'agent offers every subcommand of its usage line; trace and diagnose the hosts' '
+	complete_words agent "" >"$TMP/out" &&
+	for s in show plan apply enforce verify counters; do
+		grep -qx "$s" "$TMP/out" || { echo "missing agent $s"; return 1; }
+	done &&
+	complete_words diagnose -i "$I" gpu00 >"$TMP/out" &&
+	printf "gpu001\ngpu002\ngpu003\ngpu004\n" >"$TMP/want" && cmp "$TMP/want" "$TMP/out"
 '
 
 test_expect_success '--format offers what the command writes, from its --help' '
