@@ -44,9 +44,11 @@ test_expect_success 'the controller units are hardened: no capability, read-only
 	done
 '
 
-test_expect_success 'the agent unit runs agent enforce with CAP_NET_ADMIN only, disruptive fields skipped' '
+test_expect_success 'the agent unit runs agent enforce with CAP_NET_ADMIN only, disruptive fields skipped, metrics to the textfile directory' '
 	u="$DIST/systemd/rocectl-agent-enforce.service" &&
-	test_must_contain "$u" "^ExecStart=/usr/bin/rocectl agent enforce .*--disruptive skip$" &&
+	test_must_contain "$u" "^ExecStart=/usr/bin/rocectl agent enforce .*--disruptive skip \\\$ROCECTL_AGENT_METRICS$" &&
+	test_must_contain "$u" "^Environment=\"ROCECTL_AGENT_METRICS=--format prometheus -o /var/lib/prometheus/node-exporter/rocectl-agent.prom\"$" &&
+	test_must_contain "$u" "^ReadWritePaths=.* -/var/lib/prometheus/node-exporter$" &&
 	test_must_contain "$u" "^CapabilityBoundingSet=CAP_NET_ADMIN$" &&
 	test_must_contain "$u" "^ProtectSystem=strict$" &&
 	test_must_contain "$u" "^NoNewPrivileges=yes$" &&

@@ -82,14 +82,19 @@ for key in ("policy.yaml", "inventory.yaml"):
 sysm = mounts.get("/host/sys")
 if not sysm or sysm.get("readOnly") or vols[sysm["name"]].get("hostPath", {}).get("path") != "/sys":
     fail("the host's /sys, writable, at /host/sys")
-for path, host in (("/var/lib/rocectl", "/var/lib/rocectl"), ("/run/lock", "/run/lock")):
+for path, host in (("/var/lib/rocectl", "/var/lib/rocectl"), ("/run/lock", "/run/lock"),
+                   ("/textfile", "/var/lib/prometheus/node-exporter")):
     m = mounts.get(path)
     if not m or vols[m["name"]].get("hostPath", {}).get("path") != host:
-        fail("%s is the host's (journal and locks shared with the node)" % path)
+        fail("%s is the host's (journal, locks and metrics shared with the node)" % path)
 for v in vols.values():
     hp = v.get("hostPath", {}).get("path")
-    if hp is not None and hp not in ("/sys", "/var/lib/rocectl", "/run/lock"):
+    if hp is not None and hp not in ("/sys", "/var/lib/rocectl", "/run/lock",
+                                     "/var/lib/prometheus/node-exporter"):
         fail("an unexpected hostPath %s" % hp)
+if "-o /textfile/rocectl-agent.prom" not in c["args"][0] or \
+        "--format prometheus" not in c["args"][0]:
+    fail("the agent writes this node's metrics into node_exporter's textfile directory")
 
 env = {e["name"]: e for e in c.get("env", [])}
 if env.get("NODE_NAME", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath") != "spec.nodeName":
