@@ -157,6 +157,7 @@ static int pick_hosts(struct diag_run *r, int npos, char **argv)
 
 static int report_to(struct diag_run *r, FILE *f)
 {
+	FILE *sink = NULL;
 	struct rc_out out;
 	size_t bad;
 	int code;
@@ -173,7 +174,10 @@ static int report_to(struct diag_run *r, FILE *f)
 		       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 						   : RC_EXIT_OK;
 	}
-	rc_out_init(&out, f, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	/* -q, text: only the status line, as for every command (cli/fleet_cmd.c) */
+	if (rc_cli_verbosity() < 0 && r->o.fmt == FMT_TEXT)
+		sink = fopen("/dev/null", "we");
+	rc_out_init(&out, sink ? sink : f, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "schema", NULL, DIAG_SCHEMA);
 	rc_out_str(&out, "command", NULL, "diagnose");
@@ -185,6 +189,11 @@ static int report_to(struct diag_run *r, FILE *f)
 		if (r->dr.f.devs[i].rc)
 			rc_out_str(&out, NULL, "error: %s\n", r->dr.f.devs[i].err.msg);
 	rc_out_close_array(&out);
+	if (sink) {
+		fclose(sink);
+		out.f = f;
+		fprintf(f, "%zu path(s) not clean, %zu finding(s)\n", bad, r->dr.d.n_findings);
+	}
 	code = r->dr.failed		   ? RC_EXIT_ERROR
 	       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 					   : RC_EXIT_OK;

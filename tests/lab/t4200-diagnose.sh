@@ -102,7 +102,7 @@ test_expect_success 'a NIC pause storm is named as a storm on its host; paths th
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
-test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named with the fields to change; -o writes a 0644 textfile with each series once' '
+test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named with the fields to change; -o writes a 0644 textfile with each series once; -q only the status' '
 	"$LAB_CMD" congest "$LAB" leaf01:swp3 --ecn-off >/dev/null &&
 	test_expect_code 2 diagnose --format json >"$TMP/ecn.json" &&
 	jq -e "[.findings[] | select(.kind == \"marks_without_cnps\")] | length == 1 and
@@ -119,6 +119,10 @@ test_expect_success 'ECN off on the receiving NIC: marks without CNPs, named wit
 	test "$(stat -c %a "$TMP/ecn-o.prom")" = 644 &&
 	grep -v "^#" "$TMP/ecn-o.prom" | sed "s/ [^ ]*\$//" | sort | uniq -d >"$TMP/ecn.dups" &&
 	test ! -s "$TMP/ecn.dups" &&
+	test_expect_code 2 diagnose -q >"$TMP/ecn.q" &&
+	test "$(wc -l <"$TMP/ecn.q")" -eq 2 &&
+	grep -q "^status: not_clean$" "$TMP/ecn.q" &&
+	grep -q "^[0-9]* path(s) not clean, 1 finding(s)$" "$TMP/ecn.q" &&
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
