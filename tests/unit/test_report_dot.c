@@ -426,8 +426,11 @@ static void test_tiers_are_ranked_top_down(void **state)
 	assert_string_equal(tier_of(fx->out, "\"spine01\""), "spines");
 	assert_string_equal(tier_of(fx->out, "\"leaf01\""), "leaves");
 	assert_string_equal(tier_of(fx->out, "\"leaf02\""), "leaves");
-	assert_string_equal(tier_of(fx->out, "\"gpu001\""), "hosts");
-	assert_string_equal(tier_of(fx->out, HOSTILE_HOST_ID), "hosts");
+	assert_string_equal(tier_of(fx->out, "\"gpu001\""), "hosts_row_");
+	/* in the cluster of the leaf of their first link */
+	assert_true(strstr(fx->out, "subgraph \"cluster_hosts_leaf01\"") <
+		    strstr(fx->out, "\t\t\"gpu001\" ["));
+	assert_string_equal(tier_of(fx->out, HOSTILE_HOST_ID), "hosts_row_");
 }
 
 static void test_graph_structure(void **state)
@@ -439,8 +442,11 @@ static void test_graph_structure(void **state)
 	assert_int_equal(strncmp(dot, "graph fabric {\n", 15), 0);
 	assert_string_equal(dot + strlen(dot) - 2, "}\n");
 	for (const char *p = dot; (p = strstr(p, " -- \"")) != NULL; p++)
-		n_edges++;
+		n_edges += strncmp(strchr(p, '['), "[style=\"invis\"]", 15) != 0;
+	/* four links one by one, the quiet host link (HOSTILE_HOST's) in leaf01's summary edge;
+	 * the uncabled host hangs below the first leaf by an invisible edge */
 	assert_int_equal(n_edges, 5);
+	assert_non_null(strstr(dot, "\n\t\"leaf01\" -- \"gpu003\" [style=\"invis\"];\n"));
 	/* outside --limit: neither node nor edge */
 	assert_null(strstr(dot, "gpu002"));
 }
@@ -515,8 +521,11 @@ static void test_uncontrollable_field_leaves_link_green(void **state)
 	assert_attr(s, "color", "darkgreen");
 	assert_attr(s, "penwidth", NULL);
 	free(s);
-	s = stmt(fx->out, "\"leaf01\" -- " HOSTILE_HOST_ID " [label=\"swp3 -- eth0\"");
+	/* a host link whose ends agree is counted in its cluster's summary edge */
+	s = stmt(fx->out,
+		 "\"leaf01\" -- \"gpu001\" [lhead=\"cluster_hosts_leaf01\", label=\"1 link\"");
 	assert_attr(s, "color", "darkgreen");
+	assert_attr_contains(s, "tooltip", "1 link, both ends agree");
 	free(s);
 }
 
