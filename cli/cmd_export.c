@@ -259,13 +259,13 @@ static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	if (!rc && r->o.out)
 		rc = rc_write_atomic(r->o.out, r->o.json ? r->e.yaml : text,
-				     r->o.json ? strlen(r->e.yaml) : len, 0644, "policy", err);
+				     r->o.json ? strlen(r->e.yaml) : len, 0600, "policy", err);
 	if (!rc && (r->o.json || !r->o.out)) {
 		fwrite(text, 1, len, stdout);
 		r->printed = true;
 	}
 	if (!rc && r->o.overrides)
-		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0644, "overrides",
+		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0600, "overrides",
 				     err);
 	free(ovy);
 	free(text);

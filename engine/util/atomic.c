@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rocectl/util.h"
@@ -51,7 +52,10 @@ static int write_at(int dfd, const char *base, const void *data, size_t len, mod
 	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -errno;
-	rc = write_all(fd, data, len);
+	/* the mode asked for, not what the umask leaves of it (a 0600 file stays 0600) */
+	rc = fchmod(fd, mode) ? -errno : 0;
+	if (!rc)
+		rc = write_all(fd, data, len);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	crc = close(fd); /* always: a failed write must not leak the descriptor */
