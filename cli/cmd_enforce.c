@@ -345,7 +345,7 @@ static int print(const struct opts *o, const struct rc_enforce_run *run)
 	if (dst == stdout)
 		return fflush(stdout) ? -1 : 0;
 	fclose(dst);
-	if (rc_write_atomic(o->output, buf, len, 0600, "report", &err)) {
+	if (rc_write_atomic(o->output, buf, len, 0644, "report", &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		rc = -1;
 	}

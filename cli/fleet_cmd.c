@@ -786,7 +786,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (dst != stdout) {
 		fclose(dst);
 		dst = stdout;
-		if (rc_write_atomic(o.output, buf, buf_len, 0600, "report", &err)) {
+		if (rc_write_atomic(o.output, buf, buf_len, 0644, "report", &err)) {
 			fprintf(stderr, "rocectl verify: %s\n", err.msg);
 			exit_code = RC_EXIT_ERROR;
 		}
