@@ -293,61 +293,6 @@ static size_t json_string_end(const char *s, size_t n)
 	return n;
 }
 
-/* An object whose keys are the secrets (SONiC `"SNMP_COMMUNITY": {"public": {...}}`, NVUE
- * `"readonly-community": {"public": {...}}`): copied with each key of its first level
- * replaced by a numbered placeholder (numbered so that the document stays valid JSON).  Returns
- * the length consumed, s[0] being '{'. */
-static size_t secret_at(struct out *o, const char *s, size_t n, size_t m, unsigned *seq);
-static const struct secret_word *secret_word_at(const char *s, size_t n, bool boundary,
-						bool underscore, size_t *len);
-
-static size_t secret_keys(struct out *o, const char *s, size_t n, unsigned *seq)
-{
-	size_t i = 0, wl = 0;
-	int depth = 0;
-
-	while (i < n) {
-		char c = s[i];
-
-		if (c == '"') {
-			size_t e = json_string_end(s + i, n - i);
-			bool key = i + e < n && json_value_at(s + i + e, n - i - e);
-
-			if (key && depth > 1 &&
-			    secret_word_at(s + i + 1, e - 1, true, false, &wl) && wl == e - 1) {
-				/* a secret inside a secret's entry (NVUE snmp-server username
-				 * auth-sha PASS encrypt-aes PASS) */
-				put(o, "\"", 1);
-				i += 1 + secret_at(o, s + i + 1, n - i - 1, wl, seq);
-				if (i < n && s[i] == '"')
-					put(o, s + i++, 1);
-				continue;
-			}
-			if (depth == 1 && key) {
-				char ph[32];
-				int l = snprintf(ph, sizeof(ph), "\"<secret-%u>", ++*seq);
-
-				put(o, ph, (size_t)l);
-			} else {
-				put(o, s + i, e < n - i ? e : n - i);
-			}
-			i += e; /* the closing quote is copied below */
-			if (i >= n)
-				break;
-			put(o, s + i, 1);
-			i++;
-			continue;
-		}
-		put(o, s + i, 1);
-		i++;
-		if (c == '{' || c == '[')
-			depth++;
-		else if ((c == '}' || c == ']') && --depth == 0)
-			break;
-	}
-	return i;
-}
-
 /* A PEM block whose label says PRIVATE KEY (RFC 7468: "-----BEGIN RSA PRIVATE KEY-----",
  * "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY"), up to its END line; to the end of the
  * answer when it has none (a cut answer must not leave half a key). */
@@ -382,6 +327,75 @@ static const struct secret_word *secret_word_at(const char *s, size_t n, bool bo
 		}
 	}
 	return NULL;
+}
+
+/* An object whose keys are the secrets (SONiC `"SNMP_COMMUNITY": {"public": {...}}`, NVUE
+ * `"readonly-community": {"public": {...}}`): copied with each key of its first level
+ * replaced by a numbered placeholder (numbered so that the document stays valid JSON).
+ * Inside it, a key that is itself a secret word holds a secret too (NVUE `username U
+ * auth-sha PASS encrypt-aes PASS`): its string value is replaced, and the keys of its object
+ * value are.  One pass, no recursion (device output is untrusted, however deep); beyond 63
+ * levels every string is taken for a secret.  Returns the length consumed, s[0] being '{'. */
+static size_t secret_keys(struct out *o, const char *s, size_t n, unsigned *seq)
+{
+	uint64_t secret_level = 1u << 1; /* bit d: the keys at depth d are secrets */
+	size_t i = 0, wl = 0;
+	int depth = 0;
+
+	while (i < n) {
+		char c = s[i];
+
+		if (c == '"') {
+			size_t e = json_string_end(s + i, n - i), j = 0;
+			bool key = i + e < n && (j = json_value_at(s + i + e, n - i - e));
+
+			if (i + e >= n) { /* a cut answer: whatever string it ends in may be one */
+				put(o, "\"<secret>", 9);
+				i = n;
+				break;
+			}
+			if (key && (depth > 63 || (secret_level & (1ull << depth)))) {
+				char ph[32];
+				int l = snprintf(ph, sizeof(ph), "\"<secret-%u>", ++*seq);
+
+				put(o, ph, (size_t)l);
+				i += e;
+			} else if (depth > 63) {
+				put(o, "\"<secret>", 9);
+				i += e;
+			} else if (key && secret_word_at(s + i + 1, e - 1, true, false, &wl) &&
+				   wl == e - 1 && s[i + e + j] == '"') {
+				size_t v = i + e + j, ve = json_string_end(s + v, n - v);
+
+				put(o, s + i, v + 1 - i);
+				put(o, "<secret>", 8);
+				i = v + ve; /* the value's closing quote, copied below */
+			} else {
+				if (key && depth < 63 && s[i + e + j] == '{' &&
+				    secret_word_at(s + i + 1, e - 1, true, false, &wl) &&
+				    wl == e - 1)
+					secret_level |= 1ull << (depth + 1);
+				put(o, s + i, e < n - i ? e : n - i);
+				i += e;
+			}
+			if (i >= n)
+				break;
+			put(o, s + i, 1); /* a closing quote */
+			i++;
+			continue;
+		}
+		put(o, s + i, 1);
+		i++;
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (depth < 64)
+				secret_level &= ~(1ull << depth);
+			if (--depth <= 0)
+				break;
+		}
+	}
+	return i;
 }
 
 /* A secret word at s (m bytes) and what follows it: the word and its value written to o,

@@ -199,12 +199,46 @@ static void test_scrub_platform_secrets(void **state)
 	free(out);
 }
 
+/* Device output is untrusted: secrets nested in secrets however deep are scrubbed in one pass
+ * (no recursion to overflow), and a cut answer ends the scrubbing, not the program. */
+static void test_scrub_nested_and_cut(void **state)
+{
+	static const char head[] = "{\"community\": ";
+	const size_t levels = 100000;
+	size_t len = sizeof(head) - 1 + levels * 26 + 64, o = 0, n;
+	char *in = malloc(len), *out;
+	(void)state;
+
+	assert_non_null(in);
+	o += (size_t)snprintf(in + o, len - o, "%s", head);
+	for (size_t i = 0; i < levels; i++)
+		o += (size_t)snprintf(in + o, len - o, "{\"deepSecret\": {\"key\": ");
+	snprintf(in + o, len - o, "\"innerPw\"");
+	assert_int_equal(rc_scrub(in, strlen(in), NULL, &out, &n), 0);
+	assert_null(strstr(out, "deepSecret"));
+	assert_null(strstr(out, "innerPw"));
+	free(out);
+	free(in);
+	{
+		static const char cut[] = "{\"SNMP_COMMUNITY\": {\"pub";
+		static const char cut2[] = "\"passkey\": \"abc";
+
+		assert_int_equal(rc_scrub(cut, strlen(cut), NULL, &out, &n), 0);
+		assert_null(strstr(out, "pub"));
+		free(out);
+		assert_int_equal(rc_scrub(cut2, strlen(cut2), NULL, &out, &n), 0);
+		assert_null(strstr(out, "abc"));
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_read_only),
 	    cmocka_unit_test(test_scrub),
 	    cmocka_unit_test(test_scrub_platform_secrets),
+	    cmocka_unit_test(test_scrub_nested_and_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
