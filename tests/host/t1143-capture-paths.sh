@@ -3,6 +3,7 @@
 # one safe path component is refused when the inventory is loaded (file:line:col, nothing
 # written), an existing device directory or a symlink in its place is not followed or
 # reused, and the directories and files are 0700 and 0600 whatever the umask.
+# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 NICSIM="$SRC_DIR/tests/sim/nic/nicsim"

@@ -7,7 +7,7 @@
 # the dissenting hosts, and turns what it cannot express into warnings, exit 0.  Then, on
 # each platform and after the shipped policy was applied: export keeps the ets section and
 # plan with the export finds nothing to change.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
@@ -71,10 +71,13 @@ test_expect_success 'the lab goes down' '
 	"$LAB_CMD" down "$LAB" >/dev/null
 '
 
-# one platform's fabric, the shipped policy applied: export keeps ets, plan finds nothing
-for p in nvue sonic eos; do
+# each platform's fabric, then a mixed one, the shipped policy applied: export keeps ets,
+# plan finds nothing
+for p in nvue sonic eos nvue,sonic,eos; do
+	# one leaf; the mixed fabric: a leaf of each of the first two, a spine of the third
+	case $p in *,*) shape="--leaves 2 --spines 1" devices=5 ;; *) shape="--leaves 1 --spines 0" devices=3 ;; esac
 	test_expect_success "$p: after apply, export keeps the ets section; plan with it: no change" '
-		"$LAB_CMD" up "$LAB" --hosts 2 --nics 1 --leaves 1 --spines 0 \
+		"$LAB_CMD" up "$LAB" --hosts 2 --nics 1 '"$shape"' \
 			--platforms '"$p"' >/dev/null &&
 		rc apply -p "$SRC_DIR/policies/roce-lossless.yaml" -i "$INV" >"$TMP/apply" 2>&1 ||
 			{ cat "$TMP/apply"; exit 1; } &&
@@ -84,7 +87,7 @@ for p in nvue sonic eos; do
 		grep -qx "  - {traffic_class: 6, mode: strict}" "$TMP/exp-'"$p"'.yaml" &&
 		grep -qx "roce: {dscp: 26, priority: 3}" "$TMP/exp-'"$p"'.yaml" &&
 		rc plan -p "$TMP/exp-'"$p"'.yaml" -i "$INV" >"$TMP/plan" 2>&1 &&
-		test_must_contain "$TMP/plan" "^plan: 0 changes on 0 of 3" &&
+		test_must_contain "$TMP/plan" "^plan: 0 changes on 0 of '"$devices"'" &&
 		"$LAB_CMD" down "$LAB" >/dev/null
 	'
 done
