@@ -297,7 +297,9 @@ static void derive_roce(const struct tallies *t, struct derived *d, struct rc_ex
 	int prio[RC_NDSCP], tos_dscp = -1;
 	uint64_t v = 0;
 
-	if (winner_u64(&t->roce_tos, &v))
+	/* DSCP 0 is the unset ToS: no evidence, and as RoCE's DSCP it would make best-effort
+	 * traffic lossless */
+	if (winner_u64(&t->roce_tos, &v) && (v >> 2))
 		tos_dscp = (int)(v >> 2);
 	d->roce_dscp = -1;
 	for (int c = 0; c < RC_NDSCP; c++) {

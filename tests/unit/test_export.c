@@ -254,6 +254,13 @@ static void test_default_tos_does_not_decide(void **state)
 			       "# disagree: host.roce_tos 106 (DSCP 26) exported (auto, "
 			       "from roce.dscp); gpu1 has 0 (DSCP 0); gpu2 has 0 (DSCP 0)"));
 	rc_export_fini(&e);
+	/* nothing maps a DSCP to a lossless priority (no map read anywhere): still not 0 */
+	for (size_t i = 0; i < f->inv.n_devices; i++)
+		for (size_t k = 0; k < f->devs[i].n_ports; k++)
+			f->ports[i][k].qos.known &= ~(uint32_t)RC_F_DSCP2PRIO;
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_non_null(strstr(e.yaml, "roce: {dscp: 26, priority: 3}"));
+	rc_export_fini(&e);
 }
 
 /* A switch whose PFC priorities differ from the rest is named with its own. */
