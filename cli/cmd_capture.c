@@ -26,11 +26,13 @@
  * (tests/unit/test_captured_replay.c); adding a device's capture needs no code. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 
@@ -83,7 +85,8 @@ struct cap_file {
 
 /* One device's capture in progress. */
 struct cap {
-	char dir[4096];
+	char dir[4096]; /* for messages; files are written through dfd */
+	int dfd;
 	const char *platform, *driver;
 	char version[64];
 	const char *secrets[3];
@@ -123,6 +126,8 @@ static void note_file(struct cap *c, const char *name, const char *cmd, const ch
 
 static void cap_free(struct cap *c)
 {
+	if (c && c->dfd >= 0)
+		close(c->dfd);
 	for (size_t i = 0; c && i < c->n_files; i++)
 		free(c->files[i].command);
 	if (c)
@@ -147,10 +152,26 @@ static void slug(const char *cmd, char *out, size_t len)
 	out[o] = '\0';
 }
 
+/* A file of the capture: created (never an existing file, never through a symlink) in the
+ * device's directory, 0600 whatever the umask, since a capture goes to other people. */
+static FILE *create_file(int dfd, const char *base)
+{
+	int fd = openat(dfd, base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if (fchmod(fd, 0600) || !(f = fdopen(fd, "w"))) {
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 static void write_file(struct cap *c, const char *cmd, const char *format, const char *answer,
 		       size_t len)
 {
-	char name[128], path[4400], stamp[32], base[80];
+	char name[128], stamp[32], base[80];
 	const char *scmd = cmd;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -158,10 +179,9 @@ static void write_file(struct cap *c, const char *cmd, const char *format, const
 
 	slug(scmd, name, sizeof(name));
 	snprintf(base, sizeof(base), "%02u-%s.txt", ++c->seq, name);
-	snprintf(path, sizeof(path), "%s/%s", c->dir, base);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	f = fopen(path, "w");
+	f = create_file(c->dfd, base);
 	if (!f) {
 		c->failures++;
 	} else {
@@ -347,7 +367,27 @@ static int capture_local_host(struct cap *c, const struct rc_device *dev, const 
 	return 0;
 }
 
-static int capture_device(const struct rc_inventory *inv, size_t index, const char *out,
+/* The device's directory, a new one under the output directory's descriptor: the inventory
+ * refuses device names that are not one safe path component (rc_device_name_is_safe), and
+ * this checks again, so that no name can lead a file outside -o DIR; an existing directory
+ * (an earlier capture, a symlink) is refused rather than mixed with or followed. */
+static int open_device_dir(int outfd, const char *out, const char *name, struct cap *c,
+			   struct rc_err *err)
+{
+	snprintf(c->dir, sizeof(c->dir), "%s/%s", out, name);
+	if (!rc_device_name_is_safe(name))
+		return rc_errf(err, EINVAL, "'%s' is not a safe directory name: nothing captured",
+			       name);
+	if (mkdirat(outfd, name, 0700))
+		return rc_errf(err, errno, "cannot create '%s': %s%s", c->dir, strerror(errno),
+			       errno == EEXIST ? " (capture into a new directory)" : "");
+	c->dfd = openat(outfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (c->dfd < 0 || fchmod(c->dfd, 0700))
+		return rc_errf(err, errno, "cannot open '%s': %s", c->dir, strerror(errno));
+	return 0;
+}
+
+static int capture_device(const struct rc_inventory *inv, size_t index, int outfd, const char *out,
 			  const char *root, struct cap *c, struct rc_err *err)
 {
 	const struct rc_device *dev = &inv->devices[index];
@@ -356,12 +396,11 @@ static int capture_device(const struct rc_inventory *inv, size_t index, const ch
 	struct rc_devrun run;
 	int rc;
 
-	snprintf(c->dir, sizeof(c->dir), "%s/%s", out, dev->name);
 	c->platform = rc_platform_name(dev->platform);
 	c->driver = rc_driver_name_for(dev);
 	snprintf(c->version, sizeof(c->version), "unknown");
-	if (mkdir(c->dir, 0755) && errno != EEXIST)
-		return rc_errf(err, errno, "cannot create '%s'", c->dir);
+	if ((rc = open_device_dir(outfd, out, dev->name, c, err)))
+		return rc;
 	if (device_password(dev, c->password, sizeof(c->password)))
 		c->secrets[0] = c->password;
 	c->secrets[1] = dev->address;
@@ -427,24 +466,35 @@ static void print_device(struct rc_out *o, const struct rc_device *dev, const st
 	rc_out_close_object(o);
 }
 
-/* mkdir -p */
-static int make_dirs(const char *path)
+/* mkdir -p, the directories it creates 0700 whatever the umask (existing ones are left as
+ * they are); then the last one opened, for the devices' directories. */
+static int open_out_dir(const char *path)
 {
 	char buf[4096];
 	size_t n = strlen(path);
+	int fd;
 
 	if (!n || n >= sizeof(buf))
 		return -ENAMETOOLONG;
 	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
+	for (char *p = buf + 1;; p++) {
+		char saved = *p;
+
+		if (saved && saved != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
+		if (!mkdir(buf, 0700)) {
+			if (chmod(buf, 0700))
+				return -errno;
+		} else if (errno != EEXIST) {
 			return -errno;
-		*p = '/';
+		}
+		*p = saved;
+		if (!saved)
+			break;
 	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -errno : 0;
+	fd = open(buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 int cmd_capture(int argc, char **argv, const struct rc_global *g)
@@ -455,7 +505,7 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	struct rc_run_opts opts = {.dry_run = true};
 	struct rc_err err = {0};
 	struct rc_out out;
-	int npos = 0, failed = 0, rc;
+	int npos = 0, failed = 0, outfd, rc;
 
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &o, &npos);
 	if (rc)
@@ -465,10 +515,6 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		rc_print_usage(stderr, USAGE, options);
 		return RC_EXIT_USAGE;
 	}
-	if ((rc = make_dirs(o.out))) {
-		rc_errf(&err, -rc, "cannot create '%s': %s", o.out, strerror(-rc));
-		return rc_cli_fail("capture", o.json, &err);
-	}
 	if (rc_inventory_load(o.inventory, &inv, NULL, &err))
 		return rc_cli_fail("capture", o.json, &err);
 	if ((rc = rc_cli_limit_check("capture", &inv, o.limit))) {
@@ -476,6 +522,12 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		return rc;
 	}
 	if (rc_fleet_init(&f, &inv, NULL, &opts, o.limit, 1, &err)) {
+		rc_inventory_free(&inv);
+		return rc_cli_fail("capture", o.json, &err);
+	}
+	if ((outfd = open_out_dir(o.out)) < 0) {
+		rc_errf(&err, -outfd, "cannot create '%s': %s", o.out, strerror(-outfd));
+		rc_fleet_free(&f);
 		rc_inventory_free(&inv);
 		return rc_cli_fail("capture", o.json, &err);
 	}
@@ -490,7 +542,9 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 		const struct rc_device *dev = &inv.devices[f.devs[i].index];
 
 		memset(&err, 0, sizeof(err));
-		rc = c ? capture_device(&inv, f.devs[i].index, o.out, g->root, c, &err)
+		if (c)
+			c->dfd = -1;
+		rc = c ? capture_device(&inv, f.devs[i].index, outfd, o.out, g->root, c, &err)
 		       : rc_errf(&err, ENOMEM, "out of memory");
 		if (rc) {
 			fprintf(stderr, "rocectl capture: %s\n", err.msg);
@@ -503,6 +557,7 @@ int cmd_capture(int argc, char **argv, const struct rc_global *g)
 	rc_out_int(&out, "exit_code", NULL, failed ? RC_EXIT_ERROR : RC_EXIT_OK);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
+	close(outfd);
 	rc_fleet_free(&f);
 	rc_inventory_free(&inv);
 	return failed ? RC_EXIT_ERROR : RC_EXIT_OK;

@@ -10,9 +10,10 @@
  * (to paste under each switch of the inventory, or written uncommented as an inventory
  * fragment by --overrides FILE) and the remaining differences.
  *
- * Exit: 0 the policy and overrides describe every device, 2 some settings differ from it
- * (listed), 1 a device could not be read (nothing written) or no policy can be made, 64
- * usage. */
+ * Exit: 0 the policy is written (settings it cannot express are warnings, on stderr and
+ * listed at the end: a brownfield fabric always has some, and they are what the reader
+ * must review, not a failure), 1 a device could not be read (nothing written) or no
+ * policy can be made, 64 usage. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,6 +147,12 @@ static size_t residue(struct export_run *r, struct rc_out *o, struct rc_err *err
 			if (!n++)
 				rc_out_text(o, "#\n# Settings that differ from this policy and its "
 					       "overrides (plan with them lists these):\n");
+			fprintf(stderr,
+				"rocectl export: warning: %s %s %s: %s, the export says %s (no "
+				"policy field or override expresses it: plan with the export "
+				"changes it)\n",
+				name, c->port, c->field, c->old_value[0] ? c->old_value : "unknown",
+				c->new_value);
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "device", "# differs: %s", name);
 			rc_out_str(o, "port", " %s", c->port);
@@ -252,20 +259,20 @@ static int write_out(struct export_run *r, size_t *n_residue, struct rc_err *err
 	}
 	if (!rc)
 		*n_residue = residue(r, &o, err);
-	rc_out_int(&o, "exit_code", NULL, *n_residue ? RC_EXIT_CHANGES : RC_EXIT_OK);
+	rc_out_int(&o, "exit_code", NULL, RC_EXIT_OK);
 	rc_out_close_object(&o);
 	rc_out_end(&o);
 	if (fclose(m) && !rc)
 		rc = rc_errf(err, ENOMEM, "out of memory");
 	if (!rc && r->o.out)
 		rc = rc_write_atomic(r->o.out, r->o.json ? r->e.yaml : text,
-				     r->o.json ? strlen(r->e.yaml) : len, 0644, "policy", err);
+				     r->o.json ? strlen(r->e.yaml) : len, 0600, "policy", err);
 	if (!rc && (r->o.json || !r->o.out)) {
 		fwrite(text, 1, len, stdout);
 		r->printed = true;
 	}
 	if (!rc && r->o.overrides)
-		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0644, "overrides",
+		rc = rc_write_atomic(r->o.overrides, fragment, strlen(fragment), 0600, "overrides",
 				     err);
 	free(ovy);
 	free(text);
@@ -328,11 +335,10 @@ static int run(struct export_run *r, const struct rc_global *g, struct rc_err *e
 		rc = write_out(r, &n_residue, err);
 	if (rc)
 		return rc;
-	fprintf(stderr,
-		"export: %zu device(s) read, %zu switch override(s), %zu setting(s) no policy "
-		"can express%s\n",
-		r->f.n, r->e.n_ov, n_residue, n_residue ? " (listed at the end)" : "");
-	return n_residue ? RC_EXIT_CHANGES : RC_EXIT_OK;
+	fprintf(stderr, "export: %zu device(s) read, %zu switch override(s), %zu warning(s)%s\n",
+		r->f.n, r->e.n_ov, n_residue,
+		n_residue ? ": settings the export cannot express, listed at the end" : "");
+	return RC_EXIT_OK;
 }
 
 int cmd_export(int argc, char **argv, const struct rc_global *g)

@@ -219,14 +219,34 @@ static size_t ipv6_at(const char *s, size_t n)
 	return i;
 }
 
-/* The value after a secret word: separators, then a token (two when the first is an
- * encryption type such as EOS's `secret sha512 HASH`). */
+/* The secret-bearing keys of each platform (docs/PLATFORMS.md, "What capture scrubs"):
+ * the value after one of these words is a secret, in text (`tacacs-server key 7 X`,
+ * `snmp-server community X ro`, `username u secret sha512 X`) and in JSON (`"passkey": "X"`,
+ * `"hashed-password": "X"`, `"SNMP_USER_AUTH_PASSWORD": "X"`).  `component`: also as the last
+ * part of an identifier after '_' (SONiC's CONFIG_DB fields and tables are UPPER_SNAKE). */
+static const struct secret_word {
+	const char *word;
+	bool component;
+} secret_words[] = {
+    {"password", true},	      {"passwd", true},	       {"passkey", true},
+    {"secret", true},	      {"community-v6", true},  {"community", true},
+    {"token", false},	      {"key", false},	       {"sshkey", false},
+    {"auth-md5", false},      {"auth-sha", false},     {"encrypt-aes", false},
+    {"encrypt-des", false},   {"serialnumber", false}, {"serial_number", false},
+    {"serial number", false}, {"serial", false},       {NULL, false},
+};
+
+/* The value after a secret word in text: separators, then a token (two when the first is an
+ * encryption type such as EOS's `secret sha512 HASH`, or an SSH key's type). */
 static size_t secret_value(const char *s, size_t n, size_t *vstart)
 {
-	static const char *const types[] = {"0", "5", "7", "8", "sha512", "sha256", NULL};
+	static const char *const types[] = {
+	    "0",      "5",	 "7",		"8",	   "sha512",
+	    "sha256", "ssh-rsa", "ssh-ed25519", "ssh-dss", "ecdsa-sha2-nistp256",
+	    NULL};
 	size_t i = 0, end;
 
-	while (i < n && strchr(" \t:=\"'", s[i]))
+	while (i < n && strchr(" \t:=\"'|", s[i]))
 		i++;
 	if (i == 0 || i >= n || s[i] == '\n' || s[i] == '{' || s[i] == '[')
 		return 0;
@@ -244,19 +264,166 @@ static size_t secret_value(const char *s, size_t n, size_t *vstart)
 	return end;
 }
 
-static size_t secret_word_at(const char *s, size_t n)
+/* After a JSON key's closing quote: blanks, ':', blanks; the offset of the value, 0 if this
+ * is not a key. */
+static size_t json_value_at(const char *s, size_t n)
 {
-	static const char *const words[] = {
-	    "password",	    "passwd",	     "secret",	      "token",	"community", "key",
-	    "serialnumber", "serial_number", "serial number", "serial", NULL};
+	size_t i = 1;
 
-	for (int k = 0; words[k]; k++) {
-		size_t l = strlen(words[k]);
+	if (!n || s[0] != '"')
+		return 0;
+	while (i < n && strchr(" \t\r\n", s[i]))
+		i++;
+	if (i >= n || s[i] != ':')
+		return 0;
+	for (i++; i < n && strchr(" \t\r\n", s[i]); i++)
+		;
+	return i < n ? i : 0;
+}
 
-		if (l <= n && !strncasecmp(s, words[k], l) && (l == n || !word_ch(s[l])))
-			return l;
+/* The end of the JSON string starting at s[0] == '"' (the offset of its closing quote). */
+static size_t json_string_end(const char *s, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (s[i] == '"')
+			return i;
 	}
-	return 0;
+	return n;
+}
+
+/* A PEM block whose label says PRIVATE KEY (RFC 7468: "-----BEGIN RSA PRIVATE KEY-----",
+ * "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY"), up to its END line; to the end of the
+ * answer when it has none (a cut answer must not leave half a key). */
+static size_t private_key_at(const char *s, size_t n)
+{
+	const char *label, *lend, *end;
+
+	if (n < 11 || memcmp(s, "-----BEGIN ", 11))
+		return 0;
+	label = s + 11;
+	lend = memmem(label, n - 11, "-----", 5);
+	if (!lend || !memmem(label, (size_t)(lend - label), "PRIVATE KEY", 11))
+		return 0;
+	end = memmem(lend + 5, n - (size_t)(lend + 5 - s), "-----END ", 9);
+	if (!end)
+		return n;
+	end = memmem(end + 9, n - (size_t)(end + 9 - s), "-----", 5);
+	return end ? (size_t)(end + 5 - s) : n;
+}
+
+/* A secret word at s: after a word boundary, or after '_' for the words that end identifiers. */
+static const struct secret_word *secret_word_at(const char *s, size_t n, bool boundary,
+						bool underscore, size_t *len)
+{
+	for (int k = 0; secret_words[k].word; k++) {
+		size_t l = strlen(secret_words[k].word);
+
+		if ((boundary || (underscore && secret_words[k].component)) && l <= n &&
+		    !strncasecmp(s, secret_words[k].word, l) && (l == n || !word_ch(s[l]))) {
+			*len = l;
+			return &secret_words[k];
+		}
+	}
+	return NULL;
+}
+
+/* An object whose keys are the secrets (SONiC `"SNMP_COMMUNITY": {"public": {...}}`, NVUE
+ * `"readonly-community": {"public": {...}}`): copied with each key of its first level
+ * replaced by a numbered placeholder (numbered so that the document stays valid JSON).
+ * Inside it, a key that is itself a secret word holds a secret too (NVUE `username U
+ * auth-sha PASS encrypt-aes PASS`): its string value is replaced, and the keys of its object
+ * value are.  One pass, no recursion (device output is untrusted, however deep); beyond 63
+ * levels every string is taken for a secret.  Returns the length consumed, s[0] being '{'. */
+static size_t secret_keys(struct out *o, const char *s, size_t n, unsigned *seq)
+{
+	uint64_t secret_level = 1u << 1; /* bit d: the keys at depth d are secrets */
+	size_t i = 0, wl = 0;
+	int depth = 0;
+
+	while (i < n) {
+		char c = s[i];
+
+		if (c == '"') {
+			size_t e = json_string_end(s + i, n - i), j = 0;
+			bool key = i + e < n && (j = json_value_at(s + i + e, n - i - e));
+
+			if (i + e >= n) { /* a cut answer: whatever string it ends in may be one */
+				put(o, "\"<secret>", 9);
+				i = n;
+				break;
+			}
+			if (key && (depth > 63 || (secret_level & (1ull << depth)))) {
+				char ph[32];
+				int l = snprintf(ph, sizeof(ph), "\"<secret-%u>", ++*seq);
+
+				put(o, ph, (size_t)l);
+				i += e;
+			} else if (depth > 63) {
+				put(o, "\"<secret>", 9);
+				i += e;
+			} else if (key && secret_word_at(s + i + 1, e - 1, true, false, &wl) &&
+				   wl == e - 1 && s[i + e + j] == '"') {
+				size_t v = i + e + j, ve = json_string_end(s + v, n - v);
+
+				put(o, s + i, v + 1 - i);
+				put(o, "<secret>", 8);
+				i = v + ve; /* the value's closing quote, copied below */
+			} else {
+				if (key && depth < 63 && s[i + e + j] == '{' &&
+				    secret_word_at(s + i + 1, e - 1, true, false, &wl) &&
+				    wl == e - 1)
+					secret_level |= 1ull << (depth + 1);
+				put(o, s + i, e < n - i ? e : n - i);
+				i += e;
+			}
+			if (i >= n)
+				break;
+			put(o, s + i, 1); /* a closing quote */
+			i++;
+			continue;
+		}
+		put(o, s + i, 1);
+		i++;
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (depth < 64)
+				secret_level &= ~(1ull << depth);
+			if (--depth <= 0)
+				break;
+		}
+	}
+	return i;
+}
+
+/* A secret word at s (m bytes) and what follows it: the word and its value written to o,
+ * the value as a placeholder.  Returns the length consumed. */
+static size_t secret_at(struct out *o, const char *s, size_t n, size_t m, unsigned *seq)
+{
+	const char *ph = !strncasecmp(s, "serial", 6) ? "<serial>" : "<secret>";
+	size_t j = json_value_at(s + m, n - m), v = 0, end;
+
+	if (j && s[m + j] == '"') { /* "word": "value" */
+		size_t e = json_string_end(s + m + j, n - m - j);
+
+		put(o, s, m + j + 1);
+		put(o, ph, 8);
+		return m + j + e; /* the closing quote is copied by the caller */
+	}
+	if (j && s[m + j] == '{') { /* "word": {"secret": {...}, ...} */
+		put(o, s, m + j);
+		return m + j + secret_keys(o, s + m + j, n - m - j, seq);
+	}
+	end = secret_value(s + m, n - m, &v);
+	if (!end) {
+		put(o, s, m);
+		return m;
+	}
+	put(o, s, m + v);
+	put(o, ph, 8);
+	return m + end;
 }
 
 static int scrub(const char *in, size_t len, const char *const *literals, bool addresses,
@@ -264,11 +431,12 @@ static int scrub(const char *in, size_t len, const char *const *literals, bool a
 {
 	struct out o = {0};
 	size_t i = 0;
+	unsigned seq = 0;
 
 	put(&o, "", 0);
 	while (i < len && !o.fail) {
 		const char *s = in + i;
-		size_t n = len - i, m = 0, v = 0;
+		size_t n = len - i, m = 0;
 		bool boundary = i == 0 || !word_ch(in[i - 1]);
 		bool lit = false;
 
@@ -284,23 +452,17 @@ static int scrub(const char *in, size_t len, const char *const *literals, bool a
 		}
 		if (lit)
 			continue;
-		if (addresses && boundary && (m = mac_at(s, n))) {
+		if ((m = private_key_at(s, n))) {
+			put(&o, "<private-key>", 13);
+		} else if (addresses && boundary && (m = mac_at(s, n))) {
 			put(&o, "<mac>", 5);
 		} else if (addresses && boundary && (m = ipv6_at(s, n))) {
 			put(&o, "<ipv6>", 6);
 		} else if (addresses && boundary && (i == 0 || in[i - 1] != '.') &&
 			   (m = ipv4_at(s, n))) {
 			put(&o, "<ipv4>", 6);
-		} else if (boundary && (m = secret_word_at(s, n))) {
-			size_t end = secret_value(s + m, n - m, &v);
-
-			if (end) {
-				put(&o, s, m + v);
-				put(&o, !strncasecmp(s, "serial", 6) ? "<serial>" : "<secret>", 8);
-				m += end;
-			} else {
-				put(&o, s, m);
-			}
+		} else if (secret_word_at(s, n, boundary, i && in[i - 1] == '_', &m)) {
+			m = secret_at(&o, s, n, m, &seq);
 		} else {
 			put(&o, s, 1);
 			m = 1;

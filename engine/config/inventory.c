@@ -30,7 +30,8 @@ static const char *const platforms[] = {"nvue", "sonic", "eos", NULL};
 static const char *const roles[] = {"leaf", "spine", NULL};
 static const uint32_t speeds[] = {10, 25, 40, 50, 100, 200, 400, 800};
 
-#define SAFE_RULE "letters, digits, '.', '_', '/', '-'; first a letter or digit; at most 63"
+#define SAFE_RULE   "letters, digits, '.', '_', '/', '-'; first a letter or digit; at most 63"
+#define DEVICE_RULE "letters, digits, '.', '_', '-'; first a letter or digit; no '..'; at most 63"
 
 /* A (device, port) pair, sorted for lookups and duplicate checks. */
 struct ep {
@@ -265,7 +266,7 @@ static int expand_entry(struct ctx *c, const struct yw_map *m, const struct rc_d
 		*d = *tmpl;
 		d->ports = NULL;
 		d->n_ports = 0;
-		if (element(c, nn, npath, &nr, i, rc_name_is_safe, SAFE_RULE, d->name) < 0)
+		if (element(c, nn, npath, &nr, i, rc_device_name_is_safe, DEVICE_RULE, d->name) < 0)
 			return -EINVAL;
 		if (an) {
 			if (element(c, an, apath, &ar, i, rc_address_is_safe,

@@ -22,6 +22,13 @@ bool rc_name_is_safe(const char *name)
 	return true;
 }
 
+/* A device name is also a directory and file name (capture -o DIR/<name>, the journal, the
+ * lock): a port's '/' ("Ethernet1/1") has no place in it, and neither has "..". */
+bool rc_device_name_is_safe(const char *name)
+{
+	return rc_name_is_safe(name) && !strchr(name, '/') && !strstr(name, "..");
+}
+
 /* IPv4, IPv6 (colons) or a DNS name. */
 bool rc_address_is_safe(const char *addr)
 {

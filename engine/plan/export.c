@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rocectl/export.h"
+#include "export_dissent.h"
 
 /* ---- votes -------------------------------------------------------------------------------- */
 
@@ -87,10 +87,11 @@ _Static_assert(sizeof(struct ecn_key) <= VOTE_SIZE && sizeof(struct wd_key) <= V
 	       "a vote holds every key whole");
 
 struct tallies {
-	struct vote trust, pfc, roce_tos, cnp, nic_np, nic_rp, wd, cable, ets;
+	struct vote trust, pfc, roce_tos, cnp, nic_np, nic_rp, wd, cable;
 	struct vote prio2tc[RC_NPRIO];
 	struct vote ecn[RC_NTC];
 	struct vote dscp[RC_NDSCP];
+	size_t dscp_entry[RC_NDSCP][RC_NPRIO]; /* hosts' own APP entries: DSCP -> priority */
 	struct vote dcqcn[RC_DCQCN_N];
 };
 
@@ -129,9 +130,14 @@ static void count_port(struct tallies *t, const struct rc_inventory *inv, size_t
 	if (has(q, RC_F_PFC))
 		vote_u64(&t->pfc, q->pfc_enabled);
 	if (has(q, RC_F_DSCP2PRIO))
-		for (int d = 0; d < RC_NDSCP; d++)
-			if (q->dscp_mask & (1ull << d))
-				vote_u64(&t->dscp[d], q->dscp2prio[d]);
+		for (int d = 0; d < RC_NDSCP; d++) {
+			if (!(q->dscp_mask & (1ull << d)))
+				continue;
+			vote_u64(&t->dscp[d], q->dscp2prio[d]);
+			if (q->dscp_entries_known && (q->dscp_entries & (1ull << d)) &&
+			    q->dscp2prio[d] < RC_NPRIO)
+				t->dscp_entry[d][q->dscp2prio[d]]++;
+		}
 	if (has(q, RC_F_PRIO2TC) || has(q, RC_F_ETS))
 		for (int p2 = 0; p2 < RC_NPRIO; p2++)
 			if (q->prio_mask & (1u << p2))
@@ -166,16 +172,6 @@ static void count_port(struct tallies *t, const struct rc_inventory *inv, size_t
 	}
 	if (has(q, RC_F_CABLE) && q->cable_length_m && cable_from_policy(inv, dev, p->name))
 		vote_u64(&t->cable, q->cable_length_m);
-	if (has(q, RC_F_ETS)) {
-		struct ets_key k = {.tc_mask = q->ets.tc_mask};
-
-		for (int tc = 0; tc < RC_NTC; tc++)
-			if (q->ets.tc_mask & (1u << tc)) {
-				k.tsa[tc] = q->ets.tsa[tc];
-				k.bw[tc] = q->ets.tsa[tc] == RC_TSA_DWRR ? q->ets.bw_pct[tc] : 0;
-			}
-		vote(&t->ets, &k, sizeof(k));
-	}
 	if (has(q, RC_F_DCQCN))
 		for (int i = 0; i < RC_DCQCN_N; i++)
 			if (q->dcqcn_mask & (1u << i))
@@ -268,26 +264,104 @@ struct derived {
 	uint32_t dcqcn[RC_DCQCN_N];
 };
 
-static void derive_roce(const struct tallies *t, struct derived *d, struct rc_export *e)
+/* How many ports map DSCP c to a lossless priority (a priority of `pfc`), and which such
+ * priority most of them use. */
+static size_t lossless_votes(const struct vote *v, uint8_t pfc, int *prio)
 {
-	uint64_t v = 0;
+	size_t total = 0, best = 0;
 
-	if (winner_u64(&t->roce_tos, &v)) {
-		d->roce_dscp = (int)(v >> 2);
-	} else {
-		d->roce_dscp = -1;
-		for (int c = 0; c < RC_NDSCP; c++)
-			if (d->map[c] >= 0 && (d->pfc & (1u << d->map[c])) &&
-			    (d->roce_dscp < 0 || c == 26))
-				d->roce_dscp = c;
-		if (d->roce_dscp < 0) {
-			d->roce_dscp = 26;
-			note(e, "no port maps a DSCP to a lossless priority: roce.dscp 26 assumed");
+	for (size_t i = 0; i < v->n; i++) {
+		uint64_t p;
+
+		memcpy(&p, v->v[i], sizeof(p));
+		if (p >= RC_NPRIO || !(pfc & (1u << p)))
+			continue;
+		total += v->cnt[i];
+		if (v->cnt[i] > best) {
+			best = v->cnt[i];
+			*prio = (int)p;
 		}
 	}
-	d->roce_prio = d->map[d->roce_dscp] >= 0 && (d->pfc & (1u << d->map[d->roce_dscp]))
-			   ? d->map[d->roce_dscp]
-			   : lowest(d->pfc);
+	return total;
+}
+
+/* RoCE's DSCP is the one the fabric carries losslessly: the DSCP most ports map to a PFC
+ * priority, the hosts' own APP entries (what an operator set: `dcb app ... dscp-prio 26:3`,
+ * mlnx_qos) first, since the default maps (DSCP >> 3) send eight DSCPs to each priority.
+ * Among equals: the DSCP of the ToS the hosts give RoCE connections, else 26 (the RoCEv2
+ * convention of the NVUE `qos roce` and SONiC lossless templates), else the lowest.  The
+ * hosts' ToS alone never decides: a default ToS 0 says nothing of where RoCE should be. */
+static void derive_roce(const struct tallies *t, struct derived *d, struct rc_export *e)
+{
+	size_t best_entries = 0, best_ports = 0, ties = 0;
+	int prio[RC_NDSCP], tos_dscp = -1;
+	uint64_t v = 0;
+
+	/* DSCP 0 is the unset ToS: no evidence, and as RoCE's DSCP it would make best-effort
+	 * traffic lossless */
+	if (winner_u64(&t->roce_tos, &v) && (v >> 2))
+		tos_dscp = (int)(v >> 2);
+	d->roce_dscp = -1;
+	for (int c = 0; c < RC_NDSCP; c++) {
+		size_t entries = 0, ports;
+
+		prio[c] = -1;
+		ports = lossless_votes(&t->dscp[c], d->pfc, &prio[c]);
+		for (int p = 0; p < RC_NPRIO; p++)
+			if (d->pfc & (1u << p))
+				entries += t->dscp_entry[c][p];
+		if (!ports)
+			continue;
+		if (entries > best_entries || (entries == best_entries && ports > best_ports)) {
+			best_entries = entries;
+			best_ports = ports;
+			d->roce_dscp = c;
+			ties = 1;
+		} else if (entries == best_entries && ports == best_ports) {
+			ties++;
+			if (c == tos_dscp || (c == 26 && d->roce_dscp != tos_dscp))
+				d->roce_dscp = c;
+		}
+	}
+	if (d->roce_dscp < 0) {
+		d->roce_dscp = tos_dscp >= 0 ? tos_dscp : 26;
+		d->roce_prio = lowest(d->pfc);
+		note(e,
+		     "no port maps a DSCP to a lossless priority: roce.dscp %d (%s) on priority "
+		     "%d, the lowest with PFC",
+		     d->roce_dscp, tos_dscp >= 0 ? "the hosts' RoCE ToS" : "assumed", d->roce_prio);
+		return;
+	}
+	d->roce_prio = prio[d->roce_dscp];
+	note(e, "roce.dscp %d: %zu port(s) map it to lossless priority %d%s", d->roce_dscp,
+	     best_ports, d->roce_prio,
+	     best_entries ? ", the hosts' own DSCP entries among them" : "");
+	if (ties > 1)
+		note(e,
+		     "%zu DSCPs reach a lossless priority on as many ports (the default maps): "
+		     "%d taken (%s)",
+		     ties, d->roce_dscp,
+		     d->roce_dscp == tos_dscp ? "the hosts' RoCE ToS"
+		     : d->roce_dscp == 26     ? "the RoCEv2 convention"
+					      : "the lowest");
+}
+
+/* Without a NIC that says where it sends CNPs (MLNX_OFED's roce_np files), the hosts' own
+ * DSCP entries can: one to a lossy priority, besides RoCE's, is the CNPs' (`dcb app ...
+ * dscp-prio 48:6`, mlnx_qos). */
+static bool cnp_from_entries(const struct tallies *t, struct derived *d)
+{
+	size_t best = 0;
+
+	for (int c = 0; c < RC_NDSCP; c++)
+		for (int p = 0; p < RC_NPRIO; p++)
+			if (c != d->roce_dscp && !(d->pfc & (1u << p)) &&
+			    t->dscp_entry[c][p] > best) {
+				best = t->dscp_entry[c][p];
+				d->cnp_dscp = c;
+				d->cnp_prio = p;
+			}
+	return best > 0;
 }
 
 static void derive_cnp(const struct tallies *t, struct derived *d, struct rc_export *e)
@@ -298,6 +372,11 @@ static void derive_cnp(const struct tallies *t, struct derived *d, struct rc_exp
 	if (winner_u64(&t->cnp, &v)) {
 		d->cnp_dscp = (int)(v >> 8 & 0x3f);
 		d->cnp_prio = (int)(v & 7);
+	} else if (cnp_from_entries(t, d)) {
+		note(e,
+		     "no host reports its CNP marking: cnp.dscp %d on priority %d, the lossy "
+		     "DSCP entry most hosts have",
+		     d->cnp_dscp, d->cnp_prio);
 	} else {
 		d->cnp_dscp = 48;
 		d->cnp_prio = d->map[48] >= 0 ? d->map[48] : 6;
@@ -349,24 +428,6 @@ static void derive_rest(const struct tallies *t, struct derived *d, struct rc_ex
 		    d->wd.detection_ms >= 1 && d->wd.detection_ms <= 60000 &&
 		    d->wd.restoration_ms <= 60000;
 	d->cable_m = winner_u64(&t->cable, &v) && v >= 1 && v <= 100000 ? (uint32_t)v : 100;
-	d->has_ets = winner(&t->ets, &d->ets, sizeof(d->ets)) && d->ets.tc_mask;
-	if (d->has_ets) {
-		unsigned sum = 0;
-
-		for (int tc = 0; tc < RC_NTC; tc++) {
-			if (!(d->ets.tc_mask & (1u << tc)))
-				continue;
-			if (d->ets.tsa[tc] != RC_TSA_STRICT && d->ets.tsa[tc] != RC_TSA_DWRR)
-				d->has_ets = false;
-			sum += d->ets.tsa[tc] == RC_TSA_DWRR ? d->ets.bw[tc] : 0;
-		}
-		if (!d->has_ets || sum != 100) {
-			d->has_ets = false;
-			note(e,
-			     "the scheduler most ports have is not strict/DWRR summing to 100%%: "
-			     "no ets section (scheduling left alone)");
-		}
-	}
 	d->tos = -1;
 	if (winner_u64(&t->roce_tos, &v) && v != ((uint64_t)d->roce_dscp << 2 | 2) &&
 	    (int)(v >> 2) == d->roce_dscp)
@@ -376,6 +437,59 @@ static void derive_rest(const struct tallies *t, struct derived *d, struct rc_ex
 			d->dcqcn_mask |= (uint16_t)(1u << i);
 			d->dcqcn[i] = (uint32_t)v;
 		}
+}
+
+/* The scheduler, by vote of the ports, over the traffic classes some priority reaches
+ * (priority_to_tc as exported): a class no priority uses carries nothing, and how a
+ * device schedules it (strict on a switch, "vendor" on a factory NIC) is no choice anyone
+ * made.  Only a scheduler a policy can write takes part: strict or DWRR classes, the shares
+ * summing to 100 %. */
+static void derive_ets(const struct rc_export_dev *devs, size_t n, struct derived *d,
+		       struct rc_export *e)
+{
+	struct vote v = {0};
+	size_t reporting = 0, most = 0;
+	uint8_t used = 0;
+
+	for (int p = 0; p < RC_NPRIO; p++)
+		used |= (uint8_t)(1u << d->p2t[p]);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < devs[i].n_ports; k++) {
+			const struct port_qos *q = &devs[i].have[k].qos;
+			struct ets_key key = {.tc_mask = q->ets.tc_mask & used};
+			unsigned sum = 0;
+			bool ok = has(q, RC_F_ETS) && key.tc_mask == used;
+
+			for (int tc = 0; ok && tc < RC_NTC; tc++) {
+				if (!(used & (1u << tc)))
+					continue;
+				key.tsa[tc] = q->ets.tsa[tc];
+				key.bw[tc] = q->ets.tsa[tc] == RC_TSA_DWRR ? q->ets.bw_pct[tc] : 0;
+				ok = key.tsa[tc] == RC_TSA_STRICT || key.tsa[tc] == RC_TSA_DWRR;
+				sum += key.bw[tc];
+			}
+			if (has(q, RC_F_ETS))
+				reporting++;
+			if (ok && sum == 100)
+				vote(&v, &key, sizeof(key));
+		}
+	d->has_ets = winner(&v, &d->ets, sizeof(d->ets));
+	for (size_t i = 0; d->has_ets && i < v.n; i++)
+		if (!memcmp(v.v[i], &d->ets, sizeof(d->ets)))
+			most = v.cnt[i];
+	/* the platforms' factory schedulers differ (strict queues, DWRR, "vendor"): unless
+	 * most ports agree on one, the fabric has none, and the export leaves scheduling
+	 * alone rather than impose one platform's default on the others */
+	if (d->has_ets && 2 * most <= reporting) {
+		d->has_ets = false;
+		note(e,
+		     "the scheduler of the classes in use differs between ports (the one most "
+		     "have: %zu of %zu ports): no ets section (scheduling left alone)",
+		     most, reporting);
+	} else if (!d->has_ets) {
+		note(e, "no port schedules its traffic classes in use as strict and DWRR classes "
+			"summing to 100%%: no ets section (scheduling left alone)");
+	}
 }
 
 static void write_policy(struct text *y, const struct derived *d, const char *name)
@@ -520,6 +634,7 @@ int rc_export_derive(const struct rc_inventory *inv, const struct rc_export_dev 
 	derive_roce(t, &d, out);
 	derive_cnp(t, &d, out);
 	derive_rest(t, &d, out);
+	derive_ets(devs, n, &d, out);
 	free(t);
 	write_policy(&y, &d, name);
 	if (y.oom) {
@@ -528,6 +643,10 @@ int rc_export_derive(const struct rc_inventory *inv, const struct rc_export_dev 
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
 	out->yaml = y.s;
+	rc_export_dissent(inv, devs, n,
+			  &(struct rc_export_choice){d.trust, d.pfc, d.roce_dscp, d.roce_prio,
+						     d.cnp_dscp, d.cnp_prio, d.tos},
+			  out);
 	for (size_t i = 0; i < n; i++)
 		if (inv->devices[devs[i].index].kind == RC_DEV_SWITCH &&
 		    device_overrides(inv, &devs[i], &d, &out->ov[devs[i].index]))

@@ -21,7 +21,7 @@ struct rc_export_dev {
 	size_t n_ports;
 };
 
-#define RC_EXPORT_NOTES 2048
+#define RC_EXPORT_NOTES 8192
 
 struct rc_export {
 	char *yaml;		     /* the policy, malloc'd, loadable by rc_policy_load */

@@ -205,6 +205,9 @@ bool rc_agent_command_is_safe(const char *cmd);
 /* Names used inside CLI commands and URLs: [A-Za-z0-9._/-], 1..63 chars, first an
  * alphanumeric.  No spaces, quotes, shell metacharacters or ":" (the link separator). */
 bool rc_name_is_safe(const char *name);
+/* Device names: as rc_name_is_safe without '/' and without "..": [A-Za-z0-9._-], first an
+ * alphanumeric, so that the name is one safe path component. */
+bool rc_device_name_is_safe(const char *name);
 /* Addresses: IPv4, IPv6 or a DNS name: [A-Za-z0-9.:_-], 1..63, first alphanumeric or ':'. */
 bool rc_address_is_safe(const char *addr);
 /* Login names: [A-Za-z0-9._-], 1..32, first alphanumeric or '_'. */

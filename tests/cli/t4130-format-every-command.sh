@@ -87,7 +87,9 @@ test_expect_success 'export, discover and capture -j that fail before a report s
 		test ! -s "$TMP/$c.txt" || { echo "command: $c" >&2; return 1; }
 	done &&
 	: >"$TMP/file" &&
-	test_expect_code 1 "$ROCECTL" capture -j -i "$TMP/no-such.yaml" -o "$TMP/file/x" \
+	printf "apiVersion: rocectl/v1\nkind: Inventory\nhosts:\n  - {name: h1, transport: local}\n" \
+		>"$TMP/one.yaml" &&
+	test_expect_code 1 "$ROCECTL" capture -j -i "$TMP/one.yaml" -o "$TMP/file/x" \
 		>"$TMP/cap2.json" 2>/dev/null &&
 	check capture "$TMP/cap2.json" &&
 	jq -e ".error | test(\"cannot create\")" "$TMP/cap2.json"

@@ -103,11 +103,142 @@ static void test_scrub(void **state)
 	free(out);
 }
 
+/* Every secret-bearing key of each platform (docs/PLATFORMS.md, "What capture scrubs"), in
+ * the shapes the drivers read: SONiC `show runningconfiguration all` (CONFIG_DB as JSON),
+ * NVUE `nv config show -o json`, EOS `show running-config` as text and through eAPI (each
+ * line a JSON key), and SSH/TLS private keys in text and inside a JSON string. */
+static void test_scrub_platform_secrets(void **state)
+{
+	static const char in[] =
+	    "{\"TACPLUS\": {\"global\": {\"auth_type\": \"pap\", \"passkey\": \"tacGlobalPk1\"}},\n"
+	    " \"TACPLUS_SERVER\": {\"192.0.2.9\": {\"priority\": \"1\", \"passkey\": \"tac srv "
+	    "pk2\"}},\n"
+	    " \"RADIUS\": {\"global\": {\"passkey\": \"radGlobalPk3\"}},\n"
+	    " \"RADIUS_SERVER\": {\"192.0.2.10\": {\"passkey\": \"radSrvPk4\"}},\n"
+	    " \"SNMP_COMMUNITY\": {\"snmpRoComm5\": {\"TYPE\": \"RO\"}, \"snmpRwComm6\": "
+	    "{\"TYPE\": "
+	    "\"RW\"}},\n"
+	    " \"SNMP_USER\": {\"ops\": {\"SNMP_USER_AUTH_PASSWORD\": \"snmpAuthPw7\", "
+	    "\"SNMP_USER_ENCRYPTION_PASSWORD\": \"snmpPrivPw8\"}},\n"
+	    " \"LDAP\": {\"global\": {\"bind_password\": \"ldapBindPw9\"}}}\n"
+	    "SNMP_COMMUNITY|snmpKeyComm10\n"
+	    "[{\"set\": {\"system\": {\"aaa\": {\"tacacs\": {\"server\": {\"1\": {\"host\": \"h\", "
+	    "\"secret\": \"nvTacSecret11\"}}}, \"radius\": {\"server\": {\"r\": {\"secret\": "
+	    "\"nvRadSecret12\"}}}, \"user\": {\"ops\": {\"hashed-password\": "
+	    "\"$6$nvSalt13$nvHash13\", \"password\": \"nvPlainPw14\"}}}},\n"
+	    " \"service\": {\"snmp-server\": {\"readonly-community\": {\"nvComm15\": {\"access\": "
+	    "{\"any\": {}}}}, \"readonly-community-v6\": {\"nvComm16\": {}}, \"username\": "
+	    "{\"u\": {\"auth-sha\": {\"nvAuthPw17\": {\"encrypt-aes\": {\"nvPrivPw18\": "
+	    "{}}}}}}}}}}]\n"
+	    "username admin privilege 15 role network-admin secret sha512 $6$eosSalt19$eosHash19\n"
+	    "enable secret sha512 $6$eosEnable20$x\n"
+	    "tacacs-server key 7 070E234F1F5B4A21\n"
+	    "radius-server host 192.0.2.11 key 7 0207165218120E22\n"
+	    "snmp-server community eosComm23 ro\n"
+	    "username ops sshkey ssh-rsa AAAAB3NzaEosPub24 ops@host\n"
+	    "{\"cmds\": {\"tacacs-server key 7 13061E010803025\": null, "
+	    "\"snmp-server community eosJsonComm26 rw\": null}}\n"
+	    "-----BEGIN RSA PRIVATE KEY-----\nMIIEpemRsaPriv27\nAAAA\n-----END RSA PRIVATE "
+	    "KEY-----\n"
+	    "{\"key\": \"-----BEGIN PRIVATE KEY-----\\nMIIJsonPemPriv28\\n-----END PRIVATE "
+	    "KEY-----\\n\", \"cert\": \"-----BEGIN CERTIFICATE-----\\nMIICert\\n-----END "
+	    "CERTIFICATE-----\"}\n"
+	    "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaCutPriv29\n";
+	static const char *const gone[] = {"tacGlobalPk1",
+					   "tac srv pk2",
+					   "srv pk2",
+					   "radGlobalPk3",
+					   "radSrvPk4",
+					   "snmpRoComm5",
+					   "snmpRwComm6",
+					   "snmpAuthPw7",
+					   "snmpPrivPw8",
+					   "ldapBindPw9",
+					   "snmpKeyComm10",
+					   "nvTacSecret11",
+					   "nvRadSecret12",
+					   "nvHash13",
+					   "nvPlainPw14",
+					   "nvComm15",
+					   "nvComm16",
+					   "nvAuthPw17",
+					   "nvPrivPw18",
+					   "eosHash19",
+					   "eosEnable20",
+					   "070E234F1F5B4A21",
+					   "0207165218120E22",
+					   "eosComm23",
+					   "AAAAB3NzaEosPub24",
+					   "13061E010803025",
+					   "eosJsonComm26",
+					   "MIIEpemRsaPriv27",
+					   "MIIJsonPemPriv28",
+					   "b3BlbnNzaCutPriv29",
+					   NULL};
+	static const char *const kept[] = {"\"auth_type\": \"pap\"",
+					   "\"TYPE\": \"RO\"",
+					   "\"SNMP_COMMUNITY\": {\"<secret-1>\": {",
+					   "\"<secret-2>\"",
+					   "\"host\": \"h\"",
+					   "tacacs-server key <secret>",
+					   "snmp-server community <secret> ro",
+					   "<private-key>",
+					   "MIICert",
+					   NULL};
+	char *out;
+	size_t n;
+	(void)state;
+
+	assert_int_equal(rc_scrub(in, strlen(in), NULL, &out, &n), 0);
+	for (int i = 0; gone[i]; i++)
+		if (strstr(out, gone[i]))
+			fail_msg("'%s' left in:\n%s", gone[i], out);
+	for (int i = 0; kept[i]; i++)
+		if (!strstr(out, kept[i]))
+			fail_msg("'%s' missing in:\n%s", kept[i], out);
+	free(out);
+}
+
+/* Device output is untrusted: secrets nested in secrets however deep are scrubbed in one pass
+ * (no recursion to overflow), and a cut answer ends the scrubbing, not the program. */
+static void test_scrub_nested_and_cut(void **state)
+{
+	static const char head[] = "{\"community\": ";
+	const size_t levels = 100000;
+	size_t len = sizeof(head) - 1 + levels * 26 + 64, o = 0, n;
+	char *in = malloc(len), *out;
+	(void)state;
+
+	assert_non_null(in);
+	o += (size_t)snprintf(in + o, len - o, "%s", head);
+	for (size_t i = 0; i < levels; i++)
+		o += (size_t)snprintf(in + o, len - o, "{\"deepSecret\": {\"key\": ");
+	snprintf(in + o, len - o, "\"innerPw\"");
+	assert_int_equal(rc_scrub(in, strlen(in), NULL, &out, &n), 0);
+	assert_null(strstr(out, "deepSecret"));
+	assert_null(strstr(out, "innerPw"));
+	free(out);
+	free(in);
+	{
+		static const char cut[] = "{\"SNMP_COMMUNITY\": {\"pub";
+		static const char cut2[] = "\"passkey\": \"abc";
+
+		assert_int_equal(rc_scrub(cut, strlen(cut), NULL, &out, &n), 0);
+		assert_null(strstr(out, "pub"));
+		free(out);
+		assert_int_equal(rc_scrub(cut2, strlen(cut2), NULL, &out, &n), 0);
+		assert_null(strstr(out, "abc"));
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_read_only),
 	    cmocka_unit_test(test_scrub),
+	    cmocka_unit_test(test_scrub_platform_secrets),
+	    cmocka_unit_test(test_scrub_nested_and_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -226,6 +226,100 @@ static void test_switch_only_fabric_notes_assumptions(void **state)
 	rc_export_fini(&e);
 }
 
+/* Hosts that never set their RDMA ToS (0, the kernel's default) but carry DSCP 26 on
+ * priority 3 through APP entries of their own: RoCE's DSCP is 26, not 0 (a policy with 0
+ * would make best-effort traffic lossless), and the hosts are named with their ToS. */
+static void test_default_tos_does_not_decide(void **state)
+{
+	struct fx *f = *state;
+	struct rc_export e;
+	struct rc_policy pol;
+
+	for (size_t i = 0; i < f->inv.n_devices; i++)
+		if (f->inv.devices[i].kind == RC_DEV_HOST) {
+			struct port_qos *q = &f->ports[i][0].qos;
+
+			q->roce_tos = 0;
+			q->dscp_entries_known = true;
+			q->dscp_entries = 1ull << 26;
+		}
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_int_equal(rc_policy_load_buffer("x", e.yaml, strlen(e.yaml), &pol, NULL, &f->err),
+			 0);
+	assert_int_equal(pol.roce_dscp, 26);
+	assert_int_equal(pol.roce_priority, 3);
+	assert_true(pol.roce_tos_auto);
+	assert_non_null(strstr(e.notes, "hosts' own DSCP entries"));
+	assert_non_null(strstr(e.notes,
+			       "# disagree: host.roce_tos 106 (DSCP 26) exported (auto, "
+			       "from roce.dscp); gpu1 has 0 (DSCP 0); gpu2 has 0 (DSCP 0)"));
+	rc_export_fini(&e);
+	/* nothing maps a DSCP to a lossless priority (no map read anywhere): still not 0 */
+	for (size_t i = 0; i < f->inv.n_devices; i++)
+		for (size_t k = 0; k < f->devs[i].n_ports; k++)
+			f->ports[i][k].qos.known &= ~(uint32_t)RC_F_DSCP2PRIO;
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_non_null(strstr(e.yaml, "roce: {dscp: 26, priority: 3}"));
+	rc_export_fini(&e);
+}
+
+/* A switch whose PFC priorities differ from the rest is named with its own. */
+static void test_dissenting_switch_named(void **state)
+{
+	struct fx *f = *state;
+	size_t s = dev(f, "spine");
+	struct rc_export e;
+
+	f->ports[s][0].qos.pfc_enabled = 0x18;
+	f->ports[s][1].qos.pfc_enabled = 0x18;
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_non_null(strstr(e.yaml, "priorities: [3]"));
+	assert_non_null(strstr(e.notes, "# disagree: pfc.priorities [3] exported (most ports); "
+					"spine has [3,4]"));
+	rc_export_fini(&e);
+}
+
+/* ETS: over the classes in use; a factory NIC's "vendor" classes outside them do not count,
+ * and without a majority for one scheduler there is no ets section. */
+static void ets(struct port_qos *q, uint8_t tsa_other)
+{
+	q->known |= RC_F_ETS;
+	q->ets.tc_mask = 0xff;
+	for (int tc = 0; tc < RC_NTC; tc++)
+		q->ets.tsa[tc] = tsa_other;
+	q->ets.tsa[0] = q->ets.tsa[3] = RC_TSA_DWRR;
+	q->ets.bw_pct[0] = q->ets.bw_pct[3] = 50;
+	q->ets.tsa[6] = RC_TSA_STRICT;
+	for (int p = 0; p < RC_NPRIO; p++)
+		q->prio2tc[p] = p == 3 ? 3 : p == 6 ? 6 : 0;
+	q->prio_mask = 0xff;
+}
+
+static void test_ets_over_classes_in_use(void **state)
+{
+	struct fx *f = *state;
+	struct rc_export e;
+
+	for (size_t i = 0; i < f->inv.n_devices; i++)
+		for (size_t k = 0; k < f->devs[i].n_ports; k++)
+			ets(&f->ports[i][k].qos,
+			    f->inv.devices[i].kind == RC_DEV_HOST ? RC_TSA_VENDOR : RC_TSA_STRICT);
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_non_null(strstr(e.yaml, "ets:\n  - {traffic_class: 0, mode: dwrr, bandwidth: 50%}\n"
+				       "  - {traffic_class: 3, mode: dwrr, bandwidth: 50%}\n"
+				       "  - {traffic_class: 6, mode: strict}\n"));
+	rc_export_fini(&e);
+	/* most ports strict everywhere (EOS's factory queues): scheduling left alone */
+	for (size_t i = 0; i < f->inv.n_devices; i++)
+		for (size_t k = 0; f->inv.devices[i].kind == RC_DEV_SWITCH && k < 2; k++)
+			f->ports[i][k].qos.ets.tsa[0] = f->ports[i][k].qos.ets.tsa[3] =
+			    RC_TSA_STRICT;
+	assert_int_equal(rc_export_derive(&f->inv, f->devs, f->inv.n_devices, "x", &e, &f->err), 0);
+	assert_null(strstr(e.yaml, "ets:"));
+	assert_non_null(strstr(e.notes, "no ets section"));
+	rc_export_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +328,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_no_lossless_priority_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_switch_only_fabric_notes_assumptions, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_default_tos_does_not_decide, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dissenting_switch_named, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ets_over_classes_in_use, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

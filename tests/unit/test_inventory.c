@@ -125,6 +125,16 @@ static void test_names(void **state)
 	assert_false(rc_name_is_safe(
 	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")); /* 64 */
 
+	/* a device name is one path component as well (capture -o DIR/NAME) */
+	assert_true(rc_device_name_is_safe("gpu-01.rack_2"));
+	assert_false(rc_device_name_is_safe("rack1/leaf01"));
+	assert_false(rc_device_name_is_safe("x/../../../../tmp/p"));
+	assert_false(rc_device_name_is_safe("a..b"));
+	assert_false(rc_device_name_is_safe(".."));
+	assert_false(rc_device_name_is_safe("-x"));
+	assert_false(rc_device_name_is_safe("a\x01b"));
+	assert_false(rc_device_name_is_safe(NULL));
+
 	assert_true(rc_address_is_safe("10.0.1.1"));
 	assert_true(rc_address_is_safe("fe80::1"));
 	assert_true(rc_address_is_safe("::1"));

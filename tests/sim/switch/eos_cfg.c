@@ -3,11 +3,11 @@
  * and the unified diff of configuration sessions.
  *
  * cfg (JSON) holds what was configured, nothing derived:
- *   hostname, qos-map-dscp {DSCP: TC}, pfc-all-off, pfc-watchdog {timeout, recovery-time,
- *   polling-interval, action}, interface {EthernetN: {description, mtu, shutdown, qos-trust
- *   (dscp|cos|untrusted), pfc (bool), pfc-priority {P: no-drop|drop}, pfc-watchdog (bool),
- *   tx-queue {Q: {ecn {min, min-unit, max, max-unit, probability, weight}, ecn-count,
- *   bandwidth, no-priority}}}} */
+ *   hostname, aaa-lines [the credential lines, as typed], qos-map-dscp {DSCP: TC}, pfc-all-off,
+ * pfc-watchdog {timeout, recovery-time, polling-interval, action}, interface {EthernetN:
+ * {description, mtu, shutdown, qos-trust (dscp|cos|untrusted), pfc (bool), pfc-priority {P:
+ * no-drop|drop}, pfc-watchdog (bool), tx-queue {Q: {ecn {min, min-unit, max, max-unit, probability,
+ * weight}, ecn-count, bandwidth, no-priority}}}} */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -203,17 +203,54 @@ static void del_key(cJSON *o, const char *key)
 
 /* ---- global configuration mode ---- */
 
+/* The lines that carry credentials (EOS manual: `username NAME ... secret ...`, `enable
+ * secret`, `tacacs-server key`, `radius-server host ... key`, `snmp-server community`), kept
+ * as typed, without checking their grammar: the simulator holds them so that a capture can
+ * be shown to scrub them.  "no LINE" removes the lines that start with LINE. */
+static int cfg_aaa_line(cJSON *cfg, int argc, char **argv, int i, const char *kw, bool off,
+			struct eos_res *r)
+{
+	char line[512];
+	size_t o = (size_t)snprintf(line, sizeof(line), "%s", kw);
+	cJSON *lines = jget1(cfg, "aaa-lines");
+
+	for (int a = i + 1; a < argc && o < sizeof(line); a++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, " %s", argv[a]);
+	if (o >= sizeof(line) || (!off && i + 1 >= argc)) {
+		eos_res_invalid(r, argc, argv, i + 1);
+		return -1;
+	}
+	if (!lines) {
+		lines = cJSON_CreateArray();
+		jput(cfg, "aaa-lines", lines);
+	}
+	for (int n = cJSON_GetArraySize(lines) - 1; n >= 0; n--) {
+		const char *l = cJSON_GetStringValue(cJSON_GetArrayItem(lines, n));
+
+		if (l && (off ? !strncmp(l, line, o) : !strcmp(l, line)))
+			cJSON_DeleteItemFromArray(lines, n);
+	}
+	if (!off)
+		cJSON_AddItemToArray(lines, cJSON_CreateString(line));
+	if (!cJSON_GetArraySize(lines))
+		del_key(cfg, "aaa-lines");
+	return 0;
+}
+
 static int cfg_global(cJSON *cfg, struct eos_pos *pos, int argc, char **argv, int i, bool no,
 		      bool dflt, struct eos_res *r, bool *unknown)
 {
-	static const char *const cmds[] = {"qos", "priority-flow-control", "interface", "hostname",
-					   NULL};
+	static const char *const cmds[] = {
+	    "qos",    "priority-flow-control", "interface",	"hostname",    "username",
+	    "enable", "tacacs-server",	       "radius-server", "snmp-server", NULL};
 	int k = eos_kw(argv[i], cmds);
 	if (k < 0) {
 		*unknown = true;
 		eos_res_invalid(r, argc, argv, i);
 		return -1;
 	}
+	if (k >= 4)
+		return cfg_aaa_line(cfg, argc, argv, i, cmds[k], no || dflt, r);
 	i++;
 	bool off = no || dflt;
 	if (k == 0) { /* qos map dscp|cos|traffic-class LIST to traffic-class|tx-queue N */
@@ -841,6 +878,14 @@ void eos_render(const struct eos_sw *sw, const cJSON *cfg, bool header, struct s
 		sb_adds(out, "!\n");
 	}
 	sb_addf(out, "hostname %s\n!\n", jstr(cfg, "hostname", "localhost"));
+	const cJSON *aaa;
+	cJSON_ArrayForEach(aaa, jget1(cfg, "aaa-lines"))
+	{
+		if (cJSON_IsString(aaa))
+			sb_addf(out, "%s\n", aaa->valuestring);
+	}
+	if (jget1(cfg, "aaa-lines"))
+		sb_adds(out, "!\n");
 	bool any = false;
 	static const char *const keys[] = {"qos-map-cos", "qos-map-dscp", "qos-map-tc-txq"};
 	static const char *const fmt[] = {"qos map cos%s to traffic-class %ld\n",

@@ -283,9 +283,57 @@ static const struct nv_node if_kids[] = {
     {.key = "qos", .kind = NV_OBJ, .sub = if_qos_kids, .desc = "QoS"}, {0}};
 static const struct nv_node if_entry = {.kind = NV_OBJ, .sub = if_kids};
 
+/* The credentials of `nv set system aaa ...` and `nv set service snmp-server ...` (Cumulus
+ * Linux user guide, "TACACS", "RADIUS AAA", "User Accounts", "SNMP"): rocectl never sets
+ * them; the simulator holds them so that a capture (`nv config show`) can be shown to scrub
+ * them.  Strings follow this schema's name rule, so hashes are not real ones. */
+static const struct nv_node secret_kids[] = {
+    {.key = "host", .kind = NV_STR, .desc = "Server address"},
+    {.key = "secret", .kind = NV_STR, .desc = "Shared secret"},
+    {0}};
+static const struct nv_node secret_entry = {.kind = NV_OBJ, .sub = secret_kids};
+static const struct nv_node tacacs_kids[] = {
+    {.key = "secret", .kind = NV_STR, .desc = "Shared secret"},
+    {.key = "server",
+     .kind = NV_COLL,
+     .sub = &secret_entry,
+     .idk = ID_NUM,
+     .lo = 1,
+     .hi = 8,
+     .desc = "TACACS+ servers by priority"},
+    {0}};
+static const struct nv_node radius_kids[] = {
+    {.key = "server", .kind = NV_COLL, .sub = &secret_entry, .idk = ID_NAME, .desc = "RADIUS"},
+    {0}};
+static const struct nv_node user_kids[] = {
+    {.key = "hashed-password", .kind = NV_STR, .desc = "Hashed password"},
+    {.key = "password", .kind = NV_STR, .desc = "Password"},
+    {0}};
+static const struct nv_node user_entry = {.kind = NV_OBJ, .sub = user_kids};
+static const struct nv_node aaa_kids[] = {
+    {.key = "tacacs", .kind = NV_OBJ, .sub = tacacs_kids, .desc = "TACACS+"},
+    {.key = "radius", .kind = NV_OBJ, .sub = radius_kids, .desc = "RADIUS"},
+    {.key = "user", .kind = NV_COLL, .sub = &user_entry, .idk = ID_NAME, .desc = "Users"},
+    {0}};
+static const struct nv_node system_kids[] = {
+    {.key = "aaa", .kind = NV_OBJ, .sub = aaa_kids, .desc = "AAA"}, {0}};
+static const struct nv_node community_kids[] = {
+    {.key = "access", .kind = NV_SET, .idk = ID_NAME, .desc = "Who may use it"}, {0}};
+static const struct nv_node community_entry = {.kind = NV_OBJ, .sub = community_kids};
+static const struct nv_node snmp_kids[] = {{.key = "readonly-community",
+					    .kind = NV_COLL,
+					    .sub = &community_entry,
+					    .idk = ID_NAME,
+					    .desc = "SNMP read-only communities"},
+					   {0}};
+static const struct nv_node service_kids[] = {
+    {.key = "snmp-server", .kind = NV_OBJ, .sub = snmp_kids, .desc = "SNMP server"}, {0}};
+
 static const struct nv_node root_kids[] = {
     {.key = "interface", .kind = NV_COLL, .sub = &if_entry, .idk = ID_IF, .desc = "Interfaces"},
     {.key = "qos", .kind = NV_OBJ, .sub = qos_kids, .desc = "QoS"},
+    {.key = "system", .kind = NV_OBJ, .sub = system_kids, .desc = "System"},
+    {.key = "service", .kind = NV_OBJ, .sub = service_kids, .desc = "Services"},
     {0}};
 
 const struct nv_node nv_root = {.key = "", .kind = NV_OBJ, .sub = root_kids};
