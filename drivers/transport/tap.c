@@ -4,7 +4,8 @@
  *
  * Read-only means a show command of one of the dialects (`nv show`, SONiC `show` and `sonic-db-cli`
  * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show`
- * (also through the inventory's agent_command) and lldpd's `lldpcli ... show`;
+ * (also through the inventory's agent_command), lldpd's `lldpcli ... show` and the two files
+ * the SONiC driver reads with `cat`;
  * everything else is refused, so a capture can never change a device whatever the driver asks. */
 #include <ctype.h>
 #include <errno.h>
@@ -37,6 +38,29 @@ static bool agent_read_only(const char *p)
 	return starts(sp, " agent state") || starts(sp, " agent show");
 }
 
+/* The files the SONiC driver reads with `cat` (drivers/switch/sonic.c): the startup
+ * configuration and the SKU's pg_profile_lookup.ini (sonic-buildimage keeps it under
+ * /usr/share/sonic/device/<platform>/<hwsku>/); no other path, no "..". */
+static bool cat_read_only(const char *p)
+{
+	static const char dev[] = "cat /usr/share/sonic/device/";
+	static const char ini[] = "/pg_profile_lookup.ini";
+	size_t n = strlen(p), slashes = 0;
+
+	if (!strcmp(p, "cat /etc/sonic/config_db.json"))
+		return true;
+	if (!starts(p, dev) || n <= sizeof(dev) + sizeof(ini) || strcmp(p + n - strlen(ini), ini) ||
+	    strstr(p, ".."))
+		return false;
+	for (const char *c = p + strlen(dev); c < p + n - strlen(ini); c++) {
+		if (*c == '/')
+			slashes++;
+		else if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			return false;
+	}
+	return slashes == 1;
+}
+
 /* One piece of a command line, trimmed. */
 static bool piece_read_only(const char *p, size_t n)
 {
@@ -58,7 +82,7 @@ static bool piece_read_only(const char *p, size_t n)
 	for (int i = 0; ok[i]; i++)
 		if (starts(buf, ok[i]))
 			return true;
-	if (agent_read_only(buf))
+	if (agent_read_only(buf) || cat_read_only(buf))
 		return true;
 	/* lldpd's reads (lldpcli(8)): `show`, never `configure`/`update` */
 	if (starts(buf, "lldpcli -f json0 show ") || starts(buf, "lldpcli show "))
