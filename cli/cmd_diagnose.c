@@ -36,11 +36,12 @@ enum diag_fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
 struct diag_opts {
 	const char *policy, *inventory;
 	uint64_t interval_us;
+	const char *snapshot; /* --snapshot DIR (docs/SNAPSHOT.md) */
 	enum diag_fmt fmt;
 	unsigned parallel;
 };
 
-enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL };
+enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL, OPT_SNAPSHOT };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (its lossless priorities and ECN class)", 'p'},
@@ -52,12 +53,13 @@ static const struct rc_option options[] = {
      "alias",
      OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
 	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
-	"[--format text|json|prometheus] [--parallel N]"
+	"[--format text|json|prometheus] [--parallel N] [--snapshot DIR]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -99,6 +101,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_PARALLEL:
 		return rc_number_arg("diagnose", "parallel", arg, 1, 1024, &o->parallel);
+	case OPT_SNAPSHOT:
+		o->snapshot = arg;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -188,11 +193,17 @@ static int report(struct diag_run *r)
 
 static int run(struct diag_run *r, int npos, char **argv, const struct rc_global *g)
 {
-	struct rc_run_opts opts = {
-	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	struct rc_run_opts opts = {.root = g->root,
+				   .accept_new_host_keys = g->accept_new_host_keys,
+				   .snapshot = r->o.snapshot,
+				   .dry_run = true};
 	struct rc_warnings warn = {0};
 	struct rc_err err = {0};
 	int rc;
+
+	/* both samples come from the same files: waiting between them shows nothing more */
+	if (r->o.snapshot)
+		r->o.interval_us = 100000;
 
 	if (rc_policy_load(r->o.policy, &r->pol, &warn, &err) ||
 	    rc_inventory_load(r->o.inventory, &r->inv, &warn, &err)) {

@@ -510,6 +510,14 @@ static int host_open(const struct rc_device *dev, const struct rc_run_opts *opts
 	int rc;
 
 	*out = NULL;
+	/* this machine's NICs are no snapshot's answers (docs/SNAPSHOT.md) */
+	if (opts && opts->snapshot) {
+		free(s);
+		return rc_errf(err, EOPNOTSUPP,
+			       "'%s': a host with transport local is read on this machine, not "
+			       "from a snapshot (capture it over SSH: transport ssh)",
+			       dev ? dev->name : "?");
+	}
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");
 	snprintf(s->root, sizeof(s->root), "%s", opts && opts->root ? opts->root : "/");
