@@ -193,6 +193,7 @@ int rc_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts, co
 	if (opts && opts->snapshot) {
 		/* no connection: snapshot.c answers (rc_rest_request) */
 		r->snapshot = opts->snapshot;
+		r->verbose = opts->verbose;
 		*out = r;
 		return 0;
 	}

@@ -551,8 +551,8 @@ out:
 }
 
 /* --snapshot: a session that connects to nothing (snapshot.c answers its commands). */
-static int snapshot_open(const struct rc_device *dev, const char *dir, struct rc_ssh **out,
-			 struct rc_err *err)
+static int snapshot_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+			 struct rc_ssh **out, struct rc_err *err)
 {
 	struct rc_ssh *c = calloc(1, sizeof(*c));
 
@@ -562,7 +562,8 @@ static int snapshot_open(const struct rc_device *dev, const char *dir, struct rc
 	snprintf(c->dev, sizeof(c->dev), "%s", dev->name);
 	snprintf(c->who, sizeof(c->who), "'%s'", dev->name);
 	snprintf(c->where, sizeof(c->where), "snapshot");
-	c->snapshot = dir;
+	c->snapshot = opts->snapshot;
+	c->verbose = opts->verbose;
 	*out = c;
 	return 0;
 }
@@ -580,7 +581,7 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 
 	*out = NULL;
 	if (opts && opts->snapshot)
-		return snapshot_open(dev, opts->snapshot, out, err);
+		return snapshot_open(dev, opts, out, err);
 	if (!address_is_safe(dev->address))
 		return rc_errf(err, EINVAL, "'%s': address '%s' is not a host name or IP address",
 			       dev->name, dev->address);
