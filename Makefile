@@ -29,7 +29,7 @@ DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
 	python3-jsonschema libyang2-tools python3 python3-jsonpatch dpkg-dev debhelper lintian \
-	mandoc groff-base
+	mandoc groff-base lldpd
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
