@@ -16,7 +16,7 @@
 
 #include "lldpd.h"
 
-#define LLDPCLI_OUT_MAX (4u << 20)
+#define LLDPCLI_OUT_MAX	   (4u << 20)
 #define LLDPCLI_TIMEOUT_MS 10000
 
 extern char **environ;
