@@ -223,9 +223,11 @@ faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		sh tests/faults/quick.sh
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
-# test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states.
+# test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states;
+# t5110-shape also its REST server, in a network namespace of its own (unshare -rn).
 conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS) \
-		$(BUILD)/sim/switch/switchsim-ctl $(BUILD)/sim/switch/switchsim-cli
+		$(BUILD)/sim/switch/switchsim-ctl $(BUILD)/sim/switch/switchsim-cli \
+		$(BUILD)/sim/switch/switchsim-rest
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" ROCECTL_TEST_FILTER=tests/conformance/ sh tests/run.sh $(CONF_BINS)
 

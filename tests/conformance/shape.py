@@ -14,6 +14,11 @@ usage: shape.py CONFORMANCE_DIR BUILD_DIR ROCECTL SRC_DIR PENDING_FILE WORKDIR
 3. For each request with a real answer, the simulator's answer and the real one are reduced
    to shapes and compared: JSON key paths with value types (values ignored), text tables'
    headers in column order, the eAPI revision asked against the one the real answer has.
+   Real answers that are trimmed mocks (ANTA's) only require the simulator to have every
+   real path; configurations (CONFIG_DB) only the same types where both have a path, and
+   every key form (`<if>|<n>-<n>`) of the tables the driver reads.
+   The NVUE REST apply path (POST/PATCH/GET of a revision) writes, so no snapshot answers it:
+   the simulator's REST server does, in a network namespace of its own (rest_probe).
 4. PENDING_FILE lists requests whose mismatch is known and being fixed in the simulator; they
    are reported but do not fail, and one that matches fails until it is removed from the file.
 
@@ -124,6 +129,19 @@ TABLE = {
     ("nvue", "GET /qos?rev=startup"): dict(unverified="no QoS REST body in the kit"),
     ("nvue", "GET /interface/<if>/qos"): dict(unverified="no QoS REST body in the kit"),
 }
+
+# Requests of the NVUE REST apply path (drivers/switch/nvue.c: rest_new_revision, the apply
+# PATCH, the poll of the revision's state), which a snapshot cannot stand in for (they
+# write): the simulator's REST server answers them in a network namespace of its own
+# (rest_probe), and each must still be a literal of the driver (APPLY_LITERALS).
+APPLY = {
+    "nvue rest: POST /revision": dict(real=["nvue/api/01_POST_revision.txt"], kind="api"),
+    "nvue rest: PATCH /revision/<n>": dict(real=["nvue/api/03_PATCH_revision_apply.txt"],
+                                          kind="api"),
+    "nvue rest: GET /revision/<n>": dict(real=["nvue/api/04_GET_revision_applied.txt"],
+                                        kind="api"),
+}
+APPLY_LITERALS = ('"POST", "/revision"', '"/revision/%s"')
 
 # Requests only other commands send (capture's version probe, the host agent), with the test
 # that holds them to a real answer where one exists.
@@ -249,6 +267,81 @@ def discover(inv):
     raise RuntimeError("rocectl kept asking new requests after 60 rounds")
 
 
+def rest_probe():
+    """In a network namespace of its own (run by `unshare -rn`): the simulator's REST
+    server on 127.0.0.1, a revision created, applied as rocectl applies (ays_yes) and polled
+    until applied; prints the three answers as JSON."""
+    import base64
+    import http.client
+    import ssl
+    import time
+    sh(["ip", "link", "set", "lo", "up"])
+    key, cert = os.path.join(WORK, "key.pem"), os.path.join(WORK, "cert.pem")
+    sh(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
+        cert, "-days", "1", "-subj", "/CN=127.0.0.1"])
+    os.makedirs(os.path.join(RUN, "secrets"), exist_ok=True)
+    with open(os.path.join(RUN, "secrets", "password"), "w") as f:
+        f.write("shape-probe\n")
+    srv = subprocess.Popen([os.path.join(SIM, "switchsim-rest"), "--run-dir", RUN, "--port",
+                            "8765", "--cert", cert, "--key", key, "--user", "cumulus"],
+                           stderr=subprocess.DEVNULL)
+    ctx = ssl._create_unverified_context()  # the probe's own throwaway certificate
+    auth = "Basic " + base64.b64encode(b"cumulus:shape-probe").decode()
+
+    def req(method, path, body=None):
+        for _ in range(50):
+            try:
+                c = http.client.HTTPSConnection("127.0.0.1", 8765, context=ctx, timeout=5)
+                c.request(method, "/nvue_v1" + path, body=body,
+                          headers={"Authorization": auth, "Content-Type": "application/json"})
+                return c.getresponse().read().decode()
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the simulator's REST server does not answer")
+    try:
+        post = req("POST", "/revision")
+        rev = next(iter(json.loads(post)))
+        patch = req("PATCH", "/revision/" + rev,
+                    json.dumps({"state": "apply", "auto-prompt": {"ays": "ays_yes"}}))
+        for _ in range(50):
+            get = req("GET", "/revision/" + rev)
+            if json.loads(get).get("state", "").startswith("applied"):
+                break
+            time.sleep(0.1)
+        print(json.dumps({"nvue rest: POST /revision": post,
+                          "nvue rest: PATCH /revision/<n>": patch,
+                          "nvue rest: GET /revision/<n>": get}))
+    finally:
+        srv.terminate()
+        srv.wait()
+
+
+def check_apply_path(failures, checked, pending, pend_hit):
+    src = open(os.path.join(SRC, "drivers", "switch", "nvue.c"), encoding="utf-8").read()
+    for lit in APPLY_LITERALS:
+        if lit not in src:
+            failures.append("drivers/switch/nvue.c no longer has %s: update APPLY" % lit)
+    p = subprocess.run(["unshare", "-rn", sys.executable, os.path.abspath(__file__)] +
+                       sys.argv[1:7] + ["--rest-probe"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode:
+        failures.append("the NVUE REST probe failed: %s" % p.stderr.decode(errors="replace")[-400:])
+        return
+    answers = json.loads(p.stdout.decode())
+    for label, spec in APPLY.items():
+        bad = compare(spec, "", answers[label], None)
+        checked.add(label)
+        if label in pending:
+            pend_hit.add(label)
+            if not bad:
+                failures.append("%s: listed in %s as being fixed, but its shape matches now: "
+                                "remove it from the file" % (label, PENDING))
+            for b in bad:
+                print("# pending: %s: %s" % (label, b))
+        else:
+            failures += ["%s: %s" % (label, b) for b in bad]
+
+
 # ---- shapes ----------------------------------------------------------------------------------
 
 
@@ -276,8 +369,6 @@ def table_headers(text):
     for i in range(1, len(lines)):
         if re.fullmatch(r"-+(\s+-+)+\s*", lines[i]):
             head = lines[i - 1]
-            cols = [head[m.start():m.end() + 1].strip() if False else None
-                    for m in re.finditer(r"-+", lines[i])]
             spans = [(m.start(), m.end()) for m in re.finditer(r"-+", lines[i])]
             cols = []
             for j, (a, b) in enumerate(spans):
@@ -308,7 +399,9 @@ def load_real(spec, req):
         rel = rel.replace("{hwsku}", m.group(1) if m else "")
         with open(os.path.join(K, rel), encoding="utf-8") as f:
             text = f.read()
-        if spec["kind"] in ("json", "configdb"):
+        if spec["kind"] == "api":  # line 1: the doc's prompt and curl command
+            docs.append(json.loads(text.split("\n", 1)[1]))
+        elif spec["kind"] in ("json", "configdb"):
             j = json.loads(text)
             if rel.startswith(ANTA):
                 docs += [a["eos_data_0"] for a in j["answers"].values()]
@@ -363,6 +456,8 @@ def compare(spec, req, sim_text, asked_rev):
     if spec.get("rev") and asked_rev is not None and asked_rev != spec["rev"]:
         bad.append("(revision): real answer is revision %d, rocectl asks %s"
                    % (spec["rev"], asked_rev))
+    if kind == "api":
+        return bad + compare_json(real, json.loads(sim_text), "same")
     if kind in ("json", "configdb"):
         try:
             sim = json.loads(sim_text)
@@ -430,6 +525,7 @@ def main():
                     print("# pending: %s: %s" % (label, b))
             for b in [] if label in pending else bad:
                 failures.append("%s: %s" % (label, b))
+    check_apply_path(failures, checked, pending, pend_hit)
     for key in sorted(k for k in set(TABLE) - listed if not TABLE[k].get("soon")):
         failures.append("%s: %s: in the shape table, but rocectl does not send it (any more): "
                         "remove it" % key)
@@ -447,4 +543,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[7:] == ["--rest-probe"]:
+        sys.exit(rest_probe())
     sys.exit(main())

@@ -3,7 +3,9 @@
 # verify --counters against a snapshot the simulator's binaries fill, no sshd) with a real
 # answer in the conformance kit is answered by the simulator in the same shape — JSON key
 # paths and value types, text tables' headers in order, the eAPI revision asked
-# (tests/conformance/shape.py says how).  Known mismatches being fixed are listed in
+# (tests/conformance/shape.py says how); the NVUE REST apply path's answers come from the
+# simulator's REST server in a network namespace of its own (unshare -rn, openssl for its
+# throwaway certificate).  Known mismatches being fixed are listed in
 # tests/conformance/shape-pending.txt, and fail once they match.  No lab, no root.
 . "$SRC_DIR/tests/lib/testlib.sh"
 
