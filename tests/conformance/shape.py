@@ -19,6 +19,8 @@ usage: shape.py CONFORMANCE_DIR BUILD_DIR ROCECTL SRC_DIR PENDING_FILE WORKDIR
    every key form (`<if>|<n>-<n>`) of the tables the driver reads.
    The NVUE REST apply path (POST/PATCH/GET of a revision) writes, so no snapshot answers it:
    the simulator's REST server does, in a network namespace of its own (rest_probe).
+   The simulated NIC's `ethtool -S` names (the real ethtool under nicsim) against a real
+   mlx5's (check_nic).
 4. PENDING_FILE lists requests whose mismatch is known and being fixed in the simulator; they
    are reported but do not fail, and one that matches fails until it is removed from the file.
 
@@ -342,6 +344,48 @@ def check_apply_path(failures, checked, pending, pend_hit):
             failures += ["%s: %s" % (label, b) for b in bad]
 
 
+# ---- the NIC: ethtool -S names (ETHTOOL_GSTRINGS), the simulated mlx5 against a real one ----
+
+ETHTOOL_REAL = "host/ethtool/ethtool_-S.mlx5_core.fw14.23.txt"
+NIC_LABEL = "host: ethtool -S <if> (mlx5_core statistics names)"
+
+
+def nic_names():
+    """The simulated NIC's `ethtool -S` names, through the real ethtool (nicsim run)."""
+    nicsim = os.path.join(SRC, "tests", "sim", "nic", "nicsim")
+    host = os.path.join(WORK, "nic")
+    env = dict(os.environ, BUILD_DIR=BUILD)
+    subprocess.run(["sh", nicsim, "init", host, "--nic", "enp1s0f0np0,speed=100G"], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run(["sh", nicsim, "run", host, "--", "ethtool", "-S", "enp1s0f0np0"],
+                         env=env, check=True, stdout=subprocess.PIPE).stdout.decode()
+    return {line.split(":")[0].strip() for line in out.splitlines()[1:] if ":" in line}
+
+
+def check_nic(failures, checked):
+    """Every name the host driver reads (drivers/host/counters.c ethtool_names) that the
+    real mlx5 answer has, the simulator must have; every name the simulator has must be a
+    real one or one host/FACTS.md cites from mlx5's documentation (the real sample is a
+    ConnectX-4 Lx with PFC off: no rx_prio<p>_pause*).  Digits are <n>, as for keys."""
+    with open(os.path.join(K, ETHTOOL_REAL), encoding="utf-8") as f:
+        real = {norm_key(l.split(":")[0].strip()) for l in f if ":" in l}
+    with open(os.path.join(K, "host", "FACTS.md"), encoding="utf-8") as f:
+        documented = {norm_key(n.replace("<p>", "0"))
+                      for n in re.findall(r"`([a-z0-9_<>]+)`", f.read())}
+    with open(os.path.join(SRC, "drivers", "host", "counters.c"), encoding="utf-8") as f:
+        src = f.read()
+    table = src[src.index("ethtool_names[]"):src.index("hw_names[]")]
+    reads = {norm_key(n.replace("%u", "0")) for n in re.findall(r'\{"([a-z0-9_%]+)", "', table)}
+    sim = {norm_key(n) for n in nic_names()}
+    checked.add(NIC_LABEL)
+    for n in sorted(reads & real - sim):
+        failures.append("%s: %s: the real answer has it and rocectl reads it, the simulator "
+                        "has none" % (NIC_LABEL, n))
+    for n in sorted(sim - real - documented):
+        failures.append("%s: %s: the simulator has it, no real answer or mlx5 document does"
+                        % (NIC_LABEL, n))
+
+
 # ---- shapes ----------------------------------------------------------------------------------
 
 
@@ -526,6 +570,7 @@ def main():
             for b in [] if label in pending else bad:
                 failures.append("%s: %s" % (label, b))
     check_apply_path(failures, checked, pending, pend_hit)
+    check_nic(failures, checked)
     for key in sorted(k for k in set(TABLE) - listed if not TABLE[k].get("soon")):
         failures.append("%s: %s: in the shape table, but rocectl does not send it (any more): "
                         "remove it" % key)
