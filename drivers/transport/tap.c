@@ -3,7 +3,7 @@
  * shared (secrets, addresses, serial numbers -> placeholders).
  *
  * Read-only means a show command of one of the dialects (`nv show`, SONiC `show` and `sonic-db-cli`
- * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show`
+ * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show|counters`
  * (also through the inventory's agent_command), lldpd's `lldpcli ... show` and the two files
  * the SONiC driver reads with `cat`;
  * everything else is refused, so a capture can never change a device whatever the driver asks. */
@@ -24,7 +24,8 @@ static bool starts(const char *s, const char *p)
 }
 
 /* The inventory's agent_command (docs/INVENTORY.md: `rocectl`, or an absolute path ending
- * in /rocectl, optionally after `sudo -n `) followed by `agent state` or `agent show`. */
+ * in /rocectl, optionally after `sudo -n `) followed by `agent state`, `agent show` or
+ * `agent counters` (reads: drivers/host/agent_cmd.c). */
 static bool agent_read_only(const char *p)
 {
 	const char *sp;
@@ -35,7 +36,8 @@ static bool agent_read_only(const char *p)
 	if (!sp || (strncmp(p, "rocectl ", 8) &&
 		    (*p != '/' || sp - p < 8 || strncmp(sp - 8, "/rocectl", 8))))
 		return false;
-	return starts(sp, " agent state") || starts(sp, " agent show");
+	return starts(sp, " agent state") || starts(sp, " agent show") ||
+	       starts(sp, " agent counters");
 }
 
 /* The files the SONiC driver reads with `cat` (drivers/switch/sonic.c): the startup
@@ -64,8 +66,12 @@ static bool cat_read_only(const char *p)
 /* One piece of a command line, trimmed. */
 static bool piece_read_only(const char *p, size_t n)
 {
-	static const char *const ok[] = {"show ", "nv show ", "rocectl agent state",
-					 "rocectl agent show", NULL};
+	static const char *const ok[] = {"show ",
+					 "nv show ",
+					 "rocectl agent state",
+					 "rocectl agent show",
+					 "rocectl agent counters",
+					 NULL};
 	static const char *const db_reads[] = {"HGETALL ", "HGET ", "KEYS ", "EXISTS ", NULL};
 	char buf[512], *w;
 

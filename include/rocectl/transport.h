@@ -137,7 +137,7 @@ void rc_tap_device_version(const struct rc_device *dev, const struct rc_run_opts
 
 /* An SSH command line every piece of which (split at &&, ||, ;, |) is a show command of a
  * dialect: `show ...`, `nv show ...`, `sonic-db-cli DB HGETALL|HGET|KEYS|EXISTS ...`,
- * `rocectl agent state|show ...`, `json` (EOS's output filter); no redirection, no
+ * `rocectl agent state|show|counters ...`, `json` (EOS's output filter); no redirection, no
  * substitution. */
 bool rc_tap_read_only_cmd(const char *cmd);
 /* GET or HEAD; or an eAPI runCmds POST whose commands are `enable` and show commands. */

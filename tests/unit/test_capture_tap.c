@@ -25,6 +25,7 @@ static void test_read_only(void **state)
 	    "/opt/rocectl/bin/rocectl agent state --raw",
 	    "sudo -n /usr/bin/rocectl agent state",
 	    "sudo -n rocectl agent show --json",
+	    "rocectl agent counters --json --interface eth0",
 	    "lldpcli -f json0 show neighbors",
 	    "cat /etc/sonic/config_db.json",
 	    "cat /usr/share/sonic/device/x86_64-mlnx_msn2700-r0/ACS-MSN2700/pg_profile_lookup.ini",
