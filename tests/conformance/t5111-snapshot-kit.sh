@@ -3,7 +3,9 @@
 # docs/SNAPSHOT.md): sonic-utilities' CONFIG_DB (the running and the startup configuration
 # of switch str-s6000, its DEVICE_METADATA hostname) and its `show pfc counters` text, laid
 # out as raw answers named by command, are parsed, modelled, diffed against a shipped
-# policy and reported by verify and export; the values asserted are the kit's own
+# policy and reported by verify and export, and diagnosed between two hosts whose answers
+# are a captured agent state and the agent's counters on a simulated NIC; the values
+# asserted are the kit's own
 # (PORT_QOS_MAP pfc_enable "3,4", Ethernet0 PFC0 Rx "1,200").  A truncated answer must fail
 # naming the device and the command, and a missing one naming the file expected.  Other
 # platforms: their kit outputs do not make a device's whole read (docs/SNAPSHOT.md).
@@ -63,6 +65,36 @@ test_expect_success 'export writes the policy the real switch runs' '
 		2>"$TMP/e.err" &&
 	grep -q "^  priorities: \[3, 4\]$" "$TMP/exported.yaml" &&
 	grep -q "^  min_threshold: 1048576B$" "$TMP/exported.yaml"
+'
+
+test_expect_success 'diagnose offline: the kit'\''s switch between two captured hosts' '
+	for h in gpu1 gpu2; do
+		mkdir -p "$S/$h" &&
+			cp "$SRC_DIR/tests/data/host/captured/lab-host-debugfs/01-"*.txt "$S/$h/" ||
+			return 1
+	done &&
+	sh "$SRC_DIR/tests/sim/nic/nicsim" init "$TMP/nic" --nic enp12s0np0,speed=400G \
+		>/dev/null &&
+	sh "$SRC_DIR/tests/sim/nic/nicsim" run "$TMP/nic" -- "$ROCECTL" agent counters --json \
+		--interface enp12s0np0 >"$TMP/counters.json" &&
+	cp "$TMP/counters.json" "$S/gpu1/rocectl-agent-counters-json-interface-enp12s0np0.json" &&
+	cp "$TMP/counters.json" "$S/gpu2/rocectl-agent-counters-json-interface-enp12s0np0.json" &&
+	cat >"$TMP/fabric.yaml" <<-EOF &&
+	apiVersion: rocectl/v1
+	kind: Inventory
+	hosts:
+	  - {name: gpu1, address: 192.0.2.11, interfaces: [enp12s0np0]}
+	  - {name: gpu2, address: 192.0.2.12, interfaces: [enp12s0np0]}
+	switches:
+	  - {name: str-s6000, address: 192.0.2.1, platform: sonic, transport: ssh,
+	     ports: [Ethernet0, Ethernet4]}
+	links:
+	  - {a: "gpu1:enp12s0np0", b: "str-s6000:Ethernet0"}
+	  - {a: "gpu2:enp12s0np0", b: "str-s6000:Ethernet4"}
+	EOF
+	"$ROCECTL" diagnose -p "$POLICY" -i "$TMP/fabric.yaml" --snapshot "$S" gpu1 gpu2 \
+		--format json >"$TMP/d.json" 2>"$TMP/d.err" &&
+	jq -e ".status == \"clean\" and (.paths | length) == 2" "$TMP/d.json"
 '
 
 test_expect_success 'a truncated real answer fails, naming the device and the command' '
