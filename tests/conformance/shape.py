@@ -344,6 +344,27 @@ def check_apply_path(failures, checked, pending, pend_hit):
             failures += ["%s: %s" % (label, b) for b in bad]
 
 
+# The host driver's requests (drivers/host/agent_ssh.c over SSH, lldpd_local.c here): the
+# agent's own subcommands, whose answers are rocectl's, and lldpd's, held to a real lldpd by
+# tests/host/t1150-lldpd-real.sh.  A request added there must be added here.
+HOST_REQUESTS = {"state", "state --raw", "counters --json", "write"}
+HOST_LLDPD = "lldpcli -f json0 show neighbors"
+
+
+def check_host_requests(failures):
+    with open(os.path.join(SRC, "drivers", "host", "agent_ssh.c"), encoding="utf-8") as f:
+        src = f.read()
+    subs = set(re.findall(r'build_cmd\(s, cmd, sizeof\(cmd\), (?:s->raw \? )?"([^"]+)"', src))
+    subs |= set(re.findall(r':\s*"(state[^"]*)"', src))
+    subs |= set(re.findall(r'"%s agent ([^"%]+)"', src))
+    for sub in sorted(subs - HOST_REQUESTS):
+        failures.append("host: rocectl agent %s: the host driver sends it, but the shape table "
+                        "does not list it (HOST_REQUESTS)" % sub)
+    with open(os.path.join(SRC, "drivers", "host", "lldpd.h"), encoding="utf-8") as f:
+        if '"%s"' % HOST_LLDPD not in f.read():
+            failures.append("host: the lldpd command changed: update HOST_LLDPD and t1150")
+
+
 # ---- the NIC: ethtool -S names (ETHTOOL_GSTRINGS), the simulated mlx5 against a real one ----
 
 ETHTOOL_REAL = "host/ethtool/ethtool_-S.mlx5_core.fw14.23.txt"
@@ -571,6 +592,7 @@ def main():
                 failures.append("%s: %s" % (label, b))
     check_apply_path(failures, checked, pending, pend_hit)
     check_nic(failures, checked)
+    check_host_requests(failures)
     for key in sorted(k for k in set(TABLE) - listed if not TABLE[k].get("soon")):
         failures.append("%s: %s: in the shape table, but rocectl does not send it (any more): "
                         "remove it" % key)
