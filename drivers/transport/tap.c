@@ -142,10 +142,17 @@ bool rc_tap_read_only_http(const char *method, const char *path, const char *bod
 		ok = false;
 	cJSON_ArrayForEach(c, cmds)
 	{
+		/* a command is a string, or {"cmd": ..., "revision": N} to ask for the answer's
+		 * shape at a revision (Arista eAPI; ANTA pins revisions so) */
+		const char *line =
+		    cJSON_IsString(c) ? c->valuestring
+		    : cJSON_IsObject(c)
+			? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "cmd"))
+			: NULL;
+
 		if (!ok)
 			break;
-		ok = cJSON_IsString(c) &&
-		     (!strcmp(c->valuestring, "enable") || (rc_tap_read_only_cmd(c->valuestring)));
+		ok = line && (!strcmp(line, "enable") || rc_tap_read_only_cmd(line));
 	}
 	cJSON_Delete(j);
 	return ok;

@@ -58,6 +58,12 @@ static void test_read_only(void **state)
 	static const char eapi_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 				       "{\"cmds\":[\"enable\",\"configure\",\"qos map dscp 26 to "
 				       "traffic-class 3\"]}}";
+	static const char eapi_rev[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
+	    "{\"cmd\":\"show priority-flow-control counters\",\"revision\":3}]}}";
+	static const char eapi_rev_cfg[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
+	    "{\"cmd\":\"configure\",\"revision\":1},{\"revision\":1}]}}";
 	(void)state;
 
 	for (int i = 0; ok[i]; i++)
@@ -71,6 +77,10 @@ static void test_read_only(void **state)
 	assert_false(rc_tap_read_only_http("POST", "/revision", NULL, 0));
 	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_show, strlen(eapi_show)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", eapi_cfg, strlen(eapi_cfg)));
+	/* commands asked at a revision: {"cmd", "revision"} objects */
+	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_rev, strlen(eapi_rev)));
+	assert_false(
+	    rc_tap_read_only_http("POST", "/command-api", eapi_rev_cfg, strlen(eapi_rev_cfg)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", "{", 1));
 }
 
