@@ -17,8 +17,10 @@ usage: shape.py CONFORMANCE_DIR BUILD_DIR ROCECTL SRC_DIR PENDING_FILE WORKDIR
    Real answers that are trimmed mocks (ANTA's) only require the simulator to have every
    real path; configurations (CONFIG_DB) only the same types where both have a path, and
    every key form (`<if>|<n>-<n>`) of the tables the driver reads.
-   The NVUE REST apply path (POST/PATCH/GET of a revision) writes, so no snapshot answers it:
-   the simulator's REST server does, in a network namespace of its own (rest_probe).
+   REST devices' requests are answered by the simulator's REST server as rocectl sent them
+   (eAPI revision included); it runs in the network namespace this script re-executes
+   itself in (unshare -rn).  The NVUE REST apply path (POST/PATCH/GET of a revision) writes,
+   so no snapshot answers it: the REST server does (apply_probe).
    The simulated NIC's `ethtool -S` names (the real ethtool under nicsim) against a real
    mlx5's (check_nic).
 4. PENDING_FILE lists requests whose mismatch is known and being fixed in the simulator; they
@@ -134,8 +136,8 @@ TABLE = {
 
 # Requests of the NVUE REST apply path (drivers/switch/nvue.c: rest_new_revision, the apply
 # PATCH, the poll of the revision's state), which a snapshot cannot stand in for (they
-# write): the simulator's REST server answers them in a network namespace of its own
-# (rest_probe), and each must still be a literal of the driver (APPLY_LITERALS).
+# write): the simulator's REST server answers them (apply_probe), and each must still be a
+# literal of the driver (APPLY_LITERALS).
 APPLY = {
     "nvue rest: POST /revision": dict(real=["nvue/api/01_POST_revision.txt"], kind="api"),
     "nvue rest: PATCH /revision/<n>": dict(real=["nvue/api/03_PATCH_revision_apply.txt"],
@@ -190,17 +192,6 @@ def snap_name(request):
     return re.sub(r"[^A-Za-z0-9]+", "-", request).strip("-")
 
 
-def rest_to_cli(path):
-    """NVUE REST GET -> the nv show command that reads the same tree (the simulator's CLI)."""
-    p, _, q = path.partition("?")
-    cmd = "nv show " + " ".join(x for x in p.split("/") if x)
-    if q == "rev=applied":
-        cmd += " --applied"
-    elif q == "rev=startup":
-        cmd += " --rev=startup"
-    return cmd + " -o json"
-
-
 def setup():
     os.makedirs(os.path.join(RUN, "switches"), exist_ok=True)
     os.makedirs(os.path.join(RUN, "by-addr"), exist_ok=True)
@@ -220,12 +211,63 @@ def setup():
     return path
 
 
-def answer(dev, req, text_eapi=False):
-    """The simulator's answer to one request of `dev`, as its snapshot file holds it."""
+class RestSim:
+    """The simulator's HTTPS server (switchsim-rest) for every switch of RUN, inside the
+    network namespace main() runs in (unshare -rn: nothing outside can reach it), with a
+    throwaway certificate and password."""
+
+    def __init__(self):
+        import base64
+        import ssl
+        key, cert = os.path.join(WORK, "key.pem"), os.path.join(WORK, "cert.pem")
+        sh(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
+            cert, "-days", "1", "-subj", "/CN=127.0.0.1"])
+        os.makedirs(os.path.join(RUN, "secrets"), exist_ok=True)
+        with open(os.path.join(RUN, "secrets", "password"), "w") as f:
+            f.write("shape-probe\n")
+        self.srv = subprocess.Popen([os.path.join(SIM, "switchsim-rest"), "--run-dir", RUN,
+                                     "--port", "8765", "--cert", cert, "--key", key, "--user",
+                                     "admin"], stderr=subprocess.DEVNULL)
+        self.ctx = ssl._create_unverified_context()  # our own throwaway certificate
+        self.auth = "Basic " + base64.b64encode(b"admin:shape-probe").decode()
+
+    def request(self, addr, method, path, body=None):
+        import http.client
+        import time
+        for _ in range(50):
+            try:
+                c = http.client.HTTPSConnection(addr, 8765, context=self.ctx, timeout=10)
+                c.request(method, path, body=body, headers={
+                    "Authorization": self.auth, "Content-Type": "application/json"})
+                return c.getresponse().read().decode()
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the simulator's REST server does not answer on %s" % addr)
+
+    def stop(self):
+        self.srv.terminate()
+        self.srv.wait()
+
+
+REST = None
+ADDR = {name: "127.0.0.%d" % (i + 1) for i, (name, *_) in enumerate(PLATFORMS)}
+
+
+def answer(dev, req, info):
+    """The simulator's answer to one request of `dev`, as its snapshot file holds it: over
+    the simulator's REST API for a REST device (NVUE GET; eAPI runCmds with the command as
+    rocectl sent it, revision included), its CLI for the others."""
     if req.startswith("GET "):
-        return sim_cli(dev, rest_to_cli(req[4:]))
-    if dev in ("eo",) and not text_eapi:
-        return sim_cli(dev, req + " | json")
+        return REST.request(ADDR[dev], "GET", "/nvue_v1" + req[4:])
+    if info.get("eapi"):
+        body = {"jsonrpc": "2.0", "method": "runCmds", "id": "shape",
+                "params": {"version": 1, "cmds": ["enable", info["eapi"]],
+                           "format": "text" if info["text"] else "json"}}
+        j = json.loads(REST.request(ADDR[dev], "POST", "/command-api", json.dumps(body)))
+        if "result" not in j:
+            return json.dumps(j)  # the error, for the parser to refuse
+        r = j["result"][1]
+        return r.get("output", "") if info["text"] else json.dumps(r)
     return sim_cli(dev, req)
 
 
@@ -251,71 +293,40 @@ def discover(inv):
                     rev = (c.get("revision") if isinstance(c, dict) else None) or \
                         j["params"].get("version")
                     if cmd != "enable":
-                        reqs.append((cmd, rev, fmt == "text"))
+                        reqs.append((cmd, rev, fmt == "text", c))
             elif req.startswith("POST "):
                 continue
             else:
-                reqs = [(r.strip(), None, False) for r in req.split(" && ")]
-            for cmd, rev, text in reqs:
+                reqs = [(r.strip(), None, False, None) for r in req.split(" && ")]
+            for cmd, rev, text, eapi in reqs:
                 if cmd in seen[dev]:
                     continue
-                seen[dev][cmd] = {"rev": rev, "text": text}
+                seen[dev][cmd] = {"rev": rev, "text": text, "eapi": eapi}
                 f = os.path.join(SNAP, dev, snap_name(cmd) + ".txt")
                 with open(f, "w") as out:
-                    out.write(answer(dev, cmd, text))
+                    out.write(answer(dev, cmd, seen[dev][cmd]))
                 new += 1
         if not new:
             return seen, p.stdout.decode(errors="replace")
     raise RuntimeError("rocectl kept asking new requests after 60 rounds")
 
 
-def rest_probe():
-    """In a network namespace of its own (run by `unshare -rn`): the simulator's REST
-    server on 127.0.0.1, a revision created, applied as rocectl applies (ays_yes) and polled
-    until applied; prints the three answers as JSON."""
-    import base64
-    import http.client
-    import ssl
+def apply_probe():
+    """The NVUE switch's revision created, applied as rocectl applies it (ays_yes) and
+    polled until applied: the three answers."""
     import time
-    sh(["ip", "link", "set", "lo", "up"])
-    key, cert = os.path.join(WORK, "key.pem"), os.path.join(WORK, "cert.pem")
-    sh(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out",
-        cert, "-days", "1", "-subj", "/CN=127.0.0.1"])
-    os.makedirs(os.path.join(RUN, "secrets"), exist_ok=True)
-    with open(os.path.join(RUN, "secrets", "password"), "w") as f:
-        f.write("shape-probe\n")
-    srv = subprocess.Popen([os.path.join(SIM, "switchsim-rest"), "--run-dir", RUN, "--port",
-                            "8765", "--cert", cert, "--key", key, "--user", "cumulus"],
-                           stderr=subprocess.DEVNULL)
-    ctx = ssl._create_unverified_context()  # the probe's own throwaway certificate
-    auth = "Basic " + base64.b64encode(b"cumulus:shape-probe").decode()
-
-    def req(method, path, body=None):
-        for _ in range(50):
-            try:
-                c = http.client.HTTPSConnection("127.0.0.1", 8765, context=ctx, timeout=5)
-                c.request(method, "/nvue_v1" + path, body=body,
-                          headers={"Authorization": auth, "Content-Type": "application/json"})
-                return c.getresponse().read().decode()
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the simulator's REST server does not answer")
-    try:
-        post = req("POST", "/revision")
-        rev = next(iter(json.loads(post)))
-        patch = req("PATCH", "/revision/" + rev,
-                    json.dumps({"state": "apply", "auto-prompt": {"ays": "ays_yes"}}))
-        for _ in range(50):
-            get = req("GET", "/revision/" + rev)
-            if json.loads(get).get("state", "").startswith("applied"):
-                break
-            time.sleep(0.1)
-        print(json.dumps({"nvue rest: POST /revision": post,
-                          "nvue rest: PATCH /revision/<n>": patch,
-                          "nvue rest: GET /revision/<n>": get}))
-    finally:
-        srv.terminate()
-        srv.wait()
+    addr = ADDR["nv"]
+    post = REST.request(addr, "POST", "/nvue_v1/revision")
+    rev = next(iter(json.loads(post)))
+    patch = REST.request(addr, "PATCH", "/nvue_v1/revision/" + rev,
+                         json.dumps({"state": "apply", "auto-prompt": {"ays": "ays_yes"}}))
+    for _ in range(50):
+        get = REST.request(addr, "GET", "/nvue_v1/revision/" + rev)
+        if json.loads(get).get("state", "").startswith("applied"):
+            break
+        time.sleep(0.1)
+    return {"nvue rest: POST /revision": post, "nvue rest: PATCH /revision/<n>": patch,
+            "nvue rest: GET /revision/<n>": get}
 
 
 def check_apply_path(failures, checked, pending, pend_hit):
@@ -323,13 +334,7 @@ def check_apply_path(failures, checked, pending, pend_hit):
     for lit in APPLY_LITERALS:
         if lit not in src:
             failures.append("drivers/switch/nvue.c no longer has %s: update APPLY" % lit)
-    p = subprocess.run(["unshare", "-rn", sys.executable, os.path.abspath(__file__)] +
-                       sys.argv[1:7] + ["--rest-probe"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if p.returncode:
-        failures.append("the NVUE REST probe failed: %s" % p.stderr.decode(errors="replace")[-400:])
-        return
-    answers = json.loads(p.stdout.decode())
+    answers = apply_probe()
     for label, spec in APPLY.items():
         bad = compare(spec, "", answers[label], None)
         checked.add(label)
@@ -543,8 +548,18 @@ def compare(spec, req, sim_text, asked_rev):
 
 
 def main():
+    global REST
     os.makedirs(WORK, exist_ok=True)
+    sh(["ip", "link", "set", "lo", "up"])
     inv = setup()
+    REST = RestSim()
+    try:
+        return checks(inv)
+    finally:
+        REST.stop()
+
+
+def checks(inv):
     seen, report = discover(inv)
     pending = set()
     with open(PENDING, encoding="utf-8") as f:
@@ -610,6 +625,10 @@ def main():
 
 
 if __name__ == "__main__":
-    if sys.argv[7:] == ["--rest-probe"]:
-        sys.exit(rest_probe())
+    if os.environ.get("SHAPE_NETNS") != "1":
+        # a network namespace of our own: the simulator's REST server listens on every
+        # address of it, and nothing outside can reach it
+        os.environ["SHAPE_NETNS"] = "1"
+        os.execvp("unshare", ["unshare", "-rn", sys.executable, os.path.abspath(__file__)] +
+                  sys.argv[1:])
     sys.exit(main())
