@@ -24,7 +24,10 @@ POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 INV="$TMP/inventory.yaml"
 ip netns add "$H" && ip netns add "$S" ||
 	{ echo "not ok - cannot create network namespaces"; exit 1; }
+# the lldpds (each leaves its pid file when started), then the namespaces (test_at_exit
+# runs the last registered first); registered here, as test bodies run in subshells
 test_at_exit "ip netns del $H; ip netns del $S"
+test_at_exit 'for f in "$TMP"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; done; true'
 
 # lldpd in its own mount namespace (a private /run) inside network namespace $1, started
 # in the foreground (-d) in the background; its pid in $TMP/$1.pid (the same process:
@@ -34,7 +37,6 @@ start_lldpd() {
 		sh -c 'mount -t tmpfs tmpfs /run && exec lldpd -d -O "$0" -I "$1"' "$2" "$3" \
 		>"$TMP/$1.log" 2>&1 &
 	echo $! >"$TMP/$1.pid"
-	test_at_exit "kill $! 2>/dev/null || true"
 }
 
 # run in the mount and network namespaces of the lldpd of namespace $1
