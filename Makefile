@@ -29,7 +29,7 @@ DEB_PACKAGES := build-essential pkg-config clang clang-format clang-tidy libyaml
 	libnl-route-3-dev libssh-dev libcurl4-openssl-dev libcjson-dev libibverbs-dev \
 	libcmocka-dev iproute2 openssh-client openssh-server libclang-rt-14-dev graphviz \
 	python3-jsonschema libyang2-tools python3 python3-jsonpatch dpkg-dev debhelper lintian \
-	mandoc groff-base
+	mandoc groff-base lldpd ethtool
 
 # `make V=1` shows the full commands.
 ifeq ($(V),1)
@@ -223,9 +223,12 @@ faults-quick: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 		sh tests/faults/quick.sh
 
 # Only the conformance suite (part of `make test` too): no lab, no root.
-# test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states.
+# test_conf_sonic_patch runs the switch simulator's binaries (no sshd) for factory states;
+# t5110-shape also its REST server, in a network namespace of its own (unshare -rn), and
+# the simulated NIC under the real ethtool.
 conformance: rocectl rocectl-net.so $(BUILD)/san/rocectl $(CONF_BINS) \
-		$(BUILD)/sim/switch/switchsim-ctl $(BUILD)/sim/switch/switchsim-cli
+		$(BUILD)/sim/switch/switchsim-ctl $(BUILD)/sim/switch/switchsim-cli \
+		$(BUILD)/sim/switch/switchsim-rest $(NICSIM_OUT)/libnicsim.so $(NICSIM_OUT)/nicsimctl
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" ROCECTL_TEST_FILTER=tests/conformance/ sh tests/run.sh $(CONF_BINS)
 

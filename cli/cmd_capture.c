@@ -213,18 +213,22 @@ static bool record_eapi(struct cap *c, const char *body, const char *answer, siz
 	for (int i = 0; ok && i < cJSON_GetArraySize(cmds); i++) {
 		const cJSON *cmd = cJSON_GetArrayItem(cmds, i), *r = cJSON_GetArrayItem(res, i);
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "output");
+		/* a string, or {"cmd": ..., "revision": N} (tap.c) */
+		const char *line =
+		    cJSON_IsString(cmd)
+			? cmd->valuestring
+			: cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cmd, "cmd"));
 		char *s;
 
-		if (!cJSON_IsString(cmd) || !strcmp(cmd->valuestring, "enable"))
+		if (!line || !strcmp(line, "enable"))
 			continue;
 		if (text && cJSON_IsString(o)) {
-			write_file(c, cmd->valuestring, "text", o->valuestring,
-				   strlen(o->valuestring));
+			write_file(c, line, "text", o->valuestring, strlen(o->valuestring));
 			continue;
 		}
 		s = cJSON_Print(r);
 		if (s)
-			write_file(c, cmd->valuestring, "json", s, strlen(s));
+			write_file(c, line, "json", s, strlen(s));
 		free(s);
 	}
 	cJSON_Delete(req);

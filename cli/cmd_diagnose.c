@@ -37,12 +37,13 @@ enum diag_fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
 struct diag_opts {
 	const char *policy, *inventory;
 	uint64_t interval_us;
+	const char *snapshot; /* --snapshot DIR (docs/SNAPSHOT.md) */
 	enum diag_fmt fmt;
 	unsigned parallel;
 	const char *output;
 };
 
-enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL };
+enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL, OPT_SNAPSHOT };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (its lossless priorities and ECN class)", 'p'},
@@ -58,12 +59,13 @@ static const struct rc_option options[] = {
      "write the report to FILE (replaced atomically, mode 0644: the node_exporter textfile "
      "collector reads it) instead of stdout",
      'o'},
+    {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
 	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
-	"[--format text|json|prometheus] [-o FILE] [--parallel N]"
+	"[--format text|json|prometheus] [-o FILE] [--parallel N] [--snapshot DIR]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -107,6 +109,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		return rc_number_arg("diagnose", "parallel", arg, 1, 1024, &o->parallel);
 	case 'o':
 		o->output = arg;
+		return 0;
+	case OPT_SNAPSHOT:
+		o->snapshot = arg;
 		return 0;
 	default:
 		return -EINVAL;
@@ -241,11 +246,17 @@ static int report(struct diag_run *r)
 
 static int run(struct diag_run *r, int npos, char **argv, const struct rc_global *g)
 {
-	struct rc_run_opts opts = {
-	    .root = g->root, .accept_new_host_keys = g->accept_new_host_keys, .dry_run = true};
+	struct rc_run_opts opts = {.root = g->root,
+				   .accept_new_host_keys = g->accept_new_host_keys,
+				   .snapshot = r->o.snapshot,
+				   .dry_run = true};
 	struct rc_warnings warn = {0};
 	struct rc_err err = {0};
 	int rc;
+
+	/* both samples come from the same files: waiting between them shows nothing more */
+	if (r->o.snapshot)
+		r->o.interval_us = 100000;
 
 	if (rc_policy_load(r->o.policy, &r->pol, &warn, &err) ||
 	    rc_inventory_load(r->o.inventory, &r->inv, &warn, &err)) {

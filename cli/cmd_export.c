@@ -26,10 +26,11 @@
 #include "rocectl/print.h"
 #include "rocectl/util.h"
 
-enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_OVERRIDES, OPT_NAME, OPT_FORMAT };
+enum { OPT_LIMIT = 256, OPT_PARALLEL, OPT_OVERRIDES, OPT_NAME, OPT_FORMAT, OPT_SNAPSHOT };
 
 struct export_opts {
 	const char *inventory, *limit, *out, *overrides, *name;
+	const char *snapshot; /* --snapshot DIR (docs/SNAPSHOT.md) */
 	unsigned parallel;
 	bool json;
 };
@@ -42,6 +43,7 @@ static const struct rc_option options[] = {
      OPT_OVERRIDES},
     {"name", 0, "NAME", "the policy's name (default: exported)", OPT_NAME},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
+    {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
     {"format", 0, "FMT",
      "text (default: the policy as YAML) or json: policy, overrides and differences on stdout "
      "(examples/export.schema.json); -o still gets the YAML",
@@ -51,7 +53,7 @@ static const struct rc_option options[] = {
 
 #define USAGE                                                                                      \
 	"rocectl export -i INVENTORY [--limit NAMES] [-o FILE] [--overrides FILE] [--name NAME] "  \
-	"[--parallel N] [--format text|json]"
+	"[--parallel N] [--snapshot DIR] [--format text|json]"
 
 /* What only reading needs: the fleet diffs what it reads against some policy, and this one
  * is thrown away (the export's own policy is diffed afterwards). */
@@ -87,6 +89,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		return 0;
 	case OPT_PARALLEL:
 		return rc_number_arg("export", "parallel", arg, 1, 1024, &o->parallel);
+	case OPT_SNAPSHOT:
+		o->snapshot = arg;
+		return 0;
 	default:
 		return -EINVAL;
 	}
@@ -284,6 +289,7 @@ static int run(struct export_run *r, const struct rc_global *g, struct rc_err *e
 	struct rc_run_opts opts = {.root = g->root,
 				   .accept_new_host_keys = g->accept_new_host_keys,
 				   .verbose = rc_cli_verbosity() > 0,
+				   .snapshot = r->o.snapshot,
 				   .dry_run = true};
 	struct rc_warnings warn = {0};
 	struct rc_export_dev *devs;

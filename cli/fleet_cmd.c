@@ -40,6 +40,7 @@ enum {
 	OPT_OUTPUT = 'o',
 	OPT_COUNTERS = 260,
 	OPT_CONFIRM,
+	OPT_SNAPSHOT,
 };
 
 enum report_format {
@@ -60,7 +61,8 @@ struct cmd_opts {
 	bool counters;
 	enum report_format format;
 	unsigned parallel;
-	uint32_t confirm_s; /* apply --confirm: seconds, 0 = none */
+	uint32_t confirm_s;   /* apply --confirm: seconds, 0 = none */
+	const char *snapshot; /* verify --snapshot DIR (docs/SNAPSHOT.md) */
 };
 
 static const char *const names[] = {"plan", "apply", "verify"};
@@ -97,6 +99,7 @@ static const struct rc_option verify_options[] = {
      "also read every device's counters (PFC pauses, ECN marks, CNPs, drops) into the "
      "prometheus output",
      OPT_COUNTERS},
+    {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
     {"journal", 'J', "DIR",
      "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
     {NULL, 0, NULL, NULL, 0},
@@ -136,6 +139,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_COUNTERS:
 		o->counters = true;
+		break;
+	case OPT_SNAPSHOT:
+		o->snapshot = arg;
 		break;
 	case OPT_CONFIRM: {
 		struct rc_err err = {0};
@@ -706,6 +712,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	 * --parallel 32 was 50 MB with them, 36 MB with two (bench/README.md) */
 	mallopt(M_ARENA_MAX, 2);
 	ropts.verbose = rc_cli_verbosity() > 0;
+	ropts.snapshot = o.snapshot;
 	exit_code = RC_EXIT_ERROR;
 	if (plan_path) {
 		if (rc_plan_load(plan_path, &plan, &err)) {

@@ -28,7 +28,8 @@ struct rc_session {
 	const struct rc_device *dev;
 	struct rc_ssh *ssh;
 	/* `rocectl capture` (a tap on the transport): the read asks for what the agent read
-	 * too (`agent state --raw`), so that the capture holds the host's own answers. */
+	 * too (`agent state --raw`), so that the capture holds the host's own answers; a
+	 * snapshot read asks the same, to find the file the capture wrote. */
 	bool raw;
 };
 
@@ -41,7 +42,7 @@ static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");
 	s->dev = dev;
-	s->raw = opts->tap != NULL;
+	s->raw = opts->tap != NULL || opts->snapshot != NULL;
 	rc = rc_ssh_open(dev, opts, &s->ssh, err);
 	if (rc) {
 		free(s);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "lldpd.h"
 
 struct rc_session {
 	char root[PATH_MAX];
@@ -510,6 +511,14 @@ static int host_open(const struct rc_device *dev, const struct rc_run_opts *opts
 	int rc;
 
 	*out = NULL;
+	/* this machine's NICs are no snapshot's answers (docs/SNAPSHOT.md) */
+	if (opts && opts->snapshot) {
+		free(s);
+		return rc_errf(err, EOPNOTSUPP,
+			       "'%s': a host with transport local is read on this machine, not "
+			       "from a snapshot (capture it over SSH: transport ssh)",
+			       dev ? dev->name : "?");
+	}
 	if (!s)
 		return rc_errf(err, ENOMEM, "out of memory");
 	snprintf(s->root, sizeof(s->root), "%s", opts && opts->root ? opts->root : "/");
@@ -1078,6 +1087,12 @@ static int host_counters(struct rc_session *s, const struct rc_port_state *ports
 	return rc;
 }
 
+/* This machine's LLDP neighbours, from its lldpd (lldpd_local.c), for the cabling checks. */
+static int host_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	return rc_lldpd_local(s->device, out, err);
+}
+
 const struct rc_driver rc_host_driver = {
     .name = "mlx5",
     /* A pfc_en change flaps the link; a trust change restarts the channels (mlx5 en_dcbnl.c). */
@@ -1088,6 +1103,7 @@ const struct rc_driver rc_host_driver = {
     .apply = host_apply,
     .counters = host_counters,
     .close = host_close,
+    .neighbors = host_neighbors,
 };
 
 RC_DRIVER_REGISTER(rc_host_driver)

@@ -13,4 +13,8 @@
 int rc_lldpd_parse(const char *text, size_t len, const char *device, struct rc_neighbors *out,
 		   struct rc_err *err);
 
+/* The same, from this machine's lldpd (lldpd_local.c: lldpcli run without a shell); -ENOENT
+ * when no lldpcli or no lldpd answers. */
+int rc_lldpd_local(const char *device, struct rc_neighbors *out, struct rc_err *err);
+
 #endif

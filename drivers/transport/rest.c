@@ -34,6 +34,7 @@ struct rc_rest {
 	char errbuf[CURL_ERROR_SIZE];
 	const struct rc_tap *tap; /* rocectl capture: record, refuse writes */
 	bool verbose;		  /* -v: print each request */
+	const char *snapshot;	  /* --snapshot DIR: answers from files, no connection */
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -189,6 +190,13 @@ int rc_rest_open(const struct rc_device *dev, const struct rc_run_opts *opts, co
 	snprintf(r->user, sizeof(r->user), "%s", dev->cred.user);
 	snprintf(r->base, sizeof(r->base), "https://%s%s%s:%u%s", v6 ? "[" : "", dev->address,
 		 v6 ? "]" : "", port ? port : 443, base);
+	if (opts && opts->snapshot) {
+		/* no connection: snapshot.c answers (rc_rest_request) */
+		r->snapshot = opts->snapshot;
+		r->verbose = opts->verbose;
+		*out = r;
+		return 0;
+	}
 	r->tap = opts ? opts->tap : NULL;
 	r->verbose = opts && opts->verbose;
 	r->timeout_ms = dev->rest.timeout_ms		   ? dev->rest.timeout_ms
@@ -362,6 +370,32 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 			    const char *body, size_t body_len, const char *content_type,
 			    struct rc_rest_response *resp, struct rc_err *err);
 
+/* --snapshot: GET answered from the file of "GET path", an eAPI read from its commands'
+ * files; anything else is refused. */
+static int snapshot_request(struct rc_rest *r, const char *method, const char *path,
+			    const char *body, size_t body_len, struct rc_rest_response *resp,
+			    struct rc_err *err)
+{
+	char req[1100];
+	int rc;
+
+	memset(resp, 0, sizeof(*resp));
+	if (!rc_tap_read_only_http(method, path, body, body_len))
+		return rc_errf(err, EPERM, "'%s': a snapshot answers reads only: refusing %s %s",
+			       r->dev, method, path);
+	snprintf(req, sizeof(req), "%s %s", method, path);
+	if (r->verbose)
+		rc_verbose_log(r->dev, "snapshot", req, body, body_len);
+	if (!strcmp(method, "POST"))
+		rc = rc_snapshot_eapi(r->snapshot, r->dev, body, body_len, &resp->body, &resp->len,
+				      err);
+	else
+		rc = rc_snapshot_answer(r->snapshot, r->dev, req, &resp->body, &resp->len, err);
+	if (!rc)
+		resp->status = 200;
+	return rc;
+}
+
 /* With a capture tap: only read-only requests are sent, and each answer is recorded. */
 int rc_rest_request(struct rc_rest *r, const char *method, const char *path, const char *body,
 		    size_t body_len, const char *content_type, struct rc_rest_response *resp,
@@ -370,6 +404,8 @@ int rc_rest_request(struct rc_rest *r, const char *method, const char *path, con
 	char req[1100];
 	int rc;
 
+	if (r->snapshot)
+		return snapshot_request(r, method, path, body, body_len, resp, err);
 	if (r->tap && !rc_tap_read_only_http(method, path, body, body_len)) {
 		memset(resp, 0, sizeof(*resp));
 		return rc_errf(err, EPERM, "'%s': capture refuses to send %s %s: not read-only",

@@ -3,8 +3,9 @@
  * shared (secrets, addresses, serial numbers -> placeholders).
  *
  * Read-only means a show command of one of the dialects (`nv show`, SONiC `show` and `sonic-db-cli`
- * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show`
- * (also through the inventory's agent_command) and lldpd's `lldpcli ... show`;
+ * reads, EOS `show` and its `| json` filter), the host agent's `rocectl agent state|show|counters`
+ * (also through the inventory's agent_command), lldpd's `lldpcli ... show` and the two files
+ * the SONiC driver reads with `cat`;
  * everything else is refused, so a capture can never change a device whatever the driver asks. */
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +24,8 @@ static bool starts(const char *s, const char *p)
 }
 
 /* The inventory's agent_command (docs/INVENTORY.md: `rocectl`, or an absolute path ending
- * in /rocectl, optionally after `sudo -n `) followed by `agent state` or `agent show`. */
+ * in /rocectl, optionally after `sudo -n `) followed by `agent state`, `agent show` or
+ * `agent counters` (reads: drivers/host/agent_cmd.c). */
 static bool agent_read_only(const char *p)
 {
 	const char *sp;
@@ -34,14 +36,42 @@ static bool agent_read_only(const char *p)
 	if (!sp || (strncmp(p, "rocectl ", 8) &&
 		    (*p != '/' || sp - p < 8 || strncmp(sp - 8, "/rocectl", 8))))
 		return false;
-	return starts(sp, " agent state") || starts(sp, " agent show");
+	return starts(sp, " agent state") || starts(sp, " agent show") ||
+	       starts(sp, " agent counters");
+}
+
+/* The files the SONiC driver reads with `cat` (drivers/switch/sonic.c): the startup
+ * configuration and the SKU's pg_profile_lookup.ini (sonic-buildimage keeps it under
+ * /usr/share/sonic/device/<platform>/<hwsku>/); no other path, no "..". */
+static bool cat_read_only(const char *p)
+{
+	static const char dev[] = "cat /usr/share/sonic/device/";
+	static const char ini[] = "/pg_profile_lookup.ini";
+	size_t n = strlen(p), slashes = 0;
+
+	if (!strcmp(p, "cat /etc/sonic/config_db.json"))
+		return true;
+	if (!starts(p, dev) || n <= sizeof(dev) + sizeof(ini) || strcmp(p + n - strlen(ini), ini) ||
+	    strstr(p, ".."))
+		return false;
+	for (const char *c = p + strlen(dev); c < p + n - strlen(ini); c++) {
+		if (*c == '/')
+			slashes++;
+		else if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			return false;
+	}
+	return slashes == 1;
 }
 
 /* One piece of a command line, trimmed. */
 static bool piece_read_only(const char *p, size_t n)
 {
-	static const char *const ok[] = {"show ", "nv show ", "rocectl agent state",
-					 "rocectl agent show", NULL};
+	static const char *const ok[] = {"show ",
+					 "nv show ",
+					 "rocectl agent state",
+					 "rocectl agent show",
+					 "rocectl agent counters",
+					 NULL};
 	static const char *const db_reads[] = {"HGETALL ", "HGET ", "KEYS ", "EXISTS ", NULL};
 	char buf[512], *w;
 
@@ -58,7 +88,7 @@ static bool piece_read_only(const char *p, size_t n)
 	for (int i = 0; ok[i]; i++)
 		if (starts(buf, ok[i]))
 			return true;
-	if (agent_read_only(buf))
+	if (agent_read_only(buf) || cat_read_only(buf))
 		return true;
 	/* lldpd's reads (lldpcli(8)): `show`, never `configure`/`update` */
 	if (starts(buf, "lldpcli -f json0 show ") || starts(buf, "lldpcli show "))
@@ -112,10 +142,17 @@ bool rc_tap_read_only_http(const char *method, const char *path, const char *bod
 		ok = false;
 	cJSON_ArrayForEach(c, cmds)
 	{
+		/* a command is a string, or {"cmd": ..., "revision": N} to ask for the answer's
+		 * shape at a revision (Arista eAPI; ANTA pins revisions so) */
+		const char *line =
+		    cJSON_IsString(c) ? c->valuestring
+		    : cJSON_IsObject(c)
+			? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "cmd"))
+			: NULL;
+
 		if (!ok)
 			break;
-		ok = cJSON_IsString(c) &&
-		     (!strcmp(c->valuestring, "enable") || (rc_tap_read_only_cmd(c->valuestring)));
+		ok = line && (!strcmp(line, "enable") || rc_tap_read_only_cmd(line));
 	}
 	cJSON_Delete(j);
 	return ok;

@@ -78,6 +78,11 @@ void rc_cli_config_fini(void);
 	"only these devices: names, roles (spine, leaf, switch, host), ranges (gpu[001-016]), "    \
 	"globs (leaf*), !TERM to exclude; comma-separated"
 
+/* The help of --snapshot (verify, diagnose, export; docs/SNAPSHOT.md). */
+#define RC_SNAPSHOT_HELP                                                                           \
+	"read each device's answers from DIR/<device>/ (a capture, or raw outputs named by "       \
+	"command; docs/SNAPSHOT.md) instead of the network"
+
 /* A --limit that names no device of inv (a term matching nothing, or nothing left selected):
  * prints "rocectl CMD: ..." naming the term and returns RC_EXIT_USAGE; 0 when it selects
  * (or limit is NULL/empty).  Every command calls it before its fleet is set up. */

@@ -26,6 +26,9 @@ struct rc_run_opts {
 	/* `rocectl capture`: the transports record every command and answer here, and refuse
 	 * anything that is not read-only (include/rocectl/transport.h).  NULL: no capture. */
 	const struct rc_tap *tap;
+	/* --snapshot DIR: the transports answer reads from DIR/<device>/ and refuse writes
+	 * (include/rocectl/transport.h, docs/SNAPSHOT.md).  NULL: the network. */
+	const char *snapshot;
 	/* -v: the transports print each command and request to stderr before sending it,
 	 * secrets redacted (rc_redact, include/rocectl/transport.h). */
 	bool verbose;

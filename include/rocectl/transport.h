@@ -137,7 +137,7 @@ void rc_tap_device_version(const struct rc_device *dev, const struct rc_run_opts
 
 /* An SSH command line every piece of which (split at &&, ||, ;, |) is a show command of a
  * dialect: `show ...`, `nv show ...`, `sonic-db-cli DB HGETALL|HGET|KEYS|EXISTS ...`,
- * `rocectl agent state|show ...`, `json` (EOS's output filter); no redirection, no
+ * `rocectl agent state|show|counters ...`, `json` (EOS's output filter); no redirection, no
  * substitution. */
 bool rc_tap_read_only_cmd(const char *cmd);
 /* GET or HEAD; or an eAPI runCmds POST whose commands are `enable` and show commands. */
@@ -154,5 +154,20 @@ int rc_redact(const char *in, size_t len, const char *const *literals, char **ou
  * body, at most 4 KiB of it) on stderr, redacted. */
 void rc_verbose_log(const char *device, const char *what, const char *request, const char *body,
 		    size_t body_len);
+
+/* ---- snapshot (drivers/transport/snapshot.c, docs/SNAPSHOT.md) ----------------------- */
+
+/* `--snapshot DIR` (rc_run_opts.snapshot): rc_ssh_open and rc_rest_open connect to nothing,
+ * and every read-only command or request is answered from DIR/<device>/ (a capture's files
+ * or raw answers named by rc_snapshot_name); anything else is refused with -EPERM, a read
+ * without a file with -ENOENT naming the device, the request and the file expected. */
+int rc_snapshot_answer(const char *dir, const char *device, const char *request, char **out,
+		       size_t *len, struct rc_err *err);
+/* An eAPI runCmds body answered from the files of its commands, as a JSON-RPC answer. */
+int rc_snapshot_eapi(const char *dir, const char *device, const char *body, size_t body_len,
+		     char **out, size_t *len, struct rc_err *err);
+/* The raw layout's file name of a request, without extension: runs of characters other than
+ * letters and digits become one '-' ("show pfc counters" -> "show-pfc-counters"). */
+int rc_snapshot_name(const char *request, char *out, size_t len);
 
 #endif

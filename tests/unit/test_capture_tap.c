@@ -25,30 +25,45 @@ static void test_read_only(void **state)
 	    "/opt/rocectl/bin/rocectl agent state --raw",
 	    "sudo -n /usr/bin/rocectl agent state",
 	    "sudo -n rocectl agent show --json",
+	    "rocectl agent counters --json --interface eth0",
 	    "lldpcli -f json0 show neighbors",
+	    "cat /etc/sonic/config_db.json",
+	    "cat /usr/share/sonic/device/x86_64-mlnx_msn2700-r0/ACS-MSN2700/pg_profile_lookup.ini",
 	    NULL};
-	static const char *const bad[] = {"configure session s",
-					  "nv config apply -y",
-					  "sudo config apply-patch /dev/stdin",
-					  "show running-config > /mnt/flash/x",
-					  "show version; reload",
-					  "copy running-config startup-config",
-					  "sonic-db-cli CONFIG_DB HSET 'PORT|Ethernet0' mtu 9100",
-					  "show $(reboot)",
-					  "write memory",
-					  "",
-					  "sudo -n /usr/bin/rocectl agent write",
-					  "/usr/bin/rocectl-evil agent state",
-					  "/usr/bin/notrocectl agent state",
-					  "sudo /usr/bin/rocectl agent state",
-					  "lldpcli configure system hostname x",
-					  "lldpcli -c /tmp/x show neighbors",
-					  NULL};
+	static const char *const bad[] = {
+	    "configure session s",
+	    "nv config apply -y",
+	    "sudo config apply-patch /dev/stdin",
+	    "show running-config > /mnt/flash/x",
+	    "show version; reload",
+	    "copy running-config startup-config",
+	    "sonic-db-cli CONFIG_DB HSET 'PORT|Ethernet0' mtu 9100",
+	    "show $(reboot)",
+	    "write memory",
+	    "",
+	    "sudo -n /usr/bin/rocectl agent write",
+	    "/usr/bin/rocectl-evil agent state",
+	    "/usr/bin/notrocectl agent state",
+	    "sudo /usr/bin/rocectl agent state",
+	    "lldpcli configure system hostname x",
+	    "lldpcli -c /tmp/x show neighbors",
+	    "cat /etc/shadow",
+	    "cat /etc/sonic/config_db.json /etc/shadow",
+	    "cat /usr/share/sonic/device/../../../etc/pg_profile_lookup.ini",
+	    "cat /usr/share/sonic/device/a/b/c/pg_profile_lookup.ini",
+	    "cat /usr/share/sonic/device/a b/c/pg_profile_lookup.ini",
+	    NULL};
 	static const char eapi_show[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 					"{\"cmds\":[\"enable\",\"show qos maps\"]}}";
 	static const char eapi_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 				       "{\"cmds\":[\"enable\",\"configure\",\"qos map dscp 26 to "
 				       "traffic-class 3\"]}}";
+	static const char eapi_rev[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
+	    "{\"cmd\":\"show priority-flow-control counters\",\"revision\":3}]}}";
+	static const char eapi_rev_cfg[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
+	    "{\"cmd\":\"configure\",\"revision\":1},{\"revision\":1}]}}";
 	(void)state;
 
 	for (int i = 0; ok[i]; i++)
@@ -62,6 +77,10 @@ static void test_read_only(void **state)
 	assert_false(rc_tap_read_only_http("POST", "/revision", NULL, 0));
 	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_show, strlen(eapi_show)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", eapi_cfg, strlen(eapi_cfg)));
+	/* commands asked at a revision: {"cmd", "revision"} objects */
+	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_rev, strlen(eapi_rev)));
+	assert_false(
+	    rc_tap_read_only_http("POST", "/command-api", eapi_rev_cfg, strlen(eapi_rev_cfg)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", "{", 1));
 }
 

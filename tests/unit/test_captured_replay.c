@@ -414,8 +414,17 @@ static int replay(const struct capture *c, struct rc_err *err)
 	} else if (!strcmp(c->platform, "nvue") && is(c->command, "GET ")) {
 		rc = nvue_parse_json(c->body, c->len, c->command, &one, err);
 	} else if (!strcmp(c->platform, "sonic") &&
-		   !strcmp(c->command, "show runningconfiguration all")) {
+		   (!strcmp(c->command, "show runningconfiguration all") ||
+		    !strcmp(c->command, "cat /etc/sonic/config_db.json"))) {
+		/* the running configuration, and the startup one: the same CONFIG_DB format */
 		rc = sonic_parse_configdb(c->body, c->len, c->command, &one, err);
+	} else if (!strcmp(c->platform, "sonic") &&
+		   is(c->command, "cat /usr/share/sonic/device/")) {
+		struct sonic_rows rows = {0};
+
+		rc = sonic_parse_lookup(c->body, c->len, c->command, &rows, err);
+		if (!rc && !rows.n)
+			rc = rc_errf(err, EPROTO, "'%s': no row", c->command);
 	} else if (!strcmp(c->platform, "sonic") && is(c->command, "sonic-db-cli ") && n <= 64) {
 		rc = sonic_parse_pydict_lines(c->body, c->len, c->command, docs, n, err);
 	}

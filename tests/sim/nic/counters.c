@@ -51,6 +51,9 @@ const struct ns_cdef ns_counters[] = {
     ETH("tx_errors_phy"),
     ETH("rx_pause_ctrl_phy"),
     ETH("tx_pause_ctrl_phy"),
+    /* link-level pause in the real mlx5 answer too ($CONFORMANCE_DIR/host/ethtool/) */
+    ETH("rx_global_pause"),
+    ETH("tx_global_pause"),
     ETH("rx_buffer_passed_thres_phy"),
     ETH("link_down_events_phy"),
     TRAF(0),

@@ -102,12 +102,18 @@ static int sn_cat(struct sn_cli *c, const char *path)
 		return 0;
 	}
 	if (!strcmp(path, ini)) {
+		long off = c->sw.model->xon_offset;
+
 		fprintf(c->out,
-			"# PG lossless profiles.\n# speed cable size    xon  xoff threshold\n");
+			"# PG lossless profiles.\n# speed cable size    xon  xoff threshold%s\n",
+			off ? " xon_offset" : "");
 		for (size_t i = 0; i < c->sw.model->n_rows; i++) {
 			const struct sn_row *r = &c->sw.model->rows[i];
-			fprintf(c->out, "%-7ld %ldm %-7ld %-6ld %-7ld 0\n", r->speed, r->cable_m,
+			fprintf(c->out, "%-7ld %ldm %-7ld %-6ld %-7ld 0", r->speed, r->cable_m,
 				r->size, r->xon, r->xoff);
+			if (off)
+				fprintf(c->out, "         %ld", off);
+			fputc('\n', c->out);
 		}
 		return 0;
 	}

@@ -36,6 +36,9 @@ struct sn_model {
 	long shp_xoff; /* ingress_lossless_pool xoff: the shared headroom pool (0: off) */
 	const struct sn_row *rows;
 	size_t n_rows;
+	/* pg_profile_lookup.ini's xon_offset column, the same on every row of the SKUs that
+	 * have it (0: the file has no such column) */
+	long xon_offset;
 };
 
 /* sonic_sku.c: the HWSKUs, NULL-terminated. */

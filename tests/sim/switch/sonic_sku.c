@@ -18,7 +18,7 @@
  *   platform directory, so they are unverified (nothing reads them but `show version`). */
 #include "sonic.h"
 
-/* Arista-7060X6-64PE-B-O128/pg_profile_lookup.ini */
+/* Arista-7060X6-64PE-B-O128/pg_profile_lookup.ini (xon_offset 3556 on every row) */
 static const struct sn_row rows_arista_7060x6_64pe_b_o128[] = {
     {400000, 5, 18796, 0, 445770}, {400000, 30, 8636, 0, 445770},   {400000, 40, 18796, 0, 445770},
     {400000, 60, 8636, 0, 475136}, {400000, 150, 18796, 0, 611328}, {400000, 500, 8636, 0, 1136396},
@@ -26,7 +26,7 @@ static const struct sn_row rows_arista_7060x6_64pe_b_o128[] = {
     {100000, 60, 8636, 0, 475136}, {100000, 150, 18796, 0, 611328}, {100000, 500, 8636, 0, 1136396},
 };
 
-/* Arista-7260CX3-D108C8/pg_profile_lookup.ini */
+/* Arista-7260CX3-D108C8/pg_profile_lookup.ini (xon_offset 2496 on every row) */
 static const struct sn_row rows_arista_7260cx3_d108c8[] = {
     {100000, 5, 1248, 1248, 54080},    {100000, 40, 1248, 1248, 59696},
     {100000, 300, 1248, 1248, 101088}, {50000, 5, 1248, 1248, 54080},
@@ -83,25 +83,25 @@ const struct sn_model sn_models[] = {
     /* ports: buffer_ports.j2: Ethernet0..Ethernet508 step 4; shared headroom pool: off */
     {"Arista-7060X6-64PE-B-O128", "x86_64-arista_7060x6_64pe_b", "broadcom", "th5", SN_LAYOUT_O128,
      0, rows_arista_7060x6_64pe_b_o128,
-     sizeof(rows_arista_7060x6_64pe_b_o128) / sizeof(rows_arista_7060x6_64pe_b_o128[0])},
+     sizeof(rows_arista_7060x6_64pe_b_o128) / sizeof(rows_arista_7060x6_64pe_b_o128[0]), 3556},
     /* ports: buffer_ports_t0.j2: 2 x 50G on ports 0-11 and 20-63, 100G on 12-19; shared headroom
        pool: off */
     {"Arista-7260CX3-D108C8", "x86_64-arista_7260cx3_64", "broadcom", "th2", SN_LAYOUT_D_C8, 0,
      rows_arista_7260cx3_d108c8,
-     sizeof(rows_arista_7260cx3_d108c8) / sizeof(rows_arista_7260cx3_d108c8[0])},
+     sizeof(rows_arista_7260cx3_d108c8) / sizeof(rows_arista_7260cx3_d108c8[0]), 2496},
     /* ports: the same 50G/100G split as the D108C8 template; shared headroom pool: xoff 4333568 */
     {"Mellanox-SN3800-D112C8", "x86_64-mlnx_msn3800-r0", "mellanox", "spc2", SN_LAYOUT_D_C8,
      4333568, rows_mellanox_sn3800_d112c8,
-     sizeof(rows_mellanox_sn3800_d112c8) / sizeof(rows_mellanox_sn3800_d112c8[0])},
+     sizeof(rows_mellanox_sn3800_d112c8) / sizeof(rows_mellanox_sn3800_d112c8[0]), 0},
     /* ports: 64 x 100G; shared headroom pool: xoff 8790016 */
     {"Mellanox-SN4600C-C64", "x86_64-mlnx_msn4600c-r0", "mellanox", "spc3", SN_LAYOUT_C64, 8790016,
      rows_mellanox_sn4600c_c64,
-     sizeof(rows_mellanox_sn4600c_c64) / sizeof(rows_mellanox_sn4600c_c64[0])},
+     sizeof(rows_mellanox_sn4600c_c64) / sizeof(rows_mellanox_sn4600c_c64[0]), 0},
     /* ports: 128 x 400G; shared headroom pool: off */
     {"Mellanox-SN5600-O128", "x86_64-nvidia_sn5600-r0", "mellanox", "spc4", SN_LAYOUT_O128, 0,
      rows_mellanox_sn5600_o128,
-     sizeof(rows_mellanox_sn5600_o128) / sizeof(rows_mellanox_sn5600_o128[0])},
-    {NULL, NULL, NULL, NULL, 0, 0, NULL, 0},
+     sizeof(rows_mellanox_sn5600_o128) / sizeof(rows_mellanox_sn5600_o128[0]), 0},
+    {NULL, NULL, NULL, NULL, 0, 0, NULL, 0, 0},
 };
 
 const char *const sn_model_names[] = {"Arista-7060X6-64PE-B-O128", "Arista-7260CX3-D108C8",

@@ -1,0 +1,117 @@
+#!/bin/sh
+# The kit's real SONiC outputs through the whole pipeline, offline (--snapshot,
+# docs/SNAPSHOT.md): sonic-utilities' CONFIG_DB (the running and the startup configuration
+# of switch str-s6000, its DEVICE_METADATA hostname) and its `show pfc counters` text, laid
+# out as raw answers named by command, are parsed, modelled, diffed against a shipped
+# policy and reported by verify and export, and diagnosed between two hosts whose answers
+# are a captured agent state and the agent's counters on a simulated NIC; the values
+# asserted are the kit's own
+# (PORT_QOS_MAP pfc_enable "3,4", Ethernet0 PFC0 Rx "1,200").  A truncated answer must fail
+# naming the device and the command, and a missing one naming the file expected.  Other
+# platforms: their kit outputs do not make a device's whole read (docs/SNAPSHOT.md).
+# No lab, no root.
+# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+. "$SRC_DIR/tests/lib/testlib.sh"
+
+K="$CONFORMANCE_DIR"
+S="$TMP/snap"
+INV="$TMP/inventory.yaml"
+POLICY="$SRC_DIR/policies/roce-lossless.yaml"
+ROCECTL_JOURNAL="$TMP/journal"
+export ROCECTL_JOURNAL
+
+test_expect_success 'a snapshot of the kit'\''s SONiC switch, raw answers named by command' '
+	test -n "$K" && test -f "$K/sonic/config_db/sonic-utilities_filter_fdb_config_db.json" &&
+	mkdir -p "$S/str-s6000" &&
+	cp "$K/sonic/config_db/sonic-utilities_filter_fdb_config_db.json" \
+		"$S/str-s6000/show-runningconfiguration-all.json" &&
+	cp "$K/sonic/config_db/sonic-utilities_filter_fdb_config_db.json" \
+		"$S/str-s6000/cat-etc-sonic-config-db-json.json" &&
+	cp "$K/sonic/outputs/show_pfc_counters.txt" "$S/str-s6000/show-pfc-counters.txt" &&
+	cat >"$INV" <<-EOF
+	apiVersion: rocectl/v1
+	kind: Inventory
+	switches:
+	  - name: str-s6000
+	    address: 192.0.2.1
+	    platform: sonic
+	    transport: ssh
+	    ports: [Ethernet0, Ethernet4, Ethernet8]
+	EOF
+'
+
+test_expect_success 'verify judges the real CONFIG_DB: drift with the values it holds' '
+	test_expect_code 2 "$ROCECTL" verify -p "$POLICY" -i "$INV" --snapshot "$S" \
+		--format json >"$TMP/v.json" 2>"$TMP/v.err" &&
+	jq -e ".devices[0].device == \"str-s6000\" and .devices[0].status == \"drift\"" \
+		"$TMP/v.json" &&
+	jq -e "any(.devices[0].changes[]; .port == \"Ethernet4\" and
+		.field == \"pfc_enabled\" and .old == \"3,4\" and .new == \"3\")" "$TMP/v.json" &&
+	jq -e "any(.devices[0].changes[]; .port == \"Ethernet4\" and
+		.field == \"ecn[3].kmin_bytes\" and .old == \"1048576\")" "$TMP/v.json"
+'
+
+test_expect_success 'verify --counters: the real show pfc counters in the prometheus report' '
+	test_expect_code 2 "$ROCECTL" verify -p "$POLICY" -i "$INV" --snapshot "$S" --counters \
+		--format prometheus >"$TMP/v.prom" 2>"$TMP/v.err" &&
+	grep -q "^rocectl_pfc_pause_frames_total{device=\"str-s6000\",port=\"Ethernet0\",direction=\"rx\",priority=\"0\",[^}]*} 1200$" \
+		"$TMP/v.prom" &&
+	grep -q "^rocectl_pfc_pause_frames_total{device=\"str-s6000\",port=\"Ethernet8\",direction=\"rx\",priority=\"7\",[^}]*} 807$" \
+		"$TMP/v.prom"
+'
+
+test_expect_success 'export writes the policy the real switch runs' '
+	test_expect_code 2 "$ROCECTL" export -i "$INV" --snapshot "$S" -o "$TMP/exported.yaml" \
+		2>"$TMP/e.err" &&
+	grep -q "^  priorities: \[3, 4\]$" "$TMP/exported.yaml" &&
+	grep -q "^  min_threshold: 1048576B$" "$TMP/exported.yaml"
+'
+
+test_expect_success 'diagnose offline: the kit'\''s switch between two captured hosts' '
+	for h in gpu1 gpu2; do
+		mkdir -p "$S/$h" &&
+			cp "$SRC_DIR/tests/data/host/captured/lab-host-debugfs/01-"*.txt "$S/$h/" ||
+			return 1
+	done &&
+	sh "$SRC_DIR/tests/sim/nic/nicsim" init "$TMP/nic" --nic enp12s0np0,speed=400G \
+		>/dev/null &&
+	sh "$SRC_DIR/tests/sim/nic/nicsim" run "$TMP/nic" -- "$ROCECTL" agent counters --json \
+		--interface enp12s0np0 >"$TMP/counters.json" &&
+	cp "$TMP/counters.json" "$S/gpu1/rocectl-agent-counters-json-interface-enp12s0np0.json" &&
+	cp "$TMP/counters.json" "$S/gpu2/rocectl-agent-counters-json-interface-enp12s0np0.json" &&
+	cat >"$TMP/fabric.yaml" <<-EOF &&
+	apiVersion: rocectl/v1
+	kind: Inventory
+	hosts:
+	  - {name: gpu1, address: 192.0.2.11, interfaces: [enp12s0np0]}
+	  - {name: gpu2, address: 192.0.2.12, interfaces: [enp12s0np0]}
+	switches:
+	  - {name: str-s6000, address: 192.0.2.1, platform: sonic, transport: ssh,
+	     ports: [Ethernet0, Ethernet4]}
+	links:
+	  - {a: "gpu1:enp12s0np0", b: "str-s6000:Ethernet0"}
+	  - {a: "gpu2:enp12s0np0", b: "str-s6000:Ethernet4"}
+	EOF
+	"$ROCECTL" diagnose -p "$POLICY" -i "$TMP/fabric.yaml" --snapshot "$S" gpu1 gpu2 \
+		--format json >"$TMP/d.json" 2>"$TMP/d.err" &&
+	jq -e ".status == \"clean\" and (.paths | length) == 2" "$TMP/d.json"
+'
+
+test_expect_success 'a truncated real answer fails, naming the device and the command' '
+	cp -r "$S" "$TMP/broken" &&
+	f="$TMP/broken/str-s6000/show-runningconfiguration-all.json" &&
+	head -c 5000 "$f" >"$f.cut" && mv "$f.cut" "$f" &&
+	test_expect_code 1 "$ROCECTL" verify -p "$POLICY" -i "$INV" --snapshot "$TMP/broken" \
+		>"$TMP/b.out" 2>&1 &&
+	test_must_contain "$TMP/b.out" "str-s6000.*error.*show runningconfiguration all"
+'
+
+test_expect_success 'a missing answer fails, naming the file expected' '
+	cp -r "$S" "$TMP/missing" &&
+	rm "$TMP/missing/str-s6000/show-runningconfiguration-all.json" &&
+	test_expect_code 1 "$ROCECTL" verify -p "$POLICY" -i "$INV" --snapshot "$TMP/missing" \
+		>"$TMP/m.out" 2>&1 &&
+	test_must_contain "$TMP/m.out" "no answer to .show runningconfiguration all." &&
+	test_must_contain "$TMP/m.out" "str-s6000/show-runningconfiguration-all.txt"
+'
+test_done
