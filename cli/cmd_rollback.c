@@ -17,6 +17,7 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/run_snap.h"
 #include "rocectl/util.h"
 
 struct rollback_opts {
@@ -232,20 +233,25 @@ static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 	return failed;
 }
 
-/* `rollback RUN` of a run that finished (nothing of it left in the journal): its history
- * record's pre-change values go to the journal and are restored like any other. */
-static size_t undo_from_history(FILE *msg, const char *run, const char *journal)
+/* `rollback RUN` of a run that finished (nothing of it left in the journal): the native
+ * snapshots it kept (include/rocectl/run_snap.h) go to the journal and are restored like
+ * any other entry.  *by_value: devices that had none (a record older than the snapshots)
+ * and are restored from the record's values.  *failed: a snapshot could not be used. */
+static size_t undo_finished(FILE *msg, const char *run, const char *journal, size_t *by_value,
+			    bool *failed)
 {
 	struct rc_err err = {0};
 	size_t n = 0;
-	int rc = rc_history_to_journal(rc_history_dir(), run, journal, &n, &err);
+	int rc = rc_run_undo_to_journal(run, journal, &n, by_value, &err);
 
-	if (rc && rc != -ENOENT)
+	*failed = rc && rc != -ENOENT;
+	if (*failed)
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-	else if (!rc && n)
-		fprintf(msg, "run %s finished; undoing it from its history record (%zu device%s)\n",
-			run, n, n == 1 ? "" : "s");
-	return rc ? 0 : n;
+	if (n)
+		fprintf(msg, "run %s finished; undoing it from %s (%zu device%s)\n", run,
+			*by_value ? "its history record" : "its kept snapshots", n,
+			n == 1 ? "" : "s");
+	return n;
 }
 
 /* The rollback's own record (include/rocectl/history.h): each device restored or not. */
@@ -359,7 +365,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	struct device_job *jobs = NULL;
 	struct rc_locks locks = {0};
 	struct rc_err err = {0};
-	size_t n = 0, n_jobs = 0, bad = 0;
+	size_t n = 0, n_jobs = 0, bad = 0, by_value = 0;
+	bool snap_bad = false;
 	char confirm_dir[4096], lock_err[RC_ERR_MSG_MAX] = "";
 	const char *run, *source = "journal";
 	FILE *msg;
@@ -413,11 +420,12 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&inv);
 		return fail_early(&o, run, err.msg);
 	}
-	if (n == 0 && run && !pending && undo_from_history(msg, run, o.journal) > 0) {
+	if (n == 0 && run && !pending &&
+	    undo_finished(msg, run, o.journal, &by_value, &snap_bad) > 0) {
 		source = "history";
-		/* the run ended long ago maybe: what was saved since is not this rollback's to
-		 * save over (the journal's native snapshots put a run's own saves back) */
-		ropts.save_only_if_saved = true;
+		/* values cannot say what the saved configuration was: what was saved since is
+		 * not this rollback's to save over (a native snapshot puts it back itself) */
+		ropts.save_only_if_saved = by_value > 0;
 		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);
@@ -446,7 +454,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		record(jobs, n_jobs);
 	if (pending)
 		rc_confirm_rollback_done(confirm_dir, run, !rc && !bad);
-	exit_code = rc || bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+	exit_code = rc || bad || snap_bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 	if (o.json)
 		print_json(o.journal, run, source, e, n, jobs, jobs ? n_jobs : 0,
 			   rc ? lock_err : NULL, exit_code);

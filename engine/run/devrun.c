@@ -12,6 +12,7 @@
 #include "rocectl/desired.h"
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
+#include "rocectl/run_snap.h"
 
 #include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 
@@ -403,6 +404,14 @@ static int prepare(struct rc_devrun *r, const struct rc_port_state *before, cons
 	if (journal_dir)
 		rc = rc_journal_save_native(journal_dir, run_id, r->dev, r->drv->name, before,
 					    r->n_ports, *native, err);
+	/* kept with the run after the journal entry goes: `rollback RUN` of the finished run
+	 * restores from it (include/rocectl/run_snap.h) */
+	if (!rc && journal_dir) {
+		rc = rc_run_snap_keep(run_id, r->dev, r->drv->name, before, r->n_ports, *native,
+				      err);
+		if (rc)
+			rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
+	}
 	if (rc) {
 		if (*native && r->drv->discard)
 			r->drv->discard(r->sess, *native, &ignored);
