@@ -117,7 +117,7 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 	rc = rc_devrun_open(&r, dev, idx, ropts, names, e->n_ports, err);
 	if (!rc)
 		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
-	if (!rc && ropts->save_only_if_saved && r.drv->found_unsaved)
+	if (!rc && (ropts->save_only_if_saved || ropts->undo_finished) && r.drv->found_unsaved)
 		*unsaved |= r.drv->found_unsaved(r.sess);
 	if (rc)
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
@@ -426,6 +426,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		/* values cannot say what the saved configuration was: what was saved since is
 		 * not this rollback's to save over (a native snapshot puts it back itself) */
 		ropts.save_only_if_saved = by_value > 0;
+		ropts.undo_finished = true;
 		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);

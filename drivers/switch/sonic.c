@@ -51,7 +51,7 @@ struct rc_session {
 
 static bool sonic_found_unsaved(const struct rc_session *s)
 {
-	return s->found_unsaved;
+	return s->opts.save_only_if_saved && s->found_unsaved;
 }
 
 /* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */

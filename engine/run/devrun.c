@@ -319,9 +319,12 @@ static int restore_with(struct rc_devrun *r, const char *native, const struct rc
 		 * value repair of restore_ports() can put back only what the values say, and
 		 * would keep what else the run added (EOS `random-detect ecn count`,
 		 * drivers/switch/eos_ops.c) or save over a startup-config the native restore
-		 * had put back (drivers/switch/eos.c, eos_restore_native). */
-		if (!rc && diff_to_before(r, before, n, &ignored) > 0)
+		 * had put back (drivers/switch/eos.c, eos_restore_native).  So too when the
+		 * native restore's own read-back found it different. */
+		if (rc || diff_to_before(r, before, n, &ignored) > 0) {
+			memset(err, 0, sizeof(*err));
 			rc = r->drv->restore_native(r->sess, native, err);
+		}
 	} else if (r->drv->discard) {
 		rc = r->drv->discard(r->sess, NULL, err);
 	}

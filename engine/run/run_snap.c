@@ -276,6 +276,31 @@ int rc_run_snap_list(const char *run_id, struct rc_journal_entry **out, size_t *
 	return rc;
 }
 
+int rc_run_snap_forget(const char *run_id, struct rc_err *err)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int fd, rc = open_run_dir(run_id, false, &fd, path, sizeof(path), err);
+
+	if (rc)
+		return rc == -ENOENT ? 0 : rc;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
+	}
+	while ((de = readdir(d)))
+		if (is_snap_file(de->d_name) && unlinkat(dirfd(d), de->d_name, 0) && !rc)
+			rc = rc_errf(err, errno, "cannot delete '%s/%s': %s", path, de->d_name,
+				     strerror(errno));
+	fsync(dirfd(d));
+	closedir(d);
+	if (!rc && rmdir(path) && errno != ENOTEMPTY && errno != EEXIST)
+		rc = rc_errf(err, errno, "cannot delete '%s': %s", path, strerror(errno));
+	return rc;
+}
+
 static const struct rc_journal_entry *find_entry(const struct rc_journal_entry *e, size_t n,
 						 const char *device)
 {

@@ -35,6 +35,10 @@ int rc_run_snap_keep(const char *run_id, const struct rc_device *dev, const char
 int rc_run_snap_list(const char *run_id, struct rc_journal_entry **out, size_t *n,
 		     struct rc_err *err);
 
+/* The run's snapshots deleted, with its directory once empty (history retention): 0 when
+ * there are none. */
+int rc_run_snap_forget(const char *run_id, struct rc_err *err);
+
 /* `rollback RUN` of a run nothing of which is left in the journal: each device its history
  * record says it applied (every kept snapshot when there is no record) goes to the journal
  * from its kept snapshot, or by value from the record when none was kept (a record older
