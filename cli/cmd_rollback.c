@@ -233,12 +233,13 @@ static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 	return failed;
 }
 
-/* `rollback RUN` of a run that finished (nothing of it left in the journal): the native
+/* `rollback RUN` of a run that finished (nothing of it left in the journal), or of the
+ * devices a failed or interrupted run had verified (`in_journal` entries left): the native
  * snapshots it kept (include/rocectl/run_snap.h) go to the journal and are restored like
  * any other entry.  *by_value: devices that had none (a record older than the snapshots)
  * and are restored from the record's values.  *failed: a snapshot could not be used. */
-static size_t undo_finished(FILE *msg, const char *run, const char *journal, size_t *by_value,
-			    bool *failed)
+static size_t undo_finished(FILE *msg, const char *run, const char *journal, size_t in_journal,
+			    size_t *by_value, bool *failed)
 {
 	struct rc_err err = {0};
 	size_t n = 0;
@@ -247,10 +248,13 @@ static size_t undo_finished(FILE *msg, const char *run, const char *journal, siz
 	*failed = rc && rc != -ENOENT;
 	if (*failed)
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-	if (n)
+	if (n && !in_journal)
 		fprintf(msg, "run %s finished; undoing it from %s (%zu device%s)\n", run,
 			*by_value ? "its history record" : "its kept snapshots", n,
 			n == 1 ? "" : "s");
+	else if (n)
+		fprintf(msg, "run %s: %zu device%s it had verified undone too, from %s\n", run, n,
+			n == 1 ? "" : "s", *by_value ? "its history record" : "its kept snapshots");
 	return n;
 }
 
@@ -420,13 +424,19 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&inv);
 		return fail_early(&o, run, err.msg);
 	}
-	if (n == 0 && run && !pending &&
-	    undo_finished(msg, run, o.journal, &by_value, &snap_bad) > 0) {
-		source = "history";
-		/* values cannot say what the saved configuration was: what was saved since is
-		 * not this rollback's to save over (a native snapshot puts it back itself) */
-		ropts.save_only_if_saved = by_value > 0;
-		ropts.undo_finished = true;
+	/* a failed or interrupted run: its devices that were verified are undone too */
+	if (run && !pending && undo_finished(msg, run, o.journal, n, &by_value, &snap_bad) > 0) {
+		if (n == 0) {
+			source = "history";
+			/* values cannot say what the saved configuration was: what was saved
+			 * since is not this rollback's to save over (a native snapshot puts it
+			 * back itself) */
+			ropts.save_only_if_saved = by_value > 0;
+			ropts.undo_finished = true;
+		}
+		rc_journal_entries_free(e, n);
+		e = NULL;
+		n = 0;
 		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);

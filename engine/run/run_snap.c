@@ -310,12 +310,29 @@ static const struct rc_journal_entry *find_entry(const struct rc_journal_entry *
 	return NULL;
 }
 
-/* One kept snapshot into the journal as an entry of the run. */
+/* Whether the journal holds an entry of the run for `device` already (left by the run
+ * itself: it is restored from there). */
+static bool journaled(const char *journal_dir, const char *run_id, const char *device)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_err ignored = {0};
+	size_t n = 0;
+	bool found = false;
+
+	if (!rc_journal_list(journal_dir, run_id, &e, &n, &ignored))
+		found = find_entry(e, n, device) != NULL;
+	rc_journal_entries_free(e, n);
+	return found;
+}
+
+/* One kept snapshot into the journal as an entry of the run (unless one is there). */
 static int snap_to_journal(const struct rc_journal_entry *e, const char *journal_dir,
 			   struct rc_err *err)
 {
 	struct rc_device dev;
 
+	if (journaled(journal_dir, e->run_id, e->device))
+		return -EEXIST;
 	if (e->bad[0])
 		return rc_errf(err, EINVAL, "'%s': its snapshot cannot be used: %s", e->device,
 			       e->bad);
@@ -332,6 +349,8 @@ static int values_to_journal(const char *run_id, const struct rc_history_dev *d,
 {
 	struct rc_device dev;
 
+	if (journaled(journal_dir, run_id, d->device))
+		return -EEXIST;
 	memset(&dev, 0, sizeof(dev));
 	snprintf(dev.name, sizeof(dev.name), "%s", d->device);
 	snprintf(dev.address, sizeof(dev.address), "%s", d->address);
@@ -355,6 +374,8 @@ static int from_record(const struct rc_history *h, const struct rc_journal_entry
 			continue;
 		rc = s ? snap_to_journal(s, journal_dir, &one)
 		       : values_to_journal(h->run_id, d, journal_dir, &one);
+		if (rc == -EEXIST)
+			continue;
 		*n_saved += rc == 0;
 		*by_value += rc == 0 && !s;
 		if (rc && !first) {
@@ -391,6 +412,8 @@ int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, size_t *
 			struct rc_err one = {0};
 			int r = snap_to_journal(&e[i], journal_dir, &one);
 
+			if (r == -EEXIST)
+				continue;
 			*n_saved += r == 0;
 			if (r && !rc) {
 				rc = r;

@@ -42,7 +42,9 @@ int rc_run_snap_forget(const char *run_id, struct rc_err *err);
 /* `rollback RUN` of a run nothing of which is left in the journal: each device its history
  * record says it applied (every kept snapshot when there is no record) goes to the journal
  * from its kept snapshot, or by value from the record when none was kept (a record older
- * than the snapshots).  *n_saved: entries written; *by_value: how many came from values.
+ * than the snapshots).  A device the journal holds an entry of the run for (a failed or
+ * interrupted run) is left to that entry.  *n_saved: entries written; *by_value: how many
+ * came from values.
  * -ENOENT: neither a record nor a snapshot.  A snapshot that cannot be used fails (err
  * names it) after the others are written. */
 int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, size_t *n_saved,

@@ -113,6 +113,22 @@ test_expect_success 'from brownfield, over REST: running and startup byte-identi
 	undo "$LAB/inventory-rest.yaml" brown-rest
 '
 
+# A run killed after every device was written, leaf01 not yet verified: its journal entry
+# left (the journal's copy of what the run kept), no history record written.
+test_expect_success 'rollback RUN of an interrupted run: every device it wrote back, exactly' '
+	capture "$TMP/k.pre" &&
+	rc apply -p "$POLICY" -i "$INV" >"$TMP/k.apply" 2>&1 &&
+	run=$(sed -n "s/^run //p" "$TMP/k.apply" | grep .) &&
+	mkdir -p "$ROCECTL_JOURNAL/$run" &&
+	cp "$ROCECTL_HISTORY/runs/$run/leaf01.snap" "$ROCECTL_JOURNAL/$run/leaf01.json" &&
+	rm "$ROCECTL_HISTORY/$run.json" &&
+	rc rollback "$run" -i "$INV" >"$TMP/k.rb" 2>&1 &&
+	cat "$TMP/k.rb" &&
+	test_must_contain "$TMP/k.rb" "^run $run: 5 devices it had verified undone too" &&
+	test_must_contain "$TMP/k.rb" "restored .leaf01." &&
+	capture "$TMP/k.post" && same "$TMP/k.pre" "$TMP/k.post"
+'
+
 # split_map SNAPFILE: the kept EOS snapshot says the hand-written map as two lines, which
 # EOS shows as one (`qos map dscp 10 12 to traffic-class 1`): a restore of it can never
 # read back as the snapshot.
