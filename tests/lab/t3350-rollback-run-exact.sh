@@ -4,14 +4,14 @@
 # (include/rocectl/run_snap.h) -- not from values, which cannot say what did not exist
 # (an NVUE profile the run created, an explicit `trust l2`, an EOS line the factory did not
 # have).  From factory, and from a brownfield start: NVUE in RoCE mode (`nv set qos roce`),
-# an EOS qos map and queue lines written by hand, a SONiC map and WRED profile changed and
-# saved.  Over SSH and over REST (NVUE API, eAPI).
+# an EOS qos map and queue lines written by hand, a SONiC DSCP map changed and saved, a host
+# with PFC on priority 4 and a DSCP APP entry set by hand.  Over SSH and over REST (NVUE API, eAPI).
 #
 # Witness: each switch's own full configuration output, compared byte for byte before the
 # run and after the rollback -- NVUE `nv config show -o yaml` and its startup revision, EOS
 # `show running-config` and `show startup-config`, SONiC `show runningconfiguration all` and
-# /etc/sonic/config_db.json -- and each host's `dcb` output, its simulator state and its
-# sysfs/configfs/debugfs tree (counters and link-flap counts aside, as the fault campaign
+# /etc/sonic/config_db.json -- and each host's `dcb` output, its simulator state (the
+# configfs RoCE ToS with it) and its sysfs/debugfs tree (counters and link-flap counts aside, as the fault campaign
 # does, tests/faults/campaign.py host_view; so is mlx5's firmware DSCP map, which no
 # interface reads or writes back: kernel en_dcbnl.c, mlx5e_dcbnl_ieee_delapp).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
@@ -73,9 +73,11 @@ undo() {
 		capture "$TMP/$2.post" && same "$TMP/$2.pre" "$TMP/$2.post"
 }
 
+# The hosts with OFED's sysfs trust and ECN files and the mlx5 debugfs cc_params, so that
+# those are written and compared too.
 test_expect_success 'bring-up: NVUE, EOS and SONiC leaves, three hosts' '
 	"$LAB_CMD" up "$LAB" --hosts 3 --nics 1 --leaves 3 --spines 0 \
-		--platforms nvue,eos,sonic >/dev/null
+		--platforms nvue,eos,sonic --host-features ofed,debugfs >/dev/null
 '
 
 test_expect_success 'from factory, over SSH: running and startup byte-identical after' '
@@ -86,7 +88,7 @@ test_expect_success 'from factory, over REST: running and startup byte-identical
 	undo "$LAB/inventory-rest.yaml" factory-rest
 '
 
-test_expect_success 'brownfield: NVUE in RoCE mode, EOS and SONiC maps by hand, saved' '
+test_expect_success 'brownfield: NVUE in RoCE mode, EOS and SONiC maps by hand, saved; a host PFC and APP entry' '
 	"$LAB_CMD" ssh "$LAB" leaf01 "nv set qos roce" &&
 	"$LAB_CMD" ssh "$LAB" leaf01 "nv config apply -y" >/dev/null &&
 	printf "%s\n" "configure session hand" "qos map dscp 10 12 to traffic-class 1" \
@@ -98,11 +100,14 @@ test_expect_success 'brownfield: NVUE in RoCE mode, EOS and SONiC maps by hand, 
 	test -n "$map" &&
 	"$SIMCTL" fault "$LAB/switchsim" leaf03 drift "DSCP_TO_TC_MAP.$map.10=2" >/dev/null &&
 	"$LAB_CMD" ssh "$LAB" leaf03 "sudo config save -y" >/dev/null &&
+	"$LAB_CMD" ssh "$LAB" gpu001 "dcb pfc set dev enp12s0np0 prio-pfc 4:on" &&
+	"$LAB_CMD" ssh "$LAB" gpu001 "dcb app add dev enp12s0np0 dscp-prio 10:2" &&
 	"$LAB_CMD" ssh "$LAB" leaf01 "nv show qos roce" >"$TMP/roce" &&
 	capture "$TMP/brown" &&
 	grep -q "roce:" "$TMP/brown/leaf01.startup" &&
 	grep -q "^qos map dscp 10 12 to traffic-class 1" "$TMP/brown/leaf02.startup" &&
-	jq -e ".DSCP_TO_TC_MAP.\"$map\".\"10\" == \"2\"" "$TMP/brown/leaf03.startup" >/dev/null
+	jq -e ".DSCP_TO_TC_MAP.\"$map\".\"10\" == \"2\"" "$TMP/brown/leaf03.startup" >/dev/null &&
+	grep -q "4:on" "$TMP/brown/gpu001.dcb" && grep -q "AF11:2" "$TMP/brown/gpu001.dcb"
 '
 
 test_expect_success 'from brownfield, over SSH: running and startup byte-identical after' '
