@@ -16,6 +16,7 @@
 
 #include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
+#include "../../drivers/switch/sonic.h"
 
 static const char nv_ports[2][RC_NAME_MAX] = {"swp1", "swp2"};
 
@@ -431,6 +432,24 @@ static void test_eos_differences(void **state)
 	eos_config_free(&after);
 }
 
+static void test_sonic_differences(void **state)
+{
+	cJSON *want = cJSON_Parse("{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"3\"}},"
+				  " \"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"p\"}}}");
+	cJSON *now = cJSON_Parse("{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"1\"}},"
+				 " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}}}");
+	char why[256];
+
+	(void)state;
+	assert_int_equal(sonic_config_differences(want, want, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(sonic_config_differences(want, now, why, sizeof(why)), 3);
+	assert_string_equal(why, "~DSCP_TO_TC_MAP|AZURE; -BUFFER_PG|Ethernet0|3-4; "
+				 "+BUFFER_PG|Ethernet0|3");
+	cJSON_Delete(want);
+	cJSON_Delete(now);
+}
+
 static void test_eos_refuses(void **state)
 {
 	static const char *const bad[] = {
@@ -488,6 +507,7 @@ int main(void)
 	    cmocka_unit_test(test_eos_refuses),
 	    cmocka_unit_test(test_nvue_differences),
 	    cmocka_unit_test(test_eos_differences),
+	    cmocka_unit_test(test_sonic_differences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
