@@ -94,6 +94,11 @@ struct rollback_ctx {
 	const struct rc_run_opts *ropts;
 	const char *dir;
 	struct device_job *jobs;
+	/* the devices undone from a finished run's kept snapshots (rc_run_opts.undo_finished),
+	 * with how they are saved; the others are journal entries of an interrupted run */
+	const bool *from_snap; /* per entry of the listing, NULL: none */
+	const struct rc_journal_entry *e0;
+	struct rc_run_opts snap_opts;
 };
 
 static int restore_entry(const struct rc_journal_entry *e, const struct rc_inventory *inv,
@@ -135,7 +140,10 @@ static int restore_device(void *ctx, size_t i)
 	struct device_job *j = &c->jobs[i];
 
 	for (size_t k = j->n; k-- > 0;) {
-		j->rc = restore_entry(j->e[k], c->inv, c->ropts, c->dir, &j->unsaved, &j->err);
+		bool snap = c->from_snap && c->from_snap[j->e[k] - c->e0];
+
+		j->rc = restore_entry(j->e[k], c->inv, snap ? &c->snap_opts : c->ropts, c->dir,
+				      &j->unsaved, &j->err);
 		if (j->rc)
 			break; /* older states on top of a failed restore would mislead */
 		j->restored++;
@@ -236,14 +244,14 @@ static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 /* `rollback RUN` of a run that finished (nothing of it left in the journal), or of the
  * devices a failed or interrupted run had verified (`in_journal` entries left): the native
  * snapshots it kept (include/rocectl/run_snap.h) go to the journal and are restored like
- * any other entry.  *by_value: devices that had none (a record older than the snapshots)
- * and are restored from the record's values.  *failed: a snapshot could not be used. */
+ * any other entry.  u->by_value: devices that had none (a record older than the
+ * snapshots), restored from the record's values.  *failed: a snapshot could not be used. */
 static size_t undo_finished(FILE *msg, const char *run, const char *journal, size_t in_journal,
-			    size_t *by_value, bool *failed)
+			    struct rc_run_undo *u, bool *failed)
 {
 	struct rc_err err = {0};
-	size_t n = 0;
-	int rc = rc_run_undo_to_journal(run, journal, &n, by_value, &err);
+	int rc = rc_run_undo_to_journal(run, journal, u, &err);
+	size_t n = u->n_saved, *by_value = &u->by_value;
 
 	*failed = rc && rc != -ENOENT;
 	if (*failed)
@@ -256,6 +264,34 @@ static size_t undo_finished(FILE *msg, const char *run, const char *journal, siz
 		fprintf(msg, "run %s: %zu device%s it had verified undone too, from %s\n", run, n,
 			n == 1 ? "" : "s", *by_value ? "its history record" : "its kept snapshots");
 	return n;
+}
+
+/* The run's journal entries again, once the snapshots are in: (*from_snap)[i] says entry i
+ * came from them (its device had no entry before). */
+static int relist(const char *run, const char *journal, struct rc_journal_entry **e, size_t *n,
+		  bool **from_snap, struct rc_err *err)
+{
+	struct rc_journal_entry *now = NULL;
+	size_t k = 0;
+	int rc = rc_journal_list(journal, run, &now, &k, err);
+
+	if (rc)
+		return rc;
+	*from_snap = calloc(k ? k : 1, sizeof(**from_snap));
+	if (!*from_snap) {
+		rc_journal_entries_free(now, k);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < k; i++) {
+		(*from_snap)[i] = true;
+		for (size_t j = 0; j < *n; j++)
+			if (!strcmp((*e)[j].device, now[i].device))
+				(*from_snap)[i] = false;
+	}
+	rc_journal_entries_free(*e, *n);
+	*e = now;
+	*n = k;
+	return 0;
 }
 
 /* The rollback's own record (include/rocectl/history.h): each device restored or not. */
@@ -369,8 +405,10 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	struct device_job *jobs = NULL;
 	struct rc_locks locks = {0};
 	struct rc_err err = {0};
-	size_t n = 0, n_jobs = 0, bad = 0, by_value = 0;
-	bool snap_bad = false;
+	size_t n = 0, n_jobs = 0, bad = 0;
+	struct rc_run_undo undo = {0};
+	struct rc_run_opts snap_opts;
+	bool snap_bad = false, *from_snap = NULL;
 	char confirm_dir[4096], lock_err[RC_ERR_MSG_MAX] = "";
 	const char *run, *source = "journal";
 	FILE *msg;
@@ -425,23 +463,19 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		return fail_early(&o, run, err.msg);
 	}
 	/* a failed or interrupted run: its devices that were verified are undone too */
-	if (run && !pending && undo_finished(msg, run, o.journal, n, &by_value, &snap_bad) > 0) {
-		if (n == 0) {
+	if (run && !pending && undo_finished(msg, run, o.journal, n, &undo, &snap_bad) > 0) {
+		if (n == 0)
 			source = "history";
-			/* values cannot say what the saved configuration was: what was saved
-			 * since is not this rollback's to save over (a native snapshot puts it
-			 * back itself) */
-			ropts.save_only_if_saved = by_value > 0;
-			ropts.undo_finished = true;
-		}
-		rc_journal_entries_free(e, n);
-		e = NULL;
-		n = 0;
-		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
+		if (relist(run, o.journal, &e, &n, &from_snap, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);
 		}
 	}
+	snap_opts = ropts;
+	/* values cannot say what the saved configuration was: what was saved since is not
+	 * this rollback's to save over (a native snapshot puts it back itself) */
+	snap_opts.save_only_if_saved = undo.by_value > 0;
+	snap_opts.undo_finished = undo.finished;
 	if (n == 0) {
 		fprintf(msg, "nothing to roll back in '%s'\n", o.journal);
 		source = "none";
@@ -455,7 +489,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	if (!rc && n_jobs)
 		rc = lock_jobs(jobs, n_jobs, &locks, lock_err, sizeof(lock_err));
 	if (!rc) {
-		struct rollback_ctx c = {o.inventory ? &inv : NULL, &ropts, o.journal, jobs};
+		struct rollback_ctx c = {
+		    o.inventory ? &inv : NULL, &ropts, o.journal, jobs, from_snap, e, snap_opts};
 
 		rc_pool_run(o.parallel ? o.parallel : RC_FLEET_DEFAULT_PARALLEL, false, n_jobs,
 			    restore_device, &c);
@@ -473,6 +508,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	for (size_t i = 0; jobs && i < n_jobs; i++)
 		free(jobs[i].e);
 	free(jobs);
+	free(from_snap);
 	rc_journal_entries_free(e, n);
 	rc_inventory_fini(&inv);
 	return exit_code;

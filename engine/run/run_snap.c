@@ -359,8 +359,7 @@ static int values_to_journal(const char *run_id, const struct rc_history_dev *d,
 
 /* Each device the record says the run applied. */
 static int from_record(const struct rc_history *h, const struct rc_journal_entry *e, size_t n,
-		       const char *journal_dir, size_t *n_saved, size_t *by_value,
-		       struct rc_err *err)
+		       const char *journal_dir, struct rc_run_undo *u, struct rc_err *err)
 {
 	int first = 0;
 
@@ -376,8 +375,8 @@ static int from_record(const struct rc_history *h, const struct rc_journal_entry
 		       : values_to_journal(h->run_id, d, journal_dir, &one);
 		if (rc == -EEXIST)
 			continue;
-		*n_saved += rc == 0;
-		*by_value += rc == 0 && !s;
+		u->n_saved += rc == 0;
+		u->by_value += rc == 0 && !s;
 		if (rc && !first) {
 			first = rc;
 			*err = one;
@@ -386,22 +385,23 @@ static int from_record(const struct rc_history *h, const struct rc_journal_entry
 	return first;
 }
 
-int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, size_t *n_saved,
-			   size_t *by_value, struct rc_err *err)
+int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, struct rc_run_undo *u,
+			   struct rc_err *err)
 {
 	struct rc_journal_entry *e = NULL;
 	struct rc_history h;
 	size_t n = 0;
 	int rc = rc_run_snap_list(run_id, &e, &n, err), hrc = 0;
 
-	*n_saved = *by_value = 0;
+	memset(u, 0, sizeof(*u));
 	if (rc)
 		return rc;
 	hrc = rc_history_load(rc_history_dir(), run_id, &h, err);
 	if (hrc && hrc != -ENOENT) {
 		rc = hrc;
 	} else if (!hrc) {
-		rc = from_record(&h, e, n, journal_dir, n_saved, by_value, err);
+		u->finished = true;
+		rc = from_record(&h, e, n, journal_dir, u, err);
 		rc_history_fini(&h);
 	} else if (n == 0) {
 		rc = -ENOENT;
@@ -414,7 +414,7 @@ int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, size_t *
 
 			if (r == -EEXIST)
 				continue;
-			*n_saved += r == 0;
+			u->n_saved += r == 0;
 			if (r && !rc) {
 				rc = r;
 				*err = one;

@@ -43,11 +43,15 @@ int rc_run_snap_forget(const char *run_id, struct rc_err *err);
  * record says it applied (every kept snapshot when there is no record) goes to the journal
  * from its kept snapshot, or by value from the record when none was kept (a record older
  * than the snapshots).  A device the journal holds an entry of the run for (a failed or
- * interrupted run) is left to that entry.  *n_saved: entries written; *by_value: how many
- * came from values.
+ * interrupted run) is left to that entry.
  * -ENOENT: neither a record nor a snapshot.  A snapshot that cannot be used fails (err
  * names it) after the others are written. */
-int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, size_t *n_saved,
-			   size_t *by_value, struct rc_err *err);
+struct rc_run_undo {
+	size_t n_saved;	 /* journal entries written */
+	size_t by_value; /* of them, from the record's values */
+	bool finished;	 /* the run has a record: it ended (else it was killed) */
+};
+int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, struct rc_run_undo *u,
+			   struct rc_err *err);
 
 #endif

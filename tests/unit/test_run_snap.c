@@ -125,22 +125,24 @@ static void test_to_journal(void **state)
 	struct rc_journal_entry *e = NULL;
 	struct rc_err err = {0};
 	char journal[128];
-	size_t n = 0, saved = 0, by_value = 0;
+	struct rc_run_undo u;
+	size_t n = 0;
 
 	(void)state;
 	keep("r3", "leaf01", 3, NULL);
 	keep("r3", "leaf02", 4, NULL);
 	snprintf(journal, sizeof(journal), "%s/journal", root);
 	assert_int_equal(mkdir(journal, 0700), 0);
-	assert_int_equal(rc_run_undo_to_journal("r3", journal, &saved, &by_value, &err), 0);
-	assert_int_equal(saved, 2);
-	assert_int_equal(by_value, 0);
-	assert_int_equal(rc_run_undo_to_journal("r3", journal, &saved, &by_value, &err), 0);
-	assert_int_equal(saved, 0);
+	assert_int_equal(rc_run_undo_to_journal("r3", journal, &u, &err), 0);
+	assert_int_equal(u.n_saved, 2);
+	assert_int_equal(u.by_value, 0);
+	assert_false(u.finished);
+	assert_int_equal(rc_run_undo_to_journal("r3", journal, &u, &err), 0);
+	assert_int_equal(u.n_saved, 0);
 	assert_int_equal(rc_journal_list(journal, "r3", &e, &n, &err), 0);
 	assert_int_equal(n, 2);
 	rc_journal_entries_free(e, n);
-	assert_int_equal(rc_run_undo_to_journal("r9", journal, &saved, &by_value, &err), -ENOENT);
+	assert_int_equal(rc_run_undo_to_journal("r9", journal, &u, &err), -ENOENT);
 	/* retention */
 	assert_int_equal(rc_run_snap_forget("r3", &err), 0);
 	assert_int_equal(rc_run_snap_list("r3", &e, &n, &err), 0);
