@@ -266,34 +266,6 @@ static size_t undo_finished(FILE *msg, const char *run, const char *journal, siz
 	return n;
 }
 
-/* The run's journal entries again, once the snapshots are in: (*from_snap)[i] says entry i
- * came from them (its device had no entry before). */
-static int relist(const char *run, const char *journal, struct rc_journal_entry **e, size_t *n,
-		  bool **from_snap, struct rc_err *err)
-{
-	struct rc_journal_entry *now = NULL;
-	size_t k = 0;
-	int rc = rc_journal_list(journal, run, &now, &k, err);
-
-	if (rc)
-		return rc;
-	*from_snap = calloc(k ? k : 1, sizeof(**from_snap));
-	if (!*from_snap) {
-		rc_journal_entries_free(now, k);
-		return rc_errf(err, ENOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < k; i++) {
-		(*from_snap)[i] = true;
-		for (size_t j = 0; j < *n; j++)
-			if (!strcmp((*e)[j].device, now[i].device))
-				(*from_snap)[i] = false;
-	}
-	rc_journal_entries_free(*e, *n);
-	*e = now;
-	*n = k;
-	return 0;
-}
-
 /* The rollback's own record (include/rocectl/history.h): each device restored or not. */
 static void record(const struct device_job *jobs, size_t n)
 {
@@ -466,7 +438,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	if (run && !pending && undo_finished(msg, run, o.journal, n, &undo, &snap_bad) > 0) {
 		if (n == 0)
 			source = "history";
-		if (relist(run, o.journal, &e, &n, &from_snap, &err)) {
+		if (rc_run_undo_relist(run, o.journal, &e, &n, &from_snap, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);
 		}

@@ -424,3 +424,30 @@ int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, struct r
 	rc_journal_entries_free(e, n);
 	return rc;
 }
+
+/* The run's journal entries again, once the snapshots are in (include/rocectl/run_snap.h). */
+int rc_run_undo_relist(const char *run, const char *journal, struct rc_journal_entry **e, size_t *n,
+		       bool **from_snap, struct rc_err *err)
+{
+	struct rc_journal_entry *now = NULL;
+	size_t k = 0;
+	int rc = rc_journal_list(journal, run, &now, &k, err);
+
+	if (rc)
+		return rc;
+	*from_snap = calloc(k ? k : 1, sizeof(**from_snap));
+	if (!*from_snap) {
+		rc_journal_entries_free(now, k);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < k; i++) {
+		(*from_snap)[i] = true;
+		for (size_t j = 0; j < *n; j++)
+			if (!strcmp((*e)[j].device, now[i].device))
+				(*from_snap)[i] = false;
+	}
+	rc_journal_entries_free(*e, *n);
+	*e = now;
+	*n = k;
+	return 0;
+}

@@ -54,4 +54,10 @@ struct rc_run_undo {
 int rc_run_undo_to_journal(const char *run_id, const char *journal_dir, struct rc_run_undo *u,
 			   struct rc_err *err);
 
+/* After rc_run_undo_to_journal: the run's journal entries listed again into *e / *n (the
+ * old listing freed), and (*from_snap)[i] (malloc'd) true for each entry that came from the
+ * kept snapshots (its device had no entry in the old listing). */
+int rc_run_undo_relist(const char *run, const char *journal, struct rc_journal_entry **e, size_t *n,
+		       bool **from_snap, struct rc_err *err);
+
 #endif

@@ -149,13 +149,47 @@ static void test_to_journal(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* an interrupted run: leaf01 left in the journal, leaf02 verified; both come back, and the
+ * listing says which came from the kept snapshots */
+static void test_relist(void **state)
+{
+	struct rc_journal_entry *e = NULL;
+	struct rc_run_undo u;
+	struct rc_err err = {0};
+	struct rc_device dev;
+	struct rc_port_state p;
+	char journal[128];
+	bool *from_snap = NULL;
+	size_t n = 0;
+
+	(void)state;
+	keep("r4", "leaf01", 3, NULL);
+	keep("r4", "leaf02", 4, NULL);
+	snprintf(journal, sizeof(journal), "%s/journal4", root);
+	memset(&dev, 0, sizeof(dev));
+	memset(&p, 0, sizeof(p));
+	snprintf(dev.name, sizeof(dev.name), "leaf01");
+	snprintf(p.name, sizeof(p.name), "swp1");
+	assert_int_equal(mkdir(journal, 0700), 0);
+	assert_int_equal(rc_journal_save(journal, "r4", &dev, "nvue-ssh", &p, 1, &err), 0);
+	assert_int_equal(rc_journal_list(journal, "r4", &e, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rc_run_undo_to_journal("r4", journal, &u, &err), 0);
+	assert_int_equal(u.n_saved, 1);
+	assert_int_equal(rc_run_undo_relist("r4", journal, &e, &n, &from_snap, &err), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(from_snap[i], !strcmp(e[i].device, "leaf02"));
+	free(from_snap);
+	rc_journal_entries_free(e, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_dir),
-	    cmocka_unit_test(test_kept_once),
-	    cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_to_journal),
+	    cmocka_unit_test(test_dir),	    cmocka_unit_test(test_kept_once),
+	    cmocka_unit_test(test_refused), cmocka_unit_test(test_to_journal),
+	    cmocka_unit_test(test_relist),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
