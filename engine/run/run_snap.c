@@ -228,6 +228,9 @@ static void read_one(int dfd, const char *dir, const char *run_id, const char *f
 	snprintf(e->run_id, sizeof(e->run_id), "%s", run_id);
 	snprintf(e->device, sizeof(e->device), "%.*s", (int)(strlen(file) - strlen(SNAP_SUFFIX)),
 		 file);
+	for (char *c = e->device; *c; c++) /* a name for messages, never an escape sequence */
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
 	snprintf(e->bad, sizeof(e->bad), "%s", err.msg);
 }
 
