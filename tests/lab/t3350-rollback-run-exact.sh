@@ -118,6 +118,20 @@ test_expect_success 'from brownfield, over REST: running and startup byte-identi
 	undo "$LAB/inventory-rest.yaml" brown-rest
 '
 
+# apply --confirm, kept by `confirm`: NVUE's and EOS's own timed commits were kept, the
+# snapshots say so; undoing it later must not keep or abort anything of theirs again.
+test_expect_success 'rollback RUN of a confirmed run: running and startup byte-identical after' '
+	capture "$TMP/c.pre" &&
+	rc apply -p "$POLICY" -i "$INV" --confirm 60s >"$TMP/c.apply" 2>&1 &&
+	run=$(sed -n "s/^confirm with: rocectl confirm \([^ ]*\) before .*/\1/p" "$TMP/c.apply" |
+		grep .) &&
+	rc confirm "$run" >"$TMP/c.confirm" 2>&1 &&
+	capture "$TMP/c.mid" && all_changed "$TMP/c.pre" "$TMP/c.mid" &&
+	rc rollback "$run" -i "$INV" >"$TMP/c.rb" 2>&1 &&
+	test_must_contain "$TMP/c.rb" "undoing it from its kept snapshots" &&
+	capture "$TMP/c.post" && same "$TMP/c.pre" "$TMP/c.post"
+'
+
 # A run killed after every device was written, leaf01 not yet verified: its journal entry
 # left (the journal's copy of what the run kept), no history record written.
 test_expect_success 'rollback RUN of an interrupted run: every device it wrote back, exactly' '
