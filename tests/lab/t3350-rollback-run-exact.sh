@@ -63,12 +63,14 @@ all_changed() {
 
 # undo INVENTORY NAME: capture, apply, capture, rollback RUN, capture, compare.
 undo() {
-	capture "$TMP/$2.pre" &&
+	if ! { capture "$TMP/$2.pre" &&
 		rc apply -p "$POLICY" -i "$1" >"$TMP/$2.apply" 2>&1 &&
 		run=$(sed -n 's/^run //p' "$TMP/$2.apply" | grep .) &&
 		capture "$TMP/$2.mid" && all_changed "$TMP/$2.pre" "$TMP/$2.mid" &&
-		rc rollback "$run" -i "$1" >"$TMP/$2.rb" 2>&1 ||
-		{ cat "$TMP/$2.apply" "$TMP/$2.rb" 2>/dev/null | tail -20 && return 1; }
+		rc rollback "$run" -i "$1" >"$TMP/$2.rb" 2>&1; }; then
+		cat "$TMP/$2.apply" "$TMP/$2.rb" 2>/dev/null | tail -20
+		return 1
+	fi
 	test_must_contain "$TMP/$2.rb" "undoing it from its kept snapshots" &&
 		capture "$TMP/$2.post" && same "$TMP/$2.pre" "$TMP/$2.post"
 }
