@@ -16,6 +16,7 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/run_snap.h"
 #include "rocectl/util.h"
 
 enum {
@@ -237,6 +238,8 @@ static void prune(const char *dir, char **ids, size_t *n, unsigned keep, unsigne
 		snprintf(path, sizeof(path), "%s/%s.json", dir, ids[i]);
 		if (drop && unlink(path) == 0) {
 			forget_confirm(ids[i]);
+			if (rc_run_snap_forget(ids[i], &err))
+				fprintf(stderr, "rocectl history: %s\n", err.msg);
 			free(ids[i]);
 			continue;
 		}

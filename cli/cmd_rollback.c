@@ -17,6 +17,7 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/run_snap.h"
 #include "rocectl/util.h"
 
 struct rollback_opts {
@@ -93,6 +94,11 @@ struct rollback_ctx {
 	const struct rc_run_opts *ropts;
 	const char *dir;
 	struct device_job *jobs;
+	/* the devices undone from a finished run's kept snapshots (rc_run_opts.undo_finished),
+	 * with how they are saved; the others are journal entries of an interrupted run */
+	const bool *from_snap; /* per entry of the listing, NULL: none */
+	const struct rc_journal_entry *e0;
+	struct rc_run_opts snap_opts;
 };
 
 static int restore_entry(const struct rc_journal_entry *e, const struct rc_inventory *inv,
@@ -116,7 +122,7 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 	rc = rc_devrun_open(&r, dev, idx, ropts, names, e->n_ports, err);
 	if (!rc)
 		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
-	if (!rc && ropts->save_only_if_saved && r.drv->found_unsaved)
+	if (!rc && (ropts->save_only_if_saved || ropts->undo_finished) && r.drv->found_unsaved)
 		*unsaved |= r.drv->found_unsaved(r.sess);
 	if (rc)
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
@@ -134,7 +140,10 @@ static int restore_device(void *ctx, size_t i)
 	struct device_job *j = &c->jobs[i];
 
 	for (size_t k = j->n; k-- > 0;) {
-		j->rc = restore_entry(j->e[k], c->inv, c->ropts, c->dir, &j->unsaved, &j->err);
+		bool snap = c->from_snap && c->from_snap[j->e[k] - c->e0];
+
+		j->rc = restore_entry(j->e[k], c->inv, snap ? &c->snap_opts : c->ropts, c->dir,
+				      &j->unsaved, &j->err);
 		if (j->rc)
 			break; /* older states on top of a failed restore would mislead */
 		j->restored++;
@@ -232,20 +241,29 @@ static size_t report(FILE *msg, const struct device_job *jobs, size_t n)
 	return failed;
 }
 
-/* `rollback RUN` of a run that finished (nothing of it left in the journal): its history
- * record's pre-change values go to the journal and are restored like any other. */
-static size_t undo_from_history(FILE *msg, const char *run, const char *journal)
+/* `rollback RUN` of a run that finished (nothing of it left in the journal), or of the
+ * devices a failed or interrupted run had verified (`in_journal` entries left): the native
+ * snapshots it kept (include/rocectl/run_snap.h) go to the journal and are restored like
+ * any other entry.  u->by_value: devices that had none (a record older than the
+ * snapshots), restored from the record's values.  *failed: a snapshot could not be used. */
+static size_t undo_finished(FILE *msg, const char *run, const char *journal, size_t in_journal,
+			    struct rc_run_undo *u, bool *failed)
 {
 	struct rc_err err = {0};
-	size_t n = 0;
-	int rc = rc_history_to_journal(rc_history_dir(), run, journal, &n, &err);
+	int rc = rc_run_undo_to_journal(run, journal, u, &err);
+	size_t n = u->n_saved, *by_value = &u->by_value;
 
-	if (rc && rc != -ENOENT)
+	*failed = rc && rc != -ENOENT;
+	if (*failed)
 		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
-	else if (!rc && n)
-		fprintf(msg, "run %s finished; undoing it from its history record (%zu device%s)\n",
-			run, n, n == 1 ? "" : "s");
-	return rc ? 0 : n;
+	if (n && !in_journal)
+		fprintf(msg, "run %s finished; undoing it from %s (%zu device%s)\n", run,
+			*by_value ? "its history record" : "its kept snapshots", n,
+			n == 1 ? "" : "s");
+	else if (n)
+		fprintf(msg, "run %s: %zu device%s it had verified undone too, from %s\n", run, n,
+			n == 1 ? "" : "s", *by_value ? "its history record" : "its kept snapshots");
+	return n;
 }
 
 /* The rollback's own record (include/rocectl/history.h): each device restored or not. */
@@ -360,6 +378,9 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	struct rc_locks locks = {0};
 	struct rc_err err = {0};
 	size_t n = 0, n_jobs = 0, bad = 0;
+	struct rc_run_undo undo = {0};
+	struct rc_run_opts snap_opts;
+	bool snap_bad = false, *from_snap = NULL;
 	char confirm_dir[4096], lock_err[RC_ERR_MSG_MAX] = "";
 	const char *run, *source = "journal";
 	FILE *msg;
@@ -413,16 +434,20 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_inventory_fini(&inv);
 		return fail_early(&o, run, err.msg);
 	}
-	if (n == 0 && run && !pending && undo_from_history(msg, run, o.journal) > 0) {
-		source = "history";
-		/* the run ended long ago maybe: what was saved since is not this rollback's to
-		 * save over (the journal's native snapshots put a run's own saves back) */
-		ropts.save_only_if_saved = true;
-		if (rc_journal_list(o.journal, run, &e, &n, &err)) {
+	/* a failed or interrupted run: its devices that were verified are undone too */
+	if (run && !pending && undo_finished(msg, run, o.journal, n, &undo, &snap_bad) > 0) {
+		if (n == 0)
+			source = "history";
+		if (rc_run_undo_relist(run, o.journal, &e, &n, &from_snap, &err)) {
 			rc_inventory_fini(&inv);
 			return fail_early(&o, run, err.msg);
 		}
 	}
+	snap_opts = ropts;
+	/* values cannot say what the saved configuration was: what was saved since is not
+	 * this rollback's to save over (a native snapshot puts it back itself) */
+	snap_opts.save_only_if_saved = undo.by_value > 0;
+	snap_opts.undo_finished = undo.finished;
 	if (n == 0) {
 		fprintf(msg, "nothing to roll back in '%s'\n", o.journal);
 		source = "none";
@@ -436,7 +461,8 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	if (!rc && n_jobs)
 		rc = lock_jobs(jobs, n_jobs, &locks, lock_err, sizeof(lock_err));
 	if (!rc) {
-		struct rollback_ctx c = {o.inventory ? &inv : NULL, &ropts, o.journal, jobs};
+		struct rollback_ctx c = {
+		    o.inventory ? &inv : NULL, &ropts, o.journal, jobs, from_snap, e, snap_opts};
 
 		rc_pool_run(o.parallel ? o.parallel : RC_FLEET_DEFAULT_PARALLEL, false, n_jobs,
 			    restore_device, &c);
@@ -446,7 +472,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		record(jobs, n_jobs);
 	if (pending)
 		rc_confirm_rollback_done(confirm_dir, run, !rc && !bad);
-	exit_code = rc || bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+	exit_code = rc || bad || snap_bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 	if (o.json)
 		print_json(o.journal, run, source, e, n, jobs, jobs ? n_jobs : 0,
 			   rc ? lock_err : NULL, exit_code);
@@ -454,6 +480,7 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	for (size_t i = 0; jobs && i < n_jobs; i++)
 		free(jobs[i].e);
 	free(jobs);
+	free(from_snap);
 	rc_journal_entries_free(e, n);
 	rc_inventory_fini(&inv);
 	return exit_code;

@@ -57,7 +57,7 @@ static bool saves(const struct rc_session *s)
 
 static bool eos_found_unsaved(const struct rc_session *s)
 {
-	return s->found_unsaved;
+	return s->opts.save_only_if_saved && s->found_unsaved;
 }
 
 /* ---- SSH ---------------------------------------------------------------------------------- */
@@ -730,6 +730,59 @@ static int running_config(struct rc_session *s, struct eos_config *cfg, struct r
 	return rc;
 }
 
+static int startup_config(struct rc_session *s, struct eos_config *cfg, struct rc_err *err)
+{
+	static const char *const cmds[] = {"enable", "show startup-config"};
+	char what[RC_NAME_MAX + 48], *text = NULL;
+	const cJSON *res;
+	cJSON *ans = NULL;
+	size_t len = 0;
+	int rc;
+
+	snprintf(what, sizeof(what), "'show startup-config' on '%s'", s->dev->name);
+	if (s->eapi) {
+		rc = eapi(s, cmds, 2, "text", &ans, &res, err);
+		if (!rc)
+			rc = text_of(s, res, 1, cmds[1], &text, &len, err);
+		cJSON_Delete(ans);
+	} else {
+		rc = cli(s, cmds[1], cmds[1], &text, &len, err);
+	}
+	if (!rc)
+		rc = eos_parse_config_text(text, len, what, cfg, err);
+	free(text);
+	return rc;
+}
+
+/* Read back after a restore: the running- and startup-config's managed lines must be the
+ * snapshot's (the startup-config's own where it differed then), else the lines that
+ * differ are the error. */
+static int verify_restored(struct rc_session *s, const struct eos_snap *snap, struct rc_err *err)
+{
+	struct eos_config run = {0}, start = {0};
+	char why_run[600] = "", why_start[600] = "";
+	int rc = running_config(s, &run, err), nr = 0, ns = 0;
+
+	if (!rc)
+		rc = startup_config(s, &start, err);
+	if (!rc)
+		rc = nr =
+		    eos_snap_differences(&run, snap, &snap->cfg, why_run, sizeof(why_run), err);
+	if (rc >= 0)
+		rc = ns = eos_snap_differences(&start, snap,
+					       snap->has_startup ? &snap->startup : &snap->cfg,
+					       why_start, sizeof(why_start), err);
+	eos_config_free(&run);
+	eos_config_free(&start);
+	if (rc < 0)
+		return rc;
+	if (nr || ns)
+		return rc_errf(
+		    err, EIO, "after the restore, not the snapshot's configuration:%s%s%s%s",
+		    nr ? " running-config " : "", why_run, ns ? " startup-config " : "", why_start);
+	return 0;
+}
+
 /* One committed session from the running-config to `to`; nothing when they are equal. */
 static int restore_to(struct rc_session *s, const struct eos_snap *snap,
 		      const struct eos_config *to, struct rc_err *err)
@@ -775,6 +828,8 @@ static int eos_restore_native(struct rc_session *s, const char *blob, struct rc_
 		if (!rc)
 			rc = save(s, err);
 	}
+	if (!rc)
+		rc = verify_restored(s, &snap, err);
 	eos_snap_free(&snap);
 	if (rc)
 		rc_err_prefix(err, "'%s'", s->dev->name);

@@ -203,6 +203,13 @@ int eos_snap_restore_lines(const struct eos_config *running, const struct eos_sn
 			   const struct eos_config *to, char ***lines, size_t *n,
 			   struct rc_err *err);
 
+/* After a restore: how `now` (a running- or startup-config as read) differs from `want`
+ * (the snapshot's cfg or startup) on the snapshot's managed lines.  Returns the number of
+ * lines that differ (0: identical), `why` listing them as "-LINE" (missing) and "+LINE"
+ * (not in the snapshot), each with its interface and queue; or a negative errno. */
+int eos_snap_differences(const struct eos_config *now, const struct eos_snap *s,
+			 const struct eos_config *want, char *why, size_t len, struct rc_err *err);
+
 /* ---- answers ------------------------------------------------------------------------- */
 
 /* CLI output (SSH): 0 when no line is an EOS error ("% Invalid input ...", "% Incomplete

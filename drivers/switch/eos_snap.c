@@ -460,3 +460,72 @@ int eos_snap_restore_lines(const struct eos_config *running, const struct eos_sn
 	*n = l.n;
 	return 0;
 }
+
+/* Line i of c with its parents ("interface Ethernet1 > tx-queue 3 > random-detect ..."). */
+static void with_context(const struct eos_config *c, size_t i, char *buf, size_t len)
+{
+	const char *parent[3] = {NULL, NULL, NULL};
+	size_t o = 0;
+
+	for (size_t k = 0; k <= i; k++)
+		if (c->v[k].depth >= 0 && c->v[k].depth < 3)
+			parent[c->v[k].depth] = c->v[k].text;
+	buf[0] = '\0';
+	for (int d = 0; d <= c->v[i].depth && d < 3 && o < len; d++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", d ? " > " : "",
+				      d == c->v[i].depth ? c->v[i].text
+				      : parent[d]	 ? parent[d]
+							 : "?");
+}
+
+static bool has_line(const struct eos_config *c, const char *line, char *tmp, size_t len)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		with_context(c, i, tmp, len);
+		if (!strcmp(tmp, line))
+			return true;
+	}
+	return false;
+}
+
+/* The lines of `a` that `b` lacks, listed in why with `sign`. */
+static size_t lacking(const struct eos_config *a, const struct eos_config *b, char sign, char *why,
+		      size_t len)
+{
+	char line[4 * EOS_LINE_MAX], tmp[4 * EOS_LINE_MAX];
+	size_t n = 0, o = strlen(why);
+
+	for (size_t i = 0; i < a->n; i++) {
+		with_context(a, i, line, sizeof(line));
+		if (has_line(b, line, tmp, sizeof(tmp)))
+			continue;
+		n++;
+		if (o < len)
+			o +=
+			    (size_t)snprintf(why + o, len - o, "%s%c%s", o ? "; " : "", sign, line);
+	}
+	return n;
+}
+
+int eos_snap_differences(const struct eos_config *now, const struct eos_snap *s,
+			 const struct eos_config *want, char *why, size_t len, struct rc_err *err)
+{
+	struct eos_snap got;
+	size_t n;
+	int rc = eos_snap_from_config(now, NULL, (const char(*)[RC_NAME_MAX])s->port, s->n_ports,
+				      s->session, &got, err);
+
+	if (len)
+		why[0] = '\0';
+	if (rc)
+		return rc;
+	n = eos_config_same(&got.cfg, want) ? 0 : lacking(want, &got.cfg, '-', why, len);
+	if (!eos_config_same(&got.cfg, want))
+		n += lacking(&got.cfg, want, '+', why, len);
+	if (!n && !eos_config_same(&got.cfg, want)) {
+		snprintf(why, len, "the same lines in another order");
+		n = 1;
+	}
+	eos_snap_free(&got);
+	return (int)n;
+}

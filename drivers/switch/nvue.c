@@ -291,6 +291,9 @@ static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts
 	s->dev = dev;
 	if (opts)
 		s->opts = *opts;
+	/* the snapshot has no saved configuration to put back (driver.h, undo_finished) */
+	if (s->opts.undo_finished)
+		s->opts.save_only_if_saved = true;
 	s->rest = rest;
 	if (rest)
 		rc = rc_rest_open(dev, opts, NVUE_REST_BASE, NVUE_REST_PORT, &s->api, err);
@@ -483,6 +486,18 @@ static bool nvue_found_unsaved(const struct rc_session *s)
 	return s->found_unsaved;
 }
 
+/* With save_only_if_saved: whether applied == startup, once, before anything is written
+ * (not known: taken as differing, so that nothing is saved over it). */
+static void first_look(struct rc_session *s)
+{
+	struct rc_err ignored = {0};
+
+	if (s->read_once || !s->opts.save_only_if_saved)
+		return;
+	applied_unsaved(s, &s->found_unsaved, NULL, &ignored);
+	s->read_once = true;
+}
+
 static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		     struct rc_err *err)
 {
@@ -499,13 +514,8 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	}
 	rc = s->rest ? rest_fetch(s, ports, n, qos, ifq, err)
 		     : ssh_fetch(s, ports, n, qos, ifq, err);
-	if (!rc && !s->read_once && s->opts.save_only_if_saved) {
-		struct rc_err ignored = {0};
-
-		/* not known: taken as differing, so that nothing is saved over it */
-		applied_unsaved(s, &s->found_unsaved, NULL, &ignored);
-		s->read_once = true;
-	}
+	if (!rc)
+		first_look(s);
 	if (!rc && qos[1] && qos[2]) {
 		/* under a pending --confirm, startup is saved by the confirm, not before; a
 		 * session that will not save cannot repair a startup that differs */
@@ -755,7 +765,8 @@ static int nvue_discard(struct rc_session *s, const char *blob, struct rc_err *e
 	if (!blob)
 		return 0; /* without the snapshot no revision is known to be ours */
 	rc = nvue_snap_parse(blob, &snap, err);
-	if (!rc && snap.rest)
+	/* a run that ended staged nothing that is still pending: those are someone else's */
+	if (!rc && snap.rest && !s->opts.undo_finished)
 		rc = rest_drop_new(s, &snap, err);
 	nvue_snap_free(&snap);
 	return rc;
@@ -800,8 +811,8 @@ static int rest_restore(struct rc_session *s, const struct nvue_snap *snap, stru
 
 /* Is the applied configuration already the snapshot's?  (A failed apply leaves it so:
  * NVUE applies a revision whole or not at all, and a new revision is then not needed.) */
-static int already_restored(struct rc_session *s, const struct nvue_snap *snap, bool *same,
-			    struct rc_err *err)
+static int differences(struct rc_session *s, const struct nvue_snap *snap, bool *same, char *why,
+		       size_t len, struct rc_err *err)
 {
 	struct nvue_snap now;
 	cJSON *root = NULL;
@@ -818,8 +829,30 @@ static int already_restored(struct rc_session *s, const struct nvue_snap *snap, 
 	for (size_t i = 0; *same && i < snap->n_ports; i++)
 		*same = now.absent[i] == snap->absent[i] && !now.ifqos[i] == !snap->ifqos[i] &&
 			(!now.ifqos[i] || cJSON_Compare(now.ifqos[i], snap->ifqos[i], true));
+	if (!*same && why && nvue_snap_differences(snap, &now, why, len) < 0)
+		rc = rc_errf(err, ENOMEM, "out of memory");
 	nvue_snap_free(&now);
-	return 0;
+	return rc;
+}
+
+static int already_restored(struct rc_session *s, const struct nvue_snap *snap, bool *same,
+			    struct rc_err *err)
+{
+	return differences(s, snap, same, NULL, 0, err);
+}
+
+/* Read back after a restore: the applied configuration of the managed subtrees must be the
+ * snapshot's, else the settings that differ are the error. */
+static int verify_restored(struct rc_session *s, const struct nvue_snap *snap, struct rc_err *err)
+{
+	char why[900];
+	bool same = false;
+	int rc = differences(s, snap, &same, why, sizeof(why), err);
+
+	if (!rc && !same)
+		rc = rc_errf(err, EIO, "after the restore, not the snapshot's configuration: %s",
+			     why[0] ? why : "the same settings in another shape");
+	return rc;
 }
 
 /* `nv config apply` with nothing pending keeps a revision applied with --confirm (NVUE
@@ -848,17 +881,21 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 	bool same = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
+	first_look(s);
 	if (!rc)
 		rc = nvue_discard(s, blob, err);
-	if (!rc && snap.timed && !s->rest)
+	/* a run that ended was confirmed or rolled back by its timer long ago */
+	if (!rc && snap.timed && !s->rest && !s->opts.undo_finished)
 		rc = keep_timed(s, err);
 	if (!rc)
 		rc = already_restored(s, &snap, &same, err);
 	if (!rc && !same)
 		rc = s->rest ? rest_restore(s, &snap, err)
 			     : ssh_commit_lines(s, nvue_snap_cli(&snap), 0, err);
-	if (!rc && !same)
+	if (!rc && !same && saves(s))
 		persist(s);
+	if (!rc && !same)
+		rc = verify_restored(s, &snap, err);
 	nvue_snap_free(&snap);
 	if (rc)
 		rc_err_prefix(err, "'%s'", s->dev->name);

@@ -216,5 +216,10 @@ int nvue_snap_parse(const char *blob, struct nvue_snap *out, struct rc_err *err)
 char *nvue_snap_cli(const struct nvue_snap *s);
 /* The snapshot as one patch of the root (to follow the DELETEs of the same subtrees). */
 struct cJSON *nvue_snap_patch(const struct nvue_snap *s);
+/* How `now` (the applied configuration as read after a restore, same ports) differs from
+ * the snapshot `want`: the number of settings that differ (0: identical), `why` listing
+ * them as "-nv set ..." (missing) and "+nv set ..." (not in the snapshot); -ENOMEM. */
+int nvue_snap_differences(const struct nvue_snap *want, const struct nvue_snap *now, char *why,
+			  size_t len);
 
 #endif

@@ -505,3 +505,78 @@ cJSON *nvue_snap_patch(const struct nvue_snap *s)
 	}
 	return root;
 }
+
+/* Every setting of s as `nv set` lines (an interface entry by itself when it exists with
+ * nothing below: `nv set interface swp1`). */
+static char *set_text(const struct nvue_snap *s)
+{
+	struct out o = {.ok = true};
+	struct words w = {.w = {"qos"}, .n = 1};
+
+	add_text(&o.buf, &o.len, &o.cap, "", &o.ok);
+	if (s->qos)
+		set_lines(&o, &w, s->qos, 1);
+	for (size_t i = 0; i < s->n_ports; i++) {
+		struct words p = {.w = {"interface", s->port[i], "qos"}, .n = 3};
+
+		if (s->ifqos[i])
+			set_lines(&o, &p, s->ifqos[i], 3);
+		else if (!s->absent[i])
+			line(&o, "nv set", &(struct words){.w = {"interface", s->port[i]}, .n = 2},
+			     NULL);
+	}
+	if (!o.ok) {
+		free(o.buf);
+		return NULL;
+	}
+	return o.buf;
+}
+
+static bool has_text_line(const char *text, const char *l, size_t n)
+{
+	for (const char *p = text; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+
+		if (k == n && !strncmp(p, l, n))
+			return true;
+		p += k + (e != NULL);
+	}
+	return false;
+}
+
+/* The lines of a that b lacks, into why with `sign`. */
+static int lacking(const char *a, const char *b, char sign, char *why, size_t len)
+{
+	size_t o = strlen(why);
+	int n = 0;
+
+	for (const char *p = a; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t k = e ? (size_t)(e - p) : strlen(p);
+
+		if (k && !has_text_line(b, p, k)) {
+			n++;
+			if (o < len)
+				o += (size_t)snprintf(why + o, len - o, "%s%c%.*s", o ? "; " : "",
+						      sign, (int)k, p);
+		}
+		p += k + (e != NULL);
+	}
+	return n;
+}
+
+int nvue_snap_differences(const struct nvue_snap *want, const struct nvue_snap *now, char *why,
+			  size_t len)
+{
+	char *a = set_text(want), *b = set_text(now);
+	int n = -ENOMEM;
+
+	if (len)
+		why[0] = '\0';
+	if (a && b)
+		n = lacking(a, b, '-', why, len) + lacking(b, a, '+', why, len);
+	free(a);
+	free(b);
+	return n;
+}

@@ -51,7 +51,7 @@ struct rc_session {
 
 static bool sonic_found_unsaved(const struct rc_session *s)
 {
-	return s->found_unsaved;
+	return s->opts.save_only_if_saved && s->found_unsaved;
 }
 
 /* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
@@ -1234,10 +1234,13 @@ static int restore_saved(struct rc_session *s, const char *blob, struct rc_err *
 	}
 	if (!rc)
 		rc = fetch_saved(s, &now, err);
-	if (!rc && !cJSON_Compare(want, now, true))
+	if (!rc && !cJSON_Compare(want, now, true)) {
+		sonic_config_differences(want, now, why, sizeof(why));
 		rc = rc_errf(err, EIO,
 			     "/etc/sonic/config_db.json differs from the pre-run one "
-			     "after it was written back");
+			     "after it was written back: %s",
+			     why[0] ? why : "the same entries in another shape");
+	}
 out:
 	if (rc)
 		rc_err_prefix(err, "the saved configuration is not the pre-run one");

@@ -37,6 +37,11 @@ char *sonic_derived_snapshot(const struct cJSON *cfg, const struct cJSON *startu
 /* The saved configuration of the snapshot `blob` (*startup NULL when it holds none); the
  * blob is checked like device output. */
 int sonic_derived_startup(const char *blob, struct cJSON **startup, struct rc_err *err);
+/* How the configuration `now` differs from `want` (both {TABLE: {KEY: {...}}}): the number
+ * of entries that differ, `why` listing them as "-TABLE|KEY" (missing), "+TABLE|KEY" (not
+ * in `want`) and "~TABLE|KEY" (other fields). */
+int sonic_config_differences(const struct cJSON *want, const struct cJSON *now, char *why,
+			     size_t len);
 
 /* The buffermgrd-made profiles (pg_lossless_*) of `cfg` that the snapshot `blob` did not
  * hold and that nothing references: a JSON Patch removing them (*patch malloc'd, NULL when

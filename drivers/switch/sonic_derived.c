@@ -261,3 +261,55 @@ int sonic_derived_fields(const cJSON *cfg, const char *blob, struct sonic_ops *o
 	cJSON_Delete(o);
 	return rc;
 }
+
+static void note(char *why, size_t len, size_t *o, char sign, const char *table, const char *key)
+{
+	if (*o < len)
+		*o += (size_t)snprintf(why + *o, len - *o, "%s%c%s|%s", *o ? "; " : "", sign, table,
+				       key ? key : "");
+}
+
+/* The entries of table `a` missing from (or, `both`, other than in) table `b`. */
+static int table_lacks(const cJSON *a, const cJSON *b, const char *table, char sign, bool both,
+		       char *why, size_t len, size_t *o)
+{
+	const cJSON *e;
+	int n = 0;
+
+	cJSON_ArrayForEach(e, a)
+	{
+		const cJSON *other = cJSON_GetObjectItemCaseSensitive(b, e->string);
+
+		if (!other) {
+			note(why, len, o, sign, table, e->string);
+			n++;
+		} else if (both && !cJSON_Compare(e, other, true)) {
+			note(why, len, o, '~', table, e->string);
+			n++;
+		}
+	}
+	return n;
+}
+
+int sonic_config_differences(const cJSON *want, const cJSON *now, char *why, size_t len)
+{
+	const cJSON *t;
+	size_t o = 0;
+	int n = 0;
+
+	if (len)
+		why[0] = '\0';
+	cJSON_ArrayForEach(t, want)
+	{
+		const cJSON *other = cJSON_GetObjectItemCaseSensitive(now, t->string);
+
+		n += table_lacks(t, other, t->string, '-', true, why, len, &o);
+	}
+	cJSON_ArrayForEach(t, now)
+	{
+		const cJSON *other = cJSON_GetObjectItemCaseSensitive(want, t->string);
+
+		n += table_lacks(t, other, t->string, '+', false, why, len, &o);
+	}
+	return n;
+}

@@ -12,6 +12,7 @@
 #include "rocectl/desired.h"
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
+#include "rocectl/run_snap.h"
 
 #include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 
@@ -318,9 +319,12 @@ static int restore_with(struct rc_devrun *r, const char *native, const struct rc
 		 * value repair of restore_ports() can put back only what the values say, and
 		 * would keep what else the run added (EOS `random-detect ecn count`,
 		 * drivers/switch/eos_ops.c) or save over a startup-config the native restore
-		 * had put back (drivers/switch/eos.c, eos_restore_native). */
-		if (!rc && diff_to_before(r, before, n, &ignored) > 0)
+		 * had put back (drivers/switch/eos.c, eos_restore_native).  So too when the
+		 * native restore's own read-back found it different. */
+		if (rc || diff_to_before(r, before, n, &ignored) > 0) {
+			memset(err, 0, sizeof(*err));
 			rc = r->drv->restore_native(r->sess, native, err);
+		}
 	} else if (r->drv->discard) {
 		rc = r->drv->discard(r->sess, NULL, err);
 	}
@@ -403,6 +407,14 @@ static int prepare(struct rc_devrun *r, const struct rc_port_state *before, cons
 	if (journal_dir)
 		rc = rc_journal_save_native(journal_dir, run_id, r->dev, r->drv->name, before,
 					    r->n_ports, *native, err);
+	/* kept with the run after the journal entry goes: `rollback RUN` of the finished run
+	 * restores from it (include/rocectl/run_snap.h) */
+	if (!rc && journal_dir) {
+		rc = rc_run_snap_keep(run_id, r->dev, r->drv->name, before, r->n_ports, *native,
+				      err);
+		if (rc)
+			rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
+	}
 	if (rc) {
 		if (*native && r->drv->discard)
 			r->drv->discard(r->sess, *native, &ignored);

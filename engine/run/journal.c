@@ -105,8 +105,8 @@ static void close_run(int dfd, int rfd)
 		close(dfd);
 }
 
-static char *entry_text(const char *run_id, const struct rc_device *dev, const char *driver,
-			const struct rc_port_state *ports, size_t n, const char *native)
+char *rc_journal_entry_text(const char *run_id, const struct rc_device *dev, const char *driver,
+			    const struct rc_port_state *ports, size_t n, const char *native)
 {
 	cJSON *o = cJSON_CreateObject(), *arr;
 	char *text;
@@ -150,7 +150,7 @@ int rc_journal_save_native(const char *dir, const char *run_id, const struct rc_
 
 	if (rc_name_to_file(dev->name, ".json", name, sizeof(name)))
 		return rc_errf(err, EINVAL, "'%s': not a name a journal file can have", dev->name);
-	text = entry_text(run_id, dev, driver, ports, n, native);
+	text = rc_journal_entry_text(run_id, dev, driver, ports, n, native);
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc = mkdir_p(dir, err);
@@ -271,8 +271,8 @@ static int copy_native(struct rc_err *err, const char *path, const cJSON *o,
 	return e->native ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
-static int parse_entry(const char *path, const char *text, struct rc_journal_entry *e,
-		       struct rc_err *err)
+int rc_journal_entry_parse(const char *path, const char *text, struct rc_journal_entry *e,
+			   struct rc_err *err)
 {
 	cJSON *o = cJSON_Parse(text);
 	const cJSON *ports, *p;
@@ -418,7 +418,7 @@ static void read_entry(int rfd, const char *dir, const char *run, const char *fi
 
 	snprintf(path, sizeof(path), "%s/%s/%s", dir, run, file);
 	text = slurp_at(rfd, file, path, &err);
-	if (text && !parse_entry(path, text, e, &err)) {
+	if (text && !rc_journal_entry_parse(path, text, e, &err)) {
 		if (strcmp(e->run_id, run) ||
 		    rc_name_to_file(e->device, ".json", want, sizeof(want)) || strcmp(want, file))
 			rc_errf(&err, EINVAL, "journal '%s' names another run or device", path);

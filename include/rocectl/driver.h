@@ -45,6 +45,13 @@ struct rc_run_opts {
 	 * running one.  A change nobody saved was pending then; saving the restored running
 	 * configuration would make it permanent (struct rc_driver.found_unsaved). */
 	bool save_only_if_saved;
+	/* `rollback RUN` of a run that ended, from the snapshots it kept
+	 * (include/rocectl/run_snap.h): what is staged or pending on the device now is not the
+	 * run's (a native restore drops only what its snapshot names as the run's own).  A
+	 * driver whose snapshot holds the saved configuration puts it back from there; one
+	 * whose snapshot does not (NVUE saves only the applied configuration) saves as with
+	 * save_only_if_saved. */
+	bool undo_finished;
 	/* --save-pending: a run writes (and saves) an NVUE switch whose applied configuration
 	 * differs from its startup one, saving that pending change along with its own; without
 	 * it such a switch is not written (drivers/switch/nvue.c, refuse_unsaved). */
@@ -180,7 +187,8 @@ struct rc_driver {
 	int (*confirm)(struct rc_session *s, const char *blob, struct rc_err *err);
 	/* Optional (switches that save after a write): whether the session's first read found
 	 * the saved configuration different from the running one, or could not read it.  With
-	 * rc_run_opts.save_only_if_saved, the writes of such a session are not saved. */
+	 * rc_run_opts.save_only_if_saved, the writes of such a session are not saved; without
+	 * it, false (they were saved). */
 	bool (*found_unsaved)(const struct rc_session *s);
 };
 

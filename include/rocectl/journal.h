@@ -48,6 +48,14 @@ int rc_journal_list(const char *dir, const char *run_id, struct rc_journal_entry
 		    struct rc_err *err);
 void rc_journal_entries_free(struct rc_journal_entry *e, size_t n);
 
+/* One entry as the journal writes it (malloc'd JSON text, NULL: no memory), and parsed
+ * back from such text (`path` names it in errors; e->native malloc'd or NULL, e->ports
+ * malloc'd): the same format serves the run's kept snapshots (include/rocectl/run_snap.h). */
+char *rc_journal_entry_text(const char *run_id, const struct rc_device *dev, const char *driver,
+			    const struct rc_port_state *ports, size_t n, const char *native);
+int rc_journal_entry_parse(const char *path, const char *text, struct rc_journal_entry *e,
+			   struct rc_err *err);
+
 /* Serialization of the groups in q->known, exposed for tests and for the agent's --json
  * output (the same shape the controller reads back). */
 struct cJSON;

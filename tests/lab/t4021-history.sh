@@ -80,7 +80,7 @@ test_expect_success 'a drift (PFC also on priority 4) repaired by apply: history
 test_expect_success 'rollback RUN undoes the successful apply: gpu002 drifts again as it was, nothing else' '
 	run1=$(cat "$TMP/run1") &&
 	rc rollback "$run1" -i "$INV" >"$TMP/rb.txt" &&
-	test_must_contain "$TMP/rb.txt" "run $run1 finished; undoing it from its history record \(1 device\)" &&
+	test_must_contain "$TMP/rb.txt" "run $run1 finished; undoing it from its kept snapshots \(1 device\)" &&
 	test_must_contain "$TMP/rb.txt" "restored .gpu002." &&
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/v2.json" &&
 	jq -c "[.devices[] | select(.status == \"drift\") | {device, changes: [.changes[] | select(.kind == \"set\") | [.port, .field, .old]]}]" \
@@ -100,7 +100,9 @@ test_expect_success 'plan and enforce leave records too; --since and --keep' '
 	rc history --since 2000-01-01 --json | jq -e ".runs | length >= 5" &&
 	rc history --since 2099-01-01 --json | jq -e ".runs | length == 0" &&
 	rc history --keep 2 --json | jq -e ".runs | length == 2" &&
-	test "$(ls "$ROCECTL_HISTORY" | wc -l)" = 2
+	test "$(ls "$ROCECTL_HISTORY"/*.json | wc -l)" = 2 &&
+	# the snapshots of the runs whose records went, with them
+	test "$(ls "$ROCECTL_HISTORY/runs" | wc -l)" -le 2
 '
 
 test_done

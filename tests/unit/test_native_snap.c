@@ -16,6 +16,7 @@
 
 #include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
+#include "../../drivers/switch/sonic.h"
 
 static const char nv_ports[2][RC_NAME_MAX] = {"swp1", "swp2"};
 
@@ -369,6 +370,86 @@ static void test_eos_startup_kept(void **state)
 	eos_config_free(&startup);
 }
 
+/* After a restore the read-back is compared with the snapshot: what differs, by line. */
+static void test_nvue_differences(void **state)
+{
+	struct rc_err err = {0};
+	struct nvue_snap want, now;
+	cJSON *root = NULL, *j;
+	char why[512];
+
+	(void)state;
+	assert_int_equal(nvue_config_show_root(nv_show, strlen(nv_show), &root, &err), 0);
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &want, &err), 0);
+	assert_int_equal(nvue_snap_from_root(root, nv_ports, 2, &now, &err), 0);
+	assert_int_equal(nvue_snap_differences(&want, &now, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	/* what a run left: a profile on swp2, an explicit trust, a cable length changed */
+	j = cJSON_GetObjectItem(cJSON_GetObjectItem(now.qos, "pfc"), "lab");
+	cJSON_ReplaceItemInObject(j, "cable-length", cJSON_CreateNumber(3));
+	now.ifqos[1] = cJSON_Parse("{\"pfc\": {\"profile\": \"rocectl-cable-3m\"}}");
+	now.absent[1] = false;
+	assert_int_equal(nvue_snap_differences(&want, &now, why, sizeof(why)), 3);
+	assert_string_equal(why, "-nv set qos pfc lab cable-length 10; "
+				 "+nv set qos pfc lab cable-length 3; "
+				 "+nv set interface swp2 qos pfc profile rocectl-cable-3m");
+	cJSON_Delete(root);
+	nvue_snap_free(&want);
+	nvue_snap_free(&now);
+}
+
+static void test_eos_differences(void **state)
+{
+	struct eos_config before, after, split;
+	struct rc_err err = {0};
+	struct eos_snap snap;
+	char why[600];
+
+	(void)state;
+	parse_cfg(eos_before, &before);
+	parse_cfg(eos_after, &after);
+	assert_int_equal(eos_snap_from_config(&before, &before, eos_ports, 1, "s1", &snap, &err),
+			 0);
+	assert_int_equal(eos_snap_differences(&before, &snap, &snap.cfg, why, sizeof(why), &err),
+			 0);
+	assert_string_equal(why, "");
+	assert_true(eos_snap_differences(&after, &snap, &snap.cfg, why, sizeof(why), &err) > 0);
+	assert_non_null(strstr(why, "+interface Ethernet1 > tx-queue 3 > random-detect ecn count"));
+	assert_non_null(strstr(why, "-interface Ethernet1 > qos trust cos"));
+	/* the same lines in another order differ too */
+	parse_cfg("qos map dscp 24 to traffic-class 3\nqos map traffic-class 3 to tx-queue 3\n",
+		  &split);
+	eos_snap_free(&snap);
+	assert_int_equal(eos_snap_from_config(&split, NULL, eos_ports, 1, "s1", &snap, &err), 0);
+	eos_config_free(&split);
+	parse_cfg("qos map traffic-class 3 to tx-queue 3\nqos map dscp 24 to traffic-class 3\n",
+		  &split);
+	assert_int_equal(eos_snap_differences(&split, &snap, &snap.cfg, why, sizeof(why), &err), 1);
+	assert_string_equal(why, "the same lines in another order");
+	eos_snap_free(&snap);
+	eos_config_free(&split);
+	eos_config_free(&before);
+	eos_config_free(&after);
+}
+
+static void test_sonic_differences(void **state)
+{
+	cJSON *want = cJSON_Parse("{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"3\"}},"
+				  " \"BUFFER_PG\": {\"Ethernet0|3-4\": {\"profile\": \"p\"}}}");
+	cJSON *now = cJSON_Parse("{\"DSCP_TO_TC_MAP\": {\"AZURE\": {\"26\": \"1\"}},"
+				 " \"BUFFER_PG\": {\"Ethernet0|3\": {\"profile\": \"p\"}}}");
+	char why[256];
+
+	(void)state;
+	assert_int_equal(sonic_config_differences(want, want, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(sonic_config_differences(want, now, why, sizeof(why)), 3);
+	assert_string_equal(why, "~DSCP_TO_TC_MAP|AZURE; -BUFFER_PG|Ethernet0|3-4; "
+				 "+BUFFER_PG|Ethernet0|3");
+	cJSON_Delete(want);
+	cJSON_Delete(now);
+}
+
 static void test_eos_refuses(void **state)
 {
 	static const char *const bad[] = {
@@ -424,6 +505,9 @@ int main(void)
 	    cmocka_unit_test(test_eos_restore),
 	    cmocka_unit_test(test_eos_startup_kept),
 	    cmocka_unit_test(test_eos_refuses),
+	    cmocka_unit_test(test_nvue_differences),
+	    cmocka_unit_test(test_eos_differences),
+	    cmocka_unit_test(test_sonic_differences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -51,13 +51,18 @@ static inline char *rc_test_slurp(const char *rel, size_t *len)
 	return rc_test_slurp_file(path, len);
 }
 
-/* A fresh scratch directory under $TMPDIR (or /tmp) into buf; NULL on failure. */
+/* A fresh scratch directory under $TMPDIR (or /tmp) into buf; NULL on failure.  It is also
+ * where a run applied from now on keeps its snapshots ($ROCECTL_STATE_DIR,
+ * include/rocectl/run_snap.h), so that a test run by hand never writes /var/lib/rocectl. */
 static inline char *rc_test_tmpdir(char *buf, size_t len, const char *tag)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(buf, len, "%s/rocectl-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp", tag);
-	return mkdtemp(buf);
+	if (!mkdtemp(buf))
+		return NULL;
+	setenv("ROCECTL_STATE_DIR", buf, 1);
+	return buf;
 }
 
 /* Write `text` to dir/name; 0 or a negative errno. */
