@@ -266,6 +266,19 @@ static size_t undo_finished(FILE *msg, const char *run, const char *journal, siz
 	return n;
 }
 
+/* Whether the run left a history record (a record that exists but cannot be read or
+ * trusted counts as recorded: undo_finished has said why it cannot be used). */
+static bool run_recorded(const char *run)
+{
+	struct rc_history h;
+	struct rc_err err = {0};
+	int rc = rc_history_load(rc_history_dir(), run, &h, &err);
+
+	if (!rc)
+		rc_history_fini(&h);
+	return rc != -ENOENT;
+}
+
 /* The rollback's own record (include/rocectl/history.h): each device restored or not. */
 static void record(const struct device_job *jobs, size_t n)
 {
@@ -448,7 +461,23 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 	 * this rollback's to save over (a native snapshot puts it back itself) */
 	snap_opts.save_only_if_saved = undo.by_value > 0;
 	snap_opts.undo_finished = undo.finished;
-	if (n == 0) {
+	if (n == 0 && run && !pending && !run_recorded(run)) {
+		/* a mistyped id must not look like a rollback that worked */
+		snprintf(lock_err, sizeof(lock_err),
+			 "no run '%s': nothing of it in the journal '%s', no confirm pending, no "
+			 "record in '%s' (rocectl history lists the runs)",
+			 run, o.journal, rc_history_dir());
+		rc_journal_entries_free(e, n);
+		free(from_snap);
+		rc_inventory_fini(&inv);
+		return fail_early(&o, run, lock_err);
+	}
+	if (n == 0 && snap_bad) {
+		/* the record exists but cannot be used: that is a failure, not an empty run */
+		fprintf(msg, "run %s: nothing restored (its record cannot be used: see above)\n",
+			run);
+		source = "none";
+	} else if (n == 0) {
 		fprintf(msg, "nothing to roll back in '%s'\n", o.journal);
 		source = "none";
 	} else {

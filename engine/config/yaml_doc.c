@@ -424,7 +424,8 @@ int yd_load_file(const char *path, struct yd_doc *d, struct rc_err *err)
 	int fd, rc;
 
 	memset(d, 0, sizeof(*d));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer that may never come */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
@@ -435,6 +436,11 @@ int yd_load_file(const char *path, struct yd_doc *d, struct rc_err *err)
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return rc_errf(err, EISDIR, "cannot read '%s': %s", path, strerror(EISDIR));
+	}
+	/* a FIFO, a socket or a device could hand over anything, or nothing, forever */
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return rc_errf(err, EINVAL, "cannot read '%s': not a regular file", path);
 	}
 	/* Refuse before reading a byte: a 100 MB file is a mistake, not a policy. */
 	if (S_ISREG(st.st_mode) && st.st_size > (off_t)YD_MAX_BYTES)

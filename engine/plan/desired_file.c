@@ -195,7 +195,7 @@ int rc_desired_load(const char *path, struct rc_desired_set *out, struct rc_err 
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	buf = rc_read_file(path, DESIRED_MAX_BYTES, 0, NULL, err);
+	buf = rc_read_file(path, DESIRED_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, NULL, err);
 	if (!buf)
 		return -EIO;
 	o = cJSON_Parse(buf);

@@ -186,7 +186,7 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 		return rc;
 	snprintf(id, sizeof(id), "%s", run_id); /* run_id may be c->run_id */
 	memset(c, 0, sizeof(*c));
-	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW, NULL, err);
+	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, NULL, err);
 	if (!text)
 		return -errno;
 	root = cJSON_Parse(text);

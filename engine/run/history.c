@@ -492,7 +492,7 @@ int rc_history_load(const char *dir, const char *run_id, struct rc_history *h, s
 	if (!id_is_safe(run_id))
 		return rc_errf(err, EINVAL, "'%s' is not a run id", run_id);
 	snprintf(path, sizeof(path), "%s/%s.json", dir, run_id);
-	text = rc_read_file(path, RECORD_MAX_BYTES, RC_READ_NOFOLLOW, &len, err);
+	text = rc_read_file(path, RECORD_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, &len, err);
 	if (!text)
 		return errno == ENOENT ? -ENOENT : -EIO;
 	o = cJSON_Parse(text);

@@ -222,6 +222,11 @@ static char *slurp_at(int rfd, const char *name, const char *path, struct rc_err
 		close(fd);
 		return NULL;
 	}
+	/* a journal says what to write back to a device: only one we (or root) wrote */
+	if (rc_check_ours(&st, "journal", path, err)) {
+		close(fd);
+		return NULL;
+	}
 	buf = malloc((size_t)st.st_size + 1);
 	while (buf && got < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);

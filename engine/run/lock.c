@@ -34,6 +34,32 @@ const char *rc_lock_dir(void)
 	return d && *d ? d : RC_LOCK_DEFAULT_DIR;
 }
 
+/* Whoever owns the lock directory can plant lock files in it: block every run, or write a
+ * holder record that names another run.  So it must be ours, a real directory (not a
+ * symlink to someone else's), and nobody else's to write; one of ours that a permissive
+ * umask or an older version left wider is narrowed to 0700. */
+static int check_dir(const char *dir, struct rc_err *err)
+{
+	struct stat st;
+
+	if (lstat(dir, &st))
+		return rc_errf(err, errno, "cannot use lock directory '%s': %s", dir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return rc_errf(err, ENOTDIR,
+			       "refusing lock directory '%s': not a directory (a symbolic link?)",
+			       dir);
+	if (st.st_uid != geteuid())
+		return rc_errf(err, EPERM,
+			       "refusing lock directory '%s': owned by uid %u, not by us (uid %u); "
+			       "whoever owns it could block or impersonate runs",
+			       dir, (unsigned)st.st_uid, (unsigned)geteuid());
+	if ((st.st_mode & 077) && chmod(dir, 0700))
+		return rc_errf(err, errno, "cannot make lock directory '%s' 0700: %s", dir,
+			       strerror(errno));
+	return 0;
+}
+
 /* `dir` and missing parents, 0700 for what we create. */
 static int make_dir(const char *dir, struct rc_err *err)
 {
@@ -53,7 +79,7 @@ static int make_dir(const char *dir, struct rc_err *err)
 	if (mkdir(tmp, 0700) && errno != EEXIST)
 		return rc_errf(err, errno, "cannot create lock directory '%s': %s", tmp,
 			       strerror(errno));
-	return 0;
+	return check_dir(tmp, err);
 }
 
 /* The holder's record, parsed defensively: a lock file is anyone's writing. */
@@ -142,6 +168,18 @@ static void check_stale(int fd, const char *name, const char *file, struct rc_wa
 		    name, who, file);
 }
 
+/* A lock file someone else can write holds whatever holder record they like. */
+static int lock_file_ours(int fd, const char *file, struct rc_err *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return rc_errf(err, errno, "cannot use lock '%s': %s", file, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return rc_errf(err, EPERM, "refusing lock '%s': not a regular file", file);
+	return rc_check_ours(&st, "lock", file, err);
+}
+
 static int lock_one(const char *dir, const char *name, const char *command, int *out,
 		    struct rc_warnings *warn, struct rc_err *err)
 {
@@ -155,6 +193,10 @@ static int lock_one(const char *dir, const char *name, const char *command, int 
 	fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return rc_errf(err, errno, "cannot open lock '%s': %s", file, strerror(errno));
+	if (lock_file_ours(fd, file, err)) {
+		close(fd);
+		return -EPERM;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		e = errno;
 		read_holder(fd, &h);

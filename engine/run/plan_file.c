@@ -252,7 +252,7 @@ static int plan_header(const char *path, cJSON *o, struct rc_plan_file *p, struc
 int rc_plan_load(const char *path, struct rc_plan_file *p, struct rc_err *err)
 {
 	size_t len, i = 0;
-	char *text = rc_read_file(path, PLAN_MAX_BYTES, 0, &len, err);
+	char *text = rc_read_file(path, PLAN_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, &len, err);
 	const cJSON *devs, *e;
 	cJSON *o;
 	int rc;

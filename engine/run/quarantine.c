@@ -82,7 +82,7 @@ int rc_quarantine_load(const char *path, struct rc_quarantine *q, struct rc_err 
 
 	memset(q, 0, sizeof(*q));
 	err->msg[0] = '\0';
-	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW, NULL, err);
+	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, NULL, err);
 	if (!text && errno == ENOENT)
 		return 0; /* missing: nothing quarantined yet */
 	if (!text)

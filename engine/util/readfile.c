@@ -9,6 +9,19 @@
 
 #include "rocectl/util.h"
 
+int rc_check_ours(const struct stat *st, const char *what, const char *path, struct rc_err *err)
+{
+	if (st->st_uid != geteuid() && st->st_uid != 0)
+		return rc_errf(err, EPERM,
+			       "refusing %s '%s': owned by uid %u, not by root or by us", what,
+			       path, (unsigned)st->st_uid);
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return rc_errf(err, EPERM,
+			       "refusing %s '%s': writable by group or others (mode %04o)", what,
+			       path, (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
 char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, struct rc_err *err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC |
@@ -30,6 +43,11 @@ char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, st
 			max >> 10);
 		close(fd);
 		errno = EFBIG;
+		return NULL;
+	}
+	if ((flags & RC_READ_OURS) && rc_check_ours(&st, "file", path, err)) {
+		close(fd);
+		errno = EPERM;
 		return NULL;
 	}
 	buf = malloc((size_t)st.st_size + 1);

@@ -59,6 +59,14 @@ void rc_clean_text(const char *in, size_t in_len, char *out, size_t len);
  * len may be NULL); NULL with `err` filled and errno set (ENOENT when it does not exist).
  * RC_READ_NOFOLLOW refuses a symbolic link (files in rocectl's own directories). */
 #define RC_READ_NOFOLLOW 1u
+/* RC_READ_OURS: the file must belong to the running user or to root and be writable by
+ * nobody else (run records, plans, desired states: whoever can write them decides what is
+ * pushed to a device or restored). */
+#define RC_READ_OURS 2u
+/* The ownership rule of RC_READ_OURS for a file already open: 0, or -EPERM with `err` naming
+ * `what`, the path and the reason. */
+struct stat;
+int rc_check_ours(const struct stat *st, const char *what, const char *path, struct rc_err *err);
 char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, struct rc_err *err);
 
 #endif

@@ -3,6 +3,7 @@
  * refused with the holder's pid, host and start; a run killed while holding its locks
  * leaves them free (flock) and is reported with what to do. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,6 +126,47 @@ static void test_hostile_names_and_files(void **state)
 	rc_locks_release(&l);
 }
 
+/* A lock directory someone else owns lets them block every run or forge a holder record;
+ * a lock file someone else can write, likewise.  Both refused (the tests run as root, so a
+ * file of uid 65534 is "another user"); a directory of ours left 0755 is narrowed to 0700. */
+static void test_foreign_lock_dir_and_files_are_refused(void **state)
+{
+	const char *const a[] = {"leaf01"};
+	struct rc_locks l;
+	struct rc_err err = {0};
+	char sub[300], file[340];
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/foreign", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	if (geteuid() != 0) { /* chown needs root; the lab and CI run as root */
+		skip();
+		return;
+	}
+	assert_int_equal(chown(sub, 65534, 65534), 0);
+	assert_int_equal(rc_lock_devices(sub, a, 1, "apply", &l, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "not by us"));
+	assert_int_equal(chown(sub, 0, 0), 0);
+	assert_int_equal(chmod(sub, 0755), 0);
+	assert_int_equal(rc_lock_devices(sub, a, 1, "apply", &l, NULL, &err), 0);
+	rc_locks_release(&l);
+	assert_int_equal(stat(sub, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	snprintf(file, sizeof(file), "%s/leaf01.lock", sub);
+	assert_int_equal(chmod(file, 0666), 0);
+	assert_int_equal(rc_lock_devices(sub, a, 1, "apply", &l, NULL, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "writable by group or others"));
+	assert_int_equal(chmod(file, 0600), 0);
+	assert_int_equal(chown(file, 65534, 65534), 0);
+	assert_int_equal(rc_lock_devices(sub, a, 1, "apply", &l, NULL, &err), -EPERM);
+	assert_int_equal(unlink(file), 0);
+	/* a symlink in place of the directory is not followed */
+	snprintf(file, sizeof(file), "%s/link", dir);
+	assert_int_equal(symlink(sub, file), 0);
+	assert_int_equal(rc_lock_devices(file, a, 1, "apply", &l, NULL, &err), -ENOTDIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +174,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_of_a_killed_run_is_reported, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hostile_names_and_files, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_foreign_lock_dir_and_files_are_refused, setup,
+					    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
