@@ -2,6 +2,8 @@
  * records, the enforce state): capped, regular files only, never a FIFO that would block. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,9 +11,37 @@
 
 #include "rocectl/util.h"
 
+/* Inside a user namespace (a container, the lab's hosts) a file whose owner is not mapped
+ * into it shows as the overflow uid (user_namespaces(7), "Unmapped user and group IDs"):
+ * typically root of the host that put it there.  It is taken as root's only there; in the
+ * initial namespace, whose uid_map is the identity over every uid, the overflow uid is an
+ * ordinary user ("nobody") and gets no such benefit. */
+static bool unmapped_owner(uid_t uid)
+{
+	unsigned long inside, outside, count, overflow = 65534;
+	bool initial = false;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/overflowuid", "re");
+	if (f) {
+		if (fscanf(f, "%lu", &overflow) != 1)
+			overflow = 65534;
+		fclose(f);
+	}
+	if (uid != (uid_t)overflow)
+		return false;
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return false;
+	initial = fscanf(f, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 &&
+		  outside == 0 && count == 4294967295ul;
+	fclose(f);
+	return !initial;
+}
+
 int rc_check_ours(const struct stat *st, const char *what, const char *path, struct rc_err *err)
 {
-	if (st->st_uid != geteuid() && st->st_uid != 0)
+	if (st->st_uid != geteuid() && st->st_uid != 0 && !unmapped_owner(st->st_uid))
 		return rc_errf(err, EPERM,
 			       "refusing %s '%s': owned by uid %u, not by root or by us", what,
 			       path, (unsigned)st->st_uid);
