@@ -2,7 +2,7 @@
  * CSS, a small inline script, and the data as JSON in a <script type="application/json">
  * element; the script draws spines on top, then each leaf with its hosts under it, every
  * device and link coloured by its state, the drift grouped by field, and a device's detail
- * on click.  Nothing is loaded from anywhere (a Content-Security-Policy of default-src
+ * on click (or from the address: FILE#dev=NAME).  Nothing is loaded from anywhere (a Content-Security-Policy of default-src
  * 'none' says so to the browser), so the file can be mailed and opened offline.
  *
  * Device names come from the inventory, but ports, values and error messages come from the
@@ -72,7 +72,7 @@ static const char page_head[] =
     ".tier{display:flex;flex-wrap:wrap;gap:4px;margin-bottom:60px;position:relative}\n"
     "#leaves{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start;position:relative}\n"
     ".grp{border:1px solid #ccc;background:#fff;border-radius:4px;padding:3px;max-width:260px}\n"
-    ".grp>.dev{font-weight:bold;display:block;margin-bottom:3px}\n"
+    ".grp>.head{font-weight:bold;display:block;margin-bottom:3px}\n"
     "#detail{position:fixed;right:12px;top:12px;width:420px;max-height:90vh;overflow:auto;"
     "background:#fff;border:1px solid #888;padding:8px;display:none;box-shadow:0 2px 8px #0004}"
     "\ntable{border-collapse:collapse}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left;"
@@ -104,8 +104,8 @@ static const char page_tail[] =
     "var sp=document.getElementById('spines'),lv=document.getElementById('leaves'),"
     "grp={},count={};\n"
     "D.d.forEach(function(d,i){count[d[2]]=(count[d[2]]||0)+1;"
-    "if(d[1]===2)sp.appendChild(chip(i));else if(d[1]===1){var g=el('div','grp');"
-    "g.appendChild(chip(i));grp[i]=g;lv.appendChild(g);}});\n"
+    "if(d[1]===2)sp.appendChild(chip(i));else if(d[1]===1){var g=el('div','grp'),"
+    "c=chip(i);c.classList.add('head');g.appendChild(c);grp[i]=g;lv.appendChild(g);}});\n"
     "var orphans=null;\n"
     "D.d.forEach(function(d,i){if(d[1]!==0)return;var g=grp[parent[i]];"
     "if(!g){if(!orphans){orphans=el('div','grp');orphans.appendChild(el('b',null,"
@@ -160,6 +160,8 @@ static const char page_tail[] =
     "document.getElementById('fab').addEventListener('click',function(ev){var e=ev.target;"
     "if(!e.dataset||e.dataset.i===undefined)return;if(sel)sel.classList.remove('sel');sel=e;"
     "e.classList.add('sel');show(+e.dataset.i);});\n"
+    "var m=/^#dev=(.+)$/.exec(location.hash);if(m){D.d.forEach(function(d,i){"
+    "if(d[0]===decodeURIComponent(m[1]))show(i);});}\n"
     "document.body.dataset.rendered=D.d.length;\n"
     "})();\n</script>\n</body></html>\n";
 
