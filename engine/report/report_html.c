@@ -2,8 +2,9 @@
  * CSS, a small inline script, and the data as JSON in a <script type="application/json">
  * element; the script draws spines on top, then each leaf with its hosts under it, every
  * device and link coloured by its state, the drift grouped by field, and a device's detail
- * on click (or from the address: FILE#dev=NAME).  Nothing is loaded from anywhere (a Content-Security-Policy of default-src
- * 'none' says so to the browser), so the file can be mailed and opened offline.
+ * on click (or from the address: FILE#dev=NAME).  Nothing is loaded from anywhere (a
+ * Content-Security-Policy of default-src 'none' says so to the browser), so the file can
+ * be mailed and opened offline.
  *
  * Device names come from the inventory, but ports, values and error messages come from the
  * devices and are untrusted: they only ever appear inside JSON strings where '<', '>' and
