@@ -19,7 +19,26 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
+	# diagnose on a quiet lab: every device on a path is clean (the worst role of its hops in the
+# JSON of another window), and the page draws the same.
+test_expect_success 'diagnose --format html: every device drawn with its worst role on a path' '
+	rc diagnose -p "$POLICY" -i "$INV" --interval 200ms --format json >"$TMP/d.json";
+	rc diagnose -p "$POLICY" -i "$INV" --interval 200ms --format html >"$TMP/diag.html";
+	test -s "$TMP/diag.html" &&
+	cp "$TMP/diag.html" "$ARTIFACTS/" &&
+	! grep -Eiq "https?:|//" "$TMP/diag.html" &&
+	browse diag --dump-dom "file://$TMP/diag.html" >"$TMP/diag-dom.html" &&
+	drawn "$TMP/diag-dom.html" >"$TMP/diag.drawn" &&
+	jq -r "[.paths[].hops[] | [.device, .role]] | group_by(.[0])[] |
+		[.[0][0], (map(.[1]) | if index(\"root\") then \"root\" elif index(\"storm\") then \"storm\"
+			elif index(\"relay\") then \"relay\" elif index(\"unknown\") then \"unknown\"
+			else \"clean\" end)] | join(\" \")" "$TMP/d.json" | sort >"$TMP/diag.want" &&
+	test -s "$TMP/diag.want" &&
+	grep -v " idle$" "$TMP/diag.drawn" | diff -u "$TMP/diag.want" - &&
+	test "$(wc -l <"$TMP/diag.drawn")" = "$(awk "\$1 == \"switch\" || \$1 == \"host\"" "$LAB/topology" | wc -l)"
+'
+
+test_done
 	exit
 fi
 
@@ -156,6 +175,25 @@ test_expect_success 'a screenshot, with the drifted device'"'"'s detail open, ke
 		--screenshot="$TMP/report.png" "file://$TMP/report.html#dev=$d" >/dev/null &&
 	test -s "$TMP/report.png" &&
 	cp "$TMP/report.png" "$ARTIFACTS/report.png"
+'
+
+# diagnose on a quiet lab: every device on a path is clean (the worst role of its hops in the
+# JSON of another window), and the page draws the same.
+test_expect_success 'diagnose --format html: every device drawn with its worst role on a path' '
+	rc diagnose -p "$POLICY" -i "$INV" --interval 200ms --format json >"$TMP/d.json";
+	rc diagnose -p "$POLICY" -i "$INV" --interval 200ms --format html >"$TMP/diag.html";
+	test -s "$TMP/diag.html" &&
+	cp "$TMP/diag.html" "$ARTIFACTS/" &&
+	! grep -Eiq "https?:|//" "$TMP/diag.html" &&
+	browse diag --dump-dom "file://$TMP/diag.html" >"$TMP/diag-dom.html" &&
+	drawn "$TMP/diag-dom.html" >"$TMP/diag.drawn" &&
+	jq -r "[.paths[].hops[] | [.device, .role]] | group_by(.[0])[] |
+		[.[0][0], (map(.[1]) | if index(\"root\") then \"root\" elif index(\"storm\") then \"storm\"
+			elif index(\"relay\") then \"relay\" elif index(\"unknown\") then \"unknown\"
+			else \"clean\" end)] | join(\" \")" "$TMP/d.json" | sort >"$TMP/diag.want" &&
+	test -s "$TMP/diag.want" &&
+	grep -v " idle$" "$TMP/diag.drawn" | diff -u "$TMP/diag.want" - &&
+	test "$(wc -l <"$TMP/diag.drawn")" = "$(awk "\$1 == \"switch\" || \$1 == \"host\"" "$LAB/topology" | wc -l)"
 '
 
 test_done
