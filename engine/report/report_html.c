@@ -69,7 +69,7 @@ static const char page_head[] =
     "line.l-sync,line.l-clean{stroke:#2a2}line.l-drift,line.l-root,line.l-mismatch{stroke:#d22;"
     "stroke-width:2}line.l-unknown{stroke:#888;stroke-dasharray:4}line.l-relay{stroke:#e90}"
     "line.l-storm{stroke:#a3e}\n"
-    "#fab{position:relative}#links{position:absolute;left:0;top:0;pointer-events:none}\n"
+    "#fab{position:relative}#links{position:absolute;left:0;top:0;pointer-events:none;z-index:1;opacity:.8}\n"
     ".tier{display:flex;flex-wrap:wrap;gap:4px;margin-bottom:60px;position:relative}\n"
     "#leaves{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start;position:relative}\n"
     ".grp{border:1px solid #ccc;background:#fff;border-radius:4px;padding:3px;max-width:260px}\n"
@@ -80,17 +80,21 @@ static const char page_head[] =
     "font-size:12px;word-break:break-all}\n.sel{outline:3px solid #06c}\n"
     "</style></head>\n<body>\n<h1 id=\"title\">rocectl fabric report</h1>\n"
     "<div id=\"summary\"></div><div class=\"legend\" id=\"legend\"></div>\n"
-    "<h2>Fabric</h2><div id=\"fab\"><svg id=\"links\"></svg><div class=\"tier\" "
+    "<h2>Fabric</h2><div id=\"hidden\"></div><div id=\"fab\"><svg id=\"links\"></svg><div "
+    "class=\"tier\" "
     "id=\"spines\"></div><div id=\"leaves\"></div></div>\n"
     "<h2 id=\"fields-title\">Drift by field</h2><table id=\"fields\"></table>\n"
     "<div id=\"detail\"></div>\n"
     "<script type=\"application/json\" id=\"data\">";
 
-/* Draws the page from #data.  d: [name, role, state, error]; x: [dev, port, field, have,
- * want]; l: [a, b, state, a port, b port]; f: [field, changes, devices]. */
+/* Draws the page from #data; lines() reads every box's position before it adds a line, so
+ * the browser lays the page out once, not once per link, and past 128 switch links draws
+ * only those not in a good state: hundreds of green lines hide the boxes they cross.  d: [name,
+ * role, state, error]; x: [dev, port, field, have, want]; l: [a, b, state, a port, b port]; f:
+ * [field, changes, devices]. */
 static const char page_tail[] =
     "</script>\n<script>\n"
-    "(function(){'use strict';\n"
+    "(function(){'use strict';var t0=performance.now();\n"
     "var D=JSON.parse(document.getElementById('data').textContent),V=D.kind==='verify';\n"
     "function el(t,c,x){var e=document.createElement(t);if(c)e.className=c;"
     "if(x!==undefined)e.textContent=x;return e;}\n"
@@ -129,18 +133,23 @@ static const char page_tail[] =
     "h2.appendChild(el('th',null,t));});D.f.forEach(function(f){var r=ft.insertRow();"
     "f.forEach(function(t){r.insertCell().textContent=t;});});}\n"
     "function lines(){var svg=document.getElementById('links'),fab=document.getElementById("
-    "'fab'),o=fab.getBoundingClientRect(),ns=svg.namespaceURI;\n"
-    " svg.setAttribute('width',fab.scrollWidth);svg.setAttribute('height',fab.scrollHeight);\n"
+    "'fab'),ns=svg.namespaceURI,box={},frag=document.createDocumentFragment();\n"
     " while(svg.firstChild)svg.removeChild(svg.firstChild);\n"
-    " D.l.forEach(function(l){var "
-    "a=D.d[l[0]],b=D.d[l[1]];if(a[1]===0||b[1]===0||l[2]==='skipped')return;\n"
-    "  var ea=document.getElementById('dev-'+l[0]).getBoundingClientRect(),eb=document."
-    "getElementById('dev-'+l[1]).getBoundingClientRect(),up=a[1]>b[1]?ea:eb,dn=a[1]>b[1]?eb:"
-    "ea;\n"
+    " svg.setAttribute('width',fab.scrollWidth);svg.setAttribute('height',fab.scrollHeight);\n"
+    " var o=fab.getBoundingClientRect();\n"
+    " function rect(i){return box[i]||(box[i]=document.getElementById('dev-'+i)."
+    "getBoundingClientRect());}\n"
+    " var up=D.l.filter(function(l){return D.d[l[0]][1]>0&&D.d[l[1]][1]>0&&l[2]!=='skipped';}),"
+    "many=up.length>128,hidden=0;\n"
+    " up.forEach(function(l){var a=D.d[l[0]],b=D.d[l[1]];\n"
+    "  if(many&&/^(sync|clean|idle)$/.test(l[2])){hidden++;return;}\n"
+    "  var ea=rect(l[0]),eb=rect(l[1]),up=a[1]>b[1]?ea:eb,dn=a[1]>b[1]?eb:ea;\n"
     "  var ln=document.createElementNS(ns,'line');ln.setAttribute('class','l-'+l[2]);\n"
     "  ln.setAttribute('x1',up.left+up.width/2-o.left);ln.setAttribute('y1',up.bottom-o.top);\n"
     "  ln.setAttribute('x2',dn.left+dn.width/2-o.left);ln.setAttribute('y2',dn.top-o.top);\n"
-    "  ln.dataset.a=a[0];ln.dataset.b=b[0];ln.dataset.state=l[2];svg.appendChild(ln);});}\n"
+    "  ln.dataset.a=a[0];ln.dataset.b=b[0];ln.dataset.state=l[2];frag.appendChild(ln);});\n"
+    " svg.appendChild(frag);document.getElementById('hidden').textContent=hidden?hidden+"
+    "' switch links in a good state are not drawn (too many to see)':'';}\n"
     "lines();window.addEventListener('resize',lines);\n"
     "var det=document.getElementById('detail'),sel=null;\n"
     "function row(t,cells,th){var r=t.insertRow();cells.forEach(function(c){"
@@ -163,7 +172,8 @@ static const char page_tail[] =
     "e.classList.add('sel');show(+e.dataset.i);});\n"
     "var m=/^#dev=(.+)$/.exec(location.hash);if(m){D.d.forEach(function(d,i){"
     "if(d[0]===decodeURIComponent(m[1]))show(i);});}\n"
-    "document.body.dataset.rendered=D.d.length;\n"
+    "document.body.dataset.rendered=D.d.length;"
+    "document.body.dataset.ms=Math.round(performance.now()-t0);\n"
     "})();\n</script>\n</body></html>\n";
 
 static bool dev_ok(const struct rc_fleet_dev *d)
