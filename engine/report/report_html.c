@@ -171,8 +171,8 @@ static const char page_tail[] =
     "document.getElementById('fab').addEventListener('click',function(ev){var e=ev.target;"
     "if(!e.dataset||e.dataset.i===undefined)return;if(sel)sel.classList.remove('sel');sel=e;"
     "e.classList.add('sel');show(+e.dataset.i);});\n"
-    "var m=/^#dev=(.+)$/.exec(location.hash);if(m){D.d.forEach(function(d,i){"
-    "if(d[0]===decodeURIComponent(m[1]))show(i);});}\n"
+    "var m=/^#dev=(.+)$/.exec(location.hash),want=null;try{want=m&&decodeURIComponent(m[1]);}"
+    "catch(e){}D.d.forEach(function(d,i){if(d[0]===want)show(i);});\n"
     "document.body.dataset.rendered=D.d.length;"
     "document.body.dataset.ms=Math.round(performance.now()-t0);\n"
     "})();\n</script>\n</body></html>\n";
@@ -435,11 +435,16 @@ static void hop_entries(FILE *f, const struct rc_diag *d, const int *dev_rank)
 
 static void diag_findings(FILE *f, const struct rc_diag *d)
 {
+	bool first = true;
+
 	for (size_t i = 0; i < d->n_findings; i++) {
 		const struct rc_diag_finding *x = &d->findings[i];
 
-		fprintf(f, "%s[\"%s\",%zu,", i ? ",\n" : "\n", rc_diag_finding_name(x->kind),
+		if (x->dev >= d->inv->n_devices) /* the page looks its device up by index */
+			continue;
+		fprintf(f, "%s[\"%s\",%zu,", first ? "\n" : ",\n", rc_diag_finding_name(x->kind),
 			x->dev);
+		first = false;
 		js_str(f, x->port, sizeof(x->port));
 		fputc(',', f);
 		js_str(f, x->message, sizeof(x->message));
