@@ -409,9 +409,11 @@ static void test_diagnose_roles(void **state)
 	d.inv = &fb.inv;
 	d.n_paths = 1;
 	d.paths = &p;
-	d.n_findings = 1;
-	d.findings[0] = (struct rc_diag_finding){.kind = RC_FIND_MARKS_NO_CNP, .dev = 5};
-	snprintf(d.findings[0].message, sizeof(d.findings[0].message), "%s", "no CNP <img>");
+	d.n_findings = 2;
+	/* a finding on no device of the inventory is left out: the page indexes devices */
+	d.findings[0] = (struct rc_diag_finding){.kind = RC_FIND_CNP_NOT_HANDLED, .dev = 99};
+	d.findings[1] = (struct rc_diag_finding){.kind = RC_FIND_MARKS_NO_CNP, .dev = 5};
+	snprintf(d.findings[1].message, sizeof(d.findings[1].message), "%s", "no CNP <img>");
 	f = open_memstream(&html, &len);
 	assert_non_null(f);
 	rc_report_diag_html(f, &d, &fb.fleet, 1700000000);
@@ -433,6 +435,7 @@ static void test_diagnose_roles(void **state)
 			    "storm");
 	assert_string_equal(cJSON_GetArrayItem(cJSON_GetArrayItem(links, 2), 2)->valuestring,
 			    "idle");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(data, "fi")), 1);
 	assert_string_equal(
 	    cJSON_GetArrayItem(cJSON_GetArrayItem(cJSON_GetObjectItem(data, "fi"), 0), 3)
 		->valuestring,
