@@ -72,7 +72,9 @@ static const char page_head[] =
     "#fab{position:relative}#links{position:absolute;left:0;top:0;pointer-events:none;z-index:1;"
     "opacity:.8}\n"
     ".tier{display:flex;flex-wrap:wrap;gap:4px;margin-bottom:60px;position:relative}\n"
-    "#leaves{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start;position:relative}\n"
+    "#leaves{position:relative}.pod{display:flex;flex-wrap:wrap;gap:8px;"
+    "align-items:flex-start;margin-bottom:10px}.podname{width:100%;font-weight:bold}"
+    ".onepod .podname{display:none}\n"
     ".grp{border:1px solid #ccc;background:#fff;border-radius:4px;padding:3px;max-width:260px}\n"
     ".grp>.head{font-weight:bold;display:block;margin-bottom:3px}\n"
     "#detail{position:fixed;right:12px;top:12px;width:420px;max-height:90vh;overflow:auto;"
@@ -88,11 +90,12 @@ static const char page_head[] =
     "<div id=\"detail\"></div>\n"
     "<script type=\"application/json\" id=\"data\">";
 
-/* Draws the page from #data; lines() reads every box's position before it adds a line, so
- * the browser lays the page out once, not once per link, and past 128 switch links draws
- * only those not in a good state: hundreds of green lines hide the boxes they cross.  d: [name,
- * role, state, error]; x: [dev, port, field, have, want]; l: [a, b, state, a port, b port]; f:
- * [field, changes, devices]. */
+/* Draws the page from #data.  Leaves are grouped in pods: the leaves cabled to the same
+ * spines (the inventory names no pod; a two-tier Clos is then one pod).  lines() reads every box's
+ * position before it adds a line, so the browser lays the page out once, not once per link, and
+ * past 128 switch links draws only those not in a good state: hundreds of green lines hide the
+ * boxes they cross.  d: [name, role, state, error]; x: [dev, port, field, have, want]; l: [a, b,
+ * state, a port, b port]; f: [field, changes, devices]. */
 static const char page_tail[] =
     "</script>\n<script>\n"
     "(function(){'use strict';var t0=performance.now();\n"
@@ -108,10 +111,18 @@ static const char page_tail[] =
     "d[0]);e.dataset.i=i;e.dataset.state=d[2];if(nodes[i])e.dataset.link=nodes[i];"
     "e.id='dev-'+i;return e;}\n"
     "var sp=document.getElementById('spines'),lv=document.getElementById('leaves'),"
-    "grp={},count={};\n"
+    "grp={},count={},ups={},pods={},npod=0;\n"
+    "D.l.forEach(function(l){var a=D.d[l[0]][1],b=D.d[l[1]][1];"
+    "if(a===1&&b===2)(ups[l[0]]=ups[l[0]]||[]).push(l[1]);"
+    "else if(a===2&&b===1)(ups[l[1]]=ups[l[1]]||[]).push(l[0]);});\n"
+    "function podOf(i){var k=(ups[i]||[]).sort(function(x,y){return x-y;}).join(','),"
+    "p=pods[k];if(p)return p;p=pods[k]=el('div','pod');p.dataset.pod=++npod;\n"
+    " p.appendChild(el('div','podname','pod '+npod+': '+(k?k.split(',').map(function(s){"
+    "return D.d[s][0];}).join(', '):'no spine')));lv.appendChild(p);return p;}\n"
     "D.d.forEach(function(d,i){count[d[2]]=(count[d[2]]||0)+1;"
     "if(d[1]===2)sp.appendChild(chip(i));else if(d[1]===1){var g=el('div','grp'),"
-    "c=chip(i);c.classList.add('head');g.appendChild(c);grp[i]=g;lv.appendChild(g);}});\n"
+    "c=chip(i);c.classList.add('head');g.appendChild(c);grp[i]=g;podOf(i).appendChild(g);}});\n"
+    "if(npod<2)lv.classList.add('onepod');\n"
     "var orphans=null;\n"
     "D.d.forEach(function(d,i){if(d[1]!==0)return;var g=grp[parent[i]];"
     "if(!g){if(!orphans){orphans=el('div','grp');orphans.appendChild(el('b',null,"
