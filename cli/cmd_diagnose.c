@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/cli.h"
 #include "rocectl/diag.h"
@@ -32,7 +33,7 @@
 
 #define DIAG_SCHEMA "rocectl.diagnose/v1"
 
-enum diag_fmt { FMT_TEXT, FMT_JSON, FMT_PROM };
+enum diag_fmt { FMT_TEXT, FMT_JSON, FMT_PROM, FMT_HTML };
 
 struct diag_opts {
 	const char *policy, *inventory;
@@ -51,8 +52,8 @@ static const struct rc_option options[] = {
     {"interval", 0, "DURATION", "time between the two samples (default 10s; 100ms..1h)",
      OPT_INTERVAL},
     {"format", 0, "FMT",
-     "text (default), json (examples/diagnose.schema.json) or prometheus; -j, --json is an "
-     "alias",
+     "text (default), json (examples/diagnose.schema.json), prometheus or html (a page to "
+     "open in a browser); -j, --json is an alias",
      OPT_FORMAT},
     {"parallel", 0, "N", "devices read at once (default 32)", OPT_PARALLEL},
     {"output", 'o', "FILE",
@@ -65,7 +66,7 @@ static const struct rc_option options[] = {
 
 #define USAGE                                                                                      \
 	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
-	"[--format text|json|prometheus] [-o FILE] [--parallel N] [--snapshot DIR]"
+	"[--format text|json|prometheus|html] [-o FILE] [--parallel N] [--snapshot DIR]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -97,11 +98,13 @@ static int on_option(int id, const char *arg, void *ctx)
 			o->fmt = FMT_JSON;
 		else if (!strcmp(arg, "prometheus"))
 			o->fmt = FMT_PROM;
+		else if (!strcmp(arg, "html"))
+			o->fmt = FMT_HTML;
 		else {
-			fprintf(
-			    stderr,
-			    "rocectl diagnose: --format: '%s' is not text, json or prometheus\n",
-			    arg);
+			fprintf(stderr,
+				"rocectl diagnose: --format: '%s' is not text, json, prometheus or "
+				"html\n",
+				arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -167,8 +170,10 @@ static int report_to(struct diag_run *r, FILE *f)
 	size_t bad;
 	int code;
 
-	if (r->o.fmt == FMT_PROM) {
-		if (rc_diag_prom(f, &r->dr.d)) {
+	if (r->o.fmt == FMT_PROM || r->o.fmt == FMT_HTML) {
+		if (r->o.fmt == FMT_HTML) {
+			rc_report_diag_html(f, &r->dr.d, &r->dr.f, time(NULL));
+		} else if (rc_diag_prom(f, &r->dr.d)) {
 			fprintf(stderr, "rocectl diagnose: out of memory\n");
 			return RC_EXIT_ERROR;
 		}

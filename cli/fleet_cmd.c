@@ -48,6 +48,7 @@ enum report_format {
 	FMT_JSON,
 	FMT_PROMETHEUS,
 	FMT_DOT,
+	FMT_HTML,
 	FMT_JSONL, /* verify: one line per device as it is read (engine/report/stream.c) */
 };
 
@@ -88,7 +89,8 @@ static const struct rc_option plan_options[] = {
 static const struct rc_option verify_options[] = {
     COMMON_OPTIONS,
     {"format", 0, "FMT",
-     "text (default), json, prometheus, dot, or jsonl (one line per device as it is read, "
+     "text (default), json, prometheus, dot, html (a page to open in a browser), or jsonl (one "
+     "line per device as it is read, "
      "in flat memory: for very large fabrics)",
      OPT_FORMAT},
     {"output", 'o', "FILE",
@@ -161,12 +163,15 @@ static int on_option(int id, const char *arg, void *ctx)
 			o->format = FMT_PROMETHEUS;
 		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "dot"))
 			o->format = FMT_DOT;
+		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "html"))
+			o->format = FMT_HTML;
 		else if (o->cmd == RC_FLEET_CMD_VERIFY && !strcmp(arg, "jsonl"))
 			o->format = FMT_JSONL;
 		else {
 			fprintf(stderr, "rocectl: --format: '%s' is not one of %s\n", arg,
-				o->cmd == RC_FLEET_CMD_VERIFY ? "text, json, prometheus, dot, jsonl"
-							      : "text, json");
+				o->cmd == RC_FLEET_CMD_VERIFY
+				    ? "text, json, prometheus, dot, html, jsonl"
+				    : "text, json");
 			return -EINVAL;
 		}
 		break;
@@ -385,6 +390,8 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 		rc_report_cabling_prom(dst, &cab);
 	} else if (fmt == FMT_DOT) {
 		rc_report_dot(dst, &r);
+	} else if (fmt == FMT_HTML) {
+		rc_report_html(dst, &r);
 	}
 	if (!out) {
 		for (size_t i = 0; i < r.n_links; i++)
@@ -773,7 +780,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 			err.msg);
 	if (o.format == FMT_JSONL) {
 		/* printed above */
-	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT) {
+	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT || o.format == FMT_HTML) {
 		/* the same model, another printer: no text report is made to be thrown away */
 		tally_read(&f, &t);
 		exit_code = verify_checks(NULL, dst, &f, &t, o.format);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "rocectl/driver.h"
 #include "rocectl/fleet.h"
@@ -222,6 +223,10 @@ void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k)
 /* rocectl_diagnose_path_clean, _paths, _paths_not_clean (one sample per pair of NIC ports,
  * equal-cost paths folded), _pause_root, _finding, _window_seconds; -ENOMEM. */
 int rc_diag_prom(FILE *f, const struct rc_diag *d);
+/* The same fabric page as rc_report_html (engine/report/report_html.c), each device and link
+ * coloured by the worst role it takes on a path (root, storm, relay, clean); fl (may be
+ * NULL) gives the devices' read errors. */
+void rc_report_diag_html(FILE *f, const struct rc_diag *d, const struct rc_fleet *fl, time_t when);
 
 const char *rc_diag_role_name(enum rc_diag_role r);
 const char *rc_diag_verdict_name(enum rc_diag_verdict v);

@@ -1,7 +1,8 @@
 /* The result of reading a fabric: per device and port (the fleet's diffs), per link (both
  * ends agree) and per host (every NIC lands on switches with the same QoS).  One model,
  * several printers: text and JSON (engine/report/report_fabric.c), Prometheus text exposition
- * (engine/report/report_prom.c), Graphviz DOT (engine/report/report_dot.c). */
+ * (engine/report/report_prom.c), Graphviz DOT (engine/report/report_dot.c), HTML
+ * (engine/report/report_html.c). */
 #ifndef ROCECTL_RESULT_H
 #define ROCECTL_RESULT_H
 
@@ -116,5 +117,8 @@ struct rc_prom_iface {
 void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, time_t when,
 			       const struct rc_prom_iface *v, size_t n);
 void rc_report_dot(FILE *f, const struct rc_result *r);
+/* One self-contained, offline HTML page (engine/report/report_html.c): the fabric drawn by
+ * tier and leaf, every device and link coloured by state, drift by field, detail on click. */
+void rc_report_html(FILE *f, const struct rc_result *r);
 
 #endif

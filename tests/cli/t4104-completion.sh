@@ -74,7 +74,8 @@ test_expect_success '--format offers what the command writes, from its --help' '
 	test "$(complete_words render --format "")" = json &&
 	test "$(complete_words nccl-env --format n)" = nccl.conf &&
 	complete_words verify --format "" >"$TMP/out" &&
-	for f in text json prometheus dot jsonl; do grep -qx "$f" "$TMP/out" || return 1; done &&
+	for f in text json prometheus dot html jsonl; do grep -qx "$f" "$TMP/out" || return 1; done &&
+	test "$(complete_words diagnose --format h)" = html &&
 	test "$(complete_words agent state --format "")" = json &&
 	complete_words confirm --j >"$TMP/out" && grep -qx -- --json "$TMP/out" &&
 	complete_words export --fo >"$TMP/out" && test "$(cat "$TMP/out")" = --format
