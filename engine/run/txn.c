@@ -34,7 +34,11 @@ uint64_t rc_txn_proc_start(pid_t pid)
 	buf[n] = '\0';
 	/* field 2 (comm) is in parentheses and may hold blanks and ')': count from the last */
 	p = strrchr(buf, ')');
-	if (!p)
+	if (!p || p[1] != ' ')
+		return 0;
+	/* field 3, the state: a zombie (Z) or dead (X) process is gone, its entry only waits
+	 * for a parent to reap it (a timer's parent may be a namespace's init that never does) */
+	if (p[2] == 'Z' || p[2] == 'X')
 		return 0;
 	for (p++; *p && field < 22; p++)
 		if (*p == ' ')

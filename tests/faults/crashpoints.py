@@ -26,8 +26,8 @@ import campaign  # noqa: E402
 # One NVUE leaf over SSH, one over REST, SONiC, EOS and a host: every platform and
 # transport in one run (the REST leaf is switched over in the inventory below).
 FABRICS = {
-    "crash-mixed": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "4", "--spines", "0", "--platforms", "nvue,nvue,sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
-    "crash-quick": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "nvue,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
+    "crash-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
+    "crash-quick": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "nvue,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
 }
 WINDOW = "4s"  # --confirm: short, so that the timer's steps come quickly
 
@@ -46,7 +46,7 @@ STEPS = [
 
 
 def mixed_inventory(fab, work):
-    """inventory.yaml with the first NVUE leaf over REST (its block from inventory-rest.yaml)."""
+    """inventory.yaml with the first NVUE switch over REST when there are two (its block from inventory-rest.yaml)."""
     def blocks(text):
         head, _, rest = text.partition("switches:\n")
         sw, _, tail = rest.partition("links:\n")
@@ -59,10 +59,9 @@ def mixed_inventory(fab, work):
     if os.path.exists(os.path.join(fab.dir, "inventory-rest.yaml")):
         with open(os.path.join(fab.dir, "inventory-rest.yaml")) as f:
             rest_items = blocks(f.read())[1]
-    for i, b in enumerate(items):
-        if "platform: nvue" in b and i + 1 < len(items) and "platform: nvue" in items[i + 1] and i < len(rest_items):
-            items[i] = rest_items[i]
-            break
+    nvue = [i for i, b in enumerate(items) if "platform: nvue" in b]
+    if len(nvue) > 1 and nvue[0] < len(rest_items):
+        items[nvue[0]] = rest_items[nvue[0]]
     text = head.replace("kind: Inventory\n", "kind: Inventory\n" + campaign.TIMEOUTS, 1) + "switches:\n" + "".join(items) + "links:\n" + tail
     path = os.path.join(work, "inventory.yaml")
     with open(path, "w") as f:
@@ -123,21 +122,28 @@ def alive(pid, start):
     try:
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[19]) == start  # field 22 of the whole line
+        # field 3 (the state) and 22 (the start time) of the whole line; a zombie is gone
+        return fields[0] not in ("Z", "X") and int(fields[19]) == start
     except (OSError, ValueError, IndexError):
         return False
 
 
 def settle(work, limit_s=90):
-    """Until no run of the step has a live timer or owner (the timer finishes what it may)."""
+    """Until no run of the step is being worked on: its owner alive, or its timer alive with
+    something to do soon (the run applying, or pending with its deadline near).  A run
+    pending far from its deadline is left pending (a confirm may come)."""
     deadline = time.time() + limit_s
     while time.time() < deadline:
         busy = False
         for r in runs(work).values():
             if not r or r.get("state") in ("confirmed", "rolled back", "rollback failed"):
                 continue
-            if alive(int(r.get("timer_pid", 0)), int(r.get("timer_start", 0))) or alive(int(r.get("owner_pid", 0)), int(r.get("owner_start", 0))):
-                busy = True
+            timer = alive(int(r.get("timer_pid", 0)), int(r.get("timer_start", 0)))
+            owner = alive(int(r.get("owner_pid", 0)), int(r.get("owner_start", 0)))
+            if r.get("state") == "pending":
+                busy |= timer and r.get("deadline", 0) - time.time() < 30
+            else:
+                busy |= owner or (timer and r.get("state") == "applying")
         if not busy:
             return True
         time.sleep(0.5)
