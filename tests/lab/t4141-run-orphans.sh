@@ -90,7 +90,7 @@ test_expect_success '(b) apply --confirm killed after a write, timer gone: plain
 	! jq -e --arg r "$run" "[.runs[] | select(.run_id == \$r and .exit_code == 0)] | length > 0" \
 		"$TMP/b.hist" >/dev/null &&
 	rc rollback -i "$INV" >"$TMP/b.rb" &&
-	test_must_contain "$TMP/b.rb" "run $run needs recovery (applying" &&
+	test_must_contain "$TMP/b.rb" "run $run needs recovery \(applying" &&
 	jq -e ".state == \"rolled back\" and .reason == \"run killed\"" "$CONFIRM_DIR/$run.json" &&
 	views >"$TMP/b.after" && diff -u "$TMP/factory" "$TMP/b.after"
 '
@@ -132,7 +132,7 @@ test_expect_success '(e) a confirm after the deadline is refused and says what h
 	test_must_contain "$TMP/e.err" "too late: the deadline of run $run was .*its timer is gone" &&
 	jq -e ".state == \"pending\"" "$CONFIRM_DIR/$run.json" &&
 	rc rollback -i "$INV" >"$TMP/e.rb" &&
-	test_must_contain "$TMP/e.rb" "run $run needs recovery (pending" &&
+	test_must_contain "$TMP/e.rb" "run $run needs recovery \(pending" &&
 	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$run.json" &&
 	views >"$TMP/e.after" && diff -u "$TMP/e.before" "$TMP/e.after"
 '
