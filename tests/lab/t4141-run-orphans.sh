@@ -89,6 +89,10 @@ test_expect_success '(b) apply --confirm killed after a write, timer gone: plain
 	rc history --json >"$TMP/b.hist" &&
 	! jq -e --arg r "$run" "[.runs[] | select(.run_id == \$r and .exit_code == 0)] | length > 0" \
 		"$TMP/b.hist" >/dev/null &&
+	python3 "$SRC_DIR/tests/lib/schema_check.py" "$SRC_DIR/examples/history.schema.json" \
+		"$TMP/b.hist" &&
+	rc history >"$TMP/b.htxt" &&
+	test_must_contain "$TMP/b.htxt" "^$run  apply .*exit 1  \[needs recovery: applying" &&
 	rc rollback -i "$INV" >"$TMP/b.rb" &&
 	test_must_contain "$TMP/b.rb" "run $run needs recovery \(applying" &&
 	jq -e ".state == \"rolled back\" and .reason == \"run killed\"" "$CONFIRM_DIR/$run.json" &&
