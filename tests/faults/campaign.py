@@ -338,6 +338,48 @@ def crash_fault(seed, cmd_name):
     return None
 
 
+def proc_alive(pid, start):
+    """The process of a run record's owner or timer: its pid and start time (field 22 of
+    /proc/PID/stat, include/rocectl/txn.h), and not a zombie."""
+    try:
+        with open("/proc/%d/stat" % int(pid)) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0] not in ("Z", "X") and int(fields[19]) == int(start)
+    except (OSError, ValueError, IndexError, TypeError):
+        return False
+
+
+def settle_runs(confirm_dir, limit_s=90, near_s=60):
+    """Until no run record in CONFIRM_DIR is being worked on: its owner alive, or its timer
+    alive with something to do soon (the run applying, or pending with its deadline less
+    than near_s away).  The timer runs as /proc/self/exe ("exe"): pgrep does not name it."""
+    end = time.time() + limit_s
+    while time.time() < end:
+        busy = False
+        try:
+            names = [n for n in os.listdir(confirm_dir) if n.endswith(".json")]
+        except OSError:
+            return True
+        for n in names:
+            try:
+                with open(os.path.join(confirm_dir, n)) as f:
+                    r = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if r.get("state") in ("confirmed", "rolled back", "rollback failed"):
+                continue
+            timer = proc_alive(r.get("timer_pid", 0), r.get("timer_start", 0))
+            owner = proc_alive(r.get("owner_pid", 0), r.get("owner_start", 0))
+            if r.get("state") == "pending":
+                busy |= timer and r.get("deadline", 0) - time.time() < near_s
+            else:
+                busy |= owner or (timer and r.get("state") == "applying")
+        if not busy:
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def switch_platform(fab, sw):
     for line in fab.topology.splitlines():
         f = line.split()
@@ -545,9 +587,8 @@ def trial(fab, inv_name, seed, work, drift_pre):
             r = fab.rocectl(cmd, journal.path, extra_env={"ROCECTL_CRASH_AT": fault[2]})
             notes.append("%s exit %d" % (cmd_name, r.returncode))
             # the confirm timer (it inherits the variable) finishes what it may first
-            end = time.time() + 75
-            while fab.own_rocectl(work) and time.time() < end:
-                time.sleep(0.5)
+            if not settle_runs(os.path.join(os.path.dirname(journal.path), "confirm")):
+                return False, "%s: a run's owner or timer was still at work 90 s after the crash" % what
             fab.quiesce()
             r = fab.rocectl(["rollback", "-i", inv, "--journal", journal.path], journal.path)
             notes.append("rollback exit %d" % r.returncode)

@@ -118,36 +118,10 @@ def runs(work):
     return out
 
 
-def alive(pid, start):
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        # field 3 (the state) and 22 (the start time) of the whole line; a zombie is gone
-        return fields[0] not in ("Z", "X") and int(fields[19]) == start
-    except (OSError, ValueError, IndexError):
-        return False
-
-
 def settle(work, limit_s=90):
-    """Until no run of the step is being worked on: its owner alive, or its timer alive with
-    something to do soon (the run applying, or pending with its deadline near).  A run
-    pending far from its deadline is left pending (a confirm may come)."""
-    deadline = time.time() + limit_s
-    while time.time() < deadline:
-        busy = False
-        for r in runs(work).values():
-            if not r or r.get("state") in ("confirmed", "rolled back", "rollback failed"):
-                continue
-            timer = alive(int(r.get("timer_pid", 0)), int(r.get("timer_start", 0)))
-            owner = alive(int(r.get("owner_pid", 0)), int(r.get("owner_start", 0)))
-            if r.get("state") == "pending":
-                busy |= timer and r.get("deadline", 0) - time.time() < 30
-            else:
-                busy |= owner or (timer and r.get("state") == "applying")
-        if not busy:
-            return True
-        time.sleep(0.5)
-    return False
+    """campaign.settle_runs: a run pending far from its deadline is left pending (a confirm
+    may come); one whose timer acts soon is waited for."""
+    return campaign.settle_runs(work.confirm, limit_s, near_s=30)
 
 
 def crashed(r, work):
