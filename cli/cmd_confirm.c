@@ -896,8 +896,16 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 		return confirm_outcome(&o, &c, known, "too-late", why, RC_EXIT_ERROR);
 	}
 	if (rc == -EBUSY) {
-		snprintf(why, sizeof(why), "run %s is still being applied by pid %d: not yet",
-			 c.run_id, (int)c.owner.pid);
+		if (rc_txn_owner_alive(&c.owner))
+			snprintf(why, sizeof(why),
+				 "run %s is still being applied by pid %d: not yet", c.run_id,
+				 (int)c.owner.pid);
+		else
+			snprintf(
+			    why, sizeof(why),
+			    "run %s was killed while it was applied (pid %d is gone): it cannot "
+			    "be confirmed; 'rocectl rollback' restores it",
+			    c.run_id, (int)c.owner.pid);
 		return confirm_outcome(&o, &c, true, "error", why, RC_EXIT_ERROR);
 	}
 	if (rc == -ENOENT) {

@@ -127,6 +127,17 @@ void rc_crashpoint_print(FILE *f)
 
 static const char *crash_at;
 
+/* `name` is one of the comma-separated names of `list` */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 static void read_crash_at(void)
 {
 	crash_at = getenv("ROCECTL_CRASH_AT");
@@ -138,7 +149,7 @@ void rc_crashpoint(const char *name)
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, read_crash_at);
-	if (crash_at && *crash_at && !strcmp(crash_at, name)) {
+	if (crash_at && *crash_at && in_list(crash_at, name)) {
 		static const char msg[] = "rocectl: crash point reached\n";
 		ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
 

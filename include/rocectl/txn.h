@@ -4,7 +4,9 @@
  *
  * Crash points: every named step of apply, apply/enforce --confirm, confirm, rollback RUN
  * and the confirm timer calls rc_crashpoint("name").  With ROCECTL_CRASH_AT=name in the
- * environment the process ends there with _exit(137), as a kill -9 would leave it (no
+ * environment (or a comma-separated list of names: the confirm timer inherits it, so that
+ * "timer.started,dev.write.sent" kills the run and its timer both) the process ends at
+ * the first of them it meets with _exit(137), as a kill -9 would leave it (no
  * atexit, no flush, no unlock but the kernel's).  ROCECTL_CRASH_LIST=1 makes `rocectl`
  * print every name it knows and exit 0, so that a test can cover each one
  * (tests/lab/t4140-crash-points.sh).  Without the variables a crash point is one compare. */

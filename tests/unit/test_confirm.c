@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -248,6 +249,22 @@ static void test_state_file(void **state)
 	rm_tree(dir);
 }
 
+/* The exit status of a child that meets crash point `name` with ROCECTL_CRASH_AT=`at`. */
+static int crash_child(const char *at, const char *name)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("ROCECTL_CRASH_AT", at, 1);
+		rc_crashpoint(name);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
 /* Liveness by pid and start time; the crash points' names. */
 static void test_owner_and_crashpoints(void **state)
 {
@@ -274,7 +291,12 @@ static void test_owner_and_crashpoints(void **state)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = i + 1; k < n; k++)
 			assert_string_not_equal(names[i], names[k]);
-	rc_crashpoint("not-set-so-nothing-happens");
+	/* in a child each: the variable is read once per process */
+	assert_int_equal(crash_child("a.b,dev.write.sent", "dev.write.sent"), 137);
+	assert_int_equal(crash_child("timer.started,dev.snapped", "timer.started"), 137);
+	assert_int_equal(crash_child("dev.write.sent", "dev.write"), 0); /* whole names only */
+	assert_int_equal(crash_child("dev.write", "dev.write.sent"), 0);
+	assert_int_equal(crash_child("", "dev.snapped"), 0);
 }
 
 static void test_take_journal(void **state)
