@@ -13,10 +13,8 @@
  * "Config Commands"; EOS: `commit timer hh:mm:ss`, "Configure session") were committed
  * under it for a little longer (rc_confirm_device_seconds): they roll back by themselves
  * when this timer is gone too, and a confirm keeps them first (cli/confirm_devices.c). */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +33,6 @@
 #include "rocectl/util.h"
 
 #define CONFIRM_PATH_MAX 4096
-
-static void who(char *buf, size_t len)
-{
-	const char *sudo = getenv("SUDO_USER");
-	const struct passwd *pw = getpwuid(geteuid());
-
-	if (sudo && *sudo && rc_name_is_safe(sudo))
-		snprintf(buf, len, "%s", sudo);
-	else
-		snprintf(buf, len, "%s", pw ? pw->pw_name : "?");
-}
 
 /* `rocectl rollback RUN --journal DIR [-i INVENTORY]`, in this process: the same restore,
  * locks and record as a rollback typed by hand. */
@@ -95,39 +82,11 @@ static size_t kept_entries(const char *dir, const char *run_id, struct rc_journa
 	return n;
 }
 
-/* Move to `to` under the lock; 0 or the state machine's refusal. */
-static int transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
-		      const char *reason, struct rc_err *err)
-{
-	enum rc_confirm_state to;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
-
-	if (rc)
-		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
-	if (!rc)
-		rc = rc_confirm_next(c->state, ev, &to);
-	if (!rc) {
-		c->state = to;
-		c->changed = time(NULL);
-		/* whoever starts a rollback owns it until it ends: dead, it is taken over */
-		if (to == RC_CONFIRM_ROLLING_BACK)
-			rc_txn_owner_self(&c->owner);
-		if (reason)
-			snprintf(c->reason, sizeof(c->reason), "%s", reason);
-		if (ev == RC_CONFIRM_EV_CONFIRM)
-			who(c->by, sizeof(c->by));
-		rc = rc_confirm_save(dir, c, err);
-	}
-	close(fd);
-	return rc;
-}
-
 /* Under the run's lock, so that the timer cannot take the deadline meanwhile: keep each
  * switch's commit made under its own timer (rc_confirm_devices; a switch kept by an earlier,
  * interrupted confirm is skipped), then mark the run confirmed.  The state machine's
- * refusals as transition(); -ETIME when the deadline has passed (the timer, or `rollback`,
- * undoes the run: a confirm then would keep what is being restored); -EIO when a device
+ * refusals as rc_confirm_transition(); -ETIME when the deadline has passed (the timer, or
+ * `rollback`, undoes the run: a confirm then would keep what is being restored); -EIO when a device
  * could not be kept, and the run is then marked rolling back for the caller to restore. */
 static int keep_run(const char *dir, struct rc_confirm *c, const struct rc_global *g,
 		    struct rc_err *err)
@@ -157,7 +116,7 @@ static int keep_run(const char *dir, struct rc_confirm *c, const struct rc_globa
 		snprintf(c->reason, sizeof(c->reason), "confirm failed");
 		rc_txn_owner_self(&c->owner);
 	} else {
-		who(c->by, sizeof(c->by));
+		rc_confirm_who(c->by, sizeof(c->by));
 	}
 	c->state = to;
 	c->changed = time(NULL);
@@ -413,37 +372,13 @@ static int roll_back_now(const struct rc_confirm_run *r, const char *dir, struct
 
 	fprintf(stderr, "rocectl %s: rolling back every device of run %s now (%s)\n", r->command,
 		c->run_id, reason);
-	if (transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
+	if (rc_confirm_transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
 	rc = rollback_run(c->run_id, dir, r->inventory, g, r->data_on_stdout);
-	if (transition(dir, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, c,
+				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+				  NULL, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
-	return rc;
-}
-
-/* applying -> pending, the window starting now that the checks are done (not when the
- * change was made), under the run's lock. */
-static int to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds, struct rc_err *err)
-{
-	enum rc_confirm_state to;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
-
-	if (rc)
-		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
-	if (!rc)
-		rc = rc_confirm_next(c->state, RC_CONFIRM_EV_APPLIED, &to);
-	if (!rc) {
-		c->state = to;
-		c->changed = time(NULL);
-		c->deadline = c->changed + seconds;
-		rc = rc_confirm_save(dir, c, err);
-	} else if (!err->msg[0]) {
-		rc = rc_errf(err, -rc, "run %s is %s, not applying", c->run_id,
-			     rc_confirm_state_name(c->state));
-	}
-	close(fd);
 	return rc;
 }
 
@@ -486,7 +421,7 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	}
 	rc_crashpoint("txn.checked");
 	rc_confirm_timer_owner(&c, &timer);
-	if (!rc_txn_owner_alive(&timer) || to_pending(dir, &c, r->seconds, &err)) {
+	if (!rc_txn_owner_alive(&timer) || rc_confirm_to_pending(dir, &c, r->seconds, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", r->command,
 			err.msg[0] ? err.msg : "the confirm timer is gone");
 		roll_back_now(r, dir, &c, "no timer", g);
@@ -519,58 +454,6 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 	return r->exit_code;
 }
 
-/* Under the run's lock: the run becomes ours to roll back, or -EBUSY when someone alive is
- * at it (applying it, or rolling it back).  A rollback whose owner died (kill -9 of the
- * timer or of `rollback RUN` mid-restore) is taken over: its restored devices have no
- * entry left, the others are restored now. */
-static int claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err)
-{
-	enum rc_confirm_state to = RC_CONFIRM_ROLLING_BACK;
-	bool alive;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
-
-	if (rc)
-		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
-	/* the timer restoring through `rollback RUN` in its own process owns the run already */
-	alive = rc_txn_owner_alive(&c->owner) && c->owner.pid != getpid();
-	if (rc) {
-		/* said by err */
-	} else if ((c->state == RC_CONFIRM_ROLLING_BACK || c->state == RC_CONFIRM_APPLYING) &&
-		   alive) {
-		rc = rc_errf(
-		    err, EBUSY, "run %s is %s by pid %d%s now", c->run_id,
-		    c->state == RC_CONFIRM_APPLYING ? "being applied" : "being rolled back",
-		    (int)c->owner.pid, rc_txn_owner_remote(&c->owner) ? " on another host" : "");
-	} else if (c->state == RC_CONFIRM_ROLLING_BACK) {
-		fprintf(msg,
-			"run %s was being rolled back (%s) by pid %d, which is gone: finishing its "
-			"rollback\n",
-			c->run_id, c->reason, (int)c->owner.pid);
-	} else if (c->state == RC_CONFIRM_APPLYING || c->state == RC_CONFIRM_PENDING ||
-		   c->state == RC_CONFIRM_ROLLBACK_FAILED) {
-		fprintf(msg, "run %s was %s: restoring it from '%s'\n", c->run_id,
-			c->state == RC_CONFIRM_APPLYING	 ? "killed while it was applied"
-			: c->state == RC_CONFIRM_PENDING ? "waiting for a confirm"
-							 : "not rolled back completely",
-			dir);
-		snprintf(c->reason, sizeof(c->reason), "%s",
-			 c->state == RC_CONFIRM_APPLYING ? "run killed" : "rollback");
-	} else {
-		rc = 1; /* confirmed or rolled back: not a run for the confirm directory */
-	}
-	if (!rc) {
-		c->state = to;
-		c->changed = time(NULL);
-		rc_txn_owner_self(&c->owner);
-		rc = rc_confirm_save(dir, c, err);
-		if (!rc)
-			rc_crashpoint("rollback.claimed");
-	}
-	close(fd);
-	return rc;
-}
-
 int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id, char *dir,
 			      size_t len)
 {
@@ -583,7 +466,7 @@ int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id
 	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
 	if (rc_confirm_load(dir, run_id, &c, &err))
 		return 0; /* none (or not ours: the journal path decides) */
-	rc = claim(msg, dir, &c, &err);
+	rc = rc_confirm_claim(msg, dir, &c, &err);
 	if (rc == 1)
 		return 0;
 	if (rc) {
@@ -599,49 +482,10 @@ void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok)
 	struct rc_err err = {0};
 
 	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
-	if (transition(dir, &c, ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, &c,
+				  ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
+				  NULL, &err))
 		fprintf(stderr, "rocectl rollback: warning: %s\n", err.msg);
-}
-
-/* The run ids of CONFIRM_DIR (its <run-id>.json files). */
-static int list_runs(const char *dir, char ***ids, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-		char **v;
-
-		if (de->d_name[0] == '.' || l < 6 || l - 5 >= 64 ||
-		    strcmp(de->d_name + l - 5, ".json"))
-			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v = realloc(*ids, cap * sizeof(*v));
-			if (!v)
-				break;
-			*ids = v;
-		}
-		(*ids)[*n] = strndup(de->d_name, l - 5);
-		if ((*ids)[*n])
-			(*n)++;
-	}
-	closedir(d);
-	return 0;
-}
-
-static void free_runs(char **ids, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
 }
 
 /* Roll back one orphaned run through `rollback RUN` (which claims it under its lock). */
@@ -665,7 +509,7 @@ int rc_confirm_sweep(FILE *msg, const char *journal, const char *inventory,
 	int bad = 0;
 
 	*found = 0;
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || list_runs(dir, &ids, &n))
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &n))
 		return -EIO;
 	for (size_t i = 0; i < n; i++) {
 		struct rc_confirm c = {0};
@@ -685,7 +529,7 @@ int rc_confirm_sweep(FILE *msg, const char *journal, const char *inventory,
 		if (recover(&c, journal, inventory, g, to_stderr))
 			bad = -EIO;
 	}
-	free_runs(ids, n);
+	rc_confirm_list_free(ids, n);
 	return bad;
 }
 
@@ -722,7 +566,7 @@ int rc_confirm_guard(const char *command, const char *journal, const char *inven
 	size_t m = 0;
 	int refused = 0;
 
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || list_runs(dir, &ids, &m))
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &m))
 		return 0;
 	for (size_t i = 0; i < m && !refused; i++) {
 		struct rc_confirm c = {0};
@@ -757,7 +601,7 @@ int rc_confirm_guard(const char *command, const char *journal, const char *inven
 			    command, dev, c.run_id, rc_confirm_state_name(c.state), c.run_id);
 		refused = -EBUSY;
 	}
-	free_runs(ids, m);
+	rc_confirm_list_free(ids, m);
 	return refused;
 }
 
@@ -919,19 +763,6 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 	return confirm_outcome(&o, &c, known, "confirmed", NULL, RC_EXIT_OK);
 }
 
-/* Whether the timer must act now, and why ("timer": the deadline; "run killed": the run
- * died before it was pending); NULL: wait (or, with *end, stop: the run is decided). */
-static const char *timer_due(const struct rc_confirm *now, time_t t, bool *end)
-{
-	*end = false;
-	if (now->state == RC_CONFIRM_APPLYING)
-		return rc_txn_owner_alive(&now->owner) ? NULL : "run killed";
-	if (now->state == RC_CONFIRM_PENDING)
-		return t >= now->deadline ? "timer" : NULL;
-	*end = true;
-	return NULL;
-}
-
 /* The detached timer.  It polls the state file every second (a confirm needs no signal
  * and a stale pid can never be killed by mistake), then takes the deadline under the lock
  * so that exactly one of confirm and rollback wins.  While the run is still applying it
@@ -982,7 +813,7 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 			printf("run %s: %s; the timer ends\n", c.run_id, err.msg);
 			return RC_EXIT_ERROR;
 		}
-		why = timer_due(&now, time(NULL), &end);
+		why = rc_confirm_timer_due(&now, time(NULL), &end);
 		if (end) {
 			printf("run %s: %s; the timer ends\n", c.run_id,
 			       rc_confirm_state_name(now.state));
@@ -992,7 +823,7 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 			break;
 		nanosleep(&one, NULL);
 	}
-	rc = transition(dir, &c, RC_CONFIRM_EV_DEADLINE, why, &err);
+	rc = rc_confirm_transition(dir, &c, RC_CONFIRM_EV_DEADLINE, why, &err);
 	if (rc) {
 		printf("run %s: %s; nothing to roll back\n", c.run_id,
 		       rc == -EALREADY ? "confirmed"
@@ -1008,8 +839,9 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 	tg.root = c.root[0] ? c.root : g->root;
 	tg.accept_new_host_keys = c.accept_new_host_keys;
 	rc = rollback_run(c.run_id, dir, c.inventory, &tg, false);
-	if (transition(dir, &c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, &c,
+				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+				  NULL, &err))
 		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
 	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
 }

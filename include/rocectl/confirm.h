@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -122,6 +123,29 @@ int rc_confirm_mark_device(const char *dir, const char *run_id, const char *devi
 			   struct rc_err *err);
 void rc_confirm_unmark_device(const char *dir, const char *run_id, const char *device);
 bool rc_confirm_device_marked(const char *dir, const char *run_id, const char *device);
+/* The run record's transitions (engine/run/confirm_state.c), each under the run's lock. */
+/* Who is confirming: $SUDO_USER when it is a plain name, else the effective user. */
+void rc_confirm_who(char *buf, size_t len);
+/* Load c->run_id, apply `ev` (rc_confirm_next), save: 0 or the state machine's refusal.
+ * A new rolling-back state is owned by this process; a confirm records who. */
+int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
+			  const char *reason, struct rc_err *err);
+/* applying -> pending, the deadline `seconds` from now (the window starts once the run's
+ * checks are done). */
+int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
+			  struct rc_err *err);
+/* The run becomes this process's to roll back (rolling back, owned by us; what it was is
+ * said on `msg`): 0; 1 when it is over (confirmed, rolled back: nothing to claim);
+ * -EBUSY when someone alive applies it or rolls it back (a dead owner's rollback is taken
+ * over). */
+int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err);
+/* The run ids of CONFIRM_DIR (its <run-id>.json files); free with rc_confirm_list_free. */
+int rc_confirm_list(const char *dir, char ***ids, size_t *n);
+void rc_confirm_list_free(char **ids, size_t n);
+/* The timer's decision on the state it just read: why it must roll back now ("timer": the
+ * deadline; "run killed": the run died before it was pending), or NULL to wait; *end when
+ * the run is decided and the timer has nothing left to do. */
+const char *rc_confirm_timer_due(const struct rc_confirm *now, time_t t, bool *end);
 /* UTC ISO 8601 of `t` ("2026-12-03T16:00:00Z"). */
 void rc_confirm_time(time_t t, char *buf, size_t len);
 
