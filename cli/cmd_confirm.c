@@ -15,7 +15,6 @@
  * when this timer is gone too, and a confirm keeps them first (cli/confirm_devices.c). */
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,20 +29,10 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/txn.h"
 #include "rocectl/util.h"
 
 #define CONFIRM_PATH_MAX 4096
-
-static void who(char *buf, size_t len)
-{
-	const char *sudo = getenv("SUDO_USER");
-	const struct passwd *pw = getpwuid(geteuid());
-
-	if (sudo && *sudo && rc_name_is_safe(sudo))
-		snprintf(buf, len, "%s", sudo);
-	else
-		snprintf(buf, len, "%s", pw ? pw->pw_name : "?");
-}
 
 /* `rocectl rollback RUN --journal DIR [-i INVENTORY]`, in this process: the same restore,
  * locks and record as a rollback typed by hand. */
@@ -93,35 +82,12 @@ static size_t kept_entries(const char *dir, const char *run_id, struct rc_journa
 	return n;
 }
 
-/* Move to `to` under the lock; 0 or the state machine's refusal. */
-static int transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
-		      const char *reason, struct rc_err *err)
-{
-	enum rc_confirm_state to;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
-
-	if (rc)
-		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
-	if (!rc)
-		rc = rc_confirm_next(c->state, ev, &to);
-	if (!rc) {
-		c->state = to;
-		c->changed = time(NULL);
-		if (reason)
-			snprintf(c->reason, sizeof(c->reason), "%s", reason);
-		if (ev == RC_CONFIRM_EV_CONFIRM)
-			who(c->by, sizeof(c->by));
-		rc = rc_confirm_save(dir, c, err);
-	}
-	close(fd);
-	return rc;
-}
-
 /* Under the run's lock, so that the timer cannot take the deadline meanwhile: keep each
- * switch's commit made under its own timer (rc_confirm_devices), then mark the run
- * confirmed.  The state machine's refusals as transition(); -EIO when a device could not
- * be kept, and the run is then marked rolling back for the caller to restore. */
+ * switch's commit made under its own timer (rc_confirm_devices; a switch kept by an earlier,
+ * interrupted confirm is skipped), then mark the run confirmed.  The state machine's
+ * refusals as rc_confirm_transition(); -ETIME when the deadline has passed (the timer, or
+ * `rollback`, undoes the run: a confirm then would keep what is being restored); -EIO when a device
+ * could not be kept, and the run is then marked rolling back for the caller to restore. */
 static int keep_run(const char *dir, struct rc_confirm *c, const struct rc_global *g,
 		    struct rc_err *err)
 {
@@ -135,22 +101,28 @@ static int keep_run(const char *dir, struct rc_confirm *c, const struct rc_globa
 	rc = rc_confirm_load(dir, c->run_id, c, err);
 	if (!rc)
 		rc = rc_confirm_next(c->state, RC_CONFIRM_EV_CONFIRM, &to);
+	if (!rc && time(NULL) >= c->deadline)
+		rc = -ETIME;
 	if (rc) {
 		close(fd);
 		return rc;
 	}
+	rc_crashpoint("confirm.locked");
 	tg.root = c->root[0] ? c->root : g->root;
 	tg.accept_new_host_keys = c->accept_new_host_keys;
 	drc = rc_confirm_devices(dir, c->run_id, c->inventory, &tg, err);
 	if (drc) {
 		rc_confirm_next(c->state, RC_CONFIRM_EV_ROLLBACK, &to);
 		snprintf(c->reason, sizeof(c->reason), "confirm failed");
+		rc_txn_owner_self(&c->owner);
 	} else {
-		who(c->by, sizeof(c->by));
+		rc_confirm_who(c->by, sizeof(c->by));
 	}
 	c->state = to;
 	c->changed = time(NULL);
 	rc = rc_confirm_save(dir, c, drc ? &ignored : err);
+	if (!drc && !rc)
+		rc_crashpoint("confirm.recorded");
 	close(fd);
 	return drc ? -EIO : rc;
 }
@@ -180,6 +152,7 @@ static void drop_entries(const char *dir, const char *run_id, struct rc_history 
 	for (size_t i = 0; i < n; i++) {
 		if (rc_journal_done(dir, run_id, e[i].device, &err))
 			fprintf(stderr, "rocectl confirm: warning: %s\n", err.msg);
+		rc_confirm_unmark_device(dir, run_id, e[i].device);
 		if (h)
 			rc_history_result(h, e[i].device, "confirmed", NULL);
 	}
@@ -271,9 +244,9 @@ static int spawn_timer(const char *dir, const struct rc_confirm *c, const char *
 	return 0;
 }
 
-/* The run is reported pending only once its timer runs: the timer writes its pid into the
- * state first thing.  A timer that does not come up within 30 s (a loaded machine execs
- * slowly; a missing binary never does) means roll back now. */
+/* The run is armed only once its timer runs: the timer writes its pid and start time into
+ * the state first thing.  A timer that does not come up within 30 s (a loaded machine execs
+ * slowly; a missing binary never does) means nothing is written. */
 static int wait_timer(const char *dir, const struct rc_confirm *c, struct rc_err *err)
 {
 	for (int i = 0; i < 300; i++) {
@@ -285,6 +258,71 @@ static int wait_timer(const char *dir, const struct rc_confirm *c, struct rc_err
 		nanosleep(&step, NULL);
 	}
 	return rc_errf(err, ETIMEDOUT, "the confirm timer did not start within 30s");
+}
+
+/* struct rc_fleet_arm.fn: before the first write, the record says applying (owner: this
+ * process, deadline: now + the window) and the timer runs; it undoes the run at the
+ * deadline, or at once when this process dies before the run is pending. */
+static int arm(struct rc_fleet *f, void *ctx, struct rc_err *err)
+{
+	struct rc_confirm_armer *a = ctx;
+	struct rc_confirm c = {0};
+	struct rc_err ignored = {0};
+	size_t n = 0;
+	int rc;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += !f->devs[i].rc && !f->devs[i].skipped && f->devs[i].n_changes > 0;
+	snprintf(c.run_id, sizeof(c.run_id), "%s", f->run_id);
+	snprintf(c.command, sizeof(c.command), "%s", a->command);
+	/* absolute: the timer keeps the cwd, a person running `rollback RUN` may not */
+	if (!a->inventory || !realpath(a->inventory, c.inventory))
+		snprintf(c.inventory, sizeof(c.inventory), "%s", a->inventory ? a->inventory : "");
+	snprintf(c.root, sizeof(c.root), "%s", a->g->root ? a->g->root : "");
+	c.accept_new_host_keys = a->g->accept_new_host_keys;
+	c.n_devices = n;
+	c.changed = time(NULL);
+	c.deadline = c.changed + a->seconds;
+	c.state = RC_CONFIRM_APPLYING;
+	rc_txn_owner_self(&c.owner);
+	rc = rc_confirm_save(a->dir, &c, err);
+	if (rc)
+		return rc;
+	rc_crashpoint("txn.record.applying");
+	rc = spawn_timer(a->dir, &c, a->journal, err);
+	if (!rc)
+		rc = wait_timer(a->dir, &c, err);
+	if (rc) {
+		/* nothing written: the run is over before it began */
+		c.state = RC_CONFIRM_ROLLED_BACK;
+		snprintf(c.reason, sizeof(c.reason), "no timer");
+		rc_confirm_save(a->dir, &c, &ignored);
+		return rc;
+	}
+	rc_crashpoint("txn.timer.armed");
+	return 0;
+}
+
+int rc_confirm_prepare(struct rc_confirm_armer *a, struct rc_fleet *f, const char *command,
+		       const char *journal, const char *inventory, uint32_t seconds,
+		       const struct rc_global *g)
+{
+	memset(a, 0, sizeof(*a));
+	a->command = command;
+	a->journal = journal;
+	a->inventory = inventory;
+	a->seconds = seconds;
+	a->g = g;
+	if (rc_confirm_dir(journal, a->dir, sizeof(a->dir)))
+		return -ENAMETOOLONG;
+	a->arm.fn = arm;
+	a->arm.ctx = a;
+	/* the entries are written where the run's state is: no move between apply and pending
+	 * that a kill could split */
+	f->journal_dir = a->dir;
+	f->keep_journal = true;
+	f->arm = &a->arm;
+	return 0;
 }
 
 /* Re-read every device the run had read: how many no longer answer, how many drift. */
@@ -334,11 +372,12 @@ static int roll_back_now(const struct rc_confirm_run *r, const char *dir, struct
 
 	fprintf(stderr, "rocectl %s: rolling back every device of run %s now (%s)\n", r->command,
 		c->run_id, reason);
-	if (transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
+	if (rc_confirm_transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
 	rc = rollback_run(c->run_id, dir, r->inventory, g, r->data_on_stdout);
-	if (transition(dir, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, c,
+				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+				  NULL, &err))
 		fprintf(stderr, "rocectl %s: warning: %s\n", r->command, err.msg);
 	return rc;
 }
@@ -348,83 +387,64 @@ int rc_confirm_after_run(const struct rc_confirm_run *r, struct rc_fleet *f, str
 {
 	struct rc_journal_entry *e = NULL;
 	struct rc_confirm c = {0};
+	struct rc_txn_owner timer;
 	struct rc_err err = {0};
 	char dir[CONFIRM_PATH_MAX], why[RC_ERR_MSG_MAX + 64], t[32];
 	size_t n, gone = 0, drift = 0;
-	const char *at = r->journal; /* where the run's entries are */
 	FILE *msg = r->data_on_stdout ? stderr : stdout;
 
 	rc_locks_release(locks);
-	n = kept_entries(r->journal, f->run_id, &e);
-	rc_journal_entries_free(e, n);
-	if (!n) {
-		if (!r->failed)
-			fprintf(msg, "nothing was changed: nothing to confirm\n");
-		return r->exit_code;
-	}
 	if (rc_confirm_dir(r->journal, dir, sizeof(dir))) {
 		fprintf(stderr, "rocectl %s: journal directory name too long\n", r->command);
 		return RC_EXIT_ERROR;
 	}
-	snprintf(c.run_id, sizeof(c.run_id), "%s", f->run_id);
-	snprintf(c.command, sizeof(c.command), "%s", r->command);
-	/* absolute: the timer keeps the cwd, a person running `rollback RUN` may not */
-	if (!r->inventory || !realpath(r->inventory, c.inventory))
-		snprintf(c.inventory, sizeof(c.inventory), "%s", r->inventory ? r->inventory : "");
-	snprintf(c.root, sizeof(c.root), "%s", g->root ? g->root : "");
-	c.accept_new_host_keys = g->accept_new_host_keys;
-	c.n_devices = n;
-	c.changed = time(NULL);
-	c.deadline = c.changed + r->seconds;
-	c.state = RC_CONFIRM_PENDING;
-	/* state first, then the entries: a run whose entries moved always has a state */
-	if (rc_confirm_save(dir, &c, &err) ||
-	    rc_confirm_take_journal(r->journal, dir, c.run_id, &err)) {
-		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
-		fprintf(stderr, "rocectl %s: cannot leave run %s pending: rolling it back now\n",
-			r->command, c.run_id);
-		rollback_run(c.run_id, at, r->inventory, g, r->data_on_stdout);
-		return RC_EXIT_ERROR;
+	/* no record: nothing was armed, so nothing was written */
+	if (rc_confirm_load(dir, f->run_id, &c, &err)) {
+		if (!r->failed)
+			fprintf(msg, "nothing was changed: nothing to confirm\n");
+		return r->exit_code;
 	}
-	at = dir;
+	n = kept_entries(dir, f->run_id, &e);
+	rc_journal_entries_free(e, n);
 	if (r->failed)
-		return roll_back_now(r, at, &c, "the run failed", g), RC_EXIT_ERROR;
+		return roll_back_now(r, dir, &c, "the run failed", g), RC_EXIT_ERROR;
 	/* reachability first: a change that cut the controller off must not be kept */
 	if (recheck(f, &gone, &drift, why, sizeof(why))) {
-		roll_back_now(r, at, &c, "out of memory", g);
+		roll_back_now(r, dir, &c, "out of memory", g);
 		return RC_EXIT_ERROR;
 	}
 	if (gone || drift) {
 		fprintf(stderr, "rocectl %s: %s\n", r->command, why);
-		if (roll_back_now(r, at, &c, gone ? "unreachable" : "verify failed", g))
+		if (roll_back_now(r, dir, &c, gone ? "unreachable" : "verify failed", g))
 			return RC_EXIT_ERROR;
 		return gone ? RC_EXIT_ERROR : RC_EXIT_CHANGES;
 	}
+	rc_crashpoint("txn.checked");
+	rc_confirm_timer_owner(&c, &timer);
+	if (!rc_txn_owner_alive(&timer) || rc_confirm_to_pending(dir, &c, r->seconds, &err)) {
+		fprintf(stderr, "rocectl %s: %s\n", r->command,
+			err.msg[0] ? err.msg : "the confirm timer is gone");
+		roll_back_now(r, dir, &c, "no timer", g);
+		return RC_EXIT_ERROR;
+	}
+	rc_crashpoint("txn.record.pending");
 	if (r->self_confirm) {
-		int krc = keep_run(at, &c, g, &err);
+		int krc = keep_run(dir, &c, g, &err);
 
 		if (krc == -EIO) {
 			fprintf(stderr, "rocectl %s: %s; rolling back every device of run %s now\n",
 				r->command, err.msg, c.run_id);
-			roll_back_unkept(at, &c, g, r->data_on_stdout);
+			roll_back_unkept(dir, &c, g, r->data_on_stdout);
 			return RC_EXIT_ERROR;
 		}
 		if (krc) {
-			fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
+			fprintf(stderr, "rocectl %s: %s\n", r->command,
+				err.msg[0] ? err.msg : strerror(-krc));
 			return RC_EXIT_ERROR;
 		}
-		drop_entries(at, c.run_id, NULL);
+		drop_entries(dir, c.run_id, NULL);
 		fprintf(msg, "run %s confirmed: every device answers and is in policy\n", c.run_id);
 		return r->exit_code;
-	}
-	/* the window starts once the checks are done, not when the change was made */
-	c.changed = time(NULL);
-	c.deadline = c.changed + r->seconds;
-	if (rc_confirm_save(at, &c, &err) || spawn_timer(at, &c, r->journal, &err) ||
-	    wait_timer(at, &c, &err)) {
-		fprintf(stderr, "rocectl %s: %s\n", r->command, err.msg);
-		roll_back_now(r, at, &c, "no timer", g);
-		return RC_EXIT_ERROR;
 	}
 	rc_confirm_time(c.deadline, t, sizeof(t));
 	fprintf(msg,
@@ -446,22 +466,13 @@ int rc_confirm_claim_rollback(FILE *msg, const char *journal, const char *run_id
 	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
 	if (rc_confirm_load(dir, run_id, &c, &err))
 		return 0; /* none (or not ours: the journal path decides) */
-	if (c.state == RC_CONFIRM_ROLLING_BACK) {
-		fprintf(stderr, "rocectl rollback: run %s is being rolled back by its %s now\n",
-			run_id, strcmp(c.reason, "timer") ? "run" : "confirm timer");
-		return -EBUSY;
-	}
-	if (c.state != RC_CONFIRM_PENDING && c.state != RC_CONFIRM_ROLLBACK_FAILED)
+	rc = rc_confirm_claim(msg, dir, &c, &err);
+	if (rc == 1)
 		return 0;
-	rc = transition(dir, &c, RC_CONFIRM_EV_ROLLBACK, "rollback", &err);
 	if (rc) {
-		fprintf(stderr, "rocectl rollback: %s\n",
-			rc == -ESTALE || rc == -EINVAL
-			    ? "the run's confirm state changed; try again"
-			    : err.msg);
+		fprintf(stderr, "rocectl rollback: %s\n", err.msg);
 		return rc < 0 ? rc : -EIO;
 	}
-	fprintf(msg, "run %s was waiting for a confirm: restoring it from '%s'\n", run_id, dir);
 	return 1;
 }
 
@@ -471,9 +482,127 @@ void rc_confirm_rollback_done(const char *dir, const char *run_id, bool ok)
 	struct rc_err err = {0};
 
 	snprintf(c.run_id, sizeof(c.run_id), "%s", run_id);
-	if (transition(dir, &c, ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, &c,
+				  ok ? RC_CONFIRM_EV_ROLLBACK_DONE : RC_CONFIRM_EV_ROLLBACK_FAILED,
+				  NULL, &err))
 		fprintf(stderr, "rocectl rollback: warning: %s\n", err.msg);
+}
+
+/* Roll back one orphaned run through `rollback RUN` (which claims it under its lock). */
+static int recover(const struct rc_confirm *c, const char *journal, const char *inventory,
+		   const struct rc_global *g, bool to_stderr)
+{
+	struct rc_global tg = *g;
+
+	tg.root = c->root[0] ? c->root : g->root;
+	tg.accept_new_host_keys = c->accept_new_host_keys;
+	return rollback_run(c->run_id, journal, inventory && *inventory ? inventory : c->inventory,
+			    &tg, to_stderr);
+}
+
+int rc_confirm_sweep(FILE *msg, const char *journal, const char *inventory,
+		     const struct rc_global *g, bool to_stderr, size_t *found)
+{
+	char dir[CONFIRM_PATH_MAX], **ids = NULL;
+	size_t n = 0;
+	time_t now = time(NULL);
+	int bad = 0;
+
+	*found = 0;
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &n))
+		return -EIO;
+	for (size_t i = 0; i < n; i++) {
+		struct rc_confirm c = {0};
+		struct rc_err err = {0};
+
+		if (rc_confirm_load(dir, ids[i], &c, &err)) {
+			fprintf(stderr, "rocectl rollback: %s\n", err.msg);
+			bad = -EIO;
+			continue;
+		}
+		if (!rc_confirm_orphaned(&c, now))
+			continue;
+		(*found)++;
+		fprintf(msg,
+			"run %s needs recovery (%s, nobody is finishing it): rolling it back\n",
+			c.run_id, rc_confirm_state_name(c.state));
+		if (recover(&c, journal, inventory, g, to_stderr))
+			bad = -EIO;
+	}
+	rc_confirm_list_free(ids, n);
+	return bad;
+}
+
+static bool listed(const char *const *names, size_t n, const char *device)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], device))
+			return true;
+	return false;
+}
+
+/* The first of `names` that has an entry in run c (CONFIRM_DIR/<run-id>/), or NULL. */
+static const char *first_shared(const char *dir, const struct rc_confirm *c,
+				const char *const *names, size_t n, char *buf, size_t len)
+{
+	struct rc_journal_entry *e = NULL;
+	size_t m = kept_entries(dir, c->run_id, &e);
+	const char *hit = NULL;
+
+	for (size_t i = 0; i < m && !hit; i++)
+		if (listed(names, n, e[i].device)) {
+			snprintf(buf, len, "%s", e[i].device);
+			hit = buf;
+		}
+	rc_journal_entries_free(e, m);
+	return hit;
+}
+
+int rc_confirm_guard(const char *command, const char *journal, const char *inventory,
+		     const char *const *names, size_t n, const struct rc_global *g,
+		     bool recover_orphans, bool to_stderr)
+{
+	char dir[CONFIRM_PATH_MAX], **ids = NULL, dev[RC_NAME_MAX], t[32];
+	size_t m = 0;
+	int refused = 0;
+
+	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &m))
+		return 0;
+	for (size_t i = 0; i < m && !refused; i++) {
+		struct rc_confirm c = {0};
+		struct rc_err err = {0};
+
+		if (rc_confirm_load(dir, ids[i], &c, &err) || c.state == RC_CONFIRM_CONFIRMED ||
+		    c.state == RC_CONFIRM_ROLLED_BACK ||
+		    !first_shared(dir, &c, names, n, dev, sizeof(dev)))
+			continue;
+		if (recover_orphans && rc_confirm_orphaned(&c, time(NULL))) {
+			fprintf(stderr,
+				"rocectl %s: '%s' belongs to run %s, which needs recovery (%s, "
+				"nobody is finishing it): rolling it back first\n",
+				command, dev, c.run_id, rc_confirm_state_name(c.state));
+			if (!recover(&c, journal, inventory, g, to_stderr) &&
+			    !rc_confirm_load(dir, ids[i], &c, &err) &&
+			    c.state == RC_CONFIRM_ROLLED_BACK)
+				continue;
+		}
+		rc_confirm_time(c.deadline, t, sizeof(t));
+		if (c.state == RC_CONFIRM_PENDING || c.state == RC_CONFIRM_APPLYING)
+			fprintf(stderr,
+				"rocectl %s: '%s' belongs to run %s, pending its confirm until %s: "
+				"'rocectl confirm %s' or 'rocectl rollback %s' first; nothing was "
+				"done\n",
+				command, dev, c.run_id, t, c.run_id, c.run_id);
+		else
+			fprintf(
+			    stderr,
+			    "rocectl %s: '%s' belongs to run %s, which is %s: 'rocectl rollback "
+			    "%s' first; nothing was done\n",
+			    command, dev, c.run_id, rc_confirm_state_name(c.state), c.run_id);
+		refused = -EBUSY;
+	}
+	rc_confirm_list_free(ids, m);
+	return refused;
 }
 
 struct confirm_opts {
@@ -578,7 +707,8 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 		return rc;
 	snprintf(c.run_id, sizeof(c.run_id), "%s", argv[0]);
 	rc = keep_run(dir, &c, g, &err);
-	known = rc == 0 || rc == -EALREADY || rc == -ESTALE || rc == -EIO; /* c.state read */
+	known = rc == 0 || rc == -EALREADY || rc == -ESTALE || rc == -EIO ||
+		rc == -ETIME; /* c.state read */
 	if (rc == -EIO) {
 		bool restored = roll_back_unkept(dir, &c, g, o.json) == 0;
 
@@ -595,6 +725,33 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 			 rc_confirm_state_name(c.state));
 		return confirm_outcome(&o, &c, known, "too-late", why, RC_EXIT_ERROR);
 	}
+	if (rc == -ETIME) {
+		char t[32];
+		struct rc_txn_owner timer;
+
+		rc_confirm_time(c.deadline, t, sizeof(t));
+		rc_confirm_timer_owner(&c, &timer);
+		snprintf(why, sizeof(why),
+			 "too late: the deadline of run %s was %s; %s; nothing was confirmed",
+			 c.run_id, t,
+			 rc_txn_owner_alive(&timer)
+			     ? "its timer is rolling it back"
+			     : "its timer is gone: 'rocectl rollback' restores it");
+		return confirm_outcome(&o, &c, known, "too-late", why, RC_EXIT_ERROR);
+	}
+	if (rc == -EBUSY) {
+		if (rc_txn_owner_alive(&c.owner))
+			snprintf(why, sizeof(why),
+				 "run %s is still being applied by pid %d: not yet", c.run_id,
+				 (int)c.owner.pid);
+		else
+			snprintf(
+			    why, sizeof(why),
+			    "run %s was killed while it was applied (pid %d is gone): it cannot "
+			    "be confirmed; 'rocectl rollback' restores it",
+			    c.run_id, (int)c.owner.pid);
+		return confirm_outcome(&o, &c, true, "error", why, RC_EXIT_ERROR);
+	}
 	if (rc == -ENOENT) {
 		snprintf(why, sizeof(why), "run %s has nothing waiting for a confirm in '%s'",
 			 c.run_id, dir);
@@ -608,15 +765,19 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
 
 /* The detached timer.  It polls the state file every second (a confirm needs no signal
  * and a stale pid can never be killed by mistake), then takes the deadline under the lock
- * so that exactly one of confirm and rollback wins. */
+ * so that exactly one of confirm and rollback wins.  While the run is still applying it
+ * waits for the run's own process, and acts at once when that process is gone. */
 int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 {
 	struct confirm_opts o = {0};
 	struct rc_confirm c = {0};
+	struct rc_txn_owner self;
 	struct rc_err err = {0};
 	char dir[CONFIRM_PATH_MAX];
+	const char *why = NULL;
 	int fd, rc = parse("confirm-timer", argc, argv, &o, dir, sizeof(dir));
 	struct rc_global tg = *g;
+	bool end = false;
 
 	if (rc >= 0)
 		return rc;
@@ -626,44 +787,61 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 		return RC_EXIT_ERROR;
 	}
 	rc = rc_confirm_load(dir, argv[0], &c, &err);
-	if (!rc && c.state == RC_CONFIRM_PENDING) {
-		c.timer_pid = getpid();
+	if (!rc && (c.state == RC_CONFIRM_PENDING || c.state == RC_CONFIRM_APPLYING)) {
+		rc_txn_owner_self(&self);
+		c.timer_pid = self.pid;
+		c.timer_start = self.start;
 		rc = rc_confirm_save(dir, &c, &err);
+	} else if (!rc) {
+		end = true;
 	}
 	close(fd);
 	if (rc) {
 		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	if (c.state != RC_CONFIRM_PENDING)
+	if (end)
 		return RC_EXIT_OK;
+	rc_crashpoint("timer.started");
 	printf("timer for run %s: pid %d\n", c.run_id, (int)getpid());
 	fflush(stdout);
 	for (;;) {
 		struct timespec one = {1, 0};
 		struct rc_confirm now;
 
-		if (rc_confirm_load(dir, c.run_id, &now, &err) || now.state != RC_CONFIRM_PENDING) {
+		if (rc_confirm_load(dir, c.run_id, &now, &err)) {
+			printf("run %s: %s; the timer ends\n", c.run_id, err.msg);
+			return RC_EXIT_ERROR;
+		}
+		why = rc_confirm_timer_due(&now, time(NULL), &end);
+		if (end) {
 			printf("run %s: %s; the timer ends\n", c.run_id,
-			       err.msg[0] ? err.msg : rc_confirm_state_name(now.state));
+			       rc_confirm_state_name(now.state));
 			return RC_EXIT_OK;
 		}
-		if (time(NULL) >= now.deadline)
+		if (why)
 			break;
 		nanosleep(&one, NULL);
 	}
-	rc = transition(dir, &c, RC_CONFIRM_EV_DEADLINE, "timer", &err);
+	rc = rc_confirm_transition(dir, &c, RC_CONFIRM_EV_DEADLINE, why, &err);
 	if (rc) {
 		printf("run %s: %s; nothing to roll back\n", c.run_id,
-		       rc == -EALREADY ? "confirmed" : err.msg);
-		return rc == -EALREADY ? RC_EXIT_OK : RC_EXIT_ERROR;
+		       rc == -EALREADY ? "confirmed"
+		       : err.msg[0]    ? err.msg
+				       : strerror(-rc));
+		return rc == -EALREADY || rc == -EINVAL ? RC_EXIT_OK : RC_EXIT_ERROR;
 	}
-	printf("run %s was not confirmed by the deadline: restoring its devices\n", c.run_id);
+	rc_crashpoint("timer.fired");
+	printf("run %s %s: restoring its devices\n", c.run_id,
+	       strcmp(why, "timer") ? "was killed before it was pending"
+				    : "was not confirmed by the deadline");
+	fflush(stdout);
 	tg.root = c.root[0] ? c.root : g->root;
 	tg.accept_new_host_keys = c.accept_new_host_keys;
 	rc = rollback_run(c.run_id, dir, c.inventory, &tg, false);
-	if (transition(dir, &c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
-		       NULL, &err))
+	if (rc_confirm_transition(dir, &c,
+				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
+				  NULL, &err))
 		fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
 	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/txn.h"
 #include "rocectl/units.h"
 #include "rocectl/util.h"
 
@@ -304,22 +305,31 @@ static int load_inputs(const struct opts *o, struct rc_policy *pol, struct rc_in
 
 /* Every selected device locked machine-wide before it is read (engine/run/lock.c), as
  * apply does: a manual apply and the timer must not interleave on one switch. */
-static int lock_all(const struct rc_fleet *f, struct rc_locks *locks)
+static int lock_all(const struct opts *o, const struct rc_fleet *f, struct rc_locks *locks,
+		    const struct rc_global *g)
 {
 	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
 	struct rc_warnings warn = {0};
 	struct rc_err err = {0};
+	bool to_stderr = o->format != FMT_TEXT && !o->output;
 	int rc;
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->n; i++)
 		v[i] = f->inv->devices[f->devs[i].index].name;
-	rc = rc_lock_devices(rc_lock_dir(), v, f->n, "enforce", locks, &warn, &err);
+	/* as apply (cli/fleet_cmd.c): a device of a run pending its confirm is refused, an
+	 * orphaned such run rolled back first */
+	rc = rc_confirm_guard("enforce", o->journal, o->inventory, v, f->n, g, true, to_stderr);
+	if (!rc)
+		rc = rc_lock_devices(rc_lock_dir(), v, f->n, "enforce", locks, &warn, &err);
+	if (!rc)
+		rc = rc_confirm_guard("enforce", o->journal, o->inventory, v, f->n, g, false,
+				      to_stderr);
+	else if (err.msg[0])
+		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 	free(v);
 	rc_warnings_print(&warn, stderr);
-	if (rc)
-		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 	return rc;
 }
 
@@ -371,6 +381,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	struct rc_enforce_run run = {0};
 	struct rc_locks locks = {0};
 	struct rc_history hist = {0};
+	struct rc_confirm_armer armer;
 	struct rc_err err = {0};
 	char state[4096];
 	int npos, rc, exit_code = RC_EXIT_ERROR;
@@ -410,12 +421,16 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
-	if (lock_all(&f, &locks))
+	if (lock_all(&o, &f, &locks, g))
 		goto out;
 	f.journal_dir = o.journal;
-	f.keep_journal = o.confirm_s > 0;
 	f.opts.confirm_s = o.confirm_s;
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	if (o.confirm_s &&
+	    rc_confirm_prepare(&armer, &f, "enforce", o.journal, o.inventory, o.confirm_s, g)) {
+		fprintf(stderr, "rocectl enforce: journal directory name too long\n");
+		goto out;
+	}
 	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
@@ -425,8 +440,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		goto out;
 	}
 	exit_code = run.exit_code;
-	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
-		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
+	rc_crashpoint("apply.devices.done");
 	if (o.confirm_s) {
 		struct rc_confirm_run cr = {.command = "enforce",
 					    .journal = o.journal,
@@ -440,6 +454,10 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
 		confirm_outcome(o.journal, f.run_id, &run);
 	}
+	/* after the confirm step: the record says how the run ended (a run killed before
+	 * leaves no exit 0 behind; its run record says what it reached) */
+	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
+		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
 	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])
 			fprintf(stderr, "rocectl enforce: %s\n", err.msg);

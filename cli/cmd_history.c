@@ -3,6 +3,7 @@
  * The run records of engine/run/history.c: a list, one record in full, and retention.
  * JSON: examples/history.schema.json ("rocectl.runs/v1", the list) and
  * examples/show.schema.json ("rocectl.run/v1", one run). */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -204,6 +205,50 @@ static void list_one(struct rc_out *out, const struct rc_history *h)
 	rc_out_close_object(out);
 }
 
+/* A run killed before it wrote its history record (the record is written once the run has
+ * ended) still has its run record in the confirm directory: listed from it while nobody
+ * has finished it, exit 1 (it did not end), so that "needs recovery" is seen. */
+static void list_unrecorded(struct rc_out *out, char **ids, size_t n)
+{
+	char dir[4096], t[32];
+	DIR *d;
+	struct dirent *de;
+
+	if (confirm_dir(dir, sizeof(dir)) || !(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		struct rc_confirm c;
+		struct rc_err err = {0};
+		size_t l = strlen(de->d_name);
+		char id[64];
+		bool known = false;
+
+		if (de->d_name[0] == '.' || l < 6 || l - 5 >= sizeof(id) ||
+		    strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		snprintf(id, sizeof(id), "%.*s", (int)(l - 5), de->d_name);
+		for (size_t i = 0; i < n && !known; i++)
+			known = !strcmp(ids[i], id);
+		if (known || rc_confirm_load(dir, id, &c, &err) ||
+		    c.state == RC_CONFIRM_CONFIRMED || c.state == RC_CONFIRM_ROLLED_BACK)
+			continue;
+		when(c.changed, t, sizeof(t));
+		rc_out_open_object(out, NULL);
+		rc_out_str(out, "run_id", "%s", id);
+		rc_out_str(out, "command", "  %-8s", c.command);
+		rc_out_str(out, "user", "  %s", "?");
+		rc_out_str(out, "host", "@%s", c.owner.host[0] ? c.owner.host : "?");
+		rc_out_str(out, "started", "  %s", t);
+		rc_out_int(out, "exit_code", "  exit %" PRId64, RC_EXIT_ERROR);
+		confirm_state(out, id);
+		rc_out_open_array(out, "devices");
+		rc_out_close_array(out);
+		rc_out_text(out, "  (no history record: the run did not end)\n");
+		rc_out_close_object(out);
+	}
+	closedir(d);
+}
+
 /* A dropped record takes its run's confirm state along, unless the run is still pending
  * or its rollback is not over: then the state stays for `confirm`/`rollback RUN`. */
 static void forget_confirm(const char *run_id)
@@ -296,6 +341,8 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 			list_one(&out, &h);
 		rc_history_fini(&h);
 	}
+	if (!o.device && !o.since)
+		list_unrecorded(&out, ids, n);
 	rc_out_close_array(&out);
 	rc_out_close_object(&out);
 	rc_out_end(&out);

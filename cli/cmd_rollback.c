@@ -18,6 +18,7 @@
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "rocectl/run_snap.h"
+#include "rocectl/txn.h"
 #include "rocectl/util.h"
 
 struct rollback_opts {
@@ -124,10 +125,13 @@ static int restore_entry(const struct rc_journal_entry *e, const struct rc_inven
 		rc = rc_devrun_restore_native(&r, e->native, e->ports, e->n_ports, err);
 	if (!rc && (ropts->save_only_if_saved || ropts->undo_finished) && r.drv->found_unsaved)
 		*unsaved |= r.drv->found_unsaved(r.sess);
-	if (rc)
+	if (rc) {
 		rc_err_prefix(err, "cannot restore '%s' from run %s", e->device, e->run_id);
-	else
+	} else {
+		/* restored, entry kept: a rollback run again restores it again (the same state) */
+		rc_crashpoint("rollback.device");
 		rc = rc_journal_done(dir, e->run_id, e->device, err);
+	}
 	rc_devrun_close(&r);
 	free(names);
 	return rc;
@@ -496,12 +500,25 @@ int cmd_rollback(int argc, char **argv, const struct rc_global *g)
 		rc_pool_run(o.parallel ? o.parallel : RC_FLEET_DEFAULT_PARALLEL, false, n_jobs,
 			    restore_device, &c);
 		bad += report(msg, jobs, n_jobs);
+		if (n_jobs)
+			rc_crashpoint("rollback.restored");
 	}
 	if (!rc && n_jobs)
 		record(jobs, n_jobs);
 	if (pending)
 		rc_confirm_rollback_done(confirm_dir, run, !rc && !bad);
 	exit_code = rc || bad || snap_bad ? RC_EXIT_ERROR : RC_EXIT_OK;
+	/* plain `rollback` always finishes the runs nobody else will: a rollback whose owner
+	 * died, a run killed while it was applied, a pending run past its deadline whose timer
+	 * is gone (include/rocectl/confirm.h rc_confirm_orphaned) */
+	if (!run) {
+		size_t found = 0;
+
+		if (rc_confirm_sweep(msg, o.journal, o.inventory, g, o.json, &found))
+			exit_code = RC_EXIT_ERROR;
+		if (found && !strcmp(source, "none"))
+			source = "confirm";
+	}
 	if (o.json)
 		print_json(o.journal, run, source, e, n, jobs, jobs ? n_jobs : 0,
 			   rc ? lock_err : NULL, exit_code);

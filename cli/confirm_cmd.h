@@ -21,6 +21,34 @@ struct rc_confirm_run {
 	bool data_on_stdout;   /* stdout carries JSON or metrics: say everything on stderr */
 };
 
+/* A --confirm run's undo, armed before its first write (struct rc_fleet_arm): the run
+ * record says applying with the deadline, owned by this process, and the timer is up. */
+struct rc_confirm_armer {
+	const char *command, *journal, *inventory;
+	uint32_t seconds;
+	const struct rc_global *g;
+	char dir[4096]; /* CONFIRM_DIR: the run's entries are written there */
+	struct rc_fleet_arm arm;
+};
+/* Set f up for a --confirm run: its journal entries go to CONFIRM_DIR/<run-id>/ and the
+ * timer is armed before the first write.  `a` must outlive the apply. */
+int rc_confirm_prepare(struct rc_confirm_armer *a, struct rc_fleet *f, const char *command,
+		       const char *journal, const char *inventory, uint32_t seconds,
+		       const struct rc_global *g);
+
+/* Plain `rollback`: every orphaned run of the confirm directory (rc_confirm_orphaned) rolled
+ * back through `rollback RUN`; *found counts them.  0, or -EIO when one could not be read
+ * or restored. */
+int rc_confirm_sweep(FILE *msg, const char *journal, const char *inventory,
+		     const struct rc_global *g, bool to_stderr, size_t *found);
+/* Before a run writes: a device of `names` that belongs to a run not over (pending its
+ * confirm, applying, rolling back, rollback failed) refuses the run: said on stderr
+ * (naming the run and its deadline), -EBUSY.  With recover_orphans, an orphaned such run
+ * is rolled back first and no longer refuses.  0 when the devices are free. */
+int rc_confirm_guard(const char *command, const char *journal, const char *inventory,
+		     const char *const *names, size_t n, const struct rc_global *g,
+		     bool recover_orphans, bool to_stderr);
+
 /* After a run made with f->keep_journal: nothing changed → nothing to do; a failure, a
  * device that no longer answers or drift on the re-read → every device of the run rolled
  * back now; else enforce confirms, apply leaves the run pending under the confirm timer.

@@ -12,7 +12,9 @@
 #include "rocectl/devrun.h"
 #include "rocectl/driver.h"
 #include "rocectl/inventory.h"
+#include "rocectl/confirm.h"
 #include "rocectl/journal.h"
+#include "rocectl/txn.h"
 
 static bool needs_device_confirm(const struct rc_journal_entry *e)
 {
@@ -44,8 +46,8 @@ static int confirm_entry(const struct rc_journal_entry *e, const struct rc_inven
 	return rc;
 }
 
-static int confirm_all(const struct rc_journal_entry *e, size_t n, const char *inventory,
-		       const struct rc_global *g, struct rc_err *err)
+static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t n,
+		       const char *inventory, const struct rc_global *g, struct rc_err *err)
 {
 	struct rc_run_opts ropts = {.root = g->root,
 				    .accept_new_host_keys = g->accept_new_host_keys};
@@ -65,9 +67,18 @@ static int confirm_all(const struct rc_journal_entry *e, size_t n, const char *i
 	if (!rc)
 		rc = rc_lock_devices(rc_lock_dir(), names, k, "confirm", &locks, &warn, err);
 	rc_warnings_print(&warn, stderr);
-	for (size_t i = 0; !rc && i < n; i++)
-		if (needs_device_confirm(&e[i]))
-			rc = confirm_entry(&e[i], &inv, &ropts, err);
+	for (size_t i = 0; !rc && i < n; i++) {
+		/* kept by an earlier confirm of this run that was interrupted: its own commit
+		 * is no longer pending on the switch, confirming it again would fail */
+		if (!needs_device_confirm(&e[i]) ||
+		    rc_confirm_device_marked(dir, e[i].run_id, e[i].device))
+			continue;
+		rc = confirm_entry(&e[i], &inv, &ropts, err);
+		if (!rc)
+			rc = rc_confirm_mark_device(dir, e[i].run_id, e[i].device, err);
+		if (!rc)
+			rc_crashpoint("confirm.device");
+	}
 	rc_locks_release(&locks);
 	rc_inventory_free(&inv);
 	free(names);
@@ -86,7 +97,7 @@ int rc_confirm_devices(const char *dir, const char *run_id, const char *inventor
 	if (!rc && timed && (!inventory || !*inventory))
 		rc = rc_errf(err, EINVAL, "no inventory recorded for the run's switches");
 	if (!rc && timed)
-		rc = confirm_all(e, n, inventory, g, err);
+		rc = confirm_all(dir, e, n, inventory, g, err);
 	rc_journal_entries_free(e, n);
 	return rc;
 }

@@ -31,6 +31,7 @@
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 #include "rocectl/stream.h"
+#include "rocectl/txn.h"
 
 enum {
 	OPT_LIMIT = 256,
@@ -573,11 +574,13 @@ static void clear_verified(enum rc_fleet_cmd cmd, const char *journal, const str
 
 /* apply: every selected device locked across the machine before it is read, so that the
  * state the run diffs against is not changed under it by another run (engine/run/lock.c). */
-static int lock_fleet(const struct rc_fleet *f, struct rc_locks *locks)
+static int lock_fleet(const struct cmd_opts *o, const struct rc_fleet *f, struct rc_locks *locks,
+		      const struct rc_global *g)
 {
 	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
 	struct rc_warnings warn = {0};
 	struct rc_err err = {0};
+	bool to_stderr = o->format != FMT_TEXT;
 	int rc;
 
 	if (!v) {
@@ -586,11 +589,19 @@ static int lock_fleet(const struct rc_fleet *f, struct rc_locks *locks)
 	}
 	for (size_t i = 0; i < f->n; i++)
 		v[i] = f->inv->devices[f->devs[i].index].name;
-	rc = rc_lock_devices(rc_lock_dir(), v, f->n, "apply", locks, &warn, &err);
+	/* a device of a run pending its confirm is that run's (its timer would undo this run's
+	 * work): refused; an orphaned such run is rolled back first (cli/cmd_confirm.c), before
+	 * the locks its rollback needs are ours, and checked again under them */
+	rc = rc_confirm_guard("apply", o->journal, o->inventory, v, f->n, g, true, to_stderr);
+	if (!rc)
+		rc = rc_lock_devices(rc_lock_dir(), v, f->n, "apply", locks, &warn, &err);
+	if (!rc)
+		rc = rc_confirm_guard("apply", o->journal, o->inventory, v, f->n, g, false,
+				      to_stderr);
+	else if (err.msg[0])
+		fprintf(stderr, "rocectl apply: %s\n", err.msg);
 	free(v);
 	rc_warnings_print(&warn, stderr);
-	if (rc)
-		fprintf(stderr, "rocectl apply: %s\n", err.msg);
 	return rc;
 }
 
@@ -706,6 +717,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct tally t = {0};
 	struct rc_locks locks = {0};
 	struct rc_history hist = {0};
+	struct rc_confirm_armer armer;
 	int exit_code = RC_EXIT_ERROR;
 	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
 	size_t buf_len = 0;
@@ -745,15 +757,19 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	if (rc_fd_limit_for(f.parallel, names[cmd]))
 		goto out;
-	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&f, &locks))
+	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&o, &f, &locks, g))
 		goto out;
 	f.journal_dir = o.journal;
-	f.keep_journal = o.confirm_s > 0;
+	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
+	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s &&
+	    rc_confirm_prepare(&armer, &f, "apply", o.journal, o.inventory, o.confirm_s, g)) {
+		fprintf(stderr, "rocectl apply: journal directory name too long\n");
+		goto out;
+	}
 	f.opts.confirm_s = cmd == RC_FLEET_CMD_APPLY ? o.confirm_s : 0;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	f.read_neighbors = cmd == RC_FLEET_CMD_VERIFY;
-	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	warn_stale(cmd, o.journal, &f);
 	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
 		/* jsonl too: the file must appear whole or not at all (the report is then held
@@ -789,12 +805,15 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	if (cmd == RC_FLEET_CMD_APPLY)
 		rc_history_fleet_applied(&hist, &f);
+	rc_crashpoint("apply.devices.done");
+	/* the record says how the run ended, the confirm step included: a run killed before
+	 * this point leaves no exit code to misread (its run record says what it reached) */
+	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s)
+		exit_code = confirm_step(&o, &f, &locks, g, exit_code);
 	if (cmd != RC_FLEET_CMD_VERIFY && hist.run_id[0] &&
 	    rc_history_write(&hist, rc_history_dir(), exit_code, &err))
 		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
 			err.msg);
-	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s)
-		exit_code = confirm_step(&o, &f, &locks, g, exit_code);
 	if (cmd != RC_FLEET_CMD_PLAN)
 		clear_verified(cmd, o.journal, &f);
 	if (dst != stdout) {

@@ -13,6 +13,7 @@
 #include "commit.h" /* generated: ROCECTL_COMMIT */
 #include "rocectl/cli.h"
 #include "rocectl/driver.h"
+#include "rocectl/txn.h"
 
 static const struct rc_command commands[] = {
     {"validate", "parse and check a policy (and inventory); print it normalized", cmd_validate},
@@ -119,6 +120,11 @@ int main(int argc, char **argv)
 
 	if (!g.root || !*g.root)
 		g.root = "/";
+	/* the named steps of the run transaction, for the crash-point test (rocectl/txn.h) */
+	if (getenv("ROCECTL_CRASH_LIST")) {
+		rc_crashpoint_print(stdout);
+		return RC_EXIT_OK;
+	}
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version")) {
 			want_version = true; /* after the other options: -v may follow it */

@@ -76,6 +76,14 @@ int rc_confirm_parse_duration(const char *s, uint32_t *seconds, struct rc_err *e
 int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev, enum rc_confirm_state *to)
 {
 	switch (from) {
+	case RC_CONFIRM_APPLYING:
+		if (ev == RC_CONFIRM_EV_APPLIED)
+			*to = RC_CONFIRM_PENDING;
+		else if (ev == RC_CONFIRM_EV_DEADLINE || ev == RC_CONFIRM_EV_ROLLBACK)
+			*to = RC_CONFIRM_ROLLING_BACK;
+		else
+			return ev == RC_CONFIRM_EV_CONFIRM ? -EBUSY : -EINVAL;
+		return 0;
 	case RC_CONFIRM_PENDING:
 		if (ev == RC_CONFIRM_EV_CONFIRM)
 			*to = RC_CONFIRM_CONFIRMED;
@@ -109,8 +117,8 @@ int rc_confirm_next(enum rc_confirm_state from, enum rc_confirm_event ev, enum r
 	return -EINVAL;
 }
 
-static const char *const state_names[] = {"pending", "confirmed", "rolling back", "rolled back",
-					  "rollback failed"};
+static const char *const state_names[] = {"pending",	 "confirmed",	    "rolling back",
+					  "rolled back", "rollback failed", "applying"};
 
 const char *rc_confirm_state_name(enum rc_confirm_state s)
 {
@@ -179,7 +187,7 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 	char path[4200], id[64], *text;
 	const cJSON *st;
 	cJSON *root;
-	double deadline, changed, pid, ndev;
+	double deadline, changed, pid, ndev, num;
 	int rc = run_file(dir, run_id, ".json", path, sizeof(path), err);
 
 	if (rc)
@@ -205,6 +213,14 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 	c->changed = (time_t)changed;
 	c->timer_pid = (pid_t)pid;
 	c->n_devices = (size_t)ndev;
+	/* kept since the run record has owners: absent in older files (then 0, unknown) */
+	if (get_num(root, "timer_start", 0, 1e18, &num))
+		c->timer_start = (uint64_t)num;
+	if (get_num(root, "owner_pid", 0, INT_MAX, &num))
+		c->owner.pid = (pid_t)num;
+	if (get_num(root, "owner_start", 0, 1e18, &num))
+		c->owner.start = (uint64_t)num;
+	copy_str(root, "owner_host", c->owner.host, sizeof(c->owner.host));
 	copy_str(root, "command", c->command, sizeof(c->command));
 	copy_str(root, "reason", c->reason, sizeof(c->reason));
 	copy_str(root, "by", c->by, sizeof(c->by));
@@ -236,6 +252,10 @@ int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *
 	    !cJSON_AddNumberToObject(o, "deadline", (double)c->deadline) ||
 	    !cJSON_AddNumberToObject(o, "changed", (double)c->changed) ||
 	    !cJSON_AddNumberToObject(o, "timer_pid", (double)c->timer_pid) ||
+	    !cJSON_AddNumberToObject(o, "timer_start", (double)c->timer_start) ||
+	    !cJSON_AddNumberToObject(o, "owner_pid", (double)c->owner.pid) ||
+	    !cJSON_AddNumberToObject(o, "owner_start", (double)c->owner.start) ||
+	    !cJSON_AddStringToObject(o, "owner_host", c->owner.host) ||
 	    !cJSON_AddNumberToObject(o, "devices", (double)c->n_devices) ||
 	    !cJSON_AddStringToObject(o, "reason", c->reason) ||
 	    !cJSON_AddStringToObject(o, "by", c->by) ||
@@ -348,12 +368,90 @@ void rc_confirm_time(time_t t, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+void rc_confirm_timer_owner(const struct rc_confirm *c, struct rc_txn_owner *o)
+{
+	rc_txn_owner_self(o); /* the timer runs on this host */
+	o->pid = c->timer_pid;
+	o->start = c->timer_start;
+}
+
+bool rc_confirm_orphaned(const struct rc_confirm *c, time_t now)
+{
+	struct rc_txn_owner timer;
+
+	switch (c->state) {
+	case RC_CONFIRM_APPLYING:
+	case RC_CONFIRM_ROLLING_BACK:
+		return !rc_txn_owner_alive(&c->owner);
+	case RC_CONFIRM_ROLLBACK_FAILED:
+		return true;
+	case RC_CONFIRM_PENDING:
+		rc_confirm_timer_owner(c, &timer);
+		return now >= c->deadline && !rc_txn_owner_alive(&timer);
+	default:
+		return false;
+	}
+}
+
+int rc_confirm_mark_device(const char *dir, const char *run_id, const char *device,
+			   struct rc_err *err)
+{
+	char sub[4200], name[512], path[4800];
+	int rc = run_file(dir, run_id, "", sub, sizeof(sub), err);
+
+	if (rc)
+		return rc;
+	if (rc_name_to_file(device, ".confirmed", name, sizeof(name)))
+		return rc_errf(err, EINVAL, "'%s' cannot name a file", device);
+	snprintf(path, sizeof(path), "%s/%s", sub, name);
+	return rc_write_atomic(path, "", 0, 0600, "confirm mark", err);
+}
+
+void rc_confirm_unmark_device(const char *dir, const char *run_id, const char *device)
+{
+	char sub[4200], name[512], path[4800];
+	struct rc_err err = {0};
+
+	if (run_file(dir, run_id, "", sub, sizeof(sub), &err) ||
+	    rc_name_to_file(device, ".confirmed", name, sizeof(name)))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", sub, name);
+	unlink(path);
+}
+
+bool rc_confirm_device_marked(const char *dir, const char *run_id, const char *device)
+{
+	char sub[4200], name[512], path[4800];
+	struct rc_err err = {0};
+	struct stat st;
+
+	if (run_file(dir, run_id, "", sub, sizeof(sub), &err) ||
+	    rc_name_to_file(device, ".confirmed", name, sizeof(name)))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", sub, name);
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len)
 {
 	char t[32];
 
-	rc_confirm_time(c->state == RC_CONFIRM_PENDING ? c->deadline : c->changed, t, sizeof(t));
+	rc_confirm_time(c->state == RC_CONFIRM_PENDING || c->state == RC_CONFIRM_APPLYING
+			    ? c->deadline
+			    : c->changed,
+			t, sizeof(t));
+	if (rc_confirm_orphaned(c, now)) {
+		snprintf(buf, len,
+			 "needs recovery: %s, nobody is finishing it; 'rocectl rollback' "
+			 "finishes it",
+			 rc_confirm_state_name(c->state));
+		return;
+	}
 	switch (c->state) {
+	case RC_CONFIRM_APPLYING:
+		snprintf(buf, len, "being applied by pid %d, pending confirm until %s",
+			 (int)c->owner.pid, t);
+		break;
 	case RC_CONFIRM_PENDING:
 		if (now > c->deadline + 5 && (c->timer_pid <= 0 || kill(c->timer_pid, 0)))
 			snprintf(buf, len,

@@ -13,6 +13,7 @@
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
 #include "rocectl/run_snap.h"
+#include "rocectl/txn.h"
 
 #include "plugin_dir.h" /* generated: ROCECTL_PLUGIN_DIR */
 
@@ -447,8 +448,10 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 		free(before);
 		return rc;
 	}
+	rc_crashpoint("dev.snapped");
 	rc = write_ports(r, r->want, &cause);
 	if (!rc) {
+		rc_crashpoint("dev.write.sent");
 		compute_want(r, pol, inv, &tolerance, &cause);
 		left = settle(r, tolerance, &cause);
 		if (left > 0) {
@@ -458,10 +461,14 @@ int rc_devrun_apply(struct rc_devrun *r, const struct rc_policy *pol,
 			rc = left;
 		}
 	}
-	if (rc)
+	if (rc) {
 		rc = fail_and_restore(r, before, native, journal_dir, run_id, &cause, rc, err);
-	else if (journal_dir && !r->keep_journal)
-		rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
+	} else {
+		rc_crashpoint("dev.verified");
+		if (journal_dir && !r->keep_journal)
+			rc_journal_done(journal_dir, run_id, r->dev->name, NULL);
+		rc_crashpoint("dev.done");
+	}
 	free(before);
 	free(native);
 	return rc;

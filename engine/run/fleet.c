@@ -397,6 +397,37 @@ static void block_dependents(struct rc_fleet *f, int tier, bool reverse)
 	free(bad);
 }
 
+static bool to_apply(const struct rc_fleet_dev *d)
+{
+	return !d->rc && !d->skipped && d->n_changes > 0;
+}
+
+/* The undo armed before the first write (struct rc_fleet_arm); a failure fails every
+ * device that would have been written, none is touched. */
+static int arm_once(struct rc_fleet *f)
+{
+	struct rc_fleet_arm *a = f->arm;
+	bool any = false;
+
+	for (size_t i = 0; i < f->n; i++)
+		any |= to_apply(&f->devs[i]);
+	if (!a || !any)
+		return 0;
+	if (!a->done) {
+		a->done = true;
+		a->rc = a->fn(f, a->ctx, &a->err);
+	}
+	if (!a->rc)
+		return 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (to_apply(&f->devs[i])) {
+			f->devs[i].rc = a->rc;
+			rc_errf(&f->devs[i].err, -a->rc, "'%s': nothing written: %s",
+				f->inv->devices[f->devs[i].index].name, a->err.msg);
+		}
+	return a->rc;
+}
+
 size_t rc_fleet_apply(struct rc_fleet *f)
 {
 	bool reverse = rc_fleet_reverse_order(f);
@@ -404,6 +435,12 @@ size_t rc_fleet_apply(struct rc_fleet *f)
 
 	if (!order)
 		return f->n;
+	if (arm_once(f)) {
+		for (size_t i = 0; i < f->n; i++)
+			bad += f->devs[i].rc || f->devs[i].skipped;
+		free(order);
+		return bad;
+	}
 	/* devices with nothing to change are not touched again */
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->devs[i].n_changes <= 0 && f->devs[i].opened) {

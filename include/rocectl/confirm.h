@@ -16,10 +16,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
 
 #include "rocectl/err.h"
+#include "rocectl/txn.h"
 
 /* Durations accepted by --confirm: 1 s .. 24 h. */
 #define RC_CONFIRM_MIN_S 1u
@@ -35,14 +37,19 @@ enum rc_confirm_state {
 	RC_CONFIRM_ROLLING_BACK,
 	RC_CONFIRM_ROLLED_BACK,
 	RC_CONFIRM_ROLLBACK_FAILED, /* the journal is kept: `rocectl rollback RUN` again */
+	/* written (with the deadline) before the timer is armed and before the first device
+	 * write; the run's own process (the owner) is still at work.  Its owner dead, the run
+	 * is orphaned: the timer, `rollback RUN` and plain `rollback` roll it back at once. */
+	RC_CONFIRM_APPLYING,
 };
 
 enum rc_confirm_event {
-	RC_CONFIRM_EV_CONFIRM,	      /* `rocectl confirm RUN`, or enforce confirming itself */
-	RC_CONFIRM_EV_DEADLINE,	      /* the timer found the deadline passed */
-	RC_CONFIRM_EV_ROLLBACK,	      /* roll back now (verify failed, a device went away) */
-	RC_CONFIRM_EV_ROLLBACK_DONE,  /* every device restored */
-	RC_CONFIRM_EV_ROLLBACK_FAILED /* a device could not be restored */
+	RC_CONFIRM_EV_CONFIRM,	       /* `rocectl confirm RUN`, or enforce confirming itself */
+	RC_CONFIRM_EV_DEADLINE,	       /* the timer found the deadline passed */
+	RC_CONFIRM_EV_ROLLBACK,	       /* roll back now (verify failed, a device went away) */
+	RC_CONFIRM_EV_ROLLBACK_DONE,   /* every device restored */
+	RC_CONFIRM_EV_ROLLBACK_FAILED, /* a device could not be restored */
+	RC_CONFIRM_EV_APPLIED	       /* the run checked its devices: applying -> pending */
 };
 
 /* The state machine: 0 and *to set, or -EALREADY (confirming a run already confirmed),
@@ -59,6 +66,11 @@ struct rc_confirm {
 	time_t deadline;
 	time_t changed; /* when the state last changed */
 	pid_t timer_pid;
+	uint64_t timer_start; /* the timer's start time (struct rc_txn_owner.start) */
+	/* who works on the run now: the applying run, then whoever rolls it back (the timer,
+	 * `rollback RUN`); a rolling-back run whose owner is dead is finished by the next
+	 * `rollback` (include/rocectl/txn.h) */
+	struct rc_txn_owner owner;
 	char reason[32]; /* of a rollback: "timer", "verify failed", "unreachable", ... */
 	char by[64];	 /* who confirmed */
 	/* what the timer needs to restore the devices */
@@ -100,6 +112,40 @@ int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err);
  * not running, "pending confirm until T: the timer is not running; 'rocectl rollback
  * RUN' or 'rocectl confirm RUN'". */
 void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len);
+/* The confirm timer as an owner (pid + start time, this host). */
+void rc_confirm_timer_owner(const struct rc_confirm *c, struct rc_txn_owner *o);
+/* Orphaned: nobody alive will finish the run.  Applying or rolling back with a dead owner,
+ * rollback failed, or pending past its deadline with its timer dead. */
+bool rc_confirm_orphaned(const struct rc_confirm *c, time_t now);
+/* Per device of a run, "its own commit was kept" (confirm RUN, resumable): a marker file
+ * CONFIRM_DIR/<run-id>/<device>.confirmed, beside the journal entries (which are *.json). */
+int rc_confirm_mark_device(const char *dir, const char *run_id, const char *device,
+			   struct rc_err *err);
+void rc_confirm_unmark_device(const char *dir, const char *run_id, const char *device);
+bool rc_confirm_device_marked(const char *dir, const char *run_id, const char *device);
+/* The run record's transitions (engine/run/confirm_state.c), each under the run's lock. */
+/* Who is confirming: $SUDO_USER when it is a plain name, else the effective user. */
+void rc_confirm_who(char *buf, size_t len);
+/* Load c->run_id, apply `ev` (rc_confirm_next), save: 0 or the state machine's refusal.
+ * A new rolling-back state is owned by this process; a confirm records who. */
+int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
+			  const char *reason, struct rc_err *err);
+/* applying -> pending, the deadline `seconds` from now (the window starts once the run's
+ * checks are done). */
+int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
+			  struct rc_err *err);
+/* The run becomes this process's to roll back (rolling back, owned by us; what it was is
+ * said on `msg`): 0; 1 when it is over (confirmed, rolled back: nothing to claim);
+ * -EBUSY when someone alive applies it or rolls it back (a dead owner's rollback is taken
+ * over). */
+int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err);
+/* The run ids of CONFIRM_DIR (its <run-id>.json files); free with rc_confirm_list_free. */
+int rc_confirm_list(const char *dir, char ***ids, size_t *n);
+void rc_confirm_list_free(char **ids, size_t n);
+/* The timer's decision on the state it just read: why it must roll back now ("timer": the
+ * deadline; "run killed": the run died before it was pending), or NULL to wait; *end when
+ * the run is decided and the timer has nothing left to do. */
+const char *rc_confirm_timer_due(const struct rc_confirm *now, time_t t, bool *end);
 /* UTC ISO 8601 of `t` ("2026-12-03T16:00:00Z"). */
 void rc_confirm_time(time_t t, char *buf, size_t len);
 

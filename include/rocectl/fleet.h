@@ -15,6 +15,7 @@
 #define RC_FLEET_DEFAULT_PARALLEL 32
 
 struct rc_lldp_dev; /* include/rocectl/lldp.h */
+struct rc_fleet;
 
 struct rc_fleet_dev {
 	size_t index; /* into the inventory */
@@ -30,6 +31,18 @@ struct rc_fleet_dev {
 	/* with read_neighbors: the device's LLDP, read on the session of its read (NULL: not
 	 * read; the session never opened) */
 	struct rc_lldp_dev *lldp;
+};
+
+/* Called once per run, before the first device is written (commit-confirm arms its undo
+ * there: the record says applying with its deadline and the timer runs, include/rocectl/
+ * txn.h).  Shared by pointer, so that a fleet copied for the canaries arms the same run.
+ * Non-zero: nothing is written, every device to be applied fails with `err`. */
+struct rc_fleet_arm {
+	int (*fn)(struct rc_fleet *f, void *ctx, struct rc_err *err);
+	void *ctx;
+	bool done;
+	int rc;
+	struct rc_err err;
 };
 
 struct rc_fleet {
@@ -55,6 +68,7 @@ struct rc_fleet {
 	bool hold_disruptive;
 	/* Commit-confirm: every applied device keeps its journal entry (rc_devrun.keep_journal). */
 	bool keep_journal;
+	struct rc_fleet_arm *arm; /* NULL: nothing to arm */
 	size_t n;
 	struct rc_fleet_dev *devs; /* the selected devices, inventory order */
 };

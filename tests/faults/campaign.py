@@ -252,11 +252,13 @@ class Fabric:
             pass
         return ""
 
-    def rocectl(self, args, journal, timeout=APPLY_TIMEOUT_S, background=False):
+    def rocectl(self, args, journal, timeout=APPLY_TIMEOUT_S, background=False, extra_env=None):
         cmd = [LAB, "exec", self.dir, "--", os.environ["ROCECTL"]] + args
         # the device locks are this campaign's: other labs on the machine have devices of the
         # same names (gpu001, leaf01), and their runs must not hold ours
         env = dict(os.environ, ROCECTL_JOURNAL=journal, ROCECTL_LOCK_DIR=os.path.join(os.path.dirname(self.dir), "locks"))
+        env.pop("ROCECTL_CRASH_AT", None)
+        env.update(extra_env or {})
         if background:
             return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
         return subprocess.run(cmd, env=env, timeout=timeout, capture_output=True, text=True, errors="replace")
@@ -313,6 +315,69 @@ def faulted_command(seed, inv, work):
     # every field repaired (PFC too) and no quarantine carried from trial to trial
     return which, ["enforce", "-p", POLICY, "-i", inv, "--disruptive", "allow", "--quarantine-after", "0",
                    "--state", os.path.join(work, "enforce-state.json"), "--confirm", "30s"]
+
+
+# The named steps of the run transaction (include/rocectl/txn.h) a "crashat" fault stops
+# the faulted command at (ROCECTL_CRASH_AT: an _exit(137) there, as kill -9 leaves it);
+# tests/faults/crashpoints.py goes through every one of them in order.
+CRASH_POINTS = {
+    "apply": ["dev.snapped", "dev.write.sent", "dev.verified", "dev.done", "apply.devices.done"],
+    "enforce-confirm": ["txn.record.applying", "txn.timer.armed", "dev.snapped", "dev.write.sent", "dev.verified", "dev.done",
+                          "apply.devices.done", "txn.checked", "txn.record.pending", "confirm.locked", "confirm.device", "confirm.recorded"],
+}
+
+
+def crash_fault(seed, cmd_name):
+    """About one trial in eight (drawn from a stream of its own, so that the other seeds keep
+    their faults) crashes at a named step instead; every one with --kinds crashat."""
+    rng = random.Random(seed * 104729 + 3)
+    if ONLY_KINDS and "crashat" not in ONLY_KINDS:
+        return None
+    if ONLY_KINDS == {"crashat"} or rng.random() < 0.125:
+        return "crashat", "rocectl", rng.choice(CRASH_POINTS[cmd_name])
+    return None
+
+
+def proc_alive(pid, start):
+    """The process of a run record's owner or timer: its pid and start time (field 22 of
+    /proc/PID/stat, include/rocectl/txn.h), and not a zombie."""
+    try:
+        with open("/proc/%d/stat" % int(pid)) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return fields[0] not in ("Z", "X") and int(fields[19]) == int(start)
+    except (OSError, ValueError, IndexError, TypeError):
+        return False
+
+
+def settle_runs(confirm_dir, limit_s=90, near_s=60):
+    """Until no run record in CONFIRM_DIR is being worked on: its owner alive, or its timer
+    alive with something to do soon (the run applying, or pending with its deadline less
+    than near_s away).  The timer runs as /proc/self/exe ("exe"): pgrep does not name it."""
+    end = time.time() + limit_s
+    while time.time() < end:
+        busy = False
+        try:
+            names = [n for n in os.listdir(confirm_dir) if n.endswith(".json")]
+        except OSError:
+            return True
+        for n in names:
+            try:
+                with open(os.path.join(confirm_dir, n)) as f:
+                    r = json.load(f)
+            except (OSError, ValueError):
+                continue
+            if r.get("state") in ("confirmed", "rolled back", "rollback failed"):
+                continue
+            timer = proc_alive(r.get("timer_pid", 0), r.get("timer_start", 0))
+            owner = proc_alive(r.get("owner_pid", 0), r.get("owner_start", 0))
+            if r.get("state") == "pending":
+                busy |= timer and r.get("deadline", 0) - time.time() < near_s
+            else:
+                busy |= owner or (timer and r.get("state") == "applying")
+        if not busy:
+            return True
+        time.sleep(0.5)
+    return False
 
 
 def switch_platform(fab, sw):
@@ -500,6 +565,7 @@ def trial(fab, inv_name, seed, work, drift_pre):
     fault = pick_fault(rng, fab, inv_name)
     journal = Journal(work, fault[0])
     cmd_name, cmd = faulted_command(seed, inv, work)
+    fault = crash_fault(seed, cmd_name) or fault
     what = "%s: %s %s %s" % ((cmd_name,) + fault)
     notes = []
     try:
@@ -517,6 +583,17 @@ def trial(fab, inv_name, seed, work, drift_pre):
             notes.append("rollback exit %d" % r.returncode)
             if r.returncode not in (0,):
                 notes.append(r.stdout.strip()[-300:])
+        elif fault[0] == "crashat":
+            r = fab.rocectl(cmd, journal.path, extra_env={"ROCECTL_CRASH_AT": fault[2]})
+            notes.append("%s exit %d" % (cmd_name, r.returncode))
+            # the confirm timer (it inherits the variable) finishes what it may first
+            if not settle_runs(os.path.join(os.path.dirname(journal.path), "confirm")):
+                return False, "%s: a run's owner or timer was still at work 90 s after the crash" % what
+            fab.quiesce()
+            r = fab.rocectl(["rollback", "-i", inv, "--journal", journal.path], journal.path)
+            notes.append("rollback exit %d" % r.returncode)
+            if r.returncode != 0:
+                return False, "%s: the recovery rollback failed: %s" % (what, (r.stdout + r.stderr).strip()[-300:])
         else:
             try:
                 r = fab.rocectl(cmd, journal.path)

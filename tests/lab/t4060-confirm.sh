@@ -7,7 +7,8 @@
 #   (b) `apply --confirm 20s`, then `rocectl confirm RUN`: past the deadline every device
 #       is still in policy, and each switch's startup configuration holds it (a reboot);
 #   (c) a run that fails on one switch: every device of the run is rolled back at once;
-#   (d) a timer that died shows in `show`, and `rollback RUN` restores the pending run;
+#   (d) a timer that died shows in `show` ("needs recovery"), and `rollback RUN` restores
+#       the pending run;
 #   (e) enforce --confirm whose repair fails rolls back every device it repaired;
 #   (f) a switch that no longer answers after the change: rolled back at once.
 # The witnesses are the simulators' files, never rocectl's own reading.
@@ -146,7 +147,7 @@ test_expect_success '(d) a timer that died is visible in history; rollback RUN r
 	while [ "$(date +%s)" -le $((deadline + 6)) ]; do sleep 1; done &&
 	jq -e ".state == \"pending\"" "$CONFIRM_DIR/$run.json" &&
 	rc show "$run" >"$TMP/d.show" &&
-	test_must_contain "$TMP/d.show" "pending confirm until .*: the timer is not running" &&
+	test_must_contain "$TMP/d.show" "needs recovery: pending, nobody is finishing it" &&
 	rc rollback "$run" -i "$INV" >"$TMP/d.rb" &&
 	test_must_contain "$TMP/d.rb" "run $run was waiting for a confirm" &&
 	jq -e ".state == \"rolled back\" and .reason == \"rollback\"" "$CONFIRM_DIR/$run.json" &&

@@ -6,7 +6,7 @@
 # those switches returns to its pre-run configuration by itself, startup included; the
 # devices without such a timer (hosts, NVUE over REST) stay changed until `rollback RUN`.
 # A confirm keeps every switch's commit and saves it; a confirm that comes after a switch
-# rolled back by itself is refused and rolls the whole run back.
+# rolled back by itself is refused (its deadline has passed) and `rollback` restores the run.
 # The witnesses are the simulators' state files (tests/faults/campaign.py's views).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -101,12 +101,16 @@ test_expect_success 'confirm keeps the switches'"'"' commits and saves them (a r
 	rc rollback "$run" -i "$LAB/inventory.yaml" >/dev/null
 '
 
+# (past the deadline a confirm is refused before any switch is asked: the run is rolled
+# back by `rollback`, which finishes a pending run whose timer is gone)
 test_expect_success 'a confirm after a switch rolled back by itself is refused; the run is rolled back' '
 	views pre3 &&
 	apply_and_kill_timer "$LAB/inventory.yaml" &&
 	wait_back leaf01 pre3 &&
 	test_expect_code 1 rc confirm "$(cat "$TMP/run")" >"$TMP/late.out" 2>"$TMP/late.err" &&
-	test_must_contain "$TMP/late.err" "already rolled the change back" &&
+	test_must_contain "$TMP/late.err" "too late: the deadline of run .*its timer is gone" &&
+	rc rollback -i "$LAB/inventory.yaml" >"$TMP/late.rb" &&
+	test_must_contain "$TMP/late.rb" "needs recovery \(pending" &&
 	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$(cat "$TMP/run").json" &&
 	views post3 &&
 	for d in leaf01 leaf02 gpu001 gpu002; do diff -u "$TMP/$d.pre3" "$TMP/$d.post3" || exit 1; done

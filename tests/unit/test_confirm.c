@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "rocectl/confirm.h"
+#include "rocectl/txn.h"
 #include "testutil.h"
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -112,6 +114,16 @@ static void test_state_machine(void **state)
 	assert_int_equal(to, RC_CONFIRM_ROLLBACK_FAILED);
 	assert_int_equal(next(RC_CONFIRM_ROLLED_BACK, RC_CONFIRM_EV_CONFIRM, &to), -ESTALE);
 	assert_int_equal(next(RC_CONFIRM_ROLLED_BACK, RC_CONFIRM_EV_ROLLBACK, &to), -EINVAL);
+	/* applying: armed before the first write, pending once the checks pass */
+	assert_int_equal(next(RC_CONFIRM_APPLYING, RC_CONFIRM_EV_APPLIED, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_PENDING);
+	assert_int_equal(next(RC_CONFIRM_APPLYING, RC_CONFIRM_EV_DEADLINE, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
+	assert_int_equal(next(RC_CONFIRM_APPLYING, RC_CONFIRM_EV_ROLLBACK, &to), 0);
+	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
+	assert_int_equal(next(RC_CONFIRM_APPLYING, RC_CONFIRM_EV_CONFIRM, &to), -EBUSY);
+	assert_int_equal(next(RC_CONFIRM_PENDING, RC_CONFIRM_EV_APPLIED, &to), -EINVAL);
+	assert_string_equal(rc_confirm_state_name(RC_CONFIRM_APPLYING), "applying");
 	/* a failed rollback may be tried again, never confirmed */
 	assert_int_equal(next(RC_CONFIRM_ROLLBACK_FAILED, RC_CONFIRM_EV_ROLLBACK, &to), 0);
 	assert_int_equal(to, RC_CONFIRM_ROLLING_BACK);
@@ -169,13 +181,40 @@ static void test_state_file(void **state)
 	assert_int_equal(back.deadline, c.deadline);
 	assert_int_equal(back.n_devices, 6);
 
-	/* pending, the deadline long past and no timer: say so, and what to do */
+	/* pending, the deadline long past and no timer: nobody finishes it, say what to do */
 	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_non_null(strstr(line, "needs recovery: pending, nobody is finishing it"));
+	assert_non_null(strstr(line, "'rocectl rollback'"));
+	assert_true(rc_confirm_orphaned(&back, c.deadline + 60));
+	assert_false(rc_confirm_orphaned(&back, c.deadline - 1)); /* its deadline not yet */
+	/* before the deadline: pending, whatever the timer */
+	rc_confirm_describe(&back, c.deadline - 10, line, sizeof(line));
 	assert_non_null(strstr(line, "pending confirm until 2026-12-03T"));
-	assert_non_null(strstr(line, "the timer is not running"));
 	back.timer_pid = getpid(); /* alive */
+	back.timer_start = rc_txn_proc_start(getpid());
 	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
-	assert_null(strstr(line, "not running"));
+	assert_null(strstr(line, "needs recovery"));
+	back.timer_start += 1; /* the pid reused by another process: not the timer */
+	assert_true(rc_confirm_orphaned(&back, c.deadline + 60));
+
+	/* applying or rolling back: orphaned exactly when the owner is gone */
+	back.state = RC_CONFIRM_APPLYING;
+	rc_txn_owner_self(&back.owner);
+	assert_false(rc_confirm_orphaned(&back, c.deadline + 60));
+	back.state = RC_CONFIRM_ROLLING_BACK;
+	assert_false(rc_confirm_orphaned(&back, c.deadline + 60));
+	back.owner.start += 1;
+	assert_true(rc_confirm_orphaned(&back, c.deadline + 60));
+	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
+	assert_non_null(strstr(line, "needs recovery: rolling back"));
+	/* the owner survives a save and a load */
+	assert_int_equal(rc_confirm_save(dir, &back, &err), 0);
+	assert_int_equal(rc_confirm_load(dir, c.run_id, &c, &err), 0);
+	assert_int_equal(c.owner.pid, getpid());
+	assert_true(c.owner.start == back.owner.start);
+	assert_int_equal(c.timer_pid, getpid());
+	assert_true(c.timer_start == back.timer_start);
+	assert_int_equal(c.state, RC_CONFIRM_ROLLING_BACK);
 	back.state = RC_CONFIRM_ROLLED_BACK;
 	snprintf(back.reason, sizeof(back.reason), "timer");
 	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
@@ -208,6 +247,56 @@ static void test_state_file(void **state)
 	assert_int_equal(rc_confirm_load(dir, "absent", &back, &err), -ENOENT);
 	*strrchr(dir, '/') = '\0';
 	rm_tree(dir);
+}
+
+/* The exit status of a child that meets crash point `name` with ROCECTL_CRASH_AT=`at`. */
+static int crash_child(const char *at, const char *name)
+{
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setenv("ROCECTL_CRASH_AT", at, 1);
+		rc_crashpoint(name);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* Liveness by pid and start time; the crash points' names. */
+static void test_owner_and_crashpoints(void **state)
+{
+	struct rc_txn_owner o;
+	const char *const *names;
+	size_t n;
+
+	(void)state;
+	rc_txn_owner_self(&o);
+	assert_true(o.start > 0);
+	assert_true(rc_txn_owner_alive(&o));
+	o.start++; /* another process under the same pid */
+	assert_false(rc_txn_owner_alive(&o));
+	o.pid = 0;
+	assert_false(rc_txn_owner_alive(&o));
+	assert_true(rc_txn_proc_start(-1) == 0);
+	rc_txn_owner_self(&o);
+	snprintf(o.host, sizeof(o.host), "not-this-host.invalid");
+	o.start++;
+	assert_true(rc_txn_owner_remote(&o));
+	assert_true(rc_txn_owner_alive(&o)); /* cannot be checked from here: not taken over */
+	names = rc_crashpoint_names(&n);
+	assert_true(n >= 15);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++)
+			assert_string_not_equal(names[i], names[k]);
+	/* in a child each: the variable is read once per process */
+	assert_int_equal(crash_child("a.b,dev.write.sent", "dev.write.sent"), 137);
+	assert_int_equal(crash_child("timer.started,dev.snapped", "timer.started"), 137);
+	assert_int_equal(crash_child("dev.write.sent", "dev.write"), 0); /* whole names only */
+	assert_int_equal(crash_child("dev.write", "dev.write.sent"), 0);
+	assert_int_equal(crash_child("", "dev.snapped"), 0);
 }
 
 static void test_take_journal(void **state)
@@ -285,8 +374,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_duration_forms), cmocka_unit_test(test_duration_refused),
 	    cmocka_unit_test(test_state_machine),  cmocka_unit_test(test_dir),
-	    cmocka_unit_test(test_state_file),	   cmocka_unit_test(test_take_journal),
-	    cmocka_unit_test(test_forget),
+	    cmocka_unit_test(test_state_file),	   cmocka_unit_test(test_owner_and_crashpoints),
+	    cmocka_unit_test(test_take_journal),   cmocka_unit_test(test_forget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

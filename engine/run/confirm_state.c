@@ -1,0 +1,186 @@
+/* The run record's transitions, each under the run's lock (include/rocectl/confirm.h):
+ * what the commit-confirm commands and the timer do to a run's state, apart from the
+ * devices they restore or keep (cli/cmd_confirm.c, cli/cmd_rollback.c). */
+#include <dirent.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rocectl/confirm.h"
+#include "rocectl/inventory.h"
+#include "rocectl/txn.h"
+#include "rocectl/util.h"
+
+void rc_confirm_who(char *buf, size_t len)
+{
+	const char *sudo = getenv("SUDO_USER");
+	const struct passwd *pw = getpwuid(geteuid());
+
+	if (sudo && *sudo && rc_name_is_safe(sudo))
+		snprintf(buf, len, "%s", sudo);
+	else
+		snprintf(buf, len, "%s", pw ? pw->pw_name : "?");
+}
+
+/* Move to `to` under the lock; 0 or the state machine's refusal. */
+int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
+			  const char *reason, struct rc_err *err)
+{
+	enum rc_confirm_state to;
+	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+
+	if (rc)
+		return rc;
+	rc = rc_confirm_load(dir, c->run_id, c, err);
+	if (!rc)
+		rc = rc_confirm_next(c->state, ev, &to);
+	if (!rc) {
+		c->state = to;
+		c->changed = time(NULL);
+		/* whoever starts a rollback owns it until it ends: dead, it is taken over */
+		if (to == RC_CONFIRM_ROLLING_BACK)
+			rc_txn_owner_self(&c->owner);
+		if (reason)
+			snprintf(c->reason, sizeof(c->reason), "%s", reason);
+		if (ev == RC_CONFIRM_EV_CONFIRM)
+			rc_confirm_who(c->by, sizeof(c->by));
+		rc = rc_confirm_save(dir, c, err);
+	}
+	close(fd);
+	return rc;
+}
+
+/* applying -> pending, the window starting now that the checks are done (not when the
+ * change was made), under the run's lock. */
+int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
+			  struct rc_err *err)
+{
+	enum rc_confirm_state to;
+	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+
+	if (rc)
+		return rc;
+	rc = rc_confirm_load(dir, c->run_id, c, err);
+	if (!rc)
+		rc = rc_confirm_next(c->state, RC_CONFIRM_EV_APPLIED, &to);
+	if (!rc) {
+		c->state = to;
+		c->changed = time(NULL);
+		c->deadline = c->changed + seconds;
+		rc = rc_confirm_save(dir, c, err);
+	} else if (!err->msg[0]) {
+		rc = rc_errf(err, -rc, "run %s is %s, not applying", c->run_id,
+			     rc_confirm_state_name(c->state));
+	}
+	close(fd);
+	return rc;
+}
+
+/* Under the run's lock: the run becomes ours to roll back, or -EBUSY when someone alive is
+ * at it (applying it, or rolling it back).  A rollback whose owner died (kill -9 of the
+ * timer or of `rollback RUN` mid-restore) is taken over: its restored devices have no
+ * entry left, the others are restored now. */
+int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err)
+{
+	enum rc_confirm_state to = RC_CONFIRM_ROLLING_BACK;
+	bool alive;
+	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+
+	if (rc)
+		return rc;
+	rc = rc_confirm_load(dir, c->run_id, c, err);
+	/* the timer restoring through `rollback RUN` in its own process owns the run already */
+	alive = rc_txn_owner_alive(&c->owner) && c->owner.pid != getpid();
+	if (rc) {
+		/* said by err */
+	} else if ((c->state == RC_CONFIRM_ROLLING_BACK || c->state == RC_CONFIRM_APPLYING) &&
+		   alive) {
+		rc = rc_errf(
+		    err, EBUSY, "run %s is %s by pid %d%s now", c->run_id,
+		    c->state == RC_CONFIRM_APPLYING ? "being applied" : "being rolled back",
+		    (int)c->owner.pid, rc_txn_owner_remote(&c->owner) ? " on another host" : "");
+	} else if (c->state == RC_CONFIRM_ROLLING_BACK) {
+		fprintf(msg,
+			"run %s was being rolled back (%s) by pid %d, which is gone: finishing its "
+			"rollback\n",
+			c->run_id, c->reason, (int)c->owner.pid);
+	} else if (c->state == RC_CONFIRM_APPLYING || c->state == RC_CONFIRM_PENDING ||
+		   c->state == RC_CONFIRM_ROLLBACK_FAILED) {
+		fprintf(msg, "run %s was %s: restoring it from '%s'\n", c->run_id,
+			c->state == RC_CONFIRM_APPLYING	 ? "killed while it was applied"
+			: c->state == RC_CONFIRM_PENDING ? "waiting for a confirm"
+							 : "not rolled back completely",
+			dir);
+		snprintf(c->reason, sizeof(c->reason), "%s",
+			 c->state == RC_CONFIRM_APPLYING ? "run killed" : "rollback");
+	} else {
+		rc = 1; /* confirmed or rolled back: not a run for the confirm directory */
+	}
+	if (!rc) {
+		c->state = to;
+		c->changed = time(NULL);
+		rc_txn_owner_self(&c->owner);
+		rc = rc_confirm_save(dir, c, err);
+		if (!rc)
+			rc_crashpoint("rollback.claimed");
+	}
+	close(fd);
+	return rc;
+}
+
+/* The run ids of CONFIRM_DIR (its <run-id>.json files). */
+int rc_confirm_list(const char *dir, char ***ids, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t cap = 0;
+
+	*ids = NULL;
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **v;
+
+		if (de->d_name[0] == '.' || l < 6 || l - 5 >= 64 ||
+		    strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 8;
+			v = realloc(*ids, cap * sizeof(*v));
+			if (!v)
+				break;
+			*ids = v;
+		}
+		(*ids)[*n] = strndup(de->d_name, l - 5);
+		if ((*ids)[*n])
+			(*n)++;
+	}
+	closedir(d);
+	return 0;
+}
+
+void rc_confirm_list_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+/* Whether the timer must act now, and why ("timer": the deadline; "run killed": the run
+ * died before it was pending); NULL: wait (or, with *end, stop: the run is decided). */
+const char *rc_confirm_timer_due(const struct rc_confirm *now, time_t t, bool *end)
+{
+	*end = false;
+	if (now->state == RC_CONFIRM_APPLYING)
+		return rc_txn_owner_alive(&now->owner) ? NULL : "run killed";
+	if (now->state == RC_CONFIRM_PENDING)
+		return t >= now->deadline ? "timer" : NULL;
+	*end = true;
+	return NULL;
+}
