@@ -767,6 +767,41 @@ int cmd_confirm(int argc, char **argv, const struct rc_global *g)
  * and a stale pid can never be killed by mistake), then takes the deadline under the lock
  * so that exactly one of confirm and rollback wins.  While the run is still applying it
  * waits for the run's own process, and acts at once when that process is gone. */
+/* The deadline passed while the run's state could not be read: the state the timer
+ * started with is written back as "rolling back" (under the run lock) and the run is
+ * rolled back like any other, so that a truncated or garbled state file never leaves a
+ * change nobody undoes. */
+static int timer_restore_unreadable(const char *dir, struct rc_confirm *c,
+				    const struct rc_global *g)
+{
+	struct rc_global tg = *g;
+	struct rc_err err = {0};
+	int fd, rc;
+
+	if (rc_confirm_lock(dir, c->run_id, &fd, &err)) {
+		printf("run %s: %s; the timer ends\n", c->run_id, err.msg);
+		return RC_EXIT_ERROR;
+	}
+	c->state = RC_CONFIRM_ROLLING_BACK;
+	rc = rc_confirm_save(dir, c, &err);
+	close(fd);
+	if (rc)
+		printf("run %s: cannot rewrite its state (%s); rolling back all the same\n",
+		       c->run_id, err.msg);
+	printf("run %s was not confirmed by the deadline: restoring its devices\n", c->run_id);
+	fflush(stdout);
+	tg.root = c->root[0] ? c->root : g->root;
+	tg.accept_new_host_keys = c->accept_new_host_keys;
+	rc = rollback_run(c->run_id, dir, c->inventory, &tg, false);
+	c->state = rc ? RC_CONFIRM_ROLLBACK_FAILED : RC_CONFIRM_ROLLED_BACK;
+	if (rc_confirm_lock(dir, c->run_id, &fd, &err) == 0) {
+		if (rc_confirm_save(dir, c, &err))
+			fprintf(stderr, "rocectl confirm-timer: %s\n", err.msg);
+		close(fd);
+	}
+	return rc ? RC_EXIT_ERROR : RC_EXIT_OK;
+}
+
 int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 {
 	struct confirm_opts o = {0};
@@ -777,7 +812,7 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 	const char *why = NULL;
 	int fd, rc = parse("confirm-timer", argc, argv, &o, dir, sizeof(dir));
 	struct rc_global tg = *g;
-	bool end = false;
+	bool end = false, unreadable = false;
 
 	if (rc >= 0)
 		return rc;
@@ -810,8 +845,21 @@ int cmd_confirm_timer(int argc, char **argv, const struct rc_global *g)
 		struct rc_confirm now;
 
 		if (rc_confirm_load(dir, c.run_id, &now, &err)) {
-			printf("run %s: %s; the timer ends\n", c.run_id, err.msg);
-			return RC_EXIT_ERROR;
+			/* The state is only ever replaced whole (rename), so an unreadable one
+			 * was not written by a confirm: the run stays unconfirmed, and the
+			 * deadline the timer started with still holds. */
+			if (!unreadable) {
+				printf("run %s: its state cannot be read (%s); the deadline it had "
+				       "stands\n",
+				       c.run_id, err.msg);
+				fflush(stdout);
+				unreadable = true;
+			}
+			if (time(NULL) < c.deadline) {
+				nanosleep(&one, NULL);
+				continue;
+			}
+			return timer_restore_unreadable(dir, &c, g);
 		}
 		why = rc_confirm_timer_due(&now, time(NULL), &end);
 		if (end) {

@@ -12,7 +12,9 @@
 #       and its deadline, nothing written;
 #   (d) `confirm RUN` killed after one switch kept its commit: run again, it finishes the
 #       others (the kept one skipped) instead of rolling the run back;
-#   (e) a confirm after the deadline is refused and says so.
+#   (e) a confirm after the deadline is refused and says so;
+#   (f) the run's state file truncated while it waits: the timer keeps the deadline it
+#       started with and rolls the run back (never ends without restoring).
 # The witnesses are the simulators' state files (tests/faults/campaign.py's views).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -141,6 +143,18 @@ test_expect_success '(e) a confirm after the deadline is refused and says what h
 	test_must_contain "$TMP/e.rb" "run $run needs recovery \(pending" &&
 	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$run.json" &&
 	views >"$TMP/e.after" && diff -u "$TMP/e.before" "$TMP/e.after"
+'
+
+test_expect_success '(f) a truncated state file: the timer still rolls the run back at the deadline' '
+	views >"$TMP/f.before" &&
+	rc apply -p "$POLICY" -i "$INV" --limit gpu002 --confirm 3s >"$TMP/f.out" &&
+	run=$(run_of "$TMP/f.out") &&
+	views >"$TMP/f.mid" && ! cmp -s "$TMP/f.before" "$TMP/f.mid" &&
+	head -c 20 "$CONFIRM_DIR/$run.json" >"$TMP/f.cut" &&
+	cat "$TMP/f.cut" >"$CONFIRM_DIR/$run.json" &&
+	wait_for ".state == \"rolled back\"" "$run" &&
+	test_must_contain "$CONFIRM_DIR/$run.log" "its state cannot be read" &&
+	views >"$TMP/f.after" && diff -u "$TMP/f.before" "$TMP/f.after"
 '
 
 test_done
