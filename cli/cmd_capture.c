@@ -195,6 +195,9 @@ static bool record_eapi(struct cap *c, const char *body, const char *answer, siz
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(r, "output");
 		char *s;
 
+		/* a command object {"cmd", "revision"} (drivers/switch/eos_ops.c) */
+		if (cJSON_IsObject(cmd))
+			cmd = cJSON_GetObjectItemCaseSensitive(cmd, "cmd");
 		if (!cJSON_IsString(cmd) || !strcmp(cmd->valuestring, "enable"))
 			continue;
 		if (text && cJSON_IsString(o)) {

@@ -37,6 +37,16 @@ static bool agent_read_only(const char *p)
 	return starts(sp, " agent state") || starts(sp, " agent show");
 }
 
+/* EOS's `| json revision N` (Arista ANTA's developer notes: "`<EOS command> | json revision
+ * <number>`"), N 1..99. */
+static bool json_revision(const char *s)
+{
+	if (!starts(s, "json revision "))
+		return false;
+	s += 14;
+	return s[0] >= '1' && s[0] <= '9' && (!s[1] || (s[1] >= '0' && s[1] <= '9' && !s[2]));
+}
+
 /* One piece of a command line, trimmed. */
 static bool piece_read_only(const char *p, size_t n)
 {
@@ -53,7 +63,7 @@ static bool piece_read_only(const char *p, size_t n)
 		return false;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
-	if (!strcmp(buf, "json") || !strcmp(buf, "show"))
+	if (!strcmp(buf, "json") || !strcmp(buf, "show") || json_revision(buf))
 		return true;
 	for (int i = 0; ok[i]; i++)
 		if (starts(buf, ok[i]))
@@ -114,8 +124,12 @@ bool rc_tap_read_only_http(const char *method, const char *path, const char *bod
 	{
 		if (!ok)
 			break;
-		ok = cJSON_IsString(c) &&
-		     (!strcmp(c->valuestring, "enable") || (rc_tap_read_only_cmd(c->valuestring)));
+		/* a command is a string or an object {"cmd", "revision"} (eAPI command objects) */
+		const cJSON *cmd =
+		    cJSON_IsObject(c) ? cJSON_GetObjectItemCaseSensitive(c, "cmd") : c;
+
+		ok = cJSON_IsString(cmd) && (!strcmp(cmd->valuestring, "enable") ||
+					     (rc_tap_read_only_cmd(cmd->valuestring)));
 	}
 	cJSON_Delete(j);
 	return ok;

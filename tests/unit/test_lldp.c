@@ -117,7 +117,7 @@ static void test_eos_json(void **state)
 	    "{\"port\": \"Ethernet2\", \"neighborDevice\": 7, \"neighborPort\": \"x\"},"
 	    "{\"port\": \"Ethernet3\", \"neighborDevice\": \"has space\", \"neighborPort\": "
 	    "\"x\"}]}");
-	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": {}}");
+	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": 7}");
 
 	(void)state;
 	assert_non_null(doc);
