@@ -132,8 +132,6 @@ static int read_one(void *arg, size_t i)
 	return out->state == RC_LLDP_ERROR;
 }
 
-static void resolve(struct rc_lldp *l);
-
 int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err)
 {
 	struct read_ctx c = {f, l};
@@ -144,7 +142,7 @@ int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err
 	if (!l->d)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc_pool_run(f->parallel, false, f->n, read_one, &c);
-	resolve(l);
+	rc_lldp_resolve(l);
 	return 0;
 }
 
@@ -199,7 +197,7 @@ static bool same_mac(const char *a, const char *b)
 /* Device r's port whose identity (alias or MAC) is `id`, NULL when none says so. */
 static const char *port_by_ident(const struct rc_lldp_dev *r, const char *id)
 {
-	for (size_t i = 0; r->state == RC_LLDP_OK && i < r->nb.n_ids; i++) {
+	for (size_t i = 0; i < r->nb.n_ids; i++) {
 		const struct rc_port_ident *e = &r->nb.ids[i];
 
 		if ((e->alias[0] && !strcmp(e->alias, id)) || same_mac(e->mac, id))
@@ -233,7 +231,7 @@ static ptrdiff_t device_by_mac(const struct rc_lldp *l, const char *id, const ch
  * such ID is replaced by the port's name where the far device's identities say which
  * port it is, and a neighbour without a System Name gets the device whose port has that
  * MAC; what no identity explains is left as seen. */
-static void resolve(struct rc_lldp *l)
+void rc_lldp_resolve(struct rc_lldp *l)
 {
 	for (size_t d = 0; d < l->inv->n_devices; d++) {
 		struct rc_lldp_dev *ld = &l->d[d];
