@@ -17,6 +17,7 @@ static void test_read_only(void **state)
 	static const char *const ok[] = {
 	    "show running-config",
 	    "show priority-flow-control counters | json",
+	    "show priority-flow-control counters | json revision 3",
 	    "nv show qos -o json && nv show interface swp1 qos -o json",
 	    "show runningconfiguration all",
 	    "sonic-db-cli APPL_DB HGETALL 'BUFFER_PG_TABLE:Ethernet0:3'",
@@ -43,9 +44,19 @@ static void test_read_only(void **state)
 					  "sudo /usr/bin/rocectl agent state",
 					  "lldpcli configure system hostname x",
 					  "lldpcli -c /tmp/x show neighbors",
+					  "show lldp neighbors | json revision 3x",
+					  "show lldp neighbors | json revision 100",
 					  NULL};
 	static const char eapi_show[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 					"{\"cmds\":[\"enable\",\"show qos maps\"]}}";
+	/* eAPI command objects {"cmd", "revision"} (drivers/switch/eos_ops.c) */
+	static const char eapi_rev[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
+	    "{\"cmds\":[\"enable\",{\"cmd\":\"show priority-flow-control "
+	    "counters\",\"revision\":3}]}}";
+	static const char eapi_rev_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\","
+					   "\"params\":{\"cmds\":[{\"cmd\":\"configure\","
+					   "\"revision\":1}]}}";
 	static const char eapi_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 				       "{\"cmds\":[\"enable\",\"configure\",\"qos map dscp 26 to "
 				       "traffic-class 3\"]}}";
@@ -62,6 +73,9 @@ static void test_read_only(void **state)
 	assert_false(rc_tap_read_only_http("POST", "/revision", NULL, 0));
 	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_show, strlen(eapi_show)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", eapi_cfg, strlen(eapi_cfg)));
+	assert_true(rc_tap_read_only_http("POST", "/command-api", eapi_rev, strlen(eapi_rev)));
+	assert_false(
+	    rc_tap_read_only_http("POST", "/command-api", eapi_rev_cfg, strlen(eapi_rev_cfg)));
 	assert_false(rc_tap_read_only_http("POST", "/command-api", "{", 1));
 }
 
