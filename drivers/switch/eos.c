@@ -580,7 +580,7 @@ static int show_json(struct rc_session *s, const char *cmd, cJSON **doc, struct 
 static int eos_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
 			struct rc_counters *out, struct rc_err *err)
 {
-	cJSON *pfc = NULL, *ecn = NULL;
+	cJSON *pfc = NULL, *ecn = NULL, *drops = NULL;
 	struct rc_err eerr = {0};
 	int rc = show_json(s, "show priority-flow-control counters", &pfc, err);
 
@@ -588,10 +588,22 @@ static int eos_counters(struct rc_session *s, const struct rc_port_state *ports,
 		cJSON_Delete(ecn);
 		ecn = NULL;
 	}
-	for (size_t i = 0; !rc && i < n; i++)
+	/* drops per traffic class: where the switch has the command (Arista ANTA's
+	 * VerifyInterfacesVoqAndEgressQueueDrops reads it); without it there are no drops to
+	 * report rather than zeros */
+	if (!rc && show_json(s, "show interfaces counters queue drops", &drops, &eerr)) {
+		cJSON_Delete(drops);
+		drops = NULL;
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
 		rc = eos_parse_counters(pfc, ecn, ports[i].name, out, err);
+		if (!rc && drops &&
+		    eos_parse_queue_drops(drops, ports[i].name, out, &eerr) == -ENOMEM)
+			rc = rc_errf(err, ENOMEM, "out of memory");
+	}
 	cJSON_Delete(pfc);
 	cJSON_Delete(ecn);
+	cJSON_Delete(drops);
 	return rc;
 }
 

@@ -36,6 +36,11 @@ bool eos_name_ok(const char *name);
 struct rc_counters;
 int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const char *port,
 		       struct rc_counters *out, struct rc_err *err);
+/* One port's drops per traffic class from `show interfaces counters queue drops` (revision 1,
+ * JSON): egress_queue_discards[tc] and voq_discards[tc]; a range key "TC0-5" gives
+ * ...[0-5], which no single class owns.  -EPROTO without the interfaces object. */
+int eos_parse_queue_drops(const struct cJSON *doc, const char *port, struct rc_counters *out,
+			  struct rc_err *err);
 /* `show lldp neighbors detail` (or the summary) as JSON (eos_lldp.c). */
 /* A dotted MAC "aac1.ab5d.2bb4" as "aa:c1:ab:5d:2b:b4"; -EINVAL when it is not one. */
 int eos_mac_colon(const char *dotted, char *out, size_t len);

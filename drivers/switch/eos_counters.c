@@ -110,3 +110,73 @@ int eos_parse_counters(const cJSON *pfc, const cJSON *ecn, const char *port,
 	}
 	return rc ? rc_errf(err, -rc, "out of memory") : 0;
 }
+
+/* "TC3" -> 3..3, "TC0-5" -> 0..5; false for anything else (conformance eos/FACTS.md fact 16:
+ * keys can be ranges, which Arista's ANTA resolves with get_value_by_range_key). */
+static bool tc_range(const char *key, long *lo, long *hi)
+{
+	char *end;
+
+	if (strncmp(key, "TC", 2) || key[2] < '0' || key[2] > '9')
+		return false;
+	*lo = *hi = strtol(key + 2, &end, 10);
+	if (*end == '-') {
+		const char *b = end + 1;
+
+		if (*b < '0' || *b > '9')
+			return false;
+		*hi = strtol(b, &end, 10);
+	}
+	return !*end && *lo >= 0 && *hi >= *lo && *hi <= 7;
+}
+
+/* countersSum.droppedPackets of tc[which] as `base[tc]`, or `base[lo-hi]` for a range: the
+ * sum of several classes, shown but not given to one class (diagnose reads only base[t]). */
+static int tc_drop(const cJSON *tc, const char *which, const char *base, long lo, long hi,
+		   const char *port, struct rc_counters *out)
+{
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(tc, which),
+					     "countersSum"),
+	    "droppedPackets");
+	char name[48], src[96];
+	uint64_t v;
+
+	if (!count_of(n, &v))
+		return 0;
+	if (lo == hi)
+		snprintf(name, sizeof(name), "%s[%ld]", base, lo);
+	else
+		snprintf(name, sizeof(name), "%s[%ld-%ld]", base, lo, hi);
+	snprintf(src, sizeof(src), "eos:show interfaces counters queue drops.%s.%s", tc->string,
+		 which);
+	return rc_counters_add(out, port, name, src, v, true);
+}
+
+int eos_parse_queue_drops(const cJSON *doc, const char *port, struct rc_counters *out,
+			  struct rc_err *err)
+{
+	const cJSON *ifs = cJSON_GetObjectItemCaseSensitive(doc, "interfaces");
+	const cJSON *tcs = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(ifs, port), "trafficClasses");
+	const cJSON *tc;
+	int rc = 0;
+
+	if (!cJSON_IsObject(ifs))
+		return rc_errf(
+		    err, EPROTO,
+		    "'%s': 'show interfaces counters queue drops' has no interfaces object", port);
+	if (!cJSON_IsObject(tcs))
+		return 0;
+	cJSON_ArrayForEach(tc, tcs)
+	{
+		long lo, hi;
+
+		if (rc || !tc->string || !tc_range(tc->string, &lo, &hi))
+			continue;
+		rc = tc_drop(tc, "egressQueueCounters", "egress_queue_discards", lo, hi, port, out);
+		if (!rc)
+			rc = tc_drop(tc, "ingressVoqCounters", "voq_discards", lo, hi, port, out);
+	}
+	return rc ? rc_errf(err, -rc, "out of memory") : 0;
+}

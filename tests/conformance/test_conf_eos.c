@@ -416,7 +416,8 @@ static void test_revisions(void **state)
 {
 	static const char *const files[] = {"anta/show_priority-flow-control_counters.rev3.json",
 					    "anta/show_qos_interfaces_ecn_counters_queue.rev1.json",
-					    "anta/show_lldp_neighbors_detail.rev1.json"};
+					    "anta/show_lldp_neighbors_detail.rev1.json",
+					    "anta/show_interfaces_counters_queue_drops.rev1.json"};
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -508,6 +509,57 @@ static void test_counters_answers(void **state)
 	cJSON_Delete(ecn);
 }
 
+/* ANTA's answers of `show interfaces counters queue drops` (revision 1): every traffic class
+ * of every interface read as its egress and VoQ drops, a range key "TC0-5" as the range
+ * (eos/FACTS.md fact 16), never split over classes. */
+static void test_queue_drops_answers(void **state)
+{
+	cJSON *j = kit_json("anta/show_interfaces_counters_queue_drops.rev1.json");
+	const cJSON *a, *port, *tc;
+	size_t checked = 0, ranges = 0;
+	(void)state;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(j, "answers"))
+	{
+		const cJSON *doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+
+		cJSON_ArrayForEach(port, cJSON_GetObjectItemCaseSensitive(doc, "interfaces"))
+		{
+			struct rc_counters c = {0};
+			struct rc_err err = {0};
+
+			if (eos_parse_queue_drops(doc, port->string, &c, &err))
+				fail_msg("%s %s: %s", a->string, port->string, err.msg);
+			cJSON_ArrayForEach(tc,
+					   cJSON_GetObjectItemCaseSensitive(port, "trafficClasses"))
+			{
+				char name[48];
+				const char *dash = strchr(tc->string, '-');
+				const struct rc_counter *e;
+				double want = cJSON_GetObjectItemCaseSensitive(
+						  cJSON_GetObjectItemCaseSensitive(
+						      cJSON_GetObjectItemCaseSensitive(
+							  tc, "egressQueueCounters"),
+						      "countersSum"),
+						  "droppedPackets")
+						  ->valuedouble;
+
+				snprintf(name, sizeof(name), "egress_queue_discards[%s]",
+					 tc->string + 2);
+				e = counter_named(&c, name);
+				if (!e)
+					fail_msg("%s %s: no %s", a->string, port->string, name);
+				assert_true(e->is_drop && e->value == (uint64_t)want);
+				ranges += dash != NULL;
+				checked++;
+			}
+			rc_counters_free(&c);
+		}
+	}
+	assert_true(checked > 10 && ranges > 0);
+	cJSON_Delete(j);
+}
+
 static const struct rc_neighbor *on_port(const struct rc_neighbors *nb, const char *port)
 {
 	for (size_t i = 0; i < nb->n; i++)
@@ -581,7 +633,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_checker_refuses), cmocka_unit_test(test_shipped_policies),
 	    cmocka_unit_test(test_revisions),	    cmocka_unit_test(test_counters_answers),
-	    cmocka_unit_test(test_lldp_answers),
+	    cmocka_unit_test(test_lldp_answers),    cmocka_unit_test(test_queue_drops_answers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

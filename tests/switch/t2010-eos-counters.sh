@@ -2,8 +2,8 @@
 # rocectl counters against a simulated Arista EOS switch, over SSH (`| json revision N`) and
 # eAPI ({"cmd", "revision"}): PFC frames per port (revision 3 of `show priority-flow-control
 # counters`, the model Arista's ANTA reads; the simulator answers revisions 1-2 with other
-# keys) and ECN marks per queue, named by meaning, the EOS view kept; a queue that answers
-# "-" is "not countable here", never 0.
+# keys), ECN marks per queue and drops per traffic class, named by meaning, the EOS view
+# kept; a queue that answers "-" is "not countable here", never 0.
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
@@ -57,6 +57,14 @@ test_expect_success 'over eAPI: the same numbers' '
 	rc counters -i "$LAB/inventory-rest.yaml" --format json >"$TMP/json" &&
 	jq -e "[.. | objects | select(.port? == \"Ethernet1\" and .name? == \"pfc_pause_rx\")][0].value == 12" "$TMP/json" &&
 	jq -e "[.. | objects | select(.port? == \"Ethernet1\" and .name? == \"ecn_marked[3]\")][0].value == 7" "$TMP/json"
+'
+
+test_expect_success 'egress drops per traffic class (show interfaces counters queue drops)' '
+	sim fault "$LAB" eos1 drift counters:Ethernet2.drops.3.egress=9 counters:Ethernet2.drops.3.voq=4 &&
+	test_expect_code 2 rc counters -i "$LAB/inventory-rest.yaml" >"$TMP/drops" &&
+	test_must_contain "$TMP/drops" "egress_queue_discards\[3\] +9 +eos:show interfaces counters queue drops.TC3.egressQueueCounters +DROPS" &&
+	test_must_contain "$TMP/drops" "voq_discards\[3\] +4 " &&
+	sim fault "$LAB" eos1 drift counters:Ethernet2.drops.3.egress=0 counters:Ethernet2.drops.3.voq=0
 '
 
 test_expect_success 'the revision matters: without revision 3 the switch answers another model' '

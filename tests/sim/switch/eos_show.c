@@ -580,6 +580,40 @@ static void mac_of(const struct eos_cli *c, int port, char *buf, size_t len)
 		 (port >> 8) & 0xff, port & 0xff);
 }
 
+/* show interfaces counters queue drops (revision 1, the model Arista's ANTA reads:
+ * interfaces.<if>.trafficClasses.TC<n>.{egressQueueCounters,ingressVoqCounters}.countersSum.
+ * droppedPackets; conformance eos/anta/show_interfaces_counters_queue_drops.rev1.json), from
+ * st["counters"]["EthernetN"]["drops"][tc] {"egress", "voq"}.  No text table is modelled:
+ * its CLI form has no public sample. */
+static int queue_drops(struct eos_cli *c, const int *ports, int n, struct eos_res *r)
+{
+	r->has_json = true;
+	r->json = cJSON_CreateObject();
+	cJSON *ifs = cJSON_AddObjectToObject(r->json, "interfaces");
+	for (int k = 0; k < n; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), "Ethernet%d", ports[k]);
+		const cJSON *d = jget1(counters_of(c, ports[k]), "drops");
+		cJSON *tcs =
+		    cJSON_AddObjectToObject(cJSON_AddObjectToObject(ifs, name), "trafficClasses");
+		for (int t = 0; t < 8; t++) {
+			char key[8], tc[8];
+			snprintf(key, sizeof(key), "%d", t);
+			snprintf(tc, sizeof(tc), "TC%d", t);
+			cJSON *o = cJSON_AddObjectToObject(tcs, tc);
+			cJSON_AddNumberToObject(
+			    cJSON_AddObjectToObject(
+				cJSON_AddObjectToObject(o, "ingressVoqCounters"), "countersSum"),
+			    "droppedPackets", (double)jint(jget1(d, key), "voq", 0));
+			cJSON_AddNumberToObject(
+			    cJSON_AddObjectToObject(
+				cJSON_AddObjectToObject(o, "egressQueueCounters"), "countersSum"),
+			    "droppedPackets", (double)jint(jget1(d, key), "egress", 0));
+		}
+	}
+	return 0;
+}
+
 static int show_interfaces(struct eos_cli *c, const cJSON *cfg, int argc, char **argv, int i,
 			   struct eos_res *r)
 {
@@ -587,6 +621,9 @@ static int show_interfaces(struct eos_cli *c, const cJSON *cfg, int argc, char *
 	int n = opt_ifs(argc, argv, &i, ports, r);
 	if (n < 0)
 		return -1;
+	if (i + 3 == argc && !strcasecmp(argv[i], "counters") &&
+	    !strcasecmp(argv[i + 1], "queue") && !strcasecmp(argv[i + 2], "drops"))
+		return queue_drops(c, ports, n, r);
 	static const char *const sub[] = {"status", NULL};
 	bool status = i < argc && eos_kw(argv[i], sub) == 0;
 	if (status)
