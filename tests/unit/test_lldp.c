@@ -45,6 +45,24 @@ static void test_nvue_table(void **state)
 	rc_neighbors_fini(&nb);
 }
 
+/* A peer without a System Name (a ConnectX firmware agent: MAC port ID, no name; conformance
+ * host/lldp/connectx.pcap) leaves Remote Host blank: kept, nameless. */
+static void test_nvue_nameless(void **state)
+{
+	static const char t[] = "Interface  Speed  Type  Remote Host      Remote Port      \n"
+				"---------  -----  ----  ---------------  -----------------\n"
+				"swp1       400G   swp                    50:6b:4b:f6:1e:b1\n";
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+
+	(void)state;
+	assert_int_equal(nvue_parse_lldp(t, strlen(t), "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].device, "");
+	assert_string_equal(nb.v[0].remote_port, "50:6b:4b:f6:1e:b1");
+	rc_neighbors_fini(&nb);
+}
+
 static void test_nvue_hostile(void **state)
 {
 	struct rc_neighbors nb = {0};
@@ -448,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvue_table),
+	    cmocka_unit_test(test_nvue_nameless),
 	    cmocka_unit_test(test_nvue_hostile),
 	    cmocka_unit_test(test_lldpd_json0),
 	    cmocka_unit_test(test_sonic_table),
