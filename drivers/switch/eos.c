@@ -544,79 +544,79 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-/* The two counter views as JSON: one eAPI call, or two CLI commands with `| json`. */
-static int fetch_counters(struct rc_session *s, cJSON **pfc, cJSON **ecn, cJSON **answer,
-			  struct rc_err *err)
+/* One show command's JSON answer (malloc'd *doc): over eAPI a command object naming the
+ * revision rocectl parses, over SSH the same as `| json revision N` (eos_cmd_revision). */
+static int show_json(struct rc_session *s, const char *cmd, cJSON **doc, struct rc_err *err)
 {
-	static const char *const cmds[] = {"enable", "show priority-flow-control counters",
-					   "show qos interfaces ecn counters queue"};
-	const char *cli_cmds[2] = {"show priority-flow-control counters | json",
-				   "show qos interfaces ecn counters queue | json"};
-	cJSON **docs[2] = {pfc, ecn};
-	const cJSON *res;
-	int rc = 0;
-
-	*pfc = *ecn = *answer = NULL;
-	if (s->eapi) {
-		rc = eapi(s, cmds, 3, "json", answer, &res, err);
-		if (!rc) {
-			*pfc = cJSON_Duplicate(cJSON_GetArrayItem(res, 1), true);
-			*ecn = cJSON_Duplicate(cJSON_GetArrayItem(res, 2), true);
-		}
-		return rc;
-	}
-	for (int i = 0; i < 2 && !rc; i++) {
-		char *text = NULL;
-		size_t len = 0;
-
-		rc = cli(s, cli_cmds[i], cli_cmds[i], &text, &len, err);
-		if (!rc && !(*docs[i] = cJSON_ParseWithLength(text, len)))
-			rc = rc_errf(err, EPROTO, "'%s': '%s' did not answer JSON", s->dev->name,
-				     cli_cmds[i]);
-		free(text);
-	}
-	return rc;
-}
-
-static int eos_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
-			struct rc_counters *out, struct rc_err *err)
-{
-	cJSON *pfc, *ecn, *answer;
-	int rc = fetch_counters(s, &pfc, &ecn, &answer, err);
-
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = eos_parse_counters(pfc, ecn, ports[i].name, out, err);
-	cJSON_Delete(pfc);
-	cJSON_Delete(ecn);
-	cJSON_Delete(answer);
-	return rc;
-}
-
-/* LLDP neighbours (eos_lldp.c), over eAPI or as `| json` over SSH. */
-static int eos_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
-{
-	static const char *const cmds[] = {"enable", "show lldp neighbors"};
-	cJSON *answer = NULL, *doc = NULL;
-	const cJSON *res;
+	const char *const cmds[] = {"enable", cmd};
+	char line[160];
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
+	*doc = NULL;
 	if (s->eapi) {
+		const cJSON *res;
+		cJSON *answer = NULL;
+
 		rc = eapi(s, cmds, 2, "json", &answer, &res, err);
-		if (!rc)
-			rc = eos_parse_lldp(cJSON_GetArrayItem(res, 1), s->dev->name, out, err);
+		if (!rc && !(*doc = cJSON_Duplicate(cJSON_GetArrayItem(res, 1), true)))
+			rc = rc_errf(err, ENOMEM, "out of memory");
 		cJSON_Delete(answer);
 		return rc;
 	}
-	rc = cli(s, "show lldp neighbors | json", "show lldp neighbors | json", &text, &len, err);
-	if (!rc && !(doc = cJSON_ParseWithLength(text, len)))
-		rc = rc_errf(err, EPROTO, "'%s': 'show lldp neighbors | json' did not answer JSON",
-			     s->dev->name);
+	if (eos_cli_json(cmd, line, sizeof(line)))
+		return rc_errf(err, ENAMETOOLONG, "'%s': command too long", cmd);
+	rc = cli(s, line, line, &text, &len, err);
+	if (!rc && !(*doc = cJSON_ParseWithLength(text, len)))
+		rc = rc_errf(err, EPROTO, "'%s': '%s' did not answer JSON", s->dev->name, line);
+	free(text);
+	return rc;
+}
+
+/* PFC frames per port, and ECN marks per queue.  The ECN counters are asked on their own:
+ * a switch that cannot count marks (the command refused) still has its pause counts, and
+ * its marks are "not countable here" rather than absent or 0 (eos_parse_counters). */
+static int eos_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
+			struct rc_counters *out, struct rc_err *err)
+{
+	cJSON *pfc = NULL, *ecn = NULL, *drops = NULL;
+	struct rc_err eerr = {0};
+	int rc = show_json(s, "show priority-flow-control counters", &pfc, err);
+
+	if (!rc && show_json(s, "show qos interfaces ecn counters queue", &ecn, &eerr)) {
+		cJSON_Delete(ecn);
+		ecn = NULL;
+	}
+	/* drops per traffic class: where the switch has the command (Arista ANTA's
+	 * VerifyInterfacesVoqAndEgressQueueDrops reads it); without it there are no drops to
+	 * report rather than zeros */
+	if (!rc && show_json(s, "show interfaces counters queue drops", &drops, &eerr)) {
+		cJSON_Delete(drops);
+		drops = NULL;
+	}
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = eos_parse_counters(pfc, ecn, ports[i].name, out, err);
+		if (!rc && drops &&
+		    eos_parse_queue_drops(drops, ports[i].name, out, &eerr) == -ENOMEM)
+			rc = rc_errf(err, ENOMEM, "out of memory");
+	}
+	cJSON_Delete(pfc);
+	cJSON_Delete(ecn);
+	cJSON_Delete(drops);
+	return rc;
+}
+
+/* LLDP neighbours (eos_lldp.c): `show lldp neighbors detail`, which says of each port ID
+ * what it is (interfaceIdType). */
+static int eos_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
+{
+	cJSON *doc = NULL;
+	int rc = show_json(s, "show lldp neighbors detail", &doc, err);
+
 	if (!rc)
 		rc = eos_parse_lldp(doc, s->dev->name, out, err);
 	cJSON_Delete(doc);
-	free(text);
 	return rc;
 }
 

@@ -36,7 +36,14 @@ bool eos_name_ok(const char *name);
 struct rc_counters;
 int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const char *port,
 		       struct rc_counters *out, struct rc_err *err);
-/* `show lldp neighbors` as JSON (eos_lldp.c). */
+/* One port's drops per traffic class from `show interfaces counters queue drops` (revision 1,
+ * JSON): egress_queue_discards[tc] and voq_discards[tc]; a range key "TC0-5" gives
+ * ...[0-5], which no single class owns.  -EPROTO without the interfaces object. */
+int eos_parse_queue_drops(const struct cJSON *doc, const char *port, struct rc_counters *out,
+			  struct rc_err *err);
+/* `show lldp neighbors detail` (or the summary) as JSON (eos_lldp.c). */
+/* A dotted MAC "aac1.ab5d.2bb4" as "aa:c1:ab:5d:2b:b4"; -EINVAL when it is not one. */
+int eos_mac_colon(const char *dotted, char *out, size_t len);
 int eos_parse_lldp(const struct cJSON *doc, const char *device, struct rc_neighbors *out,
 		   struct rc_err *err);
 
@@ -225,7 +232,13 @@ int eos_check_cli_output(const char *out, size_t out_len, const char *errout, si
 int eos_eapi_result(const struct cJSON *answer, const char *id, const char *const *cmds, size_t n,
 		    const struct cJSON **results, struct rc_err *err);
 
-/* A runCmds request (version 1). */
+/* The revision of `cmd`'s JSON model rocectl reads (0: not a show command). */
+int eos_cmd_revision(const char *cmd);
+/* `cmd | json revision N` (or `| json` for what has no revision) into out: the CLI form of
+ * the same request; -ENAMETOOLONG when it does not fit. */
+int eos_cli_json(const char *cmd, char *out, size_t len);
+
+/* A runCmds request (version 1): show commands asked for JSON as {"cmd", "revision"}. */
 struct cJSON *eos_eapi_request(const char *id, const char *const *cmds, size_t n,
 			       const char *format);
 

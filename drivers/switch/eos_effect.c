@@ -1,14 +1,16 @@
 /* EOS effects the values alone do not show (struct rc_effect, include/rocectl/model.h):
  *
- *  - ECN marks are counted only with `random-detect ecn count` under the queue
- *    (AVD's intended EOS configuration qos.cfg; eos/avd/intended_configs/ethernet-interfaces.cfg,
- *    `interface Ethernet6`): without it `show qos interfaces ecn counters queue` has
- *    nothing to show (AVD's qos.cfg, interfaces Ethernet6 and Ethernet7).
+ *  - ECN marks are counted only with `random-detect ecn count` under the queue (AVD's
+ *    intended EOS configuration eos/avd/intended_configs/qos.cfg, interfaces Ethernet6 and
+ *    Ethernet7).  A queue `show qos interfaces ecn counters queue` answers "-" for (Arista
+ *    ANTA's answers, eos/anta/, show such queues) is read as "marks not countable here"
+ *    (eos_counters.c).
  *  - A configuration session's commit changes the running-config only; a reload boots the
  *    startup-config, which `copy running-config startup-config` (`write memory`) saves.
  *    A group that differs between the two comes back wrong after a reboot.
- *  - No public source has real EOS show output (Arista's EOS manual and AVD carry configurations
- * only): every group this driver reads is unverified (docs/platforms/eos.md). */
+ *  - No public source has real EOS output of the configuration views this driver reads
+ *    (`show priority-flow-control`, `show qos interfaces trust|ecn`, `show qos maps`): every
+ *    group it reads is unverified (docs/platforms/eos.md). */
 #include <errno.h>
 #include <string.h>
 

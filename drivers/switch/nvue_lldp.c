@@ -33,6 +33,15 @@ static bool cell(const char *line, size_t len, size_t col, size_t end, char *out
 	return k > 0;
 }
 
+/* Only blanks between col and end (or the line ends before). */
+static bool blank(const char *line, size_t len, size_t col, size_t end)
+{
+	for (size_t i = col; i < end && i < len; i++)
+		if (line[i] != ' ')
+			return false;
+	return true;
+}
+
 static const char *find(const char *line, size_t len, const char *word)
 {
 	size_t w = strlen(word);
@@ -74,8 +83,11 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 		}
 		if (line[0] == '-')
 			continue;
+		/* a blank Remote Host: a peer that sent no System Name (a NIC's firmware agent,
+		 * conformance host/FACTS.md fact 10) is kept, nameless, for its port ID */
 		if (!cell(line, l, c_if, c_host, port, sizeof(port)) ||
-		    !cell(line, l, c_host, c_port, host, sizeof(host)) ||
+		    (!cell(line, l, c_host, c_port, host, sizeof(host)) &&
+		     !blank(line, l, c_host, c_port)) ||
 		    !cell(line, l, c_port, l, rport, sizeof(rport)))
 			continue;
 		if (rc_neighbors_add(out, port, host, rport))

@@ -1097,29 +1097,79 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
+typedef int (*table_parser)(const char *text, size_t len, const char *port, struct rc_counters *out,
+			    struct rc_err *err);
+
+/* The counter tables, sonic-utilities' pfcstat, wredstat, queuestat and pg-drop
+ * (sonic_counters.c).  Only `show pfc counters` is required: a switch whose sonic-utilities
+ * lacks another (or fails it) leaves those counters out, so diagnose has no marks or drops
+ * there rather than zeros. */
+static const struct {
+	const char *cmd;
+	table_parser parse;
+	bool required;
+} counter_tables[] = {
+    {"show pfc counters", sonic_parse_pfc_counters, true},
+    {"show queue wredcounters", sonic_parse_wred_counters, false},
+    {"show queue counters", sonic_parse_queue_counters, false},
+    {"show priority-group drop counters", sonic_parse_pg_drops, false},
+};
+
+#define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
+
+/* Each command's output (res[i].out NULL when an optional one failed), then every port's
+ * counters from all of them, port by port. */
 static int sonic_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
 			  struct rc_counters *out, struct rc_err *err)
 {
-	struct rc_ssh_result res;
-	int rc = ssh_run(s, "show pfc counters", NULL, 0, &res, err);
+	struct rc_ssh_result res[N_TABLES];
+	int rc = 0;
 
-	if (rc)
-		return rc;
-	if (res.exit_status != 0)
-		rc = rc_errf(err, EIO, "'show pfc counters' on '%s' failed (exit status %d)",
-			     s->dev->name, res.exit_status);
+	memset(res, 0, sizeof(res));
+	for (size_t t = 0; !rc && t < N_TABLES; t++) {
+		struct rc_err e = {0};
+		bool req = counter_tables[t].required;
+
+		rc = ssh_run(s, counter_tables[t].cmd, NULL, 0, &res[t], req ? err : &e);
+		if (!rc && res[t].exit_status != 0) {
+			rc = req ? rc_errf(err, EIO, "'%s' on '%s' failed (exit status %d)",
+					   counter_tables[t].cmd, s->dev->name, res[t].exit_status)
+				 : 0;
+			rc_ssh_result_free(&res[t]);
+			memset(&res[t], 0, sizeof(res[t]));
+		}
+		if (!req)
+			rc = 0;
+	}
 	for (size_t i = 0; !rc && i < n; i++)
-		rc = sonic_parse_pfc_counters(res.out, res.out_len, ports[i].name, out, err);
-	if (rc && res.exit_status == 0)
-		rc_err_prefix(err, "'%s'", s->dev->name);
-	rc_ssh_result_free(&res);
+		for (size_t t = 0; !rc && t < N_TABLES; t++) {
+			struct rc_err e = {0};
+			bool req = counter_tables[t].required;
+
+			if (!res[t].out)
+				continue;
+			rc = counter_tables[t].parse(res[t].out, res[t].out_len, ports[i].name, out,
+						     req ? err : &e);
+			if (rc == -ENOMEM && !req)
+				rc = rc_errf(err, ENOMEM, "out of memory");
+			else if (rc && req)
+				rc_err_prefix(err, "'%s'", s->dev->name);
+			else if (!req)
+				rc = 0;
+		}
+	for (size_t t = 0; t < N_TABLES; t++)
+		rc_ssh_result_free(&res[t]);
 	return rc;
 }
 
-/* LLDP neighbours (sonic_lldp.c). */
+/* LLDP neighbours (sonic_lldp.c), and the identities this switch's own ports advertise: the
+ * aliases lldpmgrd sends as port IDs (`portidsubtype local <alias>`, conformance
+ * sonic/lldp/lldpmgrd.portidsubtype.excerpt), which the other ends' neighbours name.  Without
+ * the aliases (the configuration unreadable) the neighbours are still read. */
 static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
 {
 	struct rc_ssh_result res;
+	struct rc_err e = {0};
 	int rc = ssh_run(s, "show lldp table", NULL, 0, &res, err);
 
 	if (rc)
@@ -1129,6 +1179,12 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 			     s->dev->name, res.exit_status);
 	else
 		rc = sonic_parse_lldp(res.out, res.out_len, s->dev->name, out, err);
+	rc_ssh_result_free(&res);
+	if (rc || ssh_run(s, "show runningconfiguration all", NULL, 0, &res, &e))
+		return rc;
+	if (res.exit_status == 0 &&
+	    sonic_parse_port_aliases(res.out, res.out_len, s->dev->name, out, &e) == -ENOMEM)
+		rc = rc_errf(err, ENOMEM, "out of memory");
 	rc_ssh_result_free(&res);
 	return rc;
 }

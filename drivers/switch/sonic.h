@@ -249,9 +249,25 @@ size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_
 /* `show lldp table` (sonic_lldp.c). */
 int sonic_parse_lldp(const char *text, size_t len, const char *device, struct rc_neighbors *out,
 		     struct rc_err *err);
+/* The ports' aliases of CONFIG_DB (`show runningconfiguration all`, PORT|*|alias): the port
+ * IDs lldpmgrd makes lldpd advertise (rc_neighbors_add_ident); an alias equal to the name
+ * is left out. */
+int sonic_parse_port_aliases(const char *text, size_t len, const char *device,
+			     struct rc_neighbors *out, struct rc_err *err);
+struct rc_counters;
+/* sonic-utilities' queue and priority-group tables (text, as in the conformance kit's
+ * sonic/outputs/): `show queue counters` -> egress_queue_discards[q] (Drop/pkts), `show queue
+ * wredcounters` -> wred_discards[q] (WredDrp/pkts) and ecn_marked[q] (EcnMarked/pkts),
+ * `show priority-group drop counters` -> pg_discards[pg]; unicast queues UC0-7 (or ALL0-7);
+ * a cell N/A is a counter "not countable here", never 0.  -EPROTO without the table. */
+int sonic_parse_queue_counters(const char *text, size_t len, const char *port,
+			       struct rc_counters *out, struct rc_err *err);
+int sonic_parse_wred_counters(const char *text, size_t len, const char *port,
+			      struct rc_counters *out, struct rc_err *err);
+int sonic_parse_pg_drops(const char *text, size_t len, const char *port, struct rc_counters *out,
+			 struct rc_err *err);
 /* One port's PFC pause frames from `show pfc counters` (text): pfc_pause_rx[p] and
  * pfc_pause_tx[p].  -EPROTO when the output has no Port Rx/Tx table. */
-struct rc_counters;
 int sonic_parse_pfc_counters(const char *text, size_t len, const char *port,
 			     struct rc_counters *out, struct rc_err *err);
 

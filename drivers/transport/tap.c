@@ -63,6 +63,16 @@ static bool cat_read_only(const char *p)
 	return slashes == 1;
 }
 
+/* EOS's `| json revision N` (Arista ANTA's developer notes: "`<EOS command> | json revision
+ * <number>`"), N 1..99. */
+static bool json_revision(const char *s)
+{
+	if (!starts(s, "json revision "))
+		return false;
+	s += 14;
+	return s[0] >= '1' && s[0] <= '9' && (!s[1] || (s[1] >= '0' && s[1] <= '9' && !s[2]));
+}
+
 /* One piece of a command line, trimmed. */
 static bool piece_read_only(const char *p, size_t n)
 {
@@ -83,7 +93,7 @@ static bool piece_read_only(const char *p, size_t n)
 		return false;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
-	if (!strcmp(buf, "json") || !strcmp(buf, "show"))
+	if (!strcmp(buf, "json") || !strcmp(buf, "show") || json_revision(buf))
 		return true;
 	for (int i = 0; ok[i]; i++)
 		if (starts(buf, ok[i]))

@@ -92,7 +92,13 @@ void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, 
 	    scoped(d, name, "rx_congestion_discards", pm, &d->discards, RC_DH_DISCARDS, delta) ||
 	    scoped(d, name, "egress_buffer_discard_bytes", tm, &d->discards, RC_DH_DISCARDS,
 		   delta) ||
-	    scoped(d, name, "wred_discards", tm, &d->discards, RC_DH_DISCARDS, delta))
+	    scoped(d, name, "wred_discards", tm, &d->discards, RC_DH_DISCARDS, delta) ||
+	    /* SONiC: queue drops per queue (queuestat), ingress PG drops (pg-drop) by the
+	     * priority the PG carries; EOS: egress queue drops per traffic class */
+	    scoped(d, name, "egress_queue_discards", tm, &d->discards, RC_DH_DISCARDS, delta) ||
+	    scoped(d, name, "pg_discards", pm, &d->discards, RC_DH_DISCARDS, delta) ||
+	    /* EOS: VoQ drops per traffic class (show interfaces counters queue drops) */
+	    scoped(d, name, "voq_discards", tm, &d->discards, RC_DH_DISCARDS, delta))
 		return;
 	for (size_t i = 0; i < sizeof(plain_names) / sizeof(plain_names[0]); i++) {
 		if (strcmp(name, plain_names[i].name))

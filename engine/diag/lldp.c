@@ -24,9 +24,26 @@ int rc_neighbors_add(struct rc_neighbors *nb, const char *port, const char *devi
 	return 0;
 }
 
+int rc_neighbors_add_ident(struct rc_neighbors *nb, const char *port, const char *alias,
+			   const char *mac)
+{
+	struct rc_port_ident *e;
+	int rc =
+	    rc_array_reserve((void **)&nb->ids, &nb->cap_ids, nb->n_ids + 1, sizeof(*nb->ids), 16);
+
+	if (rc)
+		return rc;
+	e = &nb->ids[nb->n_ids++];
+	snprintf(e->port, sizeof(e->port), "%s", port);
+	snprintf(e->alias, sizeof(e->alias), "%s", alias ? alias : "");
+	snprintf(e->mac, sizeof(e->mac), "%s", mac ? mac : "");
+	return 0;
+}
+
 void rc_neighbors_fini(struct rc_neighbors *nb)
 {
 	free(nb->v);
+	free(nb->ids);
 	memset(nb, 0, sizeof(*nb));
 }
 
@@ -70,9 +87,15 @@ static int copy_dev(const struct rc_lldp_dev *from, struct rc_lldp_dev *to)
 	*to = *from;
 	to->nb.v = NULL;
 	to->nb.n = to->nb.cap = 0;
+	to->nb.ids = NULL;
+	to->nb.n_ids = to->nb.cap_ids = 0;
 	for (size_t i = 0; i < from->nb.n; i++)
 		if (rc_neighbors_add(&to->nb, from->nb.v[i].port, from->nb.v[i].device,
 				     from->nb.v[i].remote_port))
+			return -ENOMEM;
+	for (size_t i = 0; i < from->nb.n_ids; i++)
+		if (rc_neighbors_add_ident(&to->nb, from->nb.ids[i].port, from->nb.ids[i].alias,
+					   from->nb.ids[i].mac))
 			return -ENOMEM;
 	return 0;
 }
@@ -119,6 +142,7 @@ int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err
 	if (!l->d)
 		return rc_errf(err, ENOMEM, "out of memory");
 	rc_pool_run(f->parallel, false, f->n, read_one, &c);
+	rc_lldp_resolve(l);
 	return 0;
 }
 
@@ -146,7 +170,8 @@ static ptrdiff_t device_of(const struct rc_inventory *inv, const char *sysname)
 	return rc_inventory_device_index(inv, label);
 }
 
-/* lldpd's default port id is the MAC address: "aa:bb:cc:dd:ee:ff". */
+/* lldpd's default port id is the MAC address: "aa:bb:cc:dd:ee:ff" (EOS's dotted form is
+ * turned into this one by its parser, drivers/switch/eos_lldp.c). */
 static bool is_mac(const char *s)
 {
 	if (strlen(s) != 17)
@@ -156,6 +181,75 @@ static bool is_mac(const char *s)
 			       : !strchr("0123456789abcdefABCDEF", s[i]))
 			return false;
 	return true;
+}
+
+/* Two MACs equal whatever the case and separator. */
+static bool same_mac(const char *a, const char *b)
+{
+	if (!is_mac(a) || !is_mac(b))
+		return false;
+	for (int i = 0; i < 17; i++)
+		if (i % 3 != 2 && (a[i] | 0x20) != (b[i] | 0x20))
+			return false;
+	return true;
+}
+
+/* Device r's port whose identity (alias or MAC) is `id`, NULL when none says so. */
+static const char *port_by_ident(const struct rc_lldp_dev *r, const char *id)
+{
+	for (size_t i = 0; i < r->nb.n_ids; i++) {
+		const struct rc_port_ident *e = &r->nb.ids[i];
+
+		if ((e->alias[0] && !strcmp(e->alias, id)) || same_mac(e->mac, id))
+			return e->port;
+	}
+	return NULL;
+}
+
+/* The device whose identities hold the MAC `id` (a neighbour that sent no System Name), -1
+ * when none or several do. */
+static ptrdiff_t device_by_mac(const struct rc_lldp *l, const char *id, const char **port)
+{
+	ptrdiff_t found = -1;
+
+	for (size_t d = 0; is_mac(id) && d < l->inv->n_devices; d++) {
+		const char *p = port_by_ident(&l->d[d], id);
+
+		if (!p)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (ptrdiff_t)d;
+		*port = p;
+	}
+	return found;
+}
+
+/* Neighbours name the far port as the far device advertises it: SONiC's alias (lldpmgrd's
+ * `portidsubtype local <alias>`, conformance sonic/FACTS.md facts 6-7), a MAC (lldpd's
+ * default, a NIC's firmware agent, host/FACTS.md fact 10).  Once every device is read, each
+ * such ID is replaced by the port's name where the far device's identities say which
+ * port it is, and a neighbour without a System Name gets the device whose port has that
+ * MAC; what no identity explains is left as seen. */
+void rc_lldp_resolve(struct rc_lldp *l)
+{
+	for (size_t d = 0; d < l->inv->n_devices; d++) {
+		struct rc_lldp_dev *ld = &l->d[d];
+
+		for (size_t i = 0; ld->state == RC_LLDP_OK && i < ld->nb.n; i++) {
+			struct rc_neighbor *n = &ld->nb.v[i];
+			ptrdiff_t r = n->device[0] ? device_of(l->inv, n->device) : -1;
+			const char *port = NULL;
+
+			if (!n->device[0] && (r = device_by_mac(l, n->remote_port, &port)) >= 0)
+				snprintf(n->device, sizeof(n->device), "%s",
+					 l->inv->devices[r].name);
+			else if (r >= 0)
+				port = port_by_ident(&l->d[r], n->remote_port);
+			if (port && strcmp(port, n->remote_port))
+				snprintf(n->remote_port, sizeof(n->remote_port), "%s", port);
+		}
+	}
 }
 
 static const struct rc_neighbor *neighbor_on(const struct rc_lldp_dev *d, const char *port)
@@ -172,6 +266,10 @@ static bool is_end(const struct rc_inventory *inv, const struct rc_neighbor *n,
 {
 	ptrdiff_t d = device_of(inv, n->device);
 
+	/* no System Name and a MAC no device's identities hold (a NIC's firmware agent):
+	 * which device it is cannot be told, so it is not called miscabled */
+	if (!n->device[0])
+		return is_mac(n->remote_port);
 	return d == (ptrdiff_t)e->dev &&
 	       (is_mac(n->remote_port) || !strcmp(n->remote_port, e->port));
 }

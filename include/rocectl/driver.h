@@ -104,13 +104,28 @@ struct rc_neighbor {
 	char remote_port[RC_NAME_MAX];
 };
 
+/* How one of the device's own ports identifies itself to its neighbours, where that is not
+ * its name: SONiC's lldpmgrd advertises the port's alias (`portidsubtype local <alias>`),
+ * a host's lldpd its MAC by default.  Neighbours' port IDs are matched against these
+ * (engine/diag/lldp.c). */
+struct rc_port_ident {
+	char port[RC_NAME_MAX];
+	char alias[RC_NAME_MAX]; /* "" when none */
+	char mac[18];		 /* "aa:bb:cc:dd:ee:ff", "" when none */
+};
+
 struct rc_neighbors {
 	size_t n, cap;
 	struct rc_neighbor *v;
+	size_t n_ids, cap_ids; /* the device's own port identities */
+	struct rc_port_ident *ids;
 };
 
+/* device "" when the neighbour sent no System Name (a NIC's firmware LLDP agent). */
 int rc_neighbors_add(struct rc_neighbors *nb, const char *port, const char *device,
 		     const char *remote_port);
+int rc_neighbors_add_ident(struct rc_neighbors *nb, const char *port, const char *alias,
+			   const char *mac);
 void rc_neighbors_fini(struct rc_neighbors *nb);
 
 /* What a driver says about a plan without changing anything (struct rc_driver.check):

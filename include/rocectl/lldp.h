@@ -4,8 +4,10 @@
  * A device whose driver reads no LLDP, or that runs no LLDP agent (a host without lldpd),
  * is "unknown": its ends of links are neither right nor wrong; the switch at the other end
  * still sees the host.  Neighbour names match an inventory device by its name or by the
- * name's first DNS label; a remote port that is a MAC address (lldpd's default port id)
- * matches any port of that device. */
+ * name's first DNS label; a remote port is the port's name, or an identity the far device
+ * gave (its alias, its MAC: rc_lldp_resolve); a MAC no identity explains matches any port of
+ * that device, and a neighbour that sent no System Name and such a MAC cannot be told (not
+ * a finding). */
 #ifndef ROCECTL_LLDP_H
 #define ROCECTL_LLDP_H
 
@@ -45,6 +47,11 @@ void rc_lldp_dev_free(struct rc_lldp_dev *d);
 /* Every device of the fleet, `parallel` at once: what the fleet's read already got
  * (read_neighbors), else through its open session, else a new one. */
 int rc_lldp_read(struct rc_lldp *l, const struct rc_fleet *f, struct rc_err *err);
+/* Neighbours' port IDs that are a far device's alias or MAC (struct rc_port_ident: SONiC's
+ * lldpmgrd sends the alias, lldpd and NIC agents a MAC) become that port's name, and a
+ * neighbour without a System Name whose MAC one device's port has becomes that device;
+ * rc_lldp_read does it once every device is read. */
+void rc_lldp_resolve(struct rc_lldp *l);
 void rc_lldp_fini(struct rc_lldp *l);
 
 enum rc_cable_kind {

@@ -22,10 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
 #include <cmocka.h>
 
 #include "../../drivers/switch/eos.h"
 #include "rocectl/desired.h"
+#include "rocectl/driver.h"
 #include "rocectl/diff.h"
 #include "rocectl/policy.h"
 
@@ -377,11 +379,261 @@ static void test_checker_refuses(void **state)
 	free(s);
 }
 
+/* ---- eAPI answers: Arista ANTA's unit-test answers and napalm's real captures ---------- */
+
+static cJSON *kit_json(const char *rel)
+{
+	const char *dir = getenv("CONFORMANCE_DIR");
+	char path[1024], *buf;
+	FILE *f;
+	long n;
+	cJSON *j;
+
+	if (!dir || !*dir)
+		fail_msg("CONFORMANCE_DIR is not set (the Makefile exports it)");
+	snprintf(path, sizeof(path), "%s/eos/%s", dir, rel);
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("conformance artifact missing: %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	j = cJSON_ParseWithLength(buf, (size_t)n);
+	free(buf);
+	if (!j)
+		fail_msg("%s is not JSON", path);
+	return j;
+}
+
+/* rocectl asks each command at the revision Arista's own test framework pins for it (the
+ * `revision` of every eos/anta/ file): `show priority-flow-control counters` at 3, the ECN
+ * queue counters and the LLDP detail at 1. */
+static void test_revisions(void **state)
+{
+	static const char *const files[] = {"anta/show_priority-flow-control_counters.rev3.json",
+					    "anta/show_qos_interfaces_ecn_counters_queue.rev1.json",
+					    "anta/show_lldp_neighbors_detail.rev1.json",
+					    "anta/show_interfaces_counters_queue_drops.rev1.json"};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		cJSON *j = kit_json(files[i]);
+		const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(j, "command");
+		const cJSON *rev = cJSON_GetObjectItemCaseSensitive(j, "revision");
+
+		assert_true(cJSON_IsString(cmd) && cJSON_IsNumber(rev));
+		if (eos_cmd_revision(cmd->valuestring) != rev->valueint)
+			fail_msg("'%s': rocectl asks revision %d, ANTA reads %d", cmd->valuestring,
+				 eos_cmd_revision(cmd->valuestring), rev->valueint);
+		cJSON_Delete(j);
+	}
+}
+
+static const struct rc_counter *counter_named(const struct rc_counters *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].name, name))
+			return &c->v[i];
+	return NULL;
+}
+
+/* Every answer of ANTA's PFC (revision 3) and ECN tests read as its numbers: rxFrames and
+ * txFrames per interface; per queue a string count, or "-" not countable (never 0). */
+static void test_counters_answers(void **state)
+{
+	cJSON *pfc = kit_json("anta/show_priority-flow-control_counters.rev3.json");
+	cJSON *ecn = kit_json("anta/show_qos_interfaces_ecn_counters_queue.rev1.json");
+	const cJSON *a, *port, *q;
+	size_t checked = 0;
+	(void)state;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(pfc, "answers"))
+	{
+		const cJSON *doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+
+		cJSON_ArrayForEach(port, cJSON_GetObjectItemCaseSensitive(doc, "interfaceCounters"))
+		{
+			struct rc_counters c = {0};
+			struct rc_err err = {0};
+
+			if (eos_parse_counters(doc, NULL, port->string, &c, &err))
+				fail_msg("%s %s: %s", a->string, port->string, err.msg);
+			assert_int_equal(
+			    counter_named(&c, "pfc_pause_rx")->value,
+			    cJSON_GetObjectItemCaseSensitive(port, "rxFrames")->valuedouble);
+			assert_int_equal(
+			    counter_named(&c, "pfc_pause_tx")->value,
+			    cJSON_GetObjectItemCaseSensitive(port, "txFrames")->valuedouble);
+			rc_counters_free(&c);
+			checked++;
+		}
+	}
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(ecn, "answers"))
+	{
+		const cJSON *doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+		cJSON *empty = cJSON_Parse("{\"interfaceCounters\": {}}");
+
+		cJSON_ArrayForEach(port, cJSON_GetObjectItemCaseSensitive(doc, "intfQueueCounters"))
+		{
+			struct rc_counters c = {0};
+			struct rc_err err = {0};
+
+			if (eos_parse_counters(empty, doc, port->string, &c, &err))
+				fail_msg("%s %s: %s", a->string, port->string, err.msg);
+			cJSON_ArrayForEach(q,
+					   cJSON_GetObjectItemCaseSensitive(port, "queueCounters"))
+			{
+				char name[48];
+				const struct rc_counter *e;
+
+				snprintf(name, sizeof(name), "ecn_marked[%s]", q->string);
+				e = counter_named(&c, name);
+				assert_non_null(e);
+				if (!strcmp(q->valuestring, "-"))
+					assert_true(e->not_enabled);
+				else
+					assert_true(!e->not_enabled &&
+						    e->value == strtoull(q->valuestring, NULL, 10));
+				checked++;
+			}
+			rc_counters_free(&c);
+		}
+		cJSON_Delete(empty);
+	}
+	assert_true(checked > 30);
+	cJSON_Delete(pfc);
+	cJSON_Delete(ecn);
+}
+
+/* ANTA's answers of `show interfaces counters queue drops` (revision 1): every traffic class
+ * of every interface read as its egress and VoQ drops, a range key "TC0-5" as the range
+ * (eos/FACTS.md fact 16), never split over classes. */
+static void test_queue_drops_answers(void **state)
+{
+	cJSON *j = kit_json("anta/show_interfaces_counters_queue_drops.rev1.json");
+	const cJSON *a, *port, *tc;
+	size_t checked = 0, ranges = 0;
+	(void)state;
+
+	cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(j, "answers"))
+	{
+		const cJSON *doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+
+		cJSON_ArrayForEach(port, cJSON_GetObjectItemCaseSensitive(doc, "interfaces"))
+		{
+			struct rc_counters c = {0};
+			struct rc_err err = {0};
+
+			if (eos_parse_queue_drops(doc, port->string, &c, &err))
+				fail_msg("%s %s: %s", a->string, port->string, err.msg);
+			cJSON_ArrayForEach(tc,
+					   cJSON_GetObjectItemCaseSensitive(port, "trafficClasses"))
+			{
+				char name[48];
+				const char *dash = strchr(tc->string, '-');
+				const struct rc_counter *e;
+				double want = cJSON_GetObjectItemCaseSensitive(
+						  cJSON_GetObjectItemCaseSensitive(
+						      cJSON_GetObjectItemCaseSensitive(
+							  tc, "egressQueueCounters"),
+						      "countersSum"),
+						  "droppedPackets")
+						  ->valuedouble;
+
+				snprintf(name, sizeof(name), "egress_queue_discards[%s]",
+					 tc->string + 2);
+				e = counter_named(&c, name);
+				if (!e)
+					fail_msg("%s %s: no %s", a->string, port->string, name);
+				assert_true(e->is_drop && e->value == (uint64_t)want);
+				ranges += dash != NULL;
+				checked++;
+			}
+			rc_counters_free(&c);
+		}
+	}
+	assert_true(checked > 10 && ranges > 0);
+	cJSON_Delete(j);
+}
+
+static const struct rc_neighbor *on_port(const struct rc_neighbors *nb, const char *port)
+{
+	for (size_t i = 0; i < nb->n; i++)
+		if (!strcmp(nb->v[i].port, port))
+			return &nb->v[i];
+	return NULL;
+}
+
+static void lldp_of(const char *rel, struct rc_neighbors *nb)
+{
+	cJSON *j = kit_json(rel);
+	const cJSON *doc = j;
+	struct rc_err err = {0};
+
+	if (cJSON_GetObjectItemCaseSensitive(j, "answers"))
+		doc = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(j, "answers")->child, "eos_data_0");
+	memset(nb, 0, sizeof(*nb));
+	if (eos_parse_lldp(doc, "eos", nb, &err))
+		fail_msg("%s: %s", rel, err.msg);
+	cJSON_Delete(j);
+}
+
+static void expect(const struct rc_neighbors *nb, const char *port, const char *dev,
+		   const char *rport)
+{
+	const struct rc_neighbor *n = on_port(nb, port);
+
+	if (!n)
+		fail_msg("no neighbour on %s", port);
+	assert_string_equal(n->device, dev);
+	assert_string_equal(n->remote_port, rport);
+}
+
+/* napalm's real captures of `show lldp neighbors detail` (eos/FACTS.md facts 18-22): MAC
+ * port IDs dotted (turned into the colon form every other platform prints), interfaceName
+ * and local IDs quoted inside the string, [] on a port without a neighbour; and ANTA's
+ * answer from before its test-data refactor, with interfaceId_v2. */
+static void test_lldp_answers(void **state)
+{
+	struct rc_neighbors nb;
+	(void)state;
+
+	lldp_of("napalm/show_lldp_neighbors_detail.normal.json", &nb);
+	assert_int_equal(nb.n, 41);
+	expect(&nb, "Ethernet8", "78m3", "00:0f:53:2e:ce:d1");
+	expect(&nb, "Ethernet47", "ms01.bru01", "597");
+	rc_neighbors_fini(&nb);
+	lldp_of("napalm/show_lldp_neighbors_detail.issue1153.json", &nb);
+	assert_int_equal(nb.n, 3); /* every other port: lldpNeighborInfo [] */
+	expect(&nb, "Ethernet1/1", "some-server", "1c:e7:10:03:54:13");
+	expect(&nb, "Ethernet27/1", "some-switch", "et-0/0/20");
+	rc_neighbors_fini(&nb);
+	lldp_of("napalm/show_lldp_neighbors_detail.issue903.json", &nb);
+	expect(&nb, "Ethernet22", "linux", "00:0c:29:7b:d2:a8");
+	rc_neighbors_fini(&nb);
+	lldp_of("anta/show_lldp_neighbors_detail.rev1.pre-d2b2c787.json", &nb);
+	expect(&nb, "Ethernet1", "DC1-SPINE1", "Ethernet1");
+	expect(&nb, "Ethernet2", "DC1-SPINE2", "Ethernet1");
+	rc_neighbors_fini(&nb);
+	/* the summary form: neighborPort a dotted MAC for Linux hosts (fact 20) */
+	lldp_of("napalm/show_lldp_neighbors.normal.json", &nb);
+	assert_true(nb.n > 0);
+	for (size_t i = 0; i < nb.n; i++)
+		assert_null(strchr(nb.v[i].remote_port, '.'));
+	rc_neighbors_fini(&nb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_checker_refuses),
-	    cmocka_unit_test(test_shipped_policies),
+	    cmocka_unit_test(test_checker_refuses), cmocka_unit_test(test_shipped_policies),
+	    cmocka_unit_test(test_revisions),	    cmocka_unit_test(test_counters_answers),
+	    cmocka_unit_test(test_lldp_answers),    cmocka_unit_test(test_queue_drops_answers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,9 @@
 /* SONiC parsers against real vendor artifacts in $CONFORMANCE_DIR (sonic-buildimage
  * YANG models and SKU files, sonic-utilities outputs; provenance in its README):
- * every SKU's pg_profile_lookup.ini (sonic-buildimage) must read as its rows, and
- * sonic-utilities' `show pfc counters` fixture as its counts.  A missing artifact fails. */
+ * every SKU's pg_profile_lookup.ini (sonic-buildimage) must read as its rows,
+ * sonic-utilities' `show pfc counters` fixture as its counts, its queue, WRED/ECN and PG-drop
+ * tables as the COUNTERS_DB they were printed from, and `show lldp table` as its rows.  A
+ * missing artifact fails. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -138,6 +140,138 @@ static void test_pfc_counters(void **state)
 	free(text);
 }
 
+/* The counter behind a queue's (or PG's) table cell, from the kit's COUNTERS_DB mock
+ * (sonic/mock_tables/counters_db.json): NAME_MAP["<port>:<i>"] -> oid, COUNTERS:<oid>.<field>.
+ * -1 when the DB has no such counter (the CLI prints N/A), -2 for a queue that is not
+ * unicast. */
+static long long db_counter(const cJSON *db, const char *map, const char *port, unsigned i,
+			    const char *field)
+{
+	char key[64];
+	const cJSON *oid, *type, *v;
+
+	snprintf(key, sizeof(key), "%s:%u", port, i);
+	oid = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(db, map), key);
+	if (!cJSON_IsString(oid))
+		return -1;
+	type = cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(db, "COUNTERS_QUEUE_TYPE_MAP"), oid->valuestring);
+	if (!strcmp(map, "COUNTERS_QUEUE_NAME_MAP") &&
+	    (!cJSON_IsString(type) || strcmp(type->valuestring, "SAI_QUEUE_TYPE_UNICAST")))
+		return -2;
+	snprintf(key, sizeof(key), "COUNTERS:%s", oid->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(db, key), field);
+	return cJSON_IsString(v) ? atoll(v->valuestring) : -1;
+}
+
+static const struct rc_counter *counter_named(const struct rc_counters *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].name, name))
+			return &c->v[i];
+	return NULL;
+}
+
+/* One table of sonic-utilities' expected outputs against COUNTERS_DB: every counter the
+ * parser gives for `port` is the DB's value, every unicast queue 0-7 (or PG) the DB has is
+ * there, and a counter the DB lacks is "not countable" (N/A), never 0. */
+static void
+check_table(const cJSON *db, const char *file, const char *port,
+	    int (*parse)(const char *, size_t, const char *, struct rc_counters *, struct rc_err *),
+	    const char *map, const char *const *names, const char *const *fields, size_t nf)
+{
+	struct rc_counters c = {0};
+	struct rc_err err = {0};
+	size_t len, checked = 0;
+	char *text = artifact(file, &len);
+
+	if (parse(text, len, port, &c, &err))
+		fail_msg("%s: %s", file, err.msg);
+	for (unsigned i = 0; i < 8; i++)
+		for (size_t f = 0; f < nf; f++) {
+			char name[48];
+			long long want = db_counter(db, map, port, i, fields[f]);
+			const struct rc_counter *e;
+
+			snprintf(name, sizeof(name), names[f], i);
+			e = counter_named(&c, name);
+			if (want == -2)
+				continue;
+			if (!e)
+				fail_msg("%s %s: no %s", file, port, name);
+			if (want == -1 ? !e->not_enabled
+				       : e->not_enabled || e->value != (uint64_t)want)
+				fail_msg("%s %s %s: %llu, COUNTERS_DB says %lld", file, port, name,
+					 (unsigned long long)e->value, want);
+			checked++;
+		}
+	assert_true(checked >= nf);
+	rc_counters_free(&c);
+	free(text);
+}
+
+static void test_queue_and_pg_counters(void **state)
+{
+	static const char *const wred_names[] = {"wred_discards[%u]", "ecn_marked[%u]"};
+	static const char *const wred_fields[] = {"SAI_QUEUE_STAT_WRED_DROPPED_PACKETS",
+						  "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"};
+	static const char *const q_names[] = {"egress_queue_discards[%u]"};
+	static const char *const q_fields[] = {"SAI_QUEUE_STAT_DROPPED_PACKETS"};
+	static const char *const pg_names[] = {"pg_discards[%u]"};
+	static const char *const pg_fields[] = {"SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS"};
+	static const char *const ports[] = {"Ethernet0", "Ethernet4", "Ethernet8"};
+	size_t len;
+	char *text = artifact("sonic/mock_tables/counters_db.json", &len);
+	cJSON *db = cJSON_ParseWithLength(text, len);
+	(void)state;
+
+	assert_non_null(db);
+	for (size_t p = 0; p < 3; p++) {
+		check_table(db, "sonic/outputs/show_queue_wredcounters.txt", ports[p],
+			    sonic_parse_wred_counters, "COUNTERS_QUEUE_NAME_MAP", wred_names,
+			    wred_fields, 2);
+		check_table(db, "sonic/outputs/show_queue_counters.txt", ports[p],
+			    sonic_parse_queue_counters, "COUNTERS_QUEUE_NAME_MAP", q_names,
+			    q_fields, 1);
+		check_table(db, "sonic/outputs/show_priority-group_drop_counters.txt", ports[p],
+			    sonic_parse_pg_drops, "COUNTERS_PG_NAME_MAP", pg_names, pg_fields, 1);
+	}
+	cJSON_Delete(db);
+	free(text);
+}
+
+/* `show lldp table` as lldpshow prints it (sonic/outputs/show_lldp_table.2macs.txt, whose
+ * input is sonic/lldp/lldpctl_xml.2macs.xml): two neighbours on one port, colon MAC port
+ * IDs; and with the System Name taken out of the same row (what lldpshow prints for a peer
+ * without one, sonic/FACTS.md fact 10: a blank cell), the row is still read, the device
+ * empty. */
+static void test_lldp_table(void **state)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	size_t len;
+	char *text = artifact("sonic/outputs/show_lldp_table.2macs.txt", &len);
+	char *dummy = strstr(text, "Ethernet0    dummy   ");
+	(void)state;
+
+	assert_int_equal(sonic_parse_lldp(text, len, "leaf", &nb, &err), 0);
+	assert_int_equal(nb.n, 2);
+	assert_string_equal(nb.v[0].port, "Ethernet0");
+	assert_string_equal(nb.v[0].device, "dummy");
+	assert_string_equal(nb.v[0].remote_port, "00:00:00:00:00:01");
+	assert_string_equal(nb.v[1].remote_port, "00:00:00:00:00:02");
+	rc_neighbors_fini(&nb);
+	assert_non_null(dummy);
+	memcpy(dummy + 13, "     ", 5); /* the RemoteDevice cell, blank */
+	assert_int_equal(sonic_parse_lldp(text, len, "leaf", &nb, &err), 0);
+	assert_int_equal(nb.n, 2);
+	assert_string_equal(nb.v[0].device, "");
+	assert_string_equal(nb.v[0].remote_port, "00:00:00:00:00:01");
+	assert_string_equal(nb.v[1].device, "dummy");
+	rc_neighbors_fini(&nb);
+	free(text);
+}
+
 /* GCU's failure as sonic-utilities prints it from 202405 on, quoted in the commit message
  * of PR #4219 (sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt): "Failed to apply patch due
  * to: Failed to apply patch on the following scopes:" then "- localhost: <reason>".  The
@@ -171,10 +305,9 @@ static void test_gcu_scoped_failure(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_lookup_rows),
-	    cmocka_unit_test(test_builtin_rows),
-	    cmocka_unit_test(test_pfc_counters),
-	    cmocka_unit_test(test_gcu_scoped_failure),
+	    cmocka_unit_test(test_lookup_rows),	 cmocka_unit_test(test_builtin_rows),
+	    cmocka_unit_test(test_pfc_counters), cmocka_unit_test(test_queue_and_pg_counters),
+	    cmocka_unit_test(test_lldp_table),	 cmocka_unit_test(test_gcu_scoped_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

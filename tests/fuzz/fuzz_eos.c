@@ -141,6 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct rc_counters c = {0};
 
 			eos_parse_counters(j, j, "Ethernet1", &c, &err);
+			eos_parse_queue_drops(j, "Ethernet1", &c, &err);
 			rc_counters_free(&c);
 		}
 		if (eos_parse_config_json(j, "fuzz", &cfg, &err) == 0) {

@@ -74,7 +74,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rc_counters c = {0};
 
 		sonic_parse_pfc_counters(text, size, "Ethernet0", &c, &err);
+		sonic_parse_wred_counters(text, size, "Ethernet0", &c, &err);
+		sonic_parse_queue_counters(text, size, "Ethernet0", &c, &err);
+		sonic_parse_pg_drops(text, size, "Ethernet0", &c, &err);
 		rc_counters_free(&c);
+	}
+	{
+		struct rc_neighbors nb = {0};
+
+		sonic_parse_port_aliases(text, size, "fuzz", &nb, &err);
+		rc_neighbors_fini(&nb);
 	}
 	{
 		struct sonic_rows rows;

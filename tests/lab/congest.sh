@@ -67,6 +67,8 @@ congest_plan() {
 			emit("sw " dev " " p ".port-stats.tx-stats.ecn-marked-packets 50000")
 		else if (plat[dev] == "eos")
 			emit("sw " dev " " p ".ecn." prio " 50000")
+		else if (plat[dev] == "sonic")
+			emit("sw " dev " " p ".queue." prio ".ecn_marked_pkts 50000")
 		list_add("marks", dev ":" p)
 	}
 	function nic(dev, p, name, rate) {

@@ -2,7 +2,8 @@
 # Cabling against LLDP on the lab: the switches' LLDP agents see the lab's true cables
 # (DIR/cabling, written by the lab, not by rocectl); the hosts run no lldpd.  verify must
 # find the inventory's cabling right with the hosts "unknown", name both links of a swapped
-# pair of cables, and discover must print the true cables both times.
+# pair of cables, and discover must print the true cables both times; on SONiC and EOS
+# switches, whose neighbours see SONiC ports by their aliases, the same.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
@@ -16,7 +17,26 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
 if [ "$(id -u)" != 0 ]; then
 	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
+	# SONiC's lldpmgrd advertises each port's alias as its port ID (conformance sonic/FACTS.md
+# facts 6-7): on a SONiC/EOS lab the switches see aliases (etpN) from the SONiC switches, and
+# rocectl must still match every cable to the inventory's port names.
+test_expect_success 'SONiC and EOS switches: ports seen by their aliases, cabling right, discover by names' '
+	"$LAB_CMD" down "$LAB" >/dev/null &&
+	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 2 --spines 1 --platforms sonic,eos >/dev/null &&
+	grep -q " etp[0-9]* local$" "$LAB/portids" &&
+	sh "$SRC_DIR/tests/sim/switch/simctl" cli "$LAB/switchsim" spine01 "show lldp table" \
+		>"$TMP/spine.lldp" &&
+	grep -q "^Ethernet0  *leaf01  *etp[0-9]" "$TMP/spine.lldp" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/mix.json" &&
+	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
+		.cabling.links_checked == 6" "$TMP/mix.json" &&
+	rc discover -i "$INV" >"$TMP/mix.yaml" &&
+	pairs_yaml "$TMP/mix.yaml" >"$TMP/mix.pairs" &&
+	pairs_yaml "$INV" >"$TMP/mixinv.pairs" &&
+	diff -u "$TMP/mixinv.pairs" "$TMP/mix.pairs"
+'
+
+test_done
 	exit
 fi
 
@@ -80,6 +100,25 @@ test_expect_success 'two swapped cables: verify names both links, discover print
 	pairs_plain "$LAB/cabling" >"$TMP/true.pairs" &&
 	diff -u "$TMP/true.pairs" "$TMP/d2.pairs" &&
 	! diff -q "$TMP/inv.pairs" "$TMP/d2.pairs" >/dev/null
+'
+
+# SONiC's lldpmgrd advertises each port's alias as its port ID (conformance sonic/FACTS.md
+# facts 6-7): on a SONiC/EOS lab the switches see aliases (etpN) from the SONiC switches, and
+# rocectl must still match every cable to the inventory's port names.
+test_expect_success 'SONiC and EOS switches: ports seen by their aliases, cabling right, discover by names' '
+	"$LAB_CMD" down "$LAB" >/dev/null &&
+	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 2 --spines 1 --platforms sonic,eos >/dev/null &&
+	grep -q " etp[0-9]* local$" "$LAB/portids" &&
+	sh "$SRC_DIR/tests/sim/switch/simctl" cli "$LAB/switchsim" spine01 "show lldp table" \
+		>"$TMP/spine.lldp" &&
+	grep -q "^Ethernet0  *leaf01  *etp[0-9]" "$TMP/spine.lldp" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/mix.json" &&
+	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
+		.cabling.links_checked == 6" "$TMP/mix.json" &&
+	rc discover -i "$INV" >"$TMP/mix.yaml" &&
+	pairs_yaml "$TMP/mix.yaml" >"$TMP/mix.pairs" &&
+	pairs_yaml "$INV" >"$TMP/mixinv.pairs" &&
+	diff -u "$TMP/mixinv.pairs" "$TMP/mix.pairs"
 '
 
 test_done

@@ -17,6 +17,7 @@ static void test_read_only(void **state)
 	static const char *const ok[] = {
 	    "show running-config",
 	    "show priority-flow-control counters | json",
+	    "show priority-flow-control counters | json revision 3",
 	    "nv show qos -o json && nv show interface swp1 qos -o json",
 	    "show runningconfiguration all",
 	    "sonic-db-cli APPL_DB HGETALL 'BUFFER_PG_TABLE:Ethernet0:3'",
@@ -52,18 +53,22 @@ static void test_read_only(void **state)
 	    "cat /usr/share/sonic/device/../../../etc/pg_profile_lookup.ini",
 	    "cat /usr/share/sonic/device/a/b/c/pg_profile_lookup.ini",
 	    "cat /usr/share/sonic/device/a b/c/pg_profile_lookup.ini",
+	    "show lldp neighbors | json revision 3x",
+	    "show lldp neighbors | json revision 100",
 	    NULL};
 	static const char eapi_show[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 					"{\"cmds\":[\"enable\",\"show qos maps\"]}}";
+	/* eAPI command objects {"cmd", "revision"} (drivers/switch/eos_ops.c) */
+	static const char eapi_rev[] =
+	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
+	    "{\"cmds\":[\"enable\",{\"cmd\":\"show priority-flow-control "
+	    "counters\",\"revision\":3}]}}";
+	static const char eapi_rev_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\","
+					   "\"params\":{\"cmds\":[{\"cmd\":\"configure\","
+					   "\"revision\":1}]}}";
 	static const char eapi_cfg[] = "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":"
 				       "{\"cmds\":[\"enable\",\"configure\",\"qos map dscp 26 to "
 				       "traffic-class 3\"]}}";
-	static const char eapi_rev[] =
-	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
-	    "{\"cmd\":\"show priority-flow-control counters\",\"revision\":3}]}}";
-	static const char eapi_rev_cfg[] =
-	    "{\"jsonrpc\":\"2.0\",\"method\":\"runCmds\",\"params\":{\"cmds\":[\"enable\","
-	    "{\"cmd\":\"configure\",\"revision\":1},{\"revision\":1}]}}";
 	(void)state;
 
 	for (int i = 0; ok[i]; i++)

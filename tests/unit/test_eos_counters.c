@@ -1,4 +1,5 @@
 /* EOS counter views into counters named by meaning (eos_counters.c). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -45,7 +46,7 @@ static void test_counters_by_meaning(void **state)
 		  "\"3\":\"7\"}}}}",
 		  &c),
 	    0);
-	assert_int_equal(c.n, 3);
+	assert_int_equal(c.n, 4);
 	e = find(&c, "pfc_pause_rx");
 	assert_non_null(e);
 	assert_int_equal(e->value, 12);
@@ -55,7 +56,47 @@ static void test_counters_by_meaning(void **state)
 	assert_non_null(e);
 	assert_int_equal(e->value, 7);
 	assert_false(e->is_drop);
-	assert_null(find(&c, "ecn_marked[0]")); /* "-": the queue does not mark */
+	assert_false(e->not_enabled);
+	/* "-": the queue cannot count its marks here; never a zero */
+	e = find(&c, "ecn_marked[0]");
+	assert_non_null(e);
+	assert_true(e->not_enabled);
+	assert_non_null(strstr(e->source, "marks not countable here"));
+	rc_counters_free(&c);
+}
+
+/* No ECN answer (the switch refused the command) or none for the port: not countable. */
+static void test_marks_not_countable(void **state)
+{
+	struct rc_counters c = {0};
+	struct rc_err err = {0};
+	cJSON *p = cJSON_Parse("{\"interfaceCounters\":{\"Ethernet1\":{\"rxFrames\":1,"
+			       "\"txFrames\":2}}}");
+	const struct rc_counter *e;
+
+	(void)state;
+	assert_int_equal(eos_parse_counters(p, NULL, "Ethernet1", &c, &err), 0);
+	assert_int_equal(c.n, 3);
+	e = find(&c, "ecn_marked");
+	assert_non_null(e);
+	assert_true(e->not_enabled);
+	assert_non_null(strstr(e->source, "marks not countable here"));
+	rc_counters_free(&c);
+	cJSON_Delete(p);
+}
+
+/* Revision 3's model (Arista ANTA's VerifyInterfacesPFCCounters); a port listed without
+ * rxFrames/txFrames is another revision's answer: an error, not zero pauses. */
+static void test_pfc_revision(void **state)
+{
+	struct rc_counters c;
+
+	(void)state;
+	assert_int_equal(
+	    parse("{\"interfaceCounters\":{\"Ethernet1\":{\"rxPfcFrames\":12}}}", "{}", &c),
+	    -EPROTO);
+	rc_counters_free(&c);
+	assert_int_equal(parse("{\"interfaces\":{}}", "{}", &c), -EPROTO);
 	rc_counters_free(&c);
 }
 
@@ -74,11 +115,13 @@ static void test_hostile_counters(void **state)
 	rc_counters_free(&c);
 	assert_true(parse("[]", "{}", &c) < 0);
 	rc_counters_free(&c);
-	assert_true(parse("{}", "null", &c) < 0);
+	assert_true(parse("{\"interfaceCounters\":{}}", "[]", &c) < 0);
 	rc_counters_free(&c);
-	/* a port the views do not list has no counters, which is not an error */
-	assert_int_equal(parse("{}", "{}", &c), 0);
-	assert_int_equal(c.n, 0);
+	/* a port the PFC view does not list has no pause counters, which is not an error; its
+	 * marks are not countable */
+	assert_int_equal(parse("{\"interfaceCounters\":{}}", "{}", &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_true(c.v[0].not_enabled);
 	rc_counters_free(&c);
 }
 
@@ -86,6 +129,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_counters_by_meaning),
+	    cmocka_unit_test(test_marks_not_countable),
+	    cmocka_unit_test(test_pfc_revision),
 	    cmocka_unit_test(test_hostile_counters),
 	};
 

@@ -356,9 +356,12 @@ static const cJSON *answer(const char *file, cJSON **j, struct rc_err *err, int 
 static void test_eapi(void **state)
 {
 	static const char *const two[] = {"enable", "show qos maps"};
+	static const char *const counters[] = {"enable", "show priority-flow-control counters",
+					       "show qos interfaces ecn counters queue"};
 	struct rc_err err;
-	const cJSON *res;
+	const cJSON *res, *item, *cmds;
 	cJSON *j, *req;
+	char line[80];
 	int rc;
 	(void)state;
 
@@ -399,11 +402,38 @@ static void test_eapi(void **state)
 	assert_string_equal(cJSON_GetObjectItem(req, "id")->valuestring, "rocectl-7");
 	assert_int_equal(
 	    cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "version")->valueint, 1);
-	assert_string_equal(
-	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "cmds"), 1)
-		->valuestring,
-	    "show qos maps");
+	/* a show command asked for JSON names the revision of the model parsed (eAPI answers
+	 * revision 1 unless asked); `enable` stays a string */
+	item =
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "cmds"), 1);
+	assert_string_equal(cJSON_GetObjectItem(item, "cmd")->valuestring, "show qos maps");
+	assert_int_equal(cJSON_GetObjectItem(item, "revision")->valueint, 1);
+	assert_true(cJSON_IsString(cJSON_GetArrayItem(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "cmds"), 0)));
 	cJSON_Delete(req);
+	req = eos_eapi_request("rocectl-8", counters, 3, "json");
+	cmds = cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "cmds");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cmds, 1), "revision")->valueint, 3);
+	assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cmds, 1), "cmd")->valuestring,
+			    "show priority-flow-control counters");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(cmds, 2), "revision")->valueint, 1);
+	cJSON_Delete(req);
+	/* text answers and configuration lines have no model: plain strings */
+	req = eos_eapi_request("rocectl-9", counters, 3, "text");
+	cmds = cJSON_GetObjectItem(cJSON_GetObjectItem(req, "params"), "cmds");
+	assert_string_equal(cJSON_GetArrayItem(cmds, 1)->valuestring,
+			    "show priority-flow-control counters");
+	cJSON_Delete(req);
+	assert_int_equal(eos_cmd_revision("priority-flow-control on"), 0);
+	assert_int_equal(eos_cmd_revision("show priority-flow-control"), 1);
+	assert_int_equal(eos_cmd_revision("show priority-flow-control counters"), 3);
+	assert_int_equal(eos_cmd_revision("show priority-flow-control countersx"), 1);
+	assert_int_equal(eos_cli_json("show priority-flow-control counters", line, sizeof(line)),
+			 0);
+	assert_string_equal(line, "show priority-flow-control counters | json revision 3");
+	assert_int_equal(eos_cli_json("show lldp neighbors detail", line, sizeof(line)), 0);
+	assert_string_equal(line, "show lldp neighbors detail | json revision 1");
+	assert_int_equal(eos_cli_json("show lldp neighbors detail", line, 20), -ENAMETOOLONG);
 }
 
 int main(void)

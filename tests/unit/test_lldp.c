@@ -45,6 +45,24 @@ static void test_nvue_table(void **state)
 	rc_neighbors_fini(&nb);
 }
 
+/* A peer without a System Name (a ConnectX firmware agent: MAC port ID, no name; conformance
+ * host/lldp/connectx.pcap) leaves Remote Host blank: kept, nameless. */
+static void test_nvue_nameless(void **state)
+{
+	static const char t[] = "Interface  Speed  Type  Remote Host      Remote Port      \n"
+				"---------  -----  ----  ---------------  -----------------\n"
+				"swp1       400G   swp                    50:6b:4b:f6:1e:b1\n";
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+
+	(void)state;
+	assert_int_equal(nvue_parse_lldp(t, strlen(t), "leaf01", &nb, &err), 0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].device, "");
+	assert_string_equal(nb.v[0].remote_port, "50:6b:4b:f6:1e:b1");
+	rc_neighbors_fini(&nb);
+}
+
 static void test_nvue_hostile(void **state)
 {
 	struct rc_neighbors nb = {0};
@@ -117,7 +135,7 @@ static void test_eos_json(void **state)
 	    "{\"port\": \"Ethernet2\", \"neighborDevice\": 7, \"neighborPort\": \"x\"},"
 	    "{\"port\": \"Ethernet3\", \"neighborDevice\": \"has space\", \"neighborPort\": "
 	    "\"x\"}]}");
-	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": {}}");
+	cJSON *bad = cJSON_Parse("{\"lldpNeighbors\": 7}");
 
 	(void)state;
 	assert_non_null(doc);
@@ -343,6 +361,62 @@ static void test_cabling_per_device(void **state)
 	rc_cabling_fini(&one);
 }
 
+/* Port IDs as devices send them (conformance sonic/FACTS.md facts 6-7, host/FACTS.md fact
+ * 10): a SONiC peer advertises its port's alias, a NIC's firmware agent a MAC and no System
+ * Name.  With the far device's identities the alias and the MAC are its port; without them
+ * an alias from the right device is a different port (miscabled), a nameless MAC cannot be
+ * told. */
+static void test_cabling_identities(void **state)
+{
+	struct fx *f = *state;
+	struct rc_lldp_dev *leaf1 = &f->l.d[idx(f, "leaf1")], *leaf2 = &f->l.d[idx(f, "leaf2")];
+	struct rc_lldp_dev *gpu = &f->l.d[idx(f, "gpu1")];
+
+	see(f, "leaf1", "p1", "", "50:6B:4B:F6:1E:B1"); /* the ConnectX frame's port ID */
+	see(f, "leaf1", "up", "spine", "s1");
+	see(f, "spine", "s1", "leaf1", "etp2"); /* lldpmgrd: portidsubtype local etp2 */
+	see(f, "spine", "s2", "leaf2", "Ethernet1/1");
+	see(f, "leaf2", "up", "spine", "s2");
+	/* no identities known: the aliases are other ports, the nameless MAC is not judged */
+	rc_lldp_resolve(&f->l);
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 2);
+	assert_string_equal(f->c.v[0].seen, "leaf1:etp2");
+	assert_string_equal(f->c.v[1].seen, "leaf2:Ethernet1/1");
+	rc_cabling_fini(&f->c);
+	/* the switches' aliases and the host's MAC: every end is right, named by its port */
+	assert_int_equal(rc_neighbors_add_ident(&leaf1->nb, "up", "etp2", NULL), 0);
+	assert_int_equal(rc_neighbors_add_ident(&leaf1->nb, "p1", "etp1", NULL), 0);
+	assert_int_equal(rc_neighbors_add_ident(&leaf2->nb, "up", "Ethernet1/1", NULL), 0);
+	assert_int_equal(rc_neighbors_add_ident(&gpu->nb, "e0", NULL, "50:6b:4b:f6:1e:b1"), 0);
+	rc_lldp_resolve(&f->l);
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 0);
+	assert_int_equal(f->c.links_checked, 3);
+	assert_string_equal(leaf1->nb.v[0].device, "gpu1");
+	assert_string_equal(leaf1->nb.v[0].remote_port, "e0");
+	assert_string_equal(f->l.d[idx(f, "spine")].nb.v[0].remote_port, "up");
+	rc_cabling_fini(&f->c);
+}
+
+/* A nameless neighbour whose MAC is another device's port is that device: miscabled. */
+static void test_cabling_nameless_mac(void **state)
+{
+	struct fx *f = *state;
+
+	see(f, "leaf1", "p1", "", "02:00:00:00:00:02");
+	see(f, "leaf1", "up", "spine", "s1");
+	assert_int_equal(
+	    rc_neighbors_add_ident(&f->l.d[idx(f, "leaf2")].nb, "up", NULL, "02:00:00:00:00:02"),
+	    0);
+	rc_lldp_resolve(&f->l);
+	assert_int_equal(rc_cabling_check(&f->c, &f->l, &f->err), 0);
+	assert_int_equal(f->c.n, 1);
+	assert_int_equal(f->c.v[0].kind, RC_CABLE_MISCABLED);
+	assert_string_equal(f->c.v[0].seen, "leaf2:up");
+	assert_string_equal(f->c.v[0].want, "gpu1:e0");
+}
+
 /* `discover`: one printer for its YAML and its JSON (rc_lldp_print_links); a cable seen
  * from both ends once; a far port id that is a MAC names no port; a port name from a
  * device that is not UTF-8 comes out as U+FFFD in both. */
@@ -392,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nvue_table),
+	    cmocka_unit_test(test_nvue_nameless),
 	    cmocka_unit_test(test_nvue_hostile),
 	    cmocka_unit_test(test_lldpd_json0),
 	    cmocka_unit_test(test_sonic_table),
@@ -401,6 +476,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_discover_links, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cabling_identities, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cabling_nameless_mac, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

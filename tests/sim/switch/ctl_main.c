@@ -6,14 +6,16 @@
  *                                       slow MS | clear | http-error N [STATUS] [after] |
  *                                       drift [ROOT:]PATH=VALUE... |
  *                                       rate PATH=PER_SECOND... | rate clear |
- *                                       lldp PORT=DEVICE:PORT... | lldp PORT=
+ *                                       lldp PORT=DEVICE:PORTID[,TYPE]... | lldp PORT=
  *   switchsim-ctl --run-dir RUN dump NAME
  *
  * drift paths are dotted (qos.roce.mode=lossy); ROOT is config (default), oper or counters;
  * VALUE is JSON when it parses as JSON, else a string; an empty VALUE removes the path.
  * rate PATH (a counters path, as drift's) makes that counter grow by PER_SECOND from now
- * on (rates.c); 0 freezes it; `rate clear` freezes every one.  lldp PORT=DEVICE:PORT is the
- * neighbour the switch's LLDP agent sees on PORT (st["lldp"]; PORT= forgets it). */
+ * on (rates.c); 0 freezes it; `rate clear` freezes every one.  lldp PORT=DEVICE:PORTID[,TYPE]
+ * is the neighbour the switch's LLDP agent sees on PORT (st["lldp"]; PORT= forgets it;
+ * set_lldp). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -161,10 +163,28 @@ static int drift(struct sim_ctx *ctx, const struct sim_dialect *d, char *spec, c
 	return d->drift(ctx, root, parts, n, jparse_loose(eq + 1), err, errlen);
 }
 
+/* A port ID as a device may send it: a name, an alias (Ethernet1/1), a MAC. */
+static bool port_id_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n >= SIM_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._:/-", *s))
+			return false;
+	return true;
+}
+
+/* PORT=DEVICE:PORTID[,TYPE]: what the switch's LLDP agent sees on PORT.  DEVICE is the
+ * neighbour's system name, empty when it sends none (a NIC's firmware agent,
+ * conformance host/FACTS.md fact 10); PORTID is everything after the first ':' (a MAC
+ * holds colons); TYPE is lldpd's word for its subtype: ifname (default), local (SONiC's
+ * alias, lldpmgrd) or mac. */
 static int set_lldp(cJSON *st, const char *spec, char *err, size_t errlen)
 {
 	char port[SIM_NAME_MAX], dev[SIM_NAME_MAX], rport[SIM_NAME_MAX];
 	const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq, ':') : NULL;
+	const char *type = "ifname";
 	cJSON *lldp = jget1(st, "lldp");
 
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(port)) {
@@ -181,7 +201,7 @@ static int set_lldp(cJSON *st, const char *spec, char *err, size_t errlen)
 		cJSON_DeleteItemFromObjectCaseSensitive(lldp, port);
 		return 0;
 	}
-	if (!colon || colon == eq + 1 || !colon[1] || (size_t)(colon - eq - 1) >= sizeof(dev) ||
+	if (!colon || !colon[1] || (size_t)(colon - eq - 1) >= sizeof(dev) ||
 	    strlen(colon + 1) >= sizeof(rport)) {
 		snprintf(err, errlen, "lldp: expected PORT=DEVICE:PORT, got '%s'", spec);
 		return -1;
@@ -189,13 +209,21 @@ static int set_lldp(cJSON *st, const char *spec, char *err, size_t errlen)
 	memcpy(dev, eq + 1, (size_t)(colon - eq - 1));
 	dev[colon - eq - 1] = '\0';
 	snprintf(rport, sizeof(rport), "%s", colon + 1);
-	if (!is_safe_name(port) || !is_safe_name(dev) || !is_safe_name(rport)) {
-		snprintf(err, errlen, "lldp: bad name in '%s'", spec);
+	char *comma = strrchr(rport, ',');
+	if (comma) {
+		*comma = '\0';
+		type = comma + 1;
+	}
+	if (!is_safe_name(port) || (dev[0] && !is_safe_name(dev)) || !port_id_ok(rport) ||
+	    (strcmp(type, "ifname") && strcmp(type, "local") && strcmp(type, "mac"))) {
+		snprintf(err, errlen, "lldp: bad name or type in '%s' (TYPE: ifname, local, mac)",
+			 spec);
 		return -1;
 	}
 	cJSON *e = cJSON_CreateObject();
 	jput(e, "host", cJSON_CreateString(dev));
 	jput(e, "port", cJSON_CreateString(rport));
+	jput(e, "type", cJSON_CreateString(type));
 	jput(lldp, port, e);
 	return 0;
 }

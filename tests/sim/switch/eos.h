@@ -45,7 +45,8 @@ struct eos_cli {
 	struct sim_ctx *ctx;
 	struct eos_sw sw;
 	bool eapi;
-	bool json; /* eAPI format json */
+	bool json;    /* eAPI format json */
+	int revision; /* of the JSON model asked: {"cmd", "revision"}, `| json revision N` */
 };
 
 /* ---- switch (eos.c) ---- */

@@ -276,6 +276,11 @@ static int apply_pipe(struct eos_res *r, int argc, char **argv)
 	if (k == 5)
 		return 0;
 	if (k == 0) {
+		/* `| json [revision N]`: the revision was taken before the command ran */
+		if (argc != 1 && !(argc == 3 && !strcasecmp(argv[1], "revision"))) {
+			eos_res_invalid(r, argc, argv, 1);
+			return -1;
+		}
 		if (!r->has_json) {
 			eos_res_error(r, 1003, "This is an unconverted command");
 			return -1;
@@ -549,7 +554,22 @@ int eos_exec(struct eos_cli *c, const char *line, struct eos_res *r)
 			pipe_at = i;
 			break;
 		}
+	int saved = c->revision;
+	if (pipe_at >= 0 && pipe_at + 3 == n - 1 && !strcasecmp(w[pipe_at + 1], "json") &&
+	    !strcasecmp(w[pipe_at + 2], "revision")) {
+		char *end;
+		long v = strtol(w[pipe_at + 3], &end, 10);
+		if (*end || v < 1 || v > 99) {
+			eos_res_invalid(r, n, w, pipe_at + 3);
+			free(buf);
+			return -1;
+		}
+		c->revision = (int)v;
+	} else if (!c->eapi) {
+		c->revision = 1;
+	}
 	int rc = exec_words(c, pipe_at >= 0 ? pipe_at : n, w, r);
+	c->revision = saved;
 	if (rc == 0 && pipe_at >= 0) {
 		if (!r->show) {
 			eos_res_invalid(r, n, w, pipe_at);

@@ -1,5 +1,9 @@
 /* eAPI: JSON-RPC 2.0 runCmds on POST /command-api (Arista eAPI, JSON-RPC 2.0).
  *
+ * A command is a string or an object {"cmd", "revision"}: the revision of the command's JSON
+ * model; without one eAPI answers revision 1 (Arista ANTA pins revisions per command, and
+ * `show priority-flow-control counters` at 3).
+ *
  * Every request is a fresh CLI session in privileged exec mode; commands run in order
  * until one fails.  Success: {"jsonrpc", "id", "result": [one element per command]}.
  * Failure: {"jsonrpc", "id", "error": {"code", "message": "CLI command N of M 'CMD'
@@ -86,7 +90,12 @@ void eos_rest(struct sim_ctx *ctx, const struct sim_req *req, struct sim_resp *r
 	const cJSON *cmd;
 	cJSON_ArrayForEach(cmd, cmds)
 	{
-		ok = ok && (cJSON_IsString(cmd) || jstr(cmd, "cmd", NULL));
+		const cJSON *rev = jget1(cmd, "revision");
+		/* a command object: {"cmd", "revision" 1..99} (Arista ANTA's AntaCommand) */
+		ok =
+		    ok && (cJSON_IsString(cmd) || jstr(cmd, "cmd", NULL)) &&
+		    (!rev || (cJSON_IsNumber(rev) && rev->valuedouble >= 1 &&
+			      rev->valuedouble <= 99 && rev->valuedouble == (int)rev->valuedouble));
 	}
 	if (!ok) {
 		rpc_error(resp, id, -32602,
@@ -110,6 +119,8 @@ void eos_rest(struct sim_ctx *ctx, const struct sim_req *req, struct sim_resp *r
 		const char *text = cJSON_IsString(cmd) ? cmd->valuestring : jstr(cmd, "cmd", "");
 		struct eos_res r;
 		eos_res_init(&r);
+		/* without a revision eAPI answers revision 1 of the command's model */
+		c.revision = cJSON_IsObject(cmd) ? (int)jint(cmd, "revision", 1) : 1;
 		int rc = eos_exec(&c, text, &r);
 		i++;
 		if (rc == 0 && c.json && r.show && !r.has_json) {

@@ -233,11 +233,20 @@ test_expect_success 'drift changes the running-config behind the tool; nonsense 
 	test_must_contain "$TMP/err" "not a valid EOS configuration"
 '
 
-test_expect_success 'counters: PFC frames and ECN marks as EOS reports them' '
+test_expect_success 'counters: PFC frames (per revision asked) and ECN marks as EOS reports them' '
 	"$SIMCTL" fault "$LAB" leaf drift counters:Ethernet1.pfc.rxFrames=12 \
 		counters:Ethernet2.ecn.3=7 &&
-	sw leaf "show priority-flow-control counters | json" |
+	sw leaf "show priority-flow-control counters | json revision 3" |
 		jq -e ".interfaceCounters.Ethernet1 == {rxFrames: 12, txFrames: 0}" &&
+	sw leaf "show priority-flow-control counters | json" |
+		jq -e ".interfaceCounters.Ethernet1 == {rxPfcFrames: 12, txPfcFrames: 0}" &&
+	test_expect_code 1 sw leaf "show priority-flow-control counters | json revision 0" &&
+	eapi $E1 "{\"jsonrpc\": \"2.0\", \"method\": \"runCmds\", \"id\": \"r\",
+		\"params\": {\"version\": 1, \"format\": \"json\", \"cmds\": [
+		{\"cmd\": \"show priority-flow-control counters\", \"revision\": 3},
+		\"show priority-flow-control counters\"]}}" >"$TMP/rev.json" &&
+	jq -e ".result[0].interfaceCounters.Ethernet1.rxFrames == 12 and
+		.result[1].interfaceCounters.Ethernet1.rxPfcFrames == 12" "$TMP/rev.json" &&
 	printf "configure\ninterface Ethernet2\ntx-queue 3\nrandom-detect ecn count\nend\n" |
 		sw leaf &&
 	sw leaf "show qos interfaces ecn counters queue | json" |
