@@ -146,11 +146,25 @@ static uint32_t timed_minutes(const struct rc_session *s)
 	return (rc_confirm_device_seconds(s->opts.confirm_s) + 59u) / 60u;
 }
 
+static int waiting_revision(struct rc_session *s, char *id, size_t len, struct rc_err *err);
+
+/* Under --confirm the switch must show the revision waiting (state "confirm"): the confirm
+ * later keeps exactly that one, and a switch that shows none has no timer rocectl can rely
+ * on, so the apply fails (and is undone) rather than promising a rollback nobody arms. */
 static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
 {
+	char id[64] = "";
 	int rc = ssh_commit_lines(s, nvue_render_cli(ops), timed_minutes(s), err);
 
 	s->timed |= !rc && timed_minutes(s);
+	if (!rc && timed_minutes(s)) {
+		rc = waiting_revision(s, id, sizeof(id), err);
+		if (!rc && !id[0])
+			rc = rc_errf(err, EPROTO,
+				     "after 'nv config apply --confirm' no revision waits for a "
+				     "confirm (state 'confirm' in 'nv config revision -o json'): the "
+				     "switch's own rollback cannot be relied on");
+	}
 	return rc;
 }
 
