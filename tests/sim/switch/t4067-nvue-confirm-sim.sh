@@ -85,11 +85,12 @@ test_expect_success 'nv config revision: the reference columns; -o json keyed by
 	test "$(state_of 2)" = confirm_fail
 '
 
+# five minutes of 2 s: room for the commands below on a loaded machine
 test_expect_success 'a unit suffix and a bare apply while a revision waits are refused' '
 	test_expect_code 2 sw sw1 "nv set qos roce mode lossless && nv config apply --confirm 90s -y" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "Invalid value for .--confirm.: .90s." &&
 	no_timer &&
-	sw sw1 "nv config apply --confirm 1 -y" >"$TMP/out" &&
+	sw sw1 "nv config apply --confirm 5 -y" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "applied \\[rev_id: 3\\]" &&
 	test "$(state_of 3)" = confirm &&
 	sw sw1 "nv config apply --confirm-status" >"$TMP/status" &&
@@ -107,7 +108,7 @@ test_expect_success 'confirmed with --confirm-yes: applied_and_saved, stays past
 	test_must_contain "$TMP/out" "confirmed" &&
 	no_timer &&
 	test "$(state_of 3)" = applied_and_saved &&
-	sleep 3 &&
+	sleep 10 &&
 	sw sw1 "nv show qos roce -o json" | jq -e ".mode == \"lossless\""
 '
 
