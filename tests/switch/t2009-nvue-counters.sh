@@ -23,6 +23,28 @@ test_expect_success 'a simulated NVUE switch with zero counters: counters exits 
 	test_must_not_contain "$TMP/out" "DROPS"
 '
 
+# doc FILE: a kit sample without its prompt line, trailing blanks and the doc's "..."
+doc() {
+	sed -e 1d -e 's/ *$//' -e '/^\.\.\. *$/d' "$CONFORMANCE_DIR/nvue/outputs/$1"
+}
+
+nvsh() {
+	sim cli "$LAB" leaf01 "$1" | sed 's/ *$//'
+}
+
+test_expect_success 'the simulated tables are the ones NVIDIA documents (the kit samples, zeros)' '
+	test -n "$CONFORMANCE_DIR" &&
+	for s in pfc-stats ingress-buffer-stats port-stats; do
+		nvsh "nv show interface swp1 counters qos $s" >"$TMP/$s" &&
+		doc nv_show_interface_swp1_counters_qos_$s.txt | diff -u - "$TMP/$s" || exit 1
+	done &&
+	nvsh "nv show interface swp1 counters qos egress-queue-stats" >"$TMP/eq" &&
+	doc nv_show_interface_swp1_counters_qos_egress-queue-stats.txt |
+		sed -n "/^traffic-class/,\$p" | diff -u - "$TMP/eq" &&
+	nvsh "nv show interface swp1 counters qos" >"$TMP/all" &&
+	doc nv_show_interface_swp1_counters_qos.txt | diff -u - "$TMP/all"
+'
+
 test_expect_success 'pauses and WRED drops set on the switch are read back, drops flagged, exit 2' '
 	sim fault "$LAB" leaf01 drift counters:swp1.pfc-stats.3.rx-pause-frames=12 \
 		counters:swp2.egress-queue-stats.3.wred-discards=5 \
