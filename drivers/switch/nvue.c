@@ -76,8 +76,10 @@ static void ssh_discard(struct rc_session *s)
 
 /* Stage `lines` (`nv set/unset`, one per line; consumed) as one revision and apply it;
  * with `confirm_min`, under NVUE's own timer: `nv config apply --confirm <minutes>` rolls
- * the revision back by itself unless `nv config apply` confirms it (NVUE reference,
- * "Config Commands": ten minutes by default, its example `--confirm 60` is one hour). */
+ * the revision back by itself unless it is confirmed (keep_timed).  The time is a bare
+ * number, whose unit NVIDIA documents by example (NVUE reference, Config Commands,
+ * `nv config apply`: ten minutes by default, `--confirm 60` is one hour); suffixed forms
+ * ("90s") appear only in third-party clients, so none is sent. */
 static int ssh_commit_lines(struct rc_session *s, char *lines, uint32_t confirm_min,
 			    struct rc_err *err)
 {
@@ -144,11 +146,26 @@ static uint32_t timed_minutes(const struct rc_session *s)
 	return (rc_confirm_device_seconds(s->opts.confirm_s) + 59u) / 60u;
 }
 
+static int waiting_revision(struct rc_session *s, char *id, size_t len, struct rc_err *err);
+
+/* Under --confirm the switch must show the revision waiting (state "confirm"): the confirm
+ * later keeps exactly that one, and a switch that shows none has no timer rocectl can rely
+ * on, so the apply fails (and is undone) rather than promising a rollback nobody arms. */
 static int ssh_apply(struct rc_session *s, const struct nvue_ops *ops, struct rc_err *err)
 {
+	char id[64] = "";
 	int rc = ssh_commit_lines(s, nvue_render_cli(ops), timed_minutes(s), err);
 
 	s->timed |= !rc && timed_minutes(s);
+	if (!rc && timed_minutes(s)) {
+		rc = waiting_revision(s, id, sizeof(id), err);
+		if (!rc && !id[0])
+			rc = rc_errf(
+			    err, EPROTO,
+			    "after 'nv config apply --confirm' no revision waits for a "
+			    "confirm (state 'confirm' in 'nv config revision -o json'): the "
+			    "switch's own rollback cannot be relied on");
+	}
 	return rc;
 }
 
@@ -855,22 +872,94 @@ static int verify_restored(struct rc_session *s, const struct nvue_snap *snap, s
 	return rc;
 }
 
-/* `nv config apply` with nothing pending keeps a revision applied with --confirm (NVUE
- * reference, "Config Commands"); with nothing to keep it changes nothing.  This user's
- * staged changes are dropped first so that nothing else is applied with it. */
-static int keep_timed(struct rc_session *s, struct rc_err *err)
+/* `nv config revision -o json`: every revision keyed by its id, each with a "state"
+ * (NVUE reference, Config Commands, `nv config revision`; the JSON shape is the one
+ * third-party commit-confirm clients read). */
+static int ssh_revisions(struct rc_session *s, cJSON **revs, struct rc_err *err)
 {
+	static const char cmd[] = "nv config revision -o json";
 	struct rc_ssh_result res;
-	int rc = ssh_detach(s, err);
+	int rc = ssh_run(s, cmd, &res, err);
 
-	if (!rc)
-		rc = ssh_run(s, "nv config apply -y", &res, err);
+	*revs = NULL;
 	if (rc)
 		return rc;
 	if (res.exit_status != 0)
-		rc = rc_switch_exit_error(&res, "'nv config apply' (confirm)", err);
+		rc = rc_switch_exit_error(&res, "'nv config revision -o json'", err);
+	else
+		rc = nvue_parse_json(res.out, res.out_len, "'nv config revision -o json'", revs,
+				     err);
 	rc_ssh_result_free(&res);
 	return rc;
+}
+
+/* The one revision waiting in state "confirm" (*id ""; none).  Two waiting is refused:
+ * which one this run applied cannot be told, and confirming the other would keep someone
+ * else's change. */
+static int waiting_revision(struct rc_session *s, char *id, size_t len, struct rc_err *err)
+{
+	char(*ids)[64] = NULL;
+	cJSON *revs = NULL;
+	size_t n = 0;
+	int rc = ssh_revisions(s, &revs, err);
+
+	if (!rc)
+		rc = nvue_revisions_in_state(revs, "confirm", &ids, &n, err);
+	cJSON_Delete(revs);
+	id[0] = '\0';
+	if (!rc && n > 1)
+		rc = rc_errf(err, EBUSY,
+			     "revisions %s and %s both wait for a confirm; which one this run "
+			     "applied is not known, so neither is confirmed",
+			     ids[0], ids[1]);
+	else if (!rc && n == 1)
+		snprintf(id, len, "%s", ids[0]);
+	free(ids);
+	return rc;
+}
+
+/* Keep the revision NVUE's --confirm timer would roll back: `nv config apply <rev>
+ * --confirm-yes` (the form of clients written against real switches; a bare
+ * `nv config apply` with nothing pending proves nothing), then read the revision back: it
+ * must have left "confirm" for an applied state.  *kept is false when nothing waited.
+ * This user's staged changes are dropped first so that nothing else is applied with it. */
+static int keep_timed(struct rc_session *s, bool *kept, struct rc_err *err)
+{
+	char id[64], cmd[128], state[64] = "", why[300];
+	struct rc_ssh_result res;
+	cJSON *revs = NULL;
+	int rc = ssh_detach(s, err);
+
+	*kept = false;
+	if (!rc)
+		rc = waiting_revision(s, id, sizeof(id), err);
+	if (rc || !id[0])
+		return rc;
+	snprintf(cmd, sizeof(cmd), "nv config apply %s --confirm-yes", id);
+	rc = ssh_run(s, cmd, &res, err);
+	if (rc)
+		return rc;
+	rc = nvue_check_apply_output(res.out, res.out_len, res.err, res.err_len, res.exit_status,
+				     why, sizeof(why));
+	rc_ssh_result_free(&res);
+	if (rc)
+		return rc_errf(err, EIO, "'%s' failed: %s", cmd, why);
+	rc = ssh_revisions(s, &revs, err);
+	if (!rc && nvue_revision_state_of(revs, id, state, sizeof(state), err) == 1)
+		rc = rc_errf(err, EPROTO, "revision %s is gone after '%s'", id, cmd);
+	cJSON_Delete(revs);
+	if (rc)
+		return rc;
+	if (!strcmp(state, "confirm_fail"))
+		return rc_errf(err, ETIMEDOUT,
+			       "the switch's own --confirm timer already rolled the change back "
+			       "(revision %s: %s)",
+			       id, state);
+	if (!nvue_revision_applied(state))
+		return rc_errf(err, EIO, "revision %s is '%s' after '%s', not applied", id, state,
+			       cmd);
+	*kept = true;
+	return 0;
 }
 
 /* A revision still under NVUE's timer is kept first, so that the restore below is the
@@ -878,7 +967,7 @@ static int keep_timed(struct rc_session *s, struct rc_err *err)
 static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
-	bool same = false;
+	bool same = false, kept = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
 	first_look(s);
@@ -886,7 +975,9 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 		rc = nvue_discard(s, blob, err);
 	/* a run that ended was confirmed or rolled back by its timer long ago */
 	if (!rc && snap.timed && !s->rest && !s->opts.undo_finished)
-		rc = keep_timed(s, err);
+		rc = keep_timed(s, &kept, err);
+	if (rc == -ETIMEDOUT)
+		rc = 0; /* rolled back already: the comparison below says whether fully */
 	if (!rc)
 		rc = already_restored(s, &snap, &same, err);
 	if (!rc && !same)
@@ -907,12 +998,13 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 static int nvue_confirm(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
-	bool same = false;
+	bool same = false, kept = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
 	if (!rc && snap.timed && !s->rest) {
-		rc = keep_timed(s, err);
-		if (!rc)
+		rc = keep_timed(s, &kept, err);
+		/* nothing waited: gone back already, or kept by an earlier confirm */
+		if (!rc && !kept)
 			rc = already_restored(s, &snap, &same, err);
 		if (!rc && same)
 			rc = rc_errf(err, ETIMEDOUT,

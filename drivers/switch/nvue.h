@@ -80,9 +80,10 @@ int nvue_parse_port_with(const struct nvue_views *v, const uint32_t *startup_gro
 			 struct port_qos *out, struct nvue_port_info *info, struct rc_err *err);
 
 /* One port's `nv show interface <if> counters qos -o json` into counters named by meaning
- * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discard_bytes[t], wred_discards[t],
- * ecn_marked), the NVUE path kept as the source.  Values that are not non-negative
- * integers are skipped. */
+ * (pfc_pause_rx[p], pfc_pause_tx[p], egress_buffer_discards[t] (frames), wred_discards[t],
+ * ecn_marked[t]), the NVUE path kept as the source.  Each map is keyed by index directly
+ * or under "switch-priority"/"traffic-class"; another nesting is -EPROTO naming the path.
+ * Values that are not non-negative integers are skipped. */
 struct rc_counters;
 int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			struct rc_err *err);
@@ -176,8 +177,18 @@ int nvue_revision_id(const struct cJSON *j, char *id, size_t len, struct rc_err 
 /* A revision's state: "applied", "invalid", ... and the first issue's message. */
 int nvue_revision_state(const struct cJSON *j, char *state, size_t slen, char *issue, size_t ilen,
 			struct rc_err *err);
-/* Is this revision state final? *ok says whether it is success. */
+/* Is this revision state final? *ok says whether it is success ("applied", or
+ * "applied_and_saved" where NVUE saves on apply: Cumulus Linux 5.9 and later). */
 bool nvue_revision_final(const char *state, bool *ok);
+bool nvue_revision_applied(const char *state);
+/* The ids of the revisions in `state` ("confirm": waiting for --confirm-yes/-no) in an
+ * object keyed by revision id, each with a "state" (`nv config revision -o json`, GET
+ * /revision); ids are checked to be safe in a command line.  *ids malloc'd. */
+int nvue_revisions_in_state(const struct cJSON *revs, const char *state, char (**ids)[64],
+			    size_t *n, struct rc_err *err);
+/* One revision's state from the same object: 0, 1 when the id is not there. */
+int nvue_revision_state_of(const struct cJSON *revs, const char *id, char *state, size_t slen,
+			   struct rc_err *err);
 
 /* ---- native snapshot (nvue_snap.c) ----------------------------------------------------- */
 

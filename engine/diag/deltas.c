@@ -90,6 +90,7 @@ void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, 
 	     * only the lossless ones say the fabric lost what it promised to keep */
 	    scoped(d, name, "rx_buffer_discards", pm, &d->discards, RC_DH_DISCARDS, delta) ||
 	    scoped(d, name, "rx_congestion_discards", pm, &d->discards, RC_DH_DISCARDS, delta) ||
+	    scoped(d, name, "egress_buffer_discards", tm, &d->discards, RC_DH_DISCARDS, delta) ||
 	    scoped(d, name, "egress_buffer_discard_bytes", tm, &d->discards, RC_DH_DISCARDS,
 		   delta) ||
 	    scoped(d, name, "wred_discards", tm, &d->discards, RC_DH_DISCARDS, delta) ||

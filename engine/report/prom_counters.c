@@ -118,6 +118,7 @@ static const struct map maps[] = {
     {"rx_buffer_discards", F_DISCARDS, "reason", "buffer", "direction", "rx", PRIO, 1},
     {"rx_congestion_discards", F_DISCARDS, "reason", "congestion", "direction", "rx", PRIO, 1},
     {"wred_discards", F_DISCARDS, "reason", "wred", "direction", "tx", QUEUE, 1},
+    {"egress_buffer_discards", F_DISCARDS, "reason", "egress_buffer", "direction", "tx", QUEUE, 1},
     {"egress_buffer_discard_bytes", F_DISCARD_BYTES, "reason", "egress_buffer", NULL, NULL, QUEUE,
      1},
     {"tx_errors", F_ERRORS, "direction", "tx", NULL, NULL, NULL, 1},

@@ -158,33 +158,98 @@ static void test_rest_revision(void **state)
 	cJSON_Delete(j);
 }
 
-/* tx-uc-buffer-discards is shown in bytes ("0 Bytes"): the counter is named as bytes. */
-static void test_counter_units(void **state)
+/* The states of the documented revision list (NVUE reference, Config Commands,
+ * `nv config revision`, a 5.9+ switch): every one is a finished, successful apply.  An
+ * apply that waited for "applied" alone timed out on such a switch and was rolled back. */
+static void test_revision_states(void **state)
 {
-	struct rc_counters c = {0};
-	struct rc_err err = {0};
-	size_t len;
-	char *t = artifact("outputs/nv_show_interface_swp1_counters_qos.txt", &len);
-	cJSON *j = cJSON_Parse("{\"egress-queue-stats\":{\"traffic-class\":{\"3\":"
-			       "{\"tx-uc-buffer-discards\":7}}}}");
+	size_t len, n = 0;
+	char *t = artifact("outputs/nv_config_revision.txt", &len), *save = NULL;
+	bool ok = false;
 	(void)state;
 
-	assert_non_null(strstr(t, "tx-uc-buffer-discards"));
-	assert_non_null(strstr(t, "0 Bytes   0 Bytes"));
+	for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char id[16], st[64];
+
+		if (sscanf(line, "%15s %63s", id, st) != 2 || id[0] < '0' || id[0] > '9')
+			continue;
+		if (!nvue_revision_final(st, &ok) || !ok)
+			fail_msg("revision %s: documented state '%s' is not a finished apply", id,
+				 st);
+		n++;
+	}
+	assert_int_equal(n, 4);
 	free(t);
-	assert_int_equal(nvue_parse_counters(j, "swp1", &c, &err), 0);
-	assert_int_equal(c.n, 1);
-	assert_string_equal(c.v[0].name, "egress_buffer_discard_bytes[3]");
+	/* failures end an apply as failures; the steps on the way do not end it */
+	assert_true(nvue_revision_final("invalid", &ok) && !ok);
+	assert_true(nvue_revision_final("confirm_fail", &ok) && !ok);
+	assert_true(nvue_revision_final("apply_error", &ok) && !ok);
+	assert_true(nvue_revision_final("ays_no", &ok) && !ok);
+	assert_false(nvue_revision_final("confirm", &ok));
+	assert_false(nvue_revision_final("auto_saving", &ok));
+	assert_false(nvue_revision_final("verifying", &ok));
+}
+
+/* The counters' columns as the docs print them (outputs/..._counters_qos_*.txt) are the keys
+ * the parser reads, keyed directly by the first column's index (NVIDIA's ngts reads
+ * egress-queue-stats so); tx-uc-buffer-discards prints "0 Bytes" yet is read as a frame
+ * count, named without "bytes". */
+static void test_counter_columns(void **state)
+{
+	static const struct {
+		const char *file, *first, *key;
+	} subs[] = {
+	    {"outputs/nv_show_interface_swp1_counters_qos_egress-queue-stats.txt", "traffic-class",
+	     "egress-queue-stats"},
+	    {"outputs/nv_show_interface_swp1_counters_qos_pfc-stats.txt", "switch-priority",
+	     "pfc-stats"},
+	};
+	struct rc_counters c = {0};
+	struct rc_err err = {0};
+	cJSON *doc = cJSON_CreateObject();
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		size_t len, ncol = 0;
+		char *t = artifact(subs[i].file, &len), *hdr = strstr(t, subs[i].first);
+		char *save = NULL, *cols[8];
+		cJSON *map = cJSON_AddObjectToObject(doc, subs[i].key);
+
+		assert_non_null(hdr); /* the egress sample has a stray title first (README) */
+		*strchr(hdr, '\n') = '\0';
+		for (char *col = strtok_r(hdr + strlen(subs[i].first), " ", &save); col && ncol < 8;
+		     col = strtok_r(NULL, " ", &save))
+			cols[ncol++] = col;
+		assert_int_equal(ncol, 4);
+		for (int k = 0; k < 8; k++) {
+			char idx[4];
+			cJSON *e;
+
+			snprintf(idx, sizeof(idx), "%d", k);
+			e = cJSON_AddObjectToObject(map, idx);
+			for (size_t j = 0; j < ncol; j++)
+				cJSON_AddNumberToObject(e, cols[j], (double)(j + 1));
+		}
+		free(t);
+	}
+	assert_int_equal(nvue_parse_counters(doc, "swp1", &c, &err), 0);
+	for (size_t i = 0; i < c.n; i++)
+		assert_null(strstr(c.v[i].name, "bytes"));
+	/* per class: tx-uc-buffer-discards, wred-discards; per priority: rx, tx pause */
+	assert_int_equal(c.n, 8 * 2 + 8 * 2);
 	rc_counters_free(&c);
-	cJSON_Delete(j);
+	cJSON_Delete(doc);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_roce),	   cmocka_unit_test(test_pfc_and_pools),
-	    cmocka_unit_test(test_unknown_shapes), cmocka_unit_test(test_rest_revision),
-	    cmocka_unit_test(test_counter_units),
+	    cmocka_unit_test(test_roce),
+	    cmocka_unit_test(test_pfc_and_pools),
+	    cmocka_unit_test(test_unknown_shapes),
+	    cmocka_unit_test(test_rest_revision),
+	    cmocka_unit_test(test_revision_states),
+	    cmocka_unit_test(test_counter_columns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,6 +97,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nvue_revision_id(j, id, sizeof(id), &err);
 		if (nvue_revision_state(j, st, sizeof(st), issue, sizeof(issue), &err) == 0)
 			nvue_revision_final(st, &ok);
+		{
+			char(*ids)[64] = NULL;
+			size_t n = 0;
+
+			if (nvue_revisions_in_state(j, "confirm", &ids, &n, &err) == 0 && n)
+				nvue_revision_state_of(j, ids[0], st, sizeof(st), &err);
+			free(ids);
+		}
 		cJSON_Delete(j);
 	}
 	native_snapshot(text, size);

@@ -53,8 +53,8 @@ congest_plan() {
 	# switch counters per platform: pause tx/rx on priority prio, ECN marks of class prio
 	function sw_pause(dev, p, dir,   path) {
 		if (plat[dev] == "nvue") {
-			emit("sw " dev " " p ".pfc-stats.switch-priority." prio "." dir "-pause-frames 20000")
-			emit("sw " dev " " p ".pfc-stats.switch-priority." prio "." dir "-pause-duration 300000")
+			emit("sw " dev " " p ".pfc-stats." prio "." dir "-pause-frames 20000")
+			emit("sw " dev " " p ".pfc-stats." prio "." dir "-pause-duration 300000")
 		} else if (plat[dev] == "sonic") {
 			emit("sw " dev " " p ".pfc." dir "." prio " 20000")
 		} else {
@@ -64,7 +64,7 @@ congest_plan() {
 	}
 	function sw_marks(dev, p) {
 		if (plat[dev] == "nvue")
-			emit("sw " dev " " p ".port-stats.tx-stats.ecn-marked-packets 50000")
+			emit("sw " dev " " p ".egress-queue-stats." prio ".ecn-marked-frames 50000")
 		else if (plat[dev] == "eos")
 			emit("sw " dev " " p ".ecn." prio " 50000")
 		else if (plat[dev] == "sonic")

@@ -5,8 +5,10 @@
 # until the confirm.  When rocectl's own timer is gone too (the controller died), each of
 # those switches returns to its pre-run configuration by itself, startup included; the
 # devices without such a timer (hosts, NVUE over REST) stay changed until `rollback RUN`.
-# A confirm keeps every switch's commit and saves it; a confirm that comes after a switch
-# rolled back by itself is refused (its deadline has passed) and `rollback` restores the run.
+# A confirm keeps every switch's commit and saves it (NVUE: `nv config apply <rev>
+# --confirm-yes`, and the revision leaves state "confirm"); a confirm that comes after a
+# switch rolled back by itself is refused (its deadline has passed) and `rollback` restores
+# the run.
 # The witnesses are the simulators' state files (tests/faults/campaign.py's views).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -63,6 +65,8 @@ test_expect_success 'SSH: NVUE and EOS commit under their own timers and save no
 		"$TMP/eos.state" >/dev/null &&
 	jq -e ".\"timed-commit\" != null" "$TMP/eos.state" >/dev/null &&
 	"$SIMCTL" state "$LAB/switchsim" leaf01 | jq -e ".\"timed-commit\" != null" >/dev/null &&
+	"$SIMCTL" state "$LAB/switchsim" leaf01 |
+		jq -e "[.nvue.revisions[] | select(.state == \"confirm\")] | length == 1" >/dev/null &&
 	views mid &&
 	jq -e --slurpfile p "$TMP/leaf02.pre" ".eos.startup == \$p[0].eos.startup and .eos.startup != null" \
 		"$TMP/leaf02.mid" >/dev/null &&
@@ -92,8 +96,13 @@ test_expect_success 'eAPI: EOS rolls back by itself; NVUE over REST has no timer
 test_expect_success 'confirm keeps the switches'"'"' commits and saves them (a reboot keeps them)' '
 	rc apply -p "$POLICY" -i "$LAB/inventory.yaml" --confirm 5m >"$TMP/k.out" &&
 	run=$(sed -n "s/^confirm with: rocectl confirm \([^ ]*\) before .*/\1/p" "$TMP/k.out") &&
+	"$SIMCTL" state "$LAB/switchsim" leaf01 >"$TMP/k.nvue" &&
+	rev=$(jq -r ".nvue.revisions | to_entries[] | select(.value.state == \"confirm\") | .key" "$TMP/k.nvue") &&
+	test -n "$rev" &&
 	rc confirm "$run" >"$TMP/k.confirm" &&
 	test_must_contain "$TMP/k.confirm" "run $run confirmed" &&
+	"$SIMCTL" state "$LAB/switchsim" leaf01 |
+		jq -e ".nvue.revisions[\"$rev\"].state == \"applied_and_saved\"" >/dev/null &&
 	"$SIMCTL" state "$LAB/switchsim" leaf02 | jq -e ".\"timed-commit\" == null" >/dev/null &&
 	"$SIMCTL" state "$LAB/switchsim" leaf01 | jq -e ".\"timed-commit\" == null" >/dev/null &&
 	for sw in leaf01 leaf02; do "$LAB_CMD" reboot "$LAB" "$sw" >/dev/null || exit 1; done &&

@@ -86,6 +86,9 @@ test_expect_success 'plan over REST against a factory-default switch shows the n
 test_expect_success 'apply: one revision, one PATCH, applied, saved; exit 0' '
 	rc apply -p "$P" -i "$I" -J "$J" >"$TMP/apply" 2>"$TMP/apply.err" &&
 	test_must_contain "$TMP/apply" "applied and verified" &&
+	test_must_not_contain "$TMP/apply.err" "restor|roll" &&
+	nv "nv config revision -o json" >"$TMP/revs.json" &&
+	jq -e "[.[] | .state] | index(\"applied_and_saved\") != null" "$TMP/revs.json" &&
 	test "$(grep -c " leaf01 POST /nvue_v1/revision " "$RUN/rest.log")" = 1 &&
 	test "$(grep -c " leaf01 PATCH /nvue_v1/ " "$RUN/rest.log")" = 1 &&
 	test "$(grep -c " leaf01 PATCH /nvue_v1/revision/[0-9]" "$RUN/rest.log")" = 1 &&

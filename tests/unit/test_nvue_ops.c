@@ -498,6 +498,41 @@ static void test_apply_output(void **state)
 	assert_string_equal(why, "exit status 3");
 }
 
+/* `nv config revision -o json` as commit-confirm clients read it: the one revision waiting
+ * in "confirm"; an id that could not go into a command line refuses the whole answer. */
+static void test_revisions_waiting(void **state)
+{
+	char(*ids)[64] = NULL;
+	struct rc_err err = {0};
+	char st[32];
+	size_t n = 9;
+	cJSON *j = cJSON_Parse("{\"1\": {\"state\": \"applied_and_saved\"}, \"7\": {\"state\": "
+			       "\"confirm\"}, \"8\": {\"state\": \"pending\"}}");
+	(void)state;
+
+	assert_int_equal(nvue_revisions_in_state(j, "confirm", &ids, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ids[0], "7");
+	free(ids);
+	assert_int_equal(nvue_revision_state_of(j, "1", st, sizeof(st), &err), 0);
+	assert_string_equal(st, "applied_and_saved");
+	assert_true(nvue_revision_applied(st));
+	assert_int_equal(nvue_revision_state_of(j, "9", st, sizeof(st), &err), 1);
+	cJSON_Delete(j);
+
+	j = cJSON_Parse("{\"7; nv config apply\": {\"state\": \"confirm\"}}");
+	assert_int_equal(nvue_revisions_in_state(j, "confirm", &ids, &n, &err), -EPROTO);
+	assert_null(ids);
+	cJSON_Delete(j);
+	j = cJSON_Parse("{\"7\": {\"state\": 3}}");
+	assert_int_equal(nvue_revisions_in_state(j, "confirm", &ids, &n, &err), -EPROTO);
+	assert_int_equal(nvue_revision_state_of(j, "7", st, sizeof(st), &err), -EPROTO);
+	cJSON_Delete(j);
+	j = cJSON_Parse("[]");
+	assert_int_equal(nvue_revisions_in_state(j, "confirm", &ids, &n, &err), -EPROTO);
+	cJSON_Delete(j);
+}
+
 static void test_revisions(void **state)
 {
 	char id[32], st[32], issue[256];
@@ -561,6 +596,7 @@ int main(void)
 	    cmocka_unit_test(test_ets_and_prio2tc),
 	    cmocka_unit_test(test_apply_output),
 	    cmocka_unit_test(test_revisions),
+	    cmocka_unit_test(test_revisions_waiting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,6 +71,7 @@ static const char *const driver_names[] = {
     "ecn_marked[3]",
     "wred_discards[3]",
     "egress_buffer_discard_bytes[3]",
+    "egress_buffer_discards[3]",
 };
 
 static const char *family_of(const char *counter, struct rc_prom_sample *s)

@@ -57,6 +57,7 @@ static int nv_factory_state(cJSON *st, const char *model, char *err, size_t errl
 	struct nv_sw sw;
 	if (nv_sw_init(&sw, st, err, errlen) < 0)
 		return -1;
+	jput(rev, "state", cJSON_CreateString(nv_applied_state(&sw)));
 	nv_program(&sw);
 	return 0;
 }
@@ -69,7 +70,7 @@ static void nv_prompt(const struct sim_ctx *ctx, struct sbuf *out)
 /* Drift: change the switch behind the tool's back.
  *   config   PATH=VALUE  a new applied revision, as if an operator had run nv set + apply
  *   oper     PATH=VALUE  only the operational state (the ASIC disagrees with the config)
- *   counters PATH=VALUE  interface counters, e.g. swp1.pfc-stats.switch-priority.3... */
+ *   counters PATH=VALUE  interface counters, e.g. swp1.pfc-stats.3.rx-pause-frames */
 static int nv_drift(struct sim_ctx *ctx, const char *root, char **path, int n, cJSON *val,
 		    char *err, size_t errlen)
 {

@@ -125,6 +125,10 @@ cJSON *nv_startup(const struct nv_sw *sw);
 void nv_save(struct nv_sw *sw);
 /* Does `nv config apply` save by itself?  From CL 5.9 (NVUE reference, Config Commands). */
 bool nv_auto_save(const struct nv_sw *sw);
+/* The state of a revision just applied: "applied_and_saved" where apply saves, else
+ * "applied"; and whether a state is one of the two. */
+const char *nv_applied_state(const struct nv_sw *sw);
+bool nv_state_applied(const char *state);
 /* Sparse config by name: applied, startup, pending (the user's), empty, or a number. */
 cJSON *nv_view_by_name(struct nv_sw *sw, const char *name, const char *user, struct sbuf *err);
 
@@ -163,7 +167,9 @@ struct nv_cli {
 	const char *rev; /* NULL = default view; "applied", "pending", "operational", N */
 	bool assume_yes, assume_no;
 	const char *message;
-	long confirm_min; /* config apply --confirm <minutes>; 0 = none */
+	long confirm_min;   /* config apply --confirm <minutes>; 0 = none */
+	int confirm_answer; /* --confirm-yes 1, --confirm-no -1, neither 0 */
+	bool confirm_status;
 	bool help;
 };
 int nvue_cli(struct sim_ctx *ctx, int argc, char **argv, FILE *out, FILE *err);
@@ -173,6 +179,25 @@ int nv_not_found(struct nv_cli *c);
 /* The operational "qos roce" object derived from the running QoS tree. */
 cJSON *nv_roce_oper(const cJSON *qos, bool on);
 cJSON *nv_system_json(const struct nv_sw *sw, bool platform);
+
+/* ---- interface QoS counters (nvue_counters.c) ---- */
+/* Every counter of a port, zeros under what st["counters"][ifname] sets. */
+cJSON *nv_counters_of(const struct sim_ctx *ctx, const char *ifname);
+int nv_show_counters(struct nv_cli *c, const char *ifname, int nw, char **w);
+
+/* ---- commit-confirm and the revision list (nvue_confirm.c) ---- */
+/* What the --confirm timer puts back: applied, startup, programmed state; the revision
+ * ends "confirm_fail". */
+cJSON *nv_confirm_restore(struct sim_ctx *ctx, const struct nv_sw *sw, long id);
+/* Revision `id` waits in state "confirm" for `minutes` (the confirm-minute knob). */
+void nv_confirm_arm(struct sim_ctx *ctx, struct nv_sw *sw, long id, long minutes, cJSON *restore);
+/* A bare apply with nothing pending while a revision waits: refused (1), else 0. */
+int nv_confirm_check_bare(struct nv_cli *c);
+int nv_confirm_answer(struct nv_cli *c, int nw, char **w);
+int nv_confirm_status(struct nv_cli *c);
+/* A bare number of minutes: 0, else -1 (a suffix, zero, too long). */
+int nv_confirm_minutes(const char *text, long *minutes);
+int nv_config_revision(struct nv_cli *c);
 
 /* ---- REST (nvue_rest.c) ---- */
 void nv_rest(struct sim_ctx *ctx, const struct sim_req *req, struct sim_resp *resp);

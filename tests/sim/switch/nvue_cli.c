@@ -249,37 +249,13 @@ static void print_issues(struct nv_cli *c, long id, const cJSON *issues)
 	}
 }
 
-/* What `nv config apply --confirm` returns to when not confirmed (NVUE reference, "Config
- * Commands"): the applied revision, the startup file (NVUE saves on apply), the programmed
- * state; the revision itself ends "confirm_fail". */
-static cJSON *confirm_restore(struct nv_cli *c, long id)
-{
-	static const char *const keys[] = {"applied", "applied-rev", "startup"};
-	cJSON *restore = cJSON_CreateArray();
-	char rid[32];
-	snprintf(rid, sizeof(rid), "%ld", id);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *path[] = {"nvue", keys[i]};
-		cJSON *e = cJSON_CreateObject(), *v = jget1(c->sw.nv, keys[i]);
-		jput(e, "path", cJSON_CreateStringArray(path, 2));
-		jput(e, "value", v ? cJSON_Duplicate(v, true) : cJSON_CreateNull());
-		cJSON_AddItemToArray(restore, e);
-	}
-	const char *op[] = {"operational"}, *rs[] = {"nvue", "revisions", rid, "state"};
-	cJSON *e = cJSON_CreateObject(), *v = jget1(c->ctx->st, "operational");
-	jput(e, "path", cJSON_CreateStringArray(op, 1));
-	jput(e, "value", v ? cJSON_Duplicate(v, true) : cJSON_CreateNull());
-	cJSON_AddItemToArray(restore, e);
-	e = cJSON_CreateObject();
-	jput(e, "path", cJSON_CreateStringArray(rs, 4));
-	jput(e, "value", cJSON_CreateString("confirm_fail"));
-	cJSON_AddItemToArray(restore, e);
-	return restore;
-}
-
 static int config_apply(struct nv_cli *c, int nw, char **w)
 {
 	long id;
+	if (c->confirm_status)
+		return nv_confirm_status(c);
+	if (c->confirm_answer)
+		return nv_confirm_answer(c, nw, w);
 	if (nw > 1)
 		return fail(c, "Error: Invalid Command: config apply %s", w[1]);
 	if (nw == 1 && strcmp(w[0], "pending") != 0) {
@@ -290,21 +266,15 @@ static int config_apply(struct nv_cli *c, int nw, char **w)
 	} else {
 		id = nv_cli_pending(&c->sw, c->ctx->user, false);
 	}
-	if (id == 0 && sim_timer_pending(c->ctx->st) && c->confirm_min == 0) {
-		/* apply with nothing pending keeps a revision applied with --confirm */
-		fprintf(c->out, "confirmed [rev_id: %s]\n",
-			jstr(sim_timer_pending(c->ctx->st), "id", "?"));
-		sim_timer_clear(c->ctx->st);
-		c->ctx->dirty = true;
-		return 0;
-	}
+	if (id == 0 && nv_confirm_check_bare(c))
+		return 1;
 	if (id == 0) {
 		fprintf(c->out, "Warning: no pending changes to apply\n");
 		return 0;
 	}
 	if (c->confirm_min && sim_timer_pending(c->ctx->st))
 		return fail(c, "Error: a revision applied with --confirm is not confirmed yet");
-	cJSON *restore = c->confirm_min ? confirm_restore(c, id) : NULL;
+	cJSON *restore = c->confirm_min ? nv_confirm_restore(c->ctx, &c->sw, id) : NULL;
 	struct nv_apply ap = {.assume_yes = c->assume_yes, .message = c->message};
 	/* warnings are printed before the question, as NVUE does */
 	cJSON *next = nv_rev_view(&c->sw, nv_rev(&c->sw, id));
@@ -336,11 +306,7 @@ static int config_apply(struct nv_cli *c, int nw, char **w)
 	case NV_APPLIED:
 		fprintf(c->out, "applied [rev_id: %ld]\n", id);
 		if (restore) {
-			char rid[32];
-			long minute = jint(jget1(c->ctx->st, "faults"), "confirm-minute", 60);
-			snprintf(rid, sizeof(rid), "%ld", id);
-			sim_timer_arm(c->ctx->st, rid, time(NULL) + c->confirm_min * minute,
-				      restore);
+			nv_confirm_arm(c->ctx, &c->sw, id, c->confirm_min, restore);
 			restore = NULL;
 		}
 		break;
@@ -473,7 +439,7 @@ static int config_history(struct nv_cli *c, bool all)
 	for (int i = n - 1; i >= 0; i--) {
 		const cJSON *r = jget1(revs, keys[i]);
 		const char *state = jstr(r, "state", "");
-		if (!all && strcmp(state, "applied") != 0)
+		if (!all && !nv_state_applied(state))
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		jput(o, "rev-id", cJSON_CreateString(keys[i]));
@@ -541,7 +507,7 @@ static int cmd_config(struct nv_cli *c, int nw, char **w)
 		c->ctx->dirty = true;
 		return 0;
 	default:
-		return config_history(c, true);
+		return nv_config_revision(c);
 	}
 }
 
@@ -629,13 +595,23 @@ static int parse_options(struct nv_cli *c, int argc, char **argv, int *nw, char 
 			   !strcmp(opt, "--operational") || !strcmp(opt, "--startup")) {
 			c->rev = argv[i] + 2;
 		} else if (!strcmp(opt, "--confirm")) {
-			/* --confirm [<minutes>]: ten minutes by default (NVUE reference) */
+			/* --confirm [<minutes>]: ten minutes by default (NVUE reference); a
+			 * word that starts with a digit is its value, suffixed or not */
 			const char *m =
-			    eq ? eq + 1 : (i + 1 < argc && is_uint(argv[i + 1]) ? argv[++i] : "10");
-			long v = is_uint(m) && strlen(m) < 6 ? strtol(m, NULL, 10) : 0;
-			if (v < 1)
-				return fail(c, "Error: Invalid value for '--confirm': '%s'", m);
-			c->confirm_min = v;
+			    eq ? eq + 1
+			       : (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9'
+				      ? argv[++i]
+				      : "10");
+			if (nv_confirm_minutes(m, &c->confirm_min) < 0)
+				return fail(c,
+					    "Error: Invalid value for '--confirm': '%s' (a number "
+					    "of minutes) [switchsim: a unit suffix is not "
+					    "documented by NVIDIA]",
+					    m);
+		} else if (!strcmp(opt, "--confirm-yes") || !strcmp(opt, "--confirm-no")) {
+			c->confirm_answer = !strcmp(opt, "--confirm-yes") ? 1 : -1;
+		} else if (!strcmp(opt, "--confirm-status")) {
+			c->confirm_status = true;
 		} else if (!strcmp(opt, "-y") || !strcmp(opt, "--assume-yes")) {
 			c->assume_yes = true;
 		} else if (!strcmp(opt, "--assume-no")) {

@@ -8,7 +8,10 @@
  *          -> the applied configuration becomes the startup one (NVIDIA's "Data Center Network
  *          Automation Quick Start Guide", Use Cases and Recommendations, Revisions step 5:
  *          the REST form of `nv config save`)
- *   GET    /nvue_v1/revision[/<id>]               -> state + transition
+ *   GET    /nvue_v1/revision[/<id>]               -> state + transition ("applied_and_saved"
+ *          from 5.9 on, where apply saves)
+ *   "state-controls" / "auto-prompt": {"confirm": ...} (commit-confirm as third-party models
+ *          spell it) are refused: NVIDIA documents no REST form of `--confirm`.
  * Errors use the problem+json shape {"detail", "status", "title", "type"}. */
 #include <stdlib.h>
 #include <string.h>
@@ -343,7 +346,12 @@ static void rest_revision(struct sim_ctx *ctx, struct nv_sw *sw, const struct si
 	if (!body)
 		return;
 	const char *state = jstr(body, "state", "");
-	if (!strcmp(state, "save")) {
+	if (jget1(body, "state-controls") || jget1(jget1(body, "auto-prompt"), "confirm")) {
+		/* third-party models name these; NVIDIA documents no REST commit-confirm */
+		problem(resp, 400,
+			"commit-confirm over the API [switchsim stand-in: the form is not "
+			"documented by NVIDIA, so it is refused rather than guessed]");
+	} else if (!strcmp(state, "save")) {
 		/* the guide saves through revision "applied" only; what NVUE answers here is not
 		 * documented */
 		problem(resp, 400,

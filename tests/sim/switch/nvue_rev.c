@@ -276,9 +276,22 @@ void nv_program(struct nv_sw *sw)
 	jput(sw->st, "operational", nv_operational(sw, nv_applied(sw)));
 }
 
+/* A revision NVUE applied and, from 5.9 on, saved: its state says which (NVUE reference,
+ * Config Commands, `nv config revision`: "applied_and_saved" on a 5.9+ switch). */
+const char *nv_applied_state(const struct nv_sw *sw)
+{
+	return nv_auto_save(sw) ? "applied_and_saved" : "applied";
+}
+
+bool nv_state_applied(const char *state)
+{
+	return !strcmp(state, "applied") || !strcmp(state, "applied_and_saved");
+}
+
 static void make_applied(struct nv_sw *sw, long id, cJSON *rev, cJSON *cfg)
 {
 	jput(rev, "config", cJSON_Duplicate(cfg, true));
+	jput(rev, "state", cJSON_CreateString(nv_applied_state(sw)));
 	jput(sw->nv, "applied", cfg);
 	jput(sw->nv, "applied-rev", cJSON_CreateNumber((double)id));
 	drop_cli_pending(sw, id);

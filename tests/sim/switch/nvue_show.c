@@ -650,47 +650,13 @@ static int show_config_path(struct nv_cli *c, int nw, char **w, const char *show
 
 /* ---- interfaces ---- */
 
-static cJSON *counters_of(struct nv_cli *c, const char *ifname)
-{
-	cJSON *t = cJSON_CreateObject();
-	cJSON *pfc = jmkpath(t, (const char *const[]){"pfc-stats", "switch-priority"}, 2);
-	cJSON *eq = jmkpath(t, (const char *const[]){"egress-queue-stats", "traffic-class"}, 2);
-	for (int i = 0; i < 8; i++) {
-		char k[16];
-		snprintf(k, sizeof(k), "%d", i);
-		cJSON *p = cJSON_AddObjectToObject(pfc, k);
-		static const char *const pk[] = {"rx-pause-frames", "rx-pause-duration",
-						 "tx-pause-frames", "tx-pause-duration"};
-		for (int j = 0; j < 4; j++)
-			jput(p, pk[j], cJSON_CreateNumber(0));
-		cJSON *q = cJSON_AddObjectToObject(eq, k);
-		static const char *const qk[] = {"tx-frames", "tx-bytes", "tx-uc-buffer-discards",
-						 "wred-discards"};
-		for (int j = 0; j < 4; j++)
-			jput(q, qk[j], cJSON_CreateNumber(0));
-	}
-	cJSON *ps = cJSON_AddObjectToObject(t, "port-stats");
-	cJSON *rx = cJSON_AddObjectToObject(ps, "rx-stats");
-	cJSON *tx = cJSON_AddObjectToObject(ps, "tx-stats");
-	static const char *const rk[] = {"rx-frames", "rx-bytes", "rx-discards",
-					 "rx-buffer-discards"};
-	static const char *const tk[] = {"tx-frames", "tx-bytes", "tx-discards",
-					 "ecn-marked-packets"};
-	for (int j = 0; j < 4; j++) {
-		jput(rx, rk[j], cJSON_CreateNumber(0));
-		jput(tx, tk[j], cJSON_CreateNumber(0));
-	}
-	jmerge(t, jget1(jget1(c->ctx->st, "counters"), ifname), NULL, NULL);
-	return t;
-}
-
 static cJSON *roce_counters(const cJSON *cnt, long prio, long tc)
 {
 	char sp[24], t[24], cnp[8] = "6";
 	snprintf(sp, sizeof(sp), "%ld", prio);
 	snprintf(t, sizeof(t), "%ld", tc);
-	const cJSON *pfc = jget1(jget1(jget1(cnt, "pfc-stats"), "switch-priority"), sp);
-	const cJSON *eq = jget1(jget1(cnt, "egress-queue-stats"), "traffic-class");
+	const cJSON *pfc = jget1(jget1(cnt, "pfc-stats"), sp);
+	const cJSON *eq = jget1(cnt, "egress-queue-stats");
 	const char *ptx[] = {"port-stats", "tx-stats"};
 	cJSON *o = cJSON_CreateObject();
 	cJSON *rx = cJSON_AddObjectToObject(o, "rx-stats");
@@ -711,71 +677,6 @@ static cJSON *roce_counters(const cJSON *cnt, long prio, long tc)
 	return o;
 }
 
-static int show_counters(struct nv_cli *c, const char *ifname, int nw, char **w)
-{
-	static const char *const kinds[] = {"pfc-stats", "egress-queue-stats", "port-stats"};
-	cJSON *cnt = counters_of(c, ifname);
-	const cJSON *sel = cnt;
-	int rc = 0;
-	/* nv show interface <if> counters qos [pfc-stats|egress-queue-stats|port-stats] */
-	if (nw >= 1 && strcmp(w[0], "qos") != 0) {
-		cJSON_Delete(cnt);
-		return nv_not_found(c);
-	}
-	if (nw == 2) {
-		int k = match_word(w[1], kinds, 3);
-		if (k < 0) {
-			cJSON_Delete(cnt);
-			return nv_not_found(c);
-		}
-		sel = jget1(cnt, kinds[k]);
-		if (c->fmt == FMT_AUTO && k < 2) {
-			struct table t;
-			struct sbuf sb;
-			const cJSON *e;
-			sb_init(&sb);
-			if (k == 0) {
-				title(&sb, "PFC Statistics");
-				table_init(&t, 5, "switch-priority", "rx-pause-frames",
-					   "rx-pause-duration", "tx-pause-frames",
-					   "tx-pause-duration");
-			} else {
-				title(&sb, "Egress Queue Statistics");
-				table_init(&t, 5, "traffic-class", "tx-frames", "tx-bytes",
-					   "tx-uc-buffer-discards", "wred-discards");
-			}
-			cJSON_ArrayForEach(e, sel->child)
-			{
-				char v[4][24];
-				const char *cells[5] = {e->string, v[0], v[1], v[2], v[3]};
-				int j = 0;
-				const char *const *keys =
-				    k == 0 ? (const char *const[]){"rx-pause-frames",
-								   "rx-pause-duration",
-								   "tx-pause-frames",
-								   "tx-pause-duration"}
-					   : (const char *const[]){"tx-frames", "tx-bytes",
-								   "tx-uc-buffer-discards",
-								   "wred-discards"};
-				for (j = 0; j < 4; j++)
-					snprintf(v[j], sizeof(v[j]), "%ld", jint(e, keys[j], 0));
-				table_rowv(&t, cells);
-			}
-			table_print(&sb, &t, 4);
-			table_free(&t);
-			out(c, &sb);
-			cJSON_Delete(cnt);
-			return 0;
-		}
-	} else if (nw > 2) {
-		cJSON_Delete(cnt);
-		return nv_not_found(c);
-	}
-	rc = show_json_rows(c, sel);
-	cJSON_Delete(cnt);
-	return rc;
-}
-
 static int show_if_roce(struct nv_cli *c, const char *ifname, const cJSON *port, int nw, char **w)
 {
 	const cJSON *oqos = jget1(oper(c), "qos");
@@ -784,7 +685,7 @@ static int show_if_roce(struct nv_cli *c, const char *ifname, const cJSON *port,
 	if (jget1(pfc, "switch-priority") && jget1(pfc, "switch-priority")->child)
 		prio = strtol(jget1(pfc, "switch-priority")->child->string, NULL, 10);
 	if (nw == 1 && !strcmp(w[0], "counters")) {
-		cJSON *cnt = counters_of(c, ifname);
+		cJSON *cnt = nv_counters_of(c->ctx, ifname);
 		cJSON *r = roce_counters(cnt, prio, sp_to_tc(oqos, (int)prio));
 		int rc = show_json_rows(c, r);
 		cJSON_Delete(r);
@@ -896,7 +797,7 @@ static int show_interface(struct nv_cli *c, int nw, char **w)
 		static const char *const subs[] = {"qos", "counters", "link"};
 		int s = match_word(w[1], subs, 3);
 		if (s == 1)
-			return show_counters(c, ifname, nw - 2, w + 2);
+			return nv_show_counters(c, ifname, nw - 2, w + 2);
 		if (s == 2)
 			return nw == 2 ? show_json_rows(c, jget1(port, "link")) : nv_not_found(c);
 		if (s != 0)

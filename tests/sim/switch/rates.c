@@ -1,7 +1,7 @@
 /* Counters that move with time: a congestion state, not a fixed number.
  *
  * st["rates"] maps a counters path (the same dotted path `drift counters:PATH=V` takes,
- * e.g. "swp1.pfc-stats.switch-priority.3.tx-pause-frames") to {"per_s", "since", "base"}:
+ * e.g. "swp1.pfc-stats.3.tx-pause-frames") to {"per_s", "since", "base"}:
  * the counter reads base + per_s x (now - since).  Every load of the switch state
  * (sim_switch_open) writes the current values into st["counters"], so every show command
  * and REST read of every dialect sees them move between two samples.  A rate of 0 freezes

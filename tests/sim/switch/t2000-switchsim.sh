@@ -159,7 +159,7 @@ test_expect_success 'drift changes applied and operational state behind the tool
 	test_must_not_contain "$TMP/out" "\"3\": \\{\\}"
 '
 
-test_expect_success 'REST: revision, patch, apply, poll until applied' '
+test_expect_success 'REST: revision, patch, apply, poll until applied (and saved: 5.9+)' '
 	rest -X POST $U2/revision >"$TMP/rev" &&
 	rev=$(sed -n "s/^  \"\\([0-9]*\\)\": {/\\1/p" "$TMP/rev") &&
 	test -n "$rev" &&
@@ -177,7 +177,7 @@ test_expect_success 'REST: revision, patch, apply, poll until applied' '
 	rest "$U2/revision/$rev" >"$TMP/poll1" &&
 	test_must_contain "$TMP/poll1" "\"state\": \"apply\"" &&
 	rest "$U2/revision/$rev" >"$TMP/poll2" &&
-	test_must_contain "$TMP/poll2" "\"state\": \"applied\"" &&
+	test_must_contain "$TMP/poll2" "\"state\": \"applied_and_saved\"" &&
 	rest "$U2/qos/mapping/default-global?rev=applied" >"$TMP/out" &&
 	test_must_contain "$TMP/out" "\"trust\": \"l3\"" &&
 	rest "$U2/interface/swp1/qos/pfc" >"$TMP/out" &&
