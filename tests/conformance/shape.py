@@ -66,7 +66,9 @@ CFGDB = "sonic/config_db/sonic-utilities_filter_fdb_config_db.json"
 
 # key: (platform, normalized request).  real: [kit files], kind, rev (eAPI revision of the
 # real answer), mode: "same" (both directions), "real-in-sim" (the real one is a trimmed
-# mock: every real path must be in the simulator's), "common" (configurations: the types of
+# mock: every real path must be in the simulator's), "sim-in-real" (the real one is a whole
+# capture and the simulator answers the part of it rocectl reads: every path the simulator
+# prints must be in the real answer, with a type the real one has), "common" (configurations: the types of
 # the paths both have, and every key form the real tables rocectl reads have).
 TABLE = {
     ("sonic", "show runningconfiguration all"): dict(real=[CFGDB], kind="configdb"),
@@ -80,8 +82,6 @@ TABLE = {
         dict(unverified="no APPL_DB answer in the kit (only COUNTERS_DB mock tables)"),
     ("sonic", "sonic-db-cli APPL_DB HGETALL 'BUFFER_PG_TABLE:<if>:<n>-<n>'"):
         dict(unverified="no APPL_DB answer in the kit (only COUNTERS_DB mock tables)"),
-    ("eos", "show lldp neighbors"):
-        dict(real=[NAPALM + "show_lldp_neighbors.normal.json"], kind="json", mode="same"),
     ("eos", "show priority-flow-control counters"):
         dict(real=[ANTA + "show_priority-flow-control_counters.rev3.json"], kind="json",
              rev=3, mode="real-in-sim"),
@@ -109,7 +109,7 @@ TABLE = {
         dict(real=[NAPALM + "show_lldp_neighbors_detail.normal.json",
                    NAPALM + "show_lldp_neighbors_detail.issue1153.json",
                    NAPALM + "show_lldp_neighbors_detail.issue903.json"], kind="json",
-             mode="same", soon=True),
+             rev=1, mode="sim-in-real"),
     ("eos", "show running-config"):
         dict(unverified="no EOS running-config answer (AVD's intended configs are inputs)"),
     ("eos", "show startup-config"): dict(unverified="no EOS startup-config answer"),
@@ -424,7 +424,9 @@ def json_shape(doc, path="", out=None):
     out.setdefault(path or "/", set()).add(t)
     if isinstance(doc, dict):
         for k, v in doc.items():
-            json_shape(v, path + "/" + norm_key(k), out)
+            # a range of classes or queues ("TC0-5": EOS prints one when they share
+            # counters) is a key of the same kind as one class ("TC3")
+            json_shape(v, path + "/" + norm_key(k).replace("<n>-<n>", "<n>"), out)
     elif isinstance(doc, list):
         for v in doc:
             json_shape(v, path + "[]", out)
@@ -446,6 +448,14 @@ def table_headers(text):
                 cols.append(head[a:end].strip())
             heads.append(cols)
     return heads
+
+
+def distinct(heads):
+    out = []
+    for h in heads:
+        if h not in out:
+            out.append(h)
+    return out
 
 
 def ini_shape(text):
@@ -497,7 +507,7 @@ def compare_json(real_docs, sim_doc, mode):
                                                           "|".join(sorted(s))))
         elif r and mode in ("same", "real-in-sim"):
             bad.append("%s: real %s, simulator has none" % (p, "|".join(sorted(r))))
-        elif s and mode == "same":
+        elif s and mode in ("same", "sim-in-real"):
             bad.append("%s: real has none, simulator %s" % (p, "|".join(sorted(s))))
     return bad
 
@@ -537,7 +547,9 @@ def compare(spec, req, sim_text, asked_rev):
             return bad + compare_configdb(real, sim)
         return bad + compare_json(real, sim, spec.get("mode", "same"))
     if kind == "table":
-        r, s = table_headers(real[0]), table_headers(sim_text)
+        # a table per port or per queue set repeats its header: the distinct headers, in
+        # the order they first appear, are the shape (a switch with more ports prints more)
+        r, s = distinct(table_headers(real[0])), distinct(table_headers(sim_text))
         if r != s:
             bad.append("(headers): real %s, simulator %s" % (r, s))
         return bad
@@ -579,7 +591,11 @@ def checks(inv):
     for dev in sorted(seen):
         plat = plat_of[dev]
         for req, info in sorted(seen[dev].items()):
-            base = req[:-len(" | json")] if req.endswith(" | json") else req
+            # the EOS CLI's JSON form: `CMD | json`, or `CMD | json revision N` asking for a
+            # revision of the model as eAPI's command objects do
+            m = re.match(r"^(.*) \| json(?: revision (\d+))?$", req)
+            base = m.group(1) if m else req
+            cli_rev = int(m.group(2)) if m and m.group(2) else None
             key = (plat, norm_request(base))
             spec = TABLE.get(key)
             listed.add(key)
@@ -594,7 +610,8 @@ def checks(inv):
                 continue
             with open(os.path.join(SNAP, dev, snap_name(req) + ".txt"), encoding="utf-8") as f:
                 sim_text = f.read()
-            bad = compare(spec, req, sim_text, info["rev"] if tr_of[dev] == "rest" else None)
+            bad = compare(spec, req, sim_text,
+                          info["rev"] if tr_of[dev] == "rest" else cli_rev if m else None)
             checked.add(label)
             if label in pending:
                 pend_hit.add(label)
