@@ -2,7 +2,7 @@
  * and the run's state file.  The file is read back by a different process (the timer,
  * `confirm`, `history`), so it is parsed like any input: a symlink, a file too big or a
  * field out of range is refused, never half-used. */
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

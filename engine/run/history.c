@@ -2,7 +2,7 @@
  * the end of the run, whole and atomically; reading treats it as untrusted (it sits on disk
  * where anyone with root could edit it): a symlink, a file that is not regular or too big,
  * or JSON without the expected shape is refused with the reason. */
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
  * rewritten whole and atomically (rc_write_atomic), 0600; reading refuses a symlink, a
  * non-regular file and anything that does not parse, because forgetting a quarantine
  * silently would defeat it. */
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 #include <cmocka.h>
 
 #include "rocectl/diag.h"

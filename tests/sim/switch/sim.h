@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 
 #define SIM_NAME_MAX 64
 #define SIM_PATH_MAX 4096
