@@ -37,6 +37,14 @@ struct stream {
 	uint8_t *lldp_state;
 	struct rc_cabling cab;
 	int cab_rc; /* -ENOMEM: a device's findings were lost */
+	/* the ports whose LLDP port ID is an alias (SONiC's lldpmgrd): a neighbour names the
+	 * far port by it, and only once every device is read can it be told which port it is
+	 * (rc_lldp_resolve does the same for the whole fabric at once) */
+	struct stream_alias {
+		size_t dev;
+		char port[RC_NAME_MAX], alias[RC_NAME_MAX];
+	} * alias;
+	size_t n_alias, cap_alias;
 };
 
 static int index_links(struct stream *s, struct rc_err *err)
@@ -126,6 +134,56 @@ static void section_close(struct stream *s)
 	fputc('\n', s->out.f);
 }
 
+/* Called under the stream's lock, as keep_cabling is. */
+static void keep_aliases(struct stream *s, const struct rc_fleet_dev *d)
+{
+	for (size_t i = 0; d->lldp && i < d->lldp->nb.n_ids; i++) {
+		const struct rc_port_ident *e = &d->lldp->nb.ids[i];
+		struct stream_alias *a;
+
+		if (!e->alias[0] || !strcmp(e->alias, e->port))
+			continue;
+		if (rc_array_reserve((void **)&s->alias, &s->cap_alias, s->n_alias + 1,
+				     sizeof(*s->alias), 16)) {
+			s->cab_rc = -ENOMEM;
+			return;
+		}
+		a = &s->alias[s->n_alias++];
+		a->dev = d->index;
+		snprintf(a->port, sizeof(a->port), "%s", e->port);
+		snprintf(a->alias, sizeof(a->alias), "%s", e->alias);
+	}
+}
+
+/* A finding's "seen" end named by the far device's alias becomes that port's name; a
+ * miscabled end that then is the wanted one was cabled right all along: dropped. */
+static void resolve_aliases(struct stream *s)
+{
+	const struct rc_inventory *inv = s->f->inv;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < s->cab.n; i++) {
+		struct rc_cable_finding *f = &s->cab.v[i];
+		char *colon = strchr(f->seen, ':');
+
+		for (size_t k = 0; colon && k < s->n_alias; k++) {
+			const struct stream_alias *a = &s->alias[k];
+			size_t dl = (size_t)(colon - f->seen);
+
+			if (strcmp(colon + 1, a->alias) ||
+			    strlen(inv->devices[a->dev].name) != dl ||
+			    strncmp(f->seen, inv->devices[a->dev].name, dl))
+				continue;
+			snprintf(colon + 1, sizeof(f->seen) - dl - 1, "%s", a->port);
+			break;
+		}
+		if (f->kind == RC_CABLE_MISCABLED && !strcmp(f->seen, f->want))
+			continue;
+		s->cab.v[kept++] = *f;
+	}
+	s->cab.n = kept;
+}
+
 /* The device's cabling findings, from its LLDP (read by the fleet on the device's session),
  * which is then freed: only the state and the findings stay. */
 static void keep_cabling(struct stream *s, struct rc_fleet_dev *d, struct rc_cabling *mine)
@@ -135,6 +193,7 @@ static void keep_cabling(struct stream *s, struct rc_fleet_dev *d, struct rc_cab
 	memset(mine, 0, sizeof(*mine));
 	/* a device whose session never opened was not read: as rc_lldp_read says of it */
 	s->lldp_state[d->index] = (uint8_t)(d->lldp ? d->lldp->state : RC_LLDP_ERROR);
+	keep_aliases(s, d);
 	if (d->lldp && rc_cabling_check_device(mine, s->f->inv, d->index, d->lldp,
 					       s->ends + s->first[d->index],
 					       s->first[d->index + 1] - s->first[d->index], &err))
@@ -362,6 +421,7 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		s->cab.links_checked += read;
 		s->cab.links_unknown += !read;
 	}
+	resolve_aliases(s);
 	if (sort_findings(&s->cab, inv))
 		return rc_errf(err, ENOMEM, "out of memory (cabling findings)");
 	section_open(s);
@@ -431,6 +491,7 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 	free(s.brief);
 	free(s.fleet_of);
 	free(s.lldp_state);
+	free(s.alias);
 	rc_cabling_fini(&s.cab);
 	return rc;
 }
