@@ -52,8 +52,10 @@ SAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
 SAN_LDFLAGS := -fsanitize=address,undefined
 
-# engine/{config,plan,run,report,util}: the core library; cli/: the commands; drivers/.
-SRCS := $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+# cli/: the commands; engine/{config,plan,run,report,diag}: the core library; support/: what
+# the engine and the drivers share; drivers/; engine/util/: the bottom layer.  The layers and
+# the references allowed between them: scripts/check-layers, docs/ARCHITECTURE.md.
+SRCS := $(sort $(wildcard engine/*/*.c cli/*.c support/*.c drivers/*/*.c))
 LIB_SRCS := $(filter-out cli/main.c,$(SRCS))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 # The conformance suite: rocectl against vendor artifacts nobody on this project wrote
@@ -86,7 +88,7 @@ endif
 
 .PHONY: FORCE all deps test check demo install install-agent install-controller man-check deb \
 	clean format format-check sims help unit fuzz \
-	conformance faults-quick faults tidy
+	conformance faults-quick faults tidy check-layers
 
 $(BUILD)/config.mk: Makefile
 	@mkdir -p $(BUILD)
@@ -316,7 +318,7 @@ man-check:
 		out=$$(groff -ww -z -man "$$m" 2>&1) && [ -z "$$out" ] || { echo "$$m: $$out"; exit 1; }; \
 	done; echo "man-check: clean"
 
-FORMAT_SRCS = $(shell find engine cli drivers include tests/unit tests/conformance tests/sim tests/fuzz \
+FORMAT_SRCS = $(shell find engine cli support drivers include tests/unit tests/conformance tests/sim tests/fuzz \
 	-name '*.[ch]' 2>/dev/null)
 format:
 	clang-format -i $(FORMAT_SRCS)
@@ -327,16 +329,21 @@ format-check:
 # Static analysis with the checked-in .clang-tidy (clang-analyzer and a few bugprone
 # checks); .ci/run requires it to stay clean.
 TIDY ?= clang-tidy
-TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c drivers/*/*.c))
+TIDY_SRCS = $(sort $(wildcard engine/*/*.c cli/*.c support/*.c drivers/*/*.c))
 tidy: $(BUILD)/config.mk | $(GEN_PLUGIN_DIR) $(GEN_COMMIT)
 	@$(TIDY) --quiet $(TIDY_SRCS) -- -std=c11 -D_GNU_SOURCE -Iinclude -I$(BUILD)/gen \
 		-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) && echo "tidy: clean"
+
+# Every reference between the product's objects follows the layer order (cli -> engine ->
+# support <- drivers -> transport; util below all), read from their symbol tables.
+check-layers: rocectl rocectl-net.so
+	@scripts/check-layers $(BUILD)/rel $(REL_OBJS) $(REL_NET_OBJS)
 
 clean:
 	rm -rf $(BUILD) rocectl rocectl-net.so
 
 help:
-	@echo "targets: all (./rocectl) deps test demo install clean format format-check tidy sims conformance"
+	@echo "targets: all (./rocectl) deps test demo install clean format format-check tidy check-layers sims conformance"
 
 # Dependency files of every build (-MMD): touching a header rebuilds what includes it,
 # the fuzzers and test binaries included.

@@ -310,7 +310,7 @@ static void record(void *ctx, const char *request, const char *body, const char 
 }
 
 /* rc_tap_device_version lives with the transports, in rocectl-net.so, which the registry
- * loads with RTLD_GLOBAL when the first driver is looked up (engine/run/registry.c). */
+ * loads with RTLD_GLOBAL when the first driver is looked up (support/registry.c). */
 static void device_version(const struct rc_device *dev, const struct rc_run_opts *opts, char *out,
 			   size_t len)
 {

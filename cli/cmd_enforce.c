@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../engine/run/lock.h"
+#include "rocectl/lock.h"
 #include "confirm_cmd.h"
 #include "rocectl/confirm.h"
 #include "rocectl/cli.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../engine/run/lock.h"
+#include "rocectl/lock.h"
 #include "confirm_cmd.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../engine/run/lock.h"
+#include "rocectl/lock.h"
 #include "rocectl/cli.h"
 #include "rocectl/fleet.h"
 

@@ -25,7 +25,7 @@ static bool starts(const char *s, const char *p)
 
 /* The inventory's agent_command (docs/INVENTORY.md: `rocectl`, or an absolute path ending
  * in /rocectl, optionally after `sudo -n `) followed by `agent state`, `agent show` or
- * `agent counters` (reads: drivers/host/agent_cmd.c). */
+ * `agent counters` (reads: cli/agent_cmd.c). */
 static bool agent_read_only(const char *p)
 {
 	const char *sp;

@@ -307,7 +307,7 @@ static int read_agent_command(struct yw *w, const struct yw_map *m, char *out)
 	return 1;
 }
 
-/* proxy_jump: [user@]host[:port] or none (engine/config/jump.c). */
+/* proxy_jump: [user@]host[:port] or none (engine/util/jump.c). */
 static int read_proxy_jump(struct yw *w, const struct yw_map *m, struct rc_jump *out)
 {
 	const struct yd_node *n = yw_get(m, "proxy_jump");

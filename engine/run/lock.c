@@ -1,4 +1,4 @@
-/* Per-device run locks (engine/run/lock.h).  A holder writes "pid N\nhost H\nstarted T\n
+/* Per-device run locks (include/rocectl/lock.h).  A holder writes "pid N\nhost H\nstarted T\n
  * command C\n" into its lock file and truncates it when it releases: a non-empty file whose
  * lock could be taken was therefore left by a run that did not finish (killed, crashed), as
  * flock(2) says a lock "is released either by an explicit LOCK_UN operation on any of
@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lock.h"
+#include "rocectl/lock.h"
 #include "rocectl/util.h"
 
 #define HOLDER_MAX 512 /* what is read of a lock file: ours are far smaller */

@@ -9,7 +9,7 @@
 
 #include <cJSON.h>
 
-#include "plan_file.h"
+#include "rocectl/plan_file.h"
 #include "rocectl/util.h"
 #include "rocectl/journal.h"
 

@@ -1,6 +1,6 @@
 /* One file per device in the journal and the lock directory: the file name must stay in
  * its directory whatever the inventory calls the device.  Device names pass
- * rc_name_is_safe() (engine/config/names.c), which allows '/' ("rack1/leaf01"): a '/' is
+ * rc_name_is_safe() (engine/util/names.c), which allows '/' ("rack1/leaf01"): a '/' is
  * written as "%2F" ('%' never occurs in a safe name, so the mapping is one to one), and
  * nothing else of the name can form "." or ".." as a whole file name, since a safe name
  * starts with a letter or digit. */

@@ -23,7 +23,7 @@ int rc_desired_port(const struct rc_policy *policy, const struct rc_inventory *i
  *    "tolerance_pct": 5,
  *    "ports": [{"port": "enp12s0np0", "qos": QOS}],   (the ports the inventory knows)
  *    "default": QOS}                                  (any other port of the host)
- * QOS is the journal's port state (engine/run/qos_json.c). */
+ * QOS is the journal's port state (support/qos_json.c). */
 #define RC_DESIRED_SCHEMA    "rocectl.desired/v1"
 #define RC_DESIRED_MAX_PORTS 1024
 

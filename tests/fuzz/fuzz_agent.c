@@ -1,7 +1,7 @@
 /* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c):
  * the transport's raw result (stdout that may be empty, NUL-laden, not UTF-8; stderr; any
  * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal
- * holds parsed by rc_port_qos_from_json (engine/run/qos_json.c), and saved plans by
+ * holds parsed by rc_port_qos_from_json (support/qos_json.c), and saved plans by
  * rc_plan_load, and rendered desired states by rc_desired_load; none may crash on any input.
  * Accepted port states must survive a round trip unchanged. */
 #include <stddef.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../../drivers/host/agent_answer.h"
-#include "../../engine/run/plan_file.h"
+#include "rocectl/plan_file.h"
 #include "rocectl/desired.h"
 #include "rocectl/journal.h"
 

@@ -4,7 +4,7 @@
  *
  *   clang -std=c11 -D_GNU_SOURCE -Iinclude -g -O1 -fsanitize=fuzzer,address,undefined \
  *       tests/fuzz/fuzz_policy.c engine/config/[a-z]*.c engine/util/err.c \
- *       engine/plan/model.c $(pkg-config --cflags --libs yaml-0.1) -lm \
+ *       support/model.c $(pkg-config --cflags --libs yaml-0.1) -lm \
  *       -o build/fuzz_policy
  *   mkdir -p build/fuzz-corpus
  *   build/fuzz_policy -max_total_time=300 -max_len=65536 build/fuzz-corpus policies \

@@ -1,4 +1,4 @@
-/* The network plugin's ABI check (engine/run/registry.c): a driver compiled for another
+/* The network plugin's ABI check (support/registry.c): a driver compiled for another
  * rocectl version is not registered, and the load error names both versions. */
 #include <setjmp.h>
 #include <stdarg.h>

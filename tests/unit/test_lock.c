@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/run/lock.h"
+#include "rocectl/lock.h"
 #include "testutil.h"
 
 static char dir[256];

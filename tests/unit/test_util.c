@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "../../engine/run/plan_file.h"
+#include "rocectl/plan_file.h"
 #include "rocectl/fleet.h"
 #include "rocectl/util.h"
 #include "testutil.h"

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host.h"
+#include "../drivers/host/host.h"
 #include "rocectl/cli.h"
 #include "rocectl/inventory.h"
 #include "rocectl/policy.h"

@@ -14,7 +14,7 @@
  *         "schema":"rocectl.agent-write/v1","protocol":1,"status":"ok"|"error","error":MSG}
  * The controller refuses an answer of another protocol (agent_answer.h, RC_AGENT_PROTOCOL).
  *
- * PORT_QOS is the journal's serialization (engine/run/qos_json.c).  `write` re-reads each
+ * PORT_QOS is the journal's serialization (support/qos_json.c).  `write` re-reads each
  * interface itself so the driver's read-modify-write starts from the live state; the
  * journal and the rollback stay with the controller, which owns the run. */
 #include <errno.h>
@@ -26,8 +26,8 @@
 
 #include <cJSON.h>
 
-#include "agent_answer.h"
-#include "host.h"
+#include "../drivers/host/agent_answer.h"
+#include "../drivers/host/host.h"
 #include "rocectl/cli.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"

@@ -82,8 +82,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent_answer.h"
-#include "host.h"
+#include "../drivers/host/agent_answer.h"
+#include "../drivers/host/host.h"
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/history.h"
