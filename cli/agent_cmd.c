@@ -415,19 +415,6 @@ static void out_iface_error(struct agent *a, const char *ifname, const char *msg
 
 /* ---- plan / verify / apply ------------------------------------------------------------- */
 
-static int copy_changes(struct rc_changes *dst, const struct rc_changes *src)
-{
-	memset(dst, 0, sizeof(*dst));
-	if (!src->n)
-		return 0;
-	dst->v = malloc(src->n * sizeof(*dst->v));
-	if (!dst->v)
-		return -ENOMEM;
-	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
-	dst->n = dst->cap = src->n;
-	return 0;
-}
-
 static void run_interface(struct agent *a, const char *ifname, const char *base_run)
 {
 	char only[1][RC_NAME_MAX], run_id[128];
@@ -487,7 +474,7 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 	/* apply: what the diff said is what we report as done (or undone). */
 	if (a->hist && rc_history_add(a->hist, &r, "pending"))
 		fprintf(stderr, "rocectl agent: warning: out of memory for the run record\n");
-	if (copy_changes(&planned, &r.changes)) {
+	if (rc_changes_copy(&r.changes, &planned)) {
 		out_iface_error(a, ifname, "out of memory");
 		rc_out_close_object(&a->out);
 		note_error(a);

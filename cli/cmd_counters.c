@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/cli.h"
 #include "rocectl/diag.h"
 #include "rocectl/fleet.h"
@@ -416,14 +417,6 @@ static int report(struct ctr_run *r)
 	return code;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Every device's counters become their rise since base[i] (rc_counters_delta); a device
  * read now but without a baseline fails with `missing`. */
 static int to_deltas(struct ctr_run *r, const struct rc_counters *base, const bool *has,
@@ -470,7 +463,7 @@ static int sample_twice(struct ctr_run *r)
 	int rc = -ENOMEM;
 
 	if (base && first_err && first_rc && has) {
-		t0 = now_s();
+		t0 = rc_now_s();
 		rc_fleet_counters(&r->f);
 		for (size_t i = 0; i < r->f.n; i++) {
 			struct rc_fleet_dev *d = &r->f.devs[i];
@@ -485,7 +478,7 @@ static int sample_twice(struct ctr_run *r)
 		}
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		r->window_s = now_s() - t0;
+		r->window_s = rc_now_s() - t0;
 		rc_fleet_counters(&r->f);
 		for (size_t i = 0; i < r->f.n; i++)
 			if (first_rc[i] && !r->f.devs[i].rc) {

@@ -199,21 +199,6 @@ static int load(const struct cmd_opts *o, struct rc_policy *pol, struct rc_inven
 	return 0;
 }
 
-/* The changes a device had before apply, kept for the report (apply re-diffs). */
-static int copy_changes(const struct rc_changes *from, struct rc_changes *to)
-{
-	memset(to, 0, sizeof(*to));
-	to->unverified = from->unverified;
-	if (!from->n)
-		return 0;
-	to->v = malloc(from->n * sizeof(*to->v));
-	if (!to->v)
-		return -ENOMEM;
-	memcpy(to->v, from->v, from->n * sizeof(*to->v));
-	to->n = to->cap = from->n;
-	return 0;
-}
-
 struct tally {
 	size_t devices, failed, with_changes, changes;
 };
@@ -329,7 +314,7 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 		return RC_EXIT_ERROR;
 	}
 	for (size_t i = 0; i < f->n; i++)
-		if (!f->devs[i].rc && copy_changes(&f->devs[i].run.changes, &before[i])) {
+		if (!f->devs[i].rc && rc_changes_copy(&f->devs[i].run.changes, &before[i])) {
 			fprintf(stderr, "rocectl apply: out of memory\n");
 			free(before);
 			return RC_EXIT_ERROR;

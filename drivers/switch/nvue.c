@@ -16,6 +16,7 @@
 #include "nvue.h"
 #include "port_memo.h"
 #include "switch_common.h"
+#include "rocectl/deadline.h"
 #include "rocectl/confirm.h"
 #include "rocectl/transport.h"
 
@@ -36,22 +37,6 @@ struct rc_session {
 	bool read_once;		  /* found_unsaved is set (only with save_only_if_saved) */
 	bool found_unsaved;	  /* the first read: applied != startup, or not known */
 };
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* ---- SSH ------------------------------------------------------------------------------ */
 
@@ -187,7 +172,7 @@ static void rest_discard(struct rc_session *s, const char *rev_path)
 static int rest_wait(struct rc_session *s, const char *rev_path, const char *id, struct rc_err *err)
 {
 	uint32_t limit = s->dev->rest.timeout_ms ? s->dev->rest.timeout_ms : DEFAULT_APPLY_MS;
-	uint64_t deadline = now_ms() + limit;
+	uint64_t deadline = rc_now_ms() + limit;
 	char state[64] = "", issue[300];
 	bool ok;
 
@@ -209,11 +194,11 @@ static int rest_wait(struct rc_session *s, const char *rev_path, const char *id,
 			return rc_errf(err, EIO, "revision %s was not applied (%s)%s%s", id, state,
 				       issue[0] ? ": " : "", issue);
 		}
-		if (now_ms() >= deadline)
+		if (rc_now_ms() >= deadline)
 			return rc_errf(err, ETIMEDOUT,
 				       "revision %s was not applied within %us (state '%s')", id,
 				       (limit + 999) / 1000, state);
-		sleep_ms(POLL_MS);
+		rc_sleep_ms(POLL_MS);
 	}
 }
 

@@ -280,14 +280,6 @@ static bool retryable(CURLcode c, long status)
 	}
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static void prepare(struct rc_rest *r, const char *method, const char *url, const char *body,
 		    size_t body_len, const char *content_type, struct sink *s)
 {
@@ -441,7 +433,7 @@ static int rest_request_raw(struct rc_rest *r, const char *method, const char *p
 		long t;
 
 		if (i)
-			sleep_ms(BACKOFF_MS << (i - 1));
+			rc_sleep_ms(BACKOFF_MS << (i - 1));
 		t = (long)rc_deadline_clamp_ms(r->timeout_ms, &cut);
 		if (!t) {
 			c = CURLE_OPERATION_TIMEDOUT;

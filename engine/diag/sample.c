@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/devrun.h"
 #include "rocectl/diag.h"
 #include "rocectl/fleet.h"
@@ -20,14 +21,6 @@ struct rc_diag_scope rc_diag_scope_of(const struct rc_policy *pol)
 	if (pol->ecn.enabled)
 		s.tc_mask |= (uint8_t)(1u << (pol->ecn.traffic_class & 7));
 	return s;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void sleep_us(uint64_t us)
@@ -55,7 +48,7 @@ int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_dia
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
 	*failed = 0;
-	t0 = now_s();
+	t0 = rc_now_s();
 	rc_fleet_counters(f);
 	for (size_t i = 0; i < f->n; i++) {
 		first[i] = f->devs[i].counters;
@@ -67,7 +60,7 @@ int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_dia
 		rc_devrun_close(&f->devs[i].run);
 	}
 	sleep_us(interval_us);
-	t1 = now_s();
+	t1 = rc_now_s();
 	rc_fleet_counters(f);
 	*window_s = t1 - t0;
 	for (size_t i = 0; i < f->n && !rc; i++) {

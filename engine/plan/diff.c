@@ -59,6 +59,20 @@ void rc_changes_fini(struct rc_changes *c)
 	c->n = c->cap = 0;
 }
 
+int rc_changes_copy(const struct rc_changes *from, struct rc_changes *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->unverified = from->unverified;
+	if (!from->n)
+		return 0;
+	to->v = malloc(from->n * sizeof(*to->v));
+	if (!to->v)
+		return -ENOMEM;
+	memcpy(to->v, from->v, from->n * sizeof(*to->v));
+	to->n = to->cap = from->n;
+	return 0;
+}
+
 size_t rc_changes_count(const struct rc_changes *c, enum rc_change_kind kind)
 {
 	size_t n = 0;

@@ -8,26 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/canary.h"
 #include "rocectl/devrun.h"
 #include "rocectl/enforce.h"
 #include "rocectl/journal.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_ms(uint32_t ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 /* ---- counters of the canaries and their link peers ---------------------------------- */
 
@@ -101,7 +86,7 @@ static void sampler_fini(struct sampler *s)
 
 static void sample_first(struct sampler *s)
 {
-	s->t0 = now_s();
+	s->t0 = rc_now_s();
 	rc_fleet_counters(&s->f);
 	for (size_t i = 0; i < s->f.n; i++) {
 		struct rc_fleet_dev *d = &s->f.devs[i];
@@ -118,7 +103,7 @@ static void sample_first(struct sampler *s)
 static int sample_second(struct sampler *s, const struct rc_diag_scope *scope, struct rc_err *err)
 {
 	rc_fleet_counters(&s->f);
-	s->window_s = now_s() - s->t0;
+	s->window_s = rc_now_s() - s->t0;
 	for (size_t i = 0; i < s->f.n; i++) {
 		struct rc_fleet_dev *d = &s->f.devs[i];
 
@@ -471,7 +456,7 @@ int rc_enforce_canary(struct rc_fleet *f, const struct rc_guardrails *g, const s
 	if (!canaries_applied(f, pick.is_canary, map, out)) {
 		rep->result = RC_CANARY_APPLY_FAILED;
 	} else {
-		sleep_ms(g->canary.wait_ms);
+		rc_sleep_ms(g->canary.wait_ms);
 		rc = sample_second(&s, &scope, err);
 		if (rc)
 			goto out;

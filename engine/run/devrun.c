@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rocectl/deadline.h"
 #include "rocectl/desired.h"
 #include "rocectl/devrun.h"
 #include "rocectl/journal.h"
@@ -21,14 +22,6 @@
  * state converges or this many attempts have passed. */
 #define SETTLE_ATTEMPTS 4
 #define SETTLE_DELAY_MS 250
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 static int alloc_ports(struct rc_devrun *r, size_t n, struct rc_err *err)
 {
@@ -215,7 +208,7 @@ static int settle(struct rc_devrun *r, double tolerance, struct rc_err *err)
 		int rc;
 
 		if (attempt)
-			sleep_ms(SETTLE_DELAY_MS);
+			rc_sleep_ms(SETTLE_DELAY_MS);
 		rc = rc_devrun_read(r, err);
 		if (rc)
 			return rc;

@@ -65,20 +65,6 @@ void rc_enforce_decide(const struct rc_fleet *f, const struct rc_guardrails *g,
 		d->blocked = RC_GUARD_MAX_CHANGES;
 }
 
-static int copy_changes(const struct rc_changes *from, struct rc_changes *to)
-{
-	memset(to, 0, sizeof(*to));
-	to->unverified = from->unverified;
-	if (!from->n)
-		return 0;
-	to->v = malloc(from->n * sizeof(*to->v));
-	if (!to->v)
-		return -ENOMEM;
-	memcpy(to->v, from->v, from->n * sizeof(*to->v));
-	to->n = to->cap = from->n;
-	return 0;
-}
-
 static size_t drift_of(const struct rc_changes *c)
 {
 	return rc_changes_count(c, RC_CHANGE_SET) + rc_changes_count(c, RC_CHANGE_UNKNOWN);
@@ -171,7 +157,7 @@ int rc_enforce_execute(struct rc_fleet *f, const struct rc_guardrails *g, struct
 			snprintf(o->error, sizeof(o->error), "%s", d->err.msg);
 			continue;
 		}
-		if (copy_changes(&d->run.changes, &o->found) ||
+		if (rc_changes_copy(&d->run.changes, &o->found) ||
 		    (hist && rc_history_add(hist, &d->run, "pending"))) {
 			free(map);
 			return rc_errf(err, ENOMEM, "out of memory");

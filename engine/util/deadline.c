@@ -1,4 +1,5 @@
-/* Per-thread deadlines (include/rocectl/deadline.h). */
+/* Per-thread deadlines and the monotonic clock (include/rocectl/deadline.h). */
+#include <errno.h>
 #include <time.h>
 
 #include "rocectl/deadline.h"
@@ -13,6 +14,22 @@ uint64_t rc_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+double rc_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void rc_sleep_ms(uint32_t ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 void rc_deadline_set(uint32_t ms)

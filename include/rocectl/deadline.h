@@ -15,6 +15,12 @@
 /* Milliseconds of CLOCK_MONOTONIC. */
 uint64_t rc_now_ms(void);
 
+/* Seconds of CLOCK_MONOTONIC, for measuring windows (counter rates). */
+double rc_now_s(void);
+
+/* Sleep `ms` milliseconds, resumed after a signal. */
+void rc_sleep_ms(uint32_t ms);
+
 /* This thread's work must end within `ms` from now (0: no deadline). */
 void rc_deadline_set(uint32_t ms);
 void rc_deadline_clear(void);

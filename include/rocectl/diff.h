@@ -54,6 +54,8 @@ static inline void rc_changes_free(struct rc_changes *c)
 {
 	rc_changes_fini(c);
 }
+/* `to` becomes a copy of `from` (which stays as it is): 0 or -ENOMEM. */
+int rc_changes_copy(const struct rc_changes *from, struct rc_changes *to);
 /* Count of changes of kind SET / UNKNOWN (drift means either). */
 size_t rc_changes_count(const struct rc_changes *c, enum rc_change_kind kind);
 
