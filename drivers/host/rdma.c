@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <infiniband/verbs.h>
 
+#include "rocectl/util.h"
 #include "host.h"
 
 #define IPV4_MAPPED_PREFIX "0000:0000:0000:0000:0000:ffff:"
@@ -21,15 +22,8 @@ static int add_unique(char (**v)[RC_NAME_MAX], size_t *n, size_t *cap, const cha
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*v)[i], name))
 			return 0;
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		char(*nv)[RC_NAME_MAX] = realloc(*v, nc * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = nc;
-	}
+	if (rc_array_reserve((void **)v, cap, *n + 1, sizeof(**v), 8))
+		return -ENOMEM;
 	snprintf((*v)[(*n)++], RC_NAME_MAX, "%s", name);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rocectl/util.h"
 #include "host.h"
 
 /* A directory listing bigger than this is not a sysfs class directory. */
@@ -184,17 +185,10 @@ int rc_host_list(const char *path, char (**names)[RC_NAME_MAX], size_t *n)
 			free(v);
 			return -E2BIG;
 		}
-		if (cnt == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char(*nv)[RC_NAME_MAX] = realloc(v, nc * sizeof(*nv));
-
-			if (!nv) {
-				closedir(d);
-				free(v);
-				return -ENOMEM;
-			}
-			v = nv;
-			cap = nc;
+		if (rc_array_reserve((void **)&v, &cap, cnt + 1, sizeof(*v), 16)) {
+			closedir(d);
+			free(v);
+			return -ENOMEM;
 		}
 		snprintf(v[cnt], sizeof(v[cnt]), "%s", de->d_name);
 		cnt++;

@@ -13,6 +13,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "eos.h"
 
 #define WD_MIN_MS	 10
@@ -54,15 +55,8 @@ static int add_cmd(struct eos_cmds *c, struct rc_err *err, enum eos_ctx ctx, con
 		    (ctx == EOS_CTX_GLOBAL || (!strcmp(p->port, port) && p->queue == queue)))
 			return 0;
 	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 32;
-		struct eos_cmd *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return rc_errf(err, ENOMEM, "out of memory");
-		c->v = v;
-		c->cap = cap;
-	}
+	if (rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 32))
+		return rc_errf(err, ENOMEM, "out of memory");
 	c->v[c->n++] = o;
 	return 0;
 }
@@ -412,16 +406,9 @@ static void add_line(struct lines *l, const char *fmt, ...)
 
 	if (l->failed)
 		return;
-	if (l->n + 2 > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		char **v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			l->failed = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (rc_array_reserve((void **)&l->v, &l->cap, l->n + 2, sizeof(*l->v), 32)) {
+		l->failed = true;
+		return;
 	}
 	va_start(ap, fmt);
 	if (vasprintf(&s, fmt, ap) < 0)

@@ -12,6 +12,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "eos.h"
 
 #define MAX_LINES  (1u << 20)
@@ -87,15 +88,8 @@ static int push_line(struct eos_config *c, int depth, const char *text, size_t l
 	if (c->n >= MAX_LINES)
 		return rc_errf(err, EPROTO, "%s: more than %u configuration lines", what,
 			       MAX_LINES);
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct eos_line *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return rc_errf(err, ENOMEM, "out of memory");
-		c->v = v;
-		c->cap = cap;
-	}
+	if (rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 256))
+		return rc_errf(err, ENOMEM, "out of memory");
 	c->v[c->n].depth = depth;
 	memcpy(c->v[c->n].text, text, len);
 	c->v[c->n].text[len] = '\0';

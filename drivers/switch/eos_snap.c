@@ -16,6 +16,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "eos.h"
 
 #define SNAP_VERSION	 1
@@ -72,15 +73,8 @@ void eos_snap_free(struct eos_snap *s)
 
 static int keep(struct eos_config *out, int depth, const char *text, struct rc_err *err)
 {
-	if (out->n == out->cap) {
-		size_t nc = out->cap ? out->cap * 2 : 64;
-		struct eos_line *nv = realloc(out->v, nc * sizeof(*nv));
-
-		if (!nv)
-			return rc_errf(err, ENOMEM, "out of memory");
-		out->v = nv;
-		out->cap = nc;
-	}
+	if (rc_array_reserve((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v), 64))
+		return rc_errf(err, ENOMEM, "out of memory");
 	out->v[out->n].depth = depth;
 	snprintf(out->v[out->n].text, sizeof(out->v[out->n].text), "%s", text);
 	out->n++;
@@ -304,16 +298,9 @@ static void add(struct lines *l, const char *a, const char *b)
 
 	if (l->failed)
 		return;
-	if (l->n + 2 > l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 64;
-		char **nv = realloc(l->v, nc * sizeof(*nv));
-
-		if (!nv) {
-			l->failed = true;
-			return;
-		}
-		l->v = nv;
-		l->cap = nc;
+	if (rc_array_reserve((void **)&l->v, &l->cap, l->n + 2, sizeof(*l->v), 64)) {
+		l->failed = true;
+		return;
 	}
 	size_t la = strlen(a), lb = strlen(b);
 

@@ -14,6 +14,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "nvue.h"
 
 void nvue_ops_free(struct nvue_ops *ops)
@@ -110,15 +111,8 @@ static int add_op(struct nvue_ops *ops, struct rc_err *err, const char *port, bo
 			       "bind them to separate NVUE profiles",
 			       ops->v[i].port ? ops->v[i].port : "?", port ? port : "?", p, a, b);
 	}
-	if (ops->n == ops->cap) {
-		size_t cap = ops->cap ? ops->cap * 2 : 32;
-		struct nvue_op *v = realloc(ops->v, cap * sizeof(*v));
-
-		if (!v)
-			return rc_errf(err, ENOMEM, "out of memory");
-		ops->v = v;
-		ops->cap = cap;
-	}
+	if (rc_array_reserve((void **)&ops->v, &ops->cap, ops->n + 1, sizeof(*ops->v), 32))
+		return rc_errf(err, ENOMEM, "out of memory");
 	ops->v[ops->n++] = o;
 	return 0;
 }

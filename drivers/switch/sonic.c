@@ -23,6 +23,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "sonic.h"
 #include "port_memo.h"
 #include "switch_common.h"
@@ -232,16 +233,9 @@ static int fetch_appl(struct rc_session *s, const cJSON *cfg, const struct rc_po
 		if (!managed || strspn(bar + 1, "0123456789-") != strlen(bar + 1) ||
 		    strlen(bar + 1) > 8)
 			continue;
-		if (nk == cap) {
-			size_t c2 = cap ? cap * 2 : 16;
-			void *k2 = realloc(keys, c2 * sizeof(*keys));
-
-			if (!k2) {
-				rc = rc_errf(err, ENOMEM, "out of memory");
-				goto out;
-			}
-			keys = k2;
-			cap = c2;
+		if (rc_array_reserve((void **)&keys, &cap, nk + 1, sizeof(*keys), 16)) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+			goto out;
 		}
 		snprintf(keys[nk++], sizeof(keys[0]), "BUFFER_PG_TABLE:%.*s:%s",
 			 (int)(bar - e->string), e->string, bar + 1);

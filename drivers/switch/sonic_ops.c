@@ -13,6 +13,7 @@
 
 #include <cJSON.h>
 
+#include "rocectl/util.h"
 #include "sonic.h"
 
 #define DEFAULT_MAP	 "AZURE" /* SONiC's templated map names (sonic-buildimage Configuration.md) */
@@ -78,15 +79,8 @@ int sonic_ops_add(struct sonic_ops *ops, struct rc_err *err, const char *port, u
 			       field[0] ? " " : "", field, p->remove ? "(removed)" : p->value,
 			       o.remove ? "(removed)" : o.value);
 	}
-	if (ops->n == ops->cap) {
-		size_t cap = ops->cap ? ops->cap * 2 : 32;
-		struct sonic_op *v = realloc(ops->v, cap * sizeof(*v));
-
-		if (!v)
-			return rc_errf(err, ENOMEM, "out of memory");
-		ops->v = v;
-		ops->cap = cap;
-	}
+	if (rc_array_reserve((void **)&ops->v, &ops->cap, ops->n + 1, sizeof(*ops->v), 32))
+		return rc_errf(err, ENOMEM, "out of memory");
 	ops->v[ops->n++] = o;
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/util.h"
 #include "rocectl/deadlock.h"
 
 struct vec {
@@ -14,15 +15,8 @@ struct vec {
 
 static int push(struct vec *a, size_t x)
 {
-	if (a->n == a->cap) {
-		size_t c = a->cap ? a->cap * 2 : 4;
-		size_t *v = realloc(a->v, c * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		a->v = v;
-		a->cap = c;
-	}
+	if (rc_array_reserve((void **)&a->v, &a->cap, a->n + 1, sizeof(*a->v), 4))
+		return -ENOMEM;
 	a->v[a->n++] = x;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/util.h"
 #include "rocectl/diag.h"
 
 /* "pfc_pause_tx[3]" with base "pfc_pause_tx": the index 0..7, -1 without one (EOS counts
@@ -129,15 +130,8 @@ static struct rc_diag_port *port_of(struct rc_diag_dev *d, const char *name, siz
 	for (size_t i = d->n; i > 0; i--)
 		if (!strcmp(d->v[i - 1].name, name))
 			return &d->v[i - 1];
-	if (d->n == *cap) {
-		size_t c = *cap ? *cap * 2 : 8;
-
-		v = realloc(d->v, c * sizeof(*v));
-		if (!v)
-			return NULL;
-		d->v = v;
-		*cap = c;
-	}
+	if (rc_array_reserve((void **)&d->v, cap, d->n + 1, sizeof(*d->v), 8))
+		return NULL;
 	v = &d->v[d->n++];
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s", name);

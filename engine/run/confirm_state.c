@@ -145,18 +145,12 @@ int rc_confirm_list(const char *dir, char ***ids, size_t *n)
 		return errno == ENOENT ? 0 : -errno;
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
-		char **v;
 
 		if (de->d_name[0] == '.' || l < 6 || l - 5 >= 64 ||
 		    strcmp(de->d_name + l - 5, ".json"))
 			continue;
-		if (*n == cap) {
-			cap = cap ? cap * 2 : 8;
-			v = realloc(*ids, cap * sizeof(*v));
-			if (!v)
-				break;
-			*ids = v;
-		}
+		if (rc_array_reserve((void **)ids, &cap, *n + 1, sizeof(**ids), 8))
+			break;
 		(*ids)[*n] = strndup(de->d_name, l - 5);
 		if ((*ids)[*n])
 			(*n)++;

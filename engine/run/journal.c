@@ -356,13 +356,8 @@ static int list_dir(int fd, int want_dirs, char ***out, size_t *n)
 			continue;
 		if (!want_dirs && (l < 6 || strcmp(de->d_name + l - 5, ".json")))
 			continue;
-		if (*n == cap) {
-			char **nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (rc_array_reserve((void **)&v, &cap, *n + 1, sizeof(*v), 16))
+			break;
 		if (!(v[*n] = strdup(de->d_name)))
 			break;
 		(*n)++;
@@ -383,15 +378,8 @@ static void free_names(char **v, size_t n)
 
 static struct rc_journal_entry *grow(struct rc_journal_entry **v, size_t *n, size_t *cap)
 {
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		struct rc_journal_entry *nv = realloc(*v, nc * sizeof(**v));
-
-		if (!nv)
-			return NULL;
-		*v = nv;
-		*cap = nc;
-	}
+	if (rc_array_reserve((void **)v, cap, *n + 1, sizeof(**v), 8))
+		return NULL;
 	memset(&(*v)[*n], 0, sizeof(**v));
 	return &(*v)[(*n)++];
 }
