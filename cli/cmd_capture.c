@@ -309,19 +309,16 @@ static void record(void *ctx, const char *request, const char *body, const char 
 		   answer, len);
 }
 
-/* rc_tap_device_version lives with the transports, in rocectl-net.so, which the registry
- * loads with RTLD_GLOBAL when the first driver is looked up (support/registry.c). */
+/* The driver's own way to ask for the version (its `device_version` op), "unknown" when
+ * it has none. */
 static void device_version(const struct rc_device *dev, const struct rc_run_opts *opts, char *out,
 			   size_t len)
 {
-	void (*fn)(const struct rc_device *, const struct rc_run_opts *, char *, size_t);
+	const struct rc_driver *drv = rc_driver_find(rc_driver_name_for(dev));
 
 	snprintf(out, len, "unknown");
-	if (!rc_driver_find(rc_driver_name_for(dev)))
-		return;
-	*(void **)(&fn) = dlsym(RTLD_DEFAULT, "rc_tap_device_version");
-	if (fn)
-		fn(dev, opts, out, len);
+	if (drv && drv->device_version)
+		drv->device_version(dev, opts, out, len);
 }
 
 /* The inventory's password for this device (rc_secret_password, in rocectl-net.so too),

@@ -326,11 +326,6 @@ static int eos_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 
 /* ---- writing ------------------------------------------------------------------------------ */
 
-static const struct eos_port_info *info_of(const struct rc_session *s, const char *port)
-{
-	return rc_port_memo_find(&s->read, port);
-}
-
 /* One exec-mode command, over eAPI (after `enable`) or SSH; its output is not needed. */
 static int exec_one(struct rc_session *s, const char *cmd, struct rc_err *err)
 {
@@ -482,19 +477,11 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 		rc = rc_errf(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	if (s->opts.dry_run) {
-		rc = rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
+	rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
+	if (!rc)
+		rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
+	if (rc)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct eos_port_info *in = info_of(s, w[i].port);
-
-		if (!in) {
-			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
-			goto out;
-		}
-		info[i] = *in;
-	}
 	for (size_t i = 0; i < s->read.n; i++)
 		peers[i] = (struct eos_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
 	rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->read.n, &cmds, err);
@@ -897,6 +884,7 @@ static const struct rc_driver eos_ssh_driver = {
     .discard = eos_discard,
     .confirm = eos_confirm,
     .found_unsaved = eos_found_unsaved,
+    .device_version = rc_tap_device_version,
 };
 
 static const struct rc_driver eos_eapi_driver = {
@@ -913,6 +901,7 @@ static const struct rc_driver eos_eapi_driver = {
     .discard = eos_discard,
     .confirm = eos_confirm,
     .found_unsaved = eos_found_unsaved,
+    .device_version = rc_tap_device_version,
 };
 
 RC_DRIVER_REGISTER(eos_ssh_driver)

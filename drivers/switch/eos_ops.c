@@ -15,6 +15,7 @@
 
 #include "rocectl/util.h"
 #include "eos.h"
+#include "switch_common.h"
 
 #define WD_MIN_MS	 10
 #define WD_MAX_MS	 60000
@@ -510,15 +511,7 @@ int eos_check_cli_output(const char *out, size_t out_len, const char *errout, si
 	if (find_error_line(errout, err_len, why, why_len) ||
 	    find_error_line(out, out_len, why, why_len))
 		return -EIO;
-	if (exit_status == 0)
-		return 0;
-	if (err_len)
-		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
-	else if (out_len)
-		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
-	if (!why[0])
-		snprintf(why, why_len, "exit status %d", exit_status);
-	return -EIO;
+	return rc_switch_cli_status(out, out_len, errout, err_len, exit_status, why, why_len);
 }
 
 /* The revision of each command's JSON model that rocectl parses.  eAPI answers revision 1

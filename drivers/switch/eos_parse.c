@@ -14,6 +14,7 @@
 
 #include "rocectl/util.h"
 #include "eos.h"
+#include "switch_common.h"
 
 #define MAX_LINES  (1u << 20)
 #define MAX_DEPTH  8
@@ -49,19 +50,7 @@ bool eos_port_name_ok(const char *name)
 
 bool eos_name_ok(const char *name)
 {
-	size_t n = name ? strnlen(name, RC_NAME_MAX) : 0;
-
-	if (n < 1 || n >= RC_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		bool alnum =
-		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-
-		if (!alnum && (i == 0 || (c != '_' && c != '-')))
-			return false;
-	}
-	return true;
+	return rc_switch_name_ok(name, "_-");
 }
 
 void eos_config_free(struct eos_config *c)

@@ -543,11 +543,6 @@ static int nvue_read(struct rc_session *s, struct rc_port_state *ports, size_t n
 	return rc;
 }
 
-static const struct nvue_port_info *info_of(const struct rc_session *s, const char *port)
-{
-	return rc_port_memo_find(&s->read, port);
-}
-
 static bool startup_differs(const struct nvue_port_info *info, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -596,19 +591,11 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 		rc = rc_errf(err, ENOMEM, "out of memory");
 		goto out;
 	}
-	if (s->opts.dry_run) {
-		rc = rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
+	rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
+	if (!rc)
+		rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
+	if (rc)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct nvue_port_info *in = info_of(s, w[i].port);
-
-		if (!in) {
-			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
-			goto out;
-		}
-		info[i] = *in;
-	}
 	for (size_t i = 0; i < s->read.n; i++)
 		peers[i] = (struct nvue_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
 	rc = nvue_build_ops(w, info, n, peers, s->read.n, &ops, err);
@@ -1101,6 +1088,7 @@ static const struct rc_driver nvue_ssh_driver = {
     .discard = nvue_discard,
     .confirm = nvue_confirm,
     .found_unsaved = nvue_found_unsaved,
+    .device_version = rc_tap_device_version,
 };
 
 static const struct rc_driver nvue_rest_driver = {
@@ -1114,6 +1102,7 @@ static const struct rc_driver nvue_rest_driver = {
     .restore_native = nvue_restore_native,
     .discard = nvue_discard,
     .found_unsaved = nvue_found_unsaved,
+    .device_version = rc_tap_device_version,
 };
 
 RC_DRIVER_REGISTER(nvue_ssh_driver)

@@ -13,6 +13,7 @@
 #include <cJSON.h>
 
 #include "nvue.h"
+#include "switch_common.h"
 
 #define DEFAULT_PROFILE	      "default-global"
 #define PFC_DEFAULT_CABLE_M   10  /* Cumulus Linux QoS guide, PFC: PFC profiles */
@@ -30,19 +31,7 @@ static const char *const prof_key[NVUE_PROF_N] = {
 
 bool nvue_port_name_ok(const char *name)
 {
-	size_t n = name ? strnlen(name, RC_NAME_MAX) : 0;
-
-	if (n < 1 || n >= RC_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		bool alnum =
-		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-
-		if (!alnum && (i == 0 || !strchr("._-", c)))
-			return false;
-	}
-	return true;
+	return rc_switch_name_ok(name, "._-");
 }
 
 int nvue_parse_json(const char *buf, size_t len, const char *what, cJSON **out, struct rc_err *err)

@@ -607,14 +607,10 @@ static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		rc = rc_errf(err, EINVAL, "'%s' was not read before apply", s->dev->name);
 		goto out;
 	}
+	rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
+	if (rc)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
-		const struct sonic_port_info *in = info_of(s, w[i].port);
-
-		if (!in) {
-			rc = rc_errf(err, EINVAL, "port '%s' was not read before apply", w[i].port);
-			goto out;
-		}
-		info[i] = *in;
 		/* traffic must not move onto a priority that cannot be made lossless here */
 		if ((s->gated & RC_F_PFC) && (w[i].want->known & RC_F_PFC) &&
 		    (w[i].want->pfc_enabled & ~w[i].have->pfc_enabled) &&
@@ -1401,6 +1397,7 @@ static const struct rc_driver sonic_ssh_driver = {
     .snapshot = sonic_snapshot,
     .restore_derived = sonic_restore_derived,
     .found_unsaved = sonic_found_unsaved,
+    .device_version = rc_tap_device_version,
 };
 
 RC_DRIVER_REGISTER(sonic_ssh_driver)

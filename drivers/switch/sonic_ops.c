@@ -15,6 +15,7 @@
 
 #include "rocectl/util.h"
 #include "sonic.h"
+#include "switch_common.h"
 
 #define DEFAULT_MAP	 "AZURE" /* SONiC's templated map names (sonic-buildimage Configuration.md) */
 #define DEFAULT_WRED	 "AZURE_LOSSLESS"
@@ -1024,15 +1025,7 @@ int sonic_gcu_verdict(enum sonic_gcu_cmd cmd, const char *out, size_t out_len, c
 			return -EIO;
 		}
 	}
-	if (exit_status == 0)
-		return 0;
-	if (err_len)
-		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
-	else if (out_len)
-		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
-	if (!why[0])
-		snprintf(why, why_len, "exit status %d", exit_status);
-	return -EIO;
+	return rc_switch_cli_status(out, out_len, errout, err_len, exit_status, why, why_len);
 }
 
 size_t sonic_gcu_refused_tables(const char *text, size_t len, char (*tables)[RC_NAME_MAX],

@@ -13,6 +13,7 @@
 #include <cJSON.h>
 
 #include "sonic.h"
+#include "switch_common.h"
 
 #define PYDICT_MAX_FIELDS 4096
 #define PYSTR_MAX	  65536
@@ -20,19 +21,7 @@
 
 bool sonic_name_ok(const char *name)
 {
-	size_t n = name ? strnlen(name, RC_NAME_MAX) : 0;
-
-	if (n < 1 || n >= RC_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = name[i];
-		bool alnum =
-		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-
-		if (!alnum && (i == 0 || !strchr("._-", c)))
-			return false;
-	}
-	return true;
+	return rc_switch_name_ok(name, "._-");
 }
 
 /* ---- Python dict repr ------------------------------------------------------------------ */

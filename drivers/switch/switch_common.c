@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "rocectl/util.h"
 #include "switch_common.h"
@@ -39,4 +41,57 @@ int rc_switch_exit_error(const struct rc_ssh_result *res, const char *what, stru
 		      res->err_len ? res->err_len : res->out_len, why, sizeof(why));
 	return rc_errf(err, EIO, "%s failed (exit status %d)%s%s", what, res->exit_status,
 		       why[0] ? ": " : "", why);
+}
+
+bool rc_switch_name_ok(const char *name, const char *inner)
+{
+	size_t n = name ? strnlen(name, RC_NAME_MAX) : 0;
+
+	if (n < 1 || n >= RC_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+		bool alnum =
+		    (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+
+		if (!alnum && (i == 0 || !strchr(inner, c)))
+			return false;
+	}
+	return true;
+}
+
+int rc_switch_refuse_dry_run(const struct rc_device *dev, const struct rc_run_opts *opts,
+			     struct rc_err *err)
+{
+	if (opts->dry_run)
+		return rc_errf(err, EPERM, "'%s': refusing to write in a dry run", dev->name);
+	return 0;
+}
+
+int rc_switch_write_infos(const struct rc_port_memo *read, const struct rc_port_write *w, size_t n,
+			  void *info, size_t info_size, struct rc_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		const void *in = rc_port_memo_find(read, w[i].port);
+
+		if (!in || read->info_size != info_size)
+			return rc_errf(err, EINVAL, "port '%s' was not read before apply",
+				       w[i].port);
+		memcpy((char *)info + i * info_size, in, info_size);
+	}
+	return 0;
+}
+
+int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, size_t err_len,
+			 int exit_status, char *why, size_t why_len)
+{
+	if (exit_status == 0)
+		return 0;
+	if (err_len)
+		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
+	else if (out_len)
+		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
+	if (!why[0])
+		snprintf(why, why_len, "exit status %d", exit_status);
+	return -EIO;
 }

@@ -9,6 +9,7 @@
 
 #include "rocectl/driver.h"
 #include "rocectl/transport.h"
+#include "port_memo.h"
 
 /* 0, or -EINVAL naming the first port `ok` refuses ("not a valid <dialect> <what>"). */
 int rc_switch_check_ports(const struct rc_device *dev, bool (*ok)(const char *name),
@@ -22,5 +23,24 @@ int rc_switch_ssh_run(struct rc_ssh **ssh, const struct rc_device *dev,
 /* -EIO for a command that exited non-zero: "WHAT failed (exit status N): <its stderr, or
  * stdout when stderr is empty, cleaned>". */
 int rc_switch_exit_error(const struct rc_ssh_result *res, const char *what, struct rc_err *err);
+
+/* A name the dialects interpolate into commands and paths: 1..RC_NAME_MAX-1 characters,
+ * the first a letter or digit, each other one a letter, a digit or one of `inner`. */
+bool rc_switch_name_ok(const char *name, const char *inner);
+
+/* -EPERM "'<device>': refusing to write in a dry run" when opts->dry_run, else 0. */
+int rc_switch_refuse_dry_run(const struct rc_device *dev, const struct rc_run_opts *opts,
+			     struct rc_err *err);
+
+/* info[i] (info_size bytes each, the size the read kept) becomes the info the last read kept for
+ * the port of w[i]; -EINVAL "port '<p>' was not read before apply" for a port it did not read. */
+int rc_switch_write_infos(const struct rc_port_memo *read, const struct rc_port_write *w, size_t n,
+			  void *info, size_t info_size, struct rc_err *err);
+
+/* After a dialect found no error line of its own in a CLI command's output: 0 for exit
+ * status 0, else -EIO with `why` the start of stderr (stdout when stderr is empty),
+ * cleaned, or "exit status N". */
+int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, size_t err_len,
+			 int exit_status, char *why, size_t why_len);
 
 #endif

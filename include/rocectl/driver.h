@@ -205,6 +205,11 @@ struct rc_driver {
 	 * rc_run_opts.save_only_if_saved, the writes of such a session are not saved; without
 	 * it, false (they were saved). */
 	bool (*found_unsaved)(const struct rc_session *s);
+	/* Optional: the device's software version, asked without a session through a
+	 * read-only command ("unknown" when it does not say), for `rocectl capture`'s
+	 * provenance (rc_tap_device_version, drivers/transport/tap.c). */
+	void (*device_version)(const struct rc_device *dev, const struct rc_run_opts *opts,
+			       char *out, size_t len);
 };
 
 /* The registry (the only global mutable state): drivers register from a constructor. */

@@ -130,8 +130,7 @@ void rc_tap_record(const struct rc_tap *t, const char *request, const char *body
 
 /* The device's software version, asked through its transport with a read-only command
  * (EOS `show version`, NVUE `nv show system -o json`, SONiC `show version`); "unknown"
- * when it does not say.  Looked up by name (dlsym) by `rocectl capture`, which is not
- * linked with the transports. */
+ * when it does not say.  The switch drivers' `device_version` op (include/rocectl/driver.h). */
 void rc_tap_device_version(const struct rc_device *dev, const struct rc_run_opts *opts, char *out,
 			   size_t len);
 
