@@ -25,30 +25,10 @@
 
 #include "rocectl/util.h"
 #include "sonic.h"
+#include "sonic_session.h"
 #include "port_memo.h"
 #include "switch_common.h"
 #include "rocectl/transport.h"
-
-#define GCU_PATCH_ON_STDIN "/dev/stdin"
-#define REASON_MAX	   160
-
-struct rc_session {
-	const struct rc_device *dev;
-	struct rc_run_opts opts;
-	struct rc_ssh *ssh;
-	cJSON *cfg;	/* CONFIG_DB of the last read */
-	cJSON *appl;	/* APPL_DB buffer tables of the last read (dynamic model), or NULL */
-	cJSON *startup; /* /etc/sonic/config_db.json of the last read, or NULL (unreadable) */
-	struct rc_port_memo read; /* what was read last, for apply's checks */
-	bool probed;
-	uint32_t gated;		     /* RC_F_* groups GCU refuses to change live here */
-	char reason[32][REASON_MAX]; /* why, per group bit */
-	unsigned seq;		     /* checkpoint names */
-	bool rows_read;
-	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
-	bool read_once;		/* found_unsaved is set */
-	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
-};
 
 static bool sonic_found_unsaved(const struct rc_session *s)
 {
@@ -56,13 +36,13 @@ static bool sonic_found_unsaved(const struct rc_session *s)
 }
 
 /* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
-static bool saves(const struct rc_session *s)
+bool sonic_saves(const struct rc_session *s)
 {
 	return !s->opts.save_only_if_saved || !s->found_unsaved;
 }
 
 /* The table whose live edit GCU refused, per group (index by bit number). */
-static int bit_of(uint32_t group)
+int sonic_group_bit(uint32_t group)
 {
 	for (int b = 0; b < 32; b++)
 		if (group == (1u << b))
@@ -74,8 +54,8 @@ static int bit_of(uint32_t group)
 
 /* Run a command; a connection abandoned after a timeout or a drop is replaced once, so that
  * a rollback can still reach a switch that dropped the apply. */
-static int ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t in_len,
-		   struct rc_ssh_result *res, struct rc_err *err)
+int sonic_ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t in_len,
+		  struct rc_ssh_result *res, struct rc_err *err)
 {
 	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, in, in_len, res, err);
 }
@@ -84,11 +64,11 @@ static int ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t
  * (and in err).  Transport failures are errors too, with `why` saying so.  *changing (may
  * be NULL) says whether GCU may have changed CONFIG_DB: false only when its log shows it
  * stopped before applying any change (validation failures). */
-static int gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd,
-		   const char *patch, char *why, size_t why_len, bool *changing, struct rc_err *err)
+int sonic_gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd, const char *patch,
+		  char *why, size_t why_len, bool *changing, struct rc_err *err)
 {
 	struct rc_ssh_result res;
-	int rc = ssh_run(s, cmd, patch, patch ? strlen(patch) : 0, &res, err);
+	int rc = sonic_ssh_run(s, cmd, patch, patch ? strlen(patch) : 0, &res, err);
 
 	if (changing)
 		*changing = true;
@@ -108,20 +88,20 @@ static int gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cm
 	return 0;
 }
 
-static int gcu(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd, const char *patch,
-	       char *why, size_t why_len, struct rc_err *err)
+int sonic_gcu(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd, const char *patch,
+	      char *why, size_t why_len, struct rc_err *err)
 {
-	return gcu_run(s, kind, cmd, patch, why, why_len, NULL, err);
+	return sonic_gcu_run(s, kind, cmd, patch, why, why_len, NULL, err);
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-static int fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
+int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 {
 	static const char cmd[] = "show runningconfiguration all";
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	int rc = ssh_run(s, cmd, NULL, 0, &res, err);
+	int rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 
 	if (rc)
 		return rc;
@@ -151,7 +131,7 @@ static int appl_hgetall(struct rc_session *s, char (*keys)[SONIC_KEY_MAX + 32], 
 	for (size_t i = 0; i < n; i++)
 		o += (size_t)snprintf(cmd + o, len - o, "%ssonic-db-cli APPL_DB HGETALL '%s'",
 				      i ? " && " : "", keys[i]);
-	rc = ssh_run(s, cmd, NULL, 0, &res, err);
+	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 	free(cmd);
 	if (rc)
 		return rc;
@@ -375,16 +355,17 @@ static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
 	patch = sonic_render_patch(&ops, cfg, &err);
 	text = patch ? cJSON_PrintUnformatted(patch) : NULL;
 	if (text)
-		rc = gcu(s, SONIC_GCU_DRY_RUN,
-			 "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, text, why,
-			 sizeof(why), &err);
+		rc = sonic_gcu(s, SONIC_GCU_DRY_RUN,
+			       "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, text, why,
+			       sizeof(why), &err);
 	nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
 	for (size_t i = 0; i < nref; i++) {
 		if (strcmp(refused[i], table))
 			continue;
 		s->gated |= group;
-		snprintf(s->reason[bit_of(group)], REASON_MAX, "GCU refuses live edits of %s%s",
-			 table, group == RC_F_PFC ? " pfc_enable" : "");
+		snprintf(s->reason[sonic_group_bit(group)], REASON_MAX,
+			 "GCU refuses live edits of %s%s", table,
+			 group == RC_F_PFC ? " pfc_enable" : "");
 	}
 	free(text);
 	cJSON_Delete(patch);
@@ -404,17 +385,17 @@ static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port
 	 * can the headroom */
 	if (s->gated & RC_F_CABLE) {
 		s->gated |= RC_F_HEADROOM;
-		snprintf(s->reason[bit_of(RC_F_HEADROOM)], REASON_MAX,
+		snprintf(s->reason[sonic_group_bit(RC_F_HEADROOM)], REASON_MAX,
 			 "buffermgrd derives it from the cable length, which %s",
 			 "is not live-changeable here");
 	}
 }
 
 /* Run a read-only command; its output in *res when it exited 0, else -EIO naming it. */
-static int read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
-		    struct rc_err *err)
+int sonic_read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result *res,
+		   struct rc_err *err)
 {
-	int rc = ssh_run(s, cmd, NULL, 0, res, err);
+	int rc = sonic_ssh_run(s, cmd, NULL, 0, res, err);
 
 	if (rc)
 		return rc;
@@ -449,7 +430,7 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 		snprintf(cmd, sizeof(cmd),
 			 "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini", pl->valuestring,
 			 sku->valuestring);
-		if (!read_cmd(s, cmd, &res, &err)) {
+		if (!sonic_read_cmd(s, cmd, &res, &err)) {
 			snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
 			if (sonic_parse_lookup(res.out, res.out_len, what, &s->rows, &err))
 				s->rows.n = 0;
@@ -464,7 +445,7 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 }
 
 /* Each port of the startup configuration against running: effect drift where they differ
- * (`config save` repairs it).  A session that will not save (saves()) leaves that out: its
+ * (`config save` repairs it).  A session that will not save (sonic_saves()) leaves that out: its
  * writes cannot repair it.  The first read also says whether anything was pending:
  * `config save` writes what `show runningconfiguration all` shows (both are sonic-cfggen's
  * CONFIG_DB dump, sonic-utilities config/main.py), equal JSON when nothing is. */
@@ -480,14 +461,14 @@ static void check_startup(struct rc_session *s, const cJSON *cfg, struct rc_port
 	char what[RC_NAME_MAX + 64];
 
 	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
-	if (!read_cmd(s, cmd, &res, &err)) {
+	if (!sonic_read_cmd(s, cmd, &res, &err)) {
 		sonic_parse_configdb(res.out, res.out_len, what, &db, &err);
 		rc_ssh_result_free(&res);
 	}
 	if (!s->read_once)
 		s->found_unsaved = !db || !cJSON_Compare(cfg, db, true);
 	s->read_once = true;
-	for (size_t i = 0; saves(s) && i < n; i++) {
+	for (size_t i = 0; sonic_saves(s) && i < n; i++) {
 		memset(&q, 0, sizeof(q));
 		if (db && !sonic_parse_port(db, NULL, ports[i].name, &q, &info, &err)) {
 			sonic_effect_startup(&q, NULL, &ports[i].qos);
@@ -512,7 +493,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = fetch_config(s, &cfg, err);
+	rc = sonic_fetch_config(s, &cfg, err);
 	md = cfg ? cJSON_GetObjectItemCaseSensitive(
 		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
 		 : NULL;
@@ -589,8 +570,8 @@ static int round_cable(const struct rc_session *s, const struct rc_port_write *w
 }
 
 /* The ops of the writes, against the last read. */
-static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
-		 struct sonic_ops *ops, struct rc_err *err)
+int sonic_build(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		struct sonic_ops *ops, struct rc_err *err)
 {
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	struct sonic_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
@@ -671,8 +652,9 @@ static int dry_run(struct rc_session *s, const struct sonic_ops *ops, char **tex
 		snprintf(why, why_len, "%s", err->msg);
 		return rc;
 	}
-	return gcu(s, SONIC_GCU_DRY_RUN, "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
-		   *text, why, why_len, err);
+	return sonic_gcu(s, SONIC_GCU_DRY_RUN,
+			 "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, *text, why,
+			 why_len, err);
 }
 
 /* The tables whose changes GCU refuses: those its message names, else (a patch sorter
@@ -727,9 +709,9 @@ static bool is_map(const char *table)
  * such SKUs, commit-2e9e81c1-gcu-4219.message.txt), and `instead` says so.  0 with *text
  * (NULL when nothing is left to send); else -EPERM naming the refused tables, GCU's first
  * reason in `why`, *n_ops the size of the refused patch. */
-static int settle(struct rc_session *s, const struct rc_port_write *w, size_t n,
-		  struct sonic_ops *ops, char **text, int *n_ops, char *why, size_t why_len,
-		  char *instead, size_t instead_len, struct rc_err *err)
+int sonic_settle(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		 struct sonic_ops *ops, char **text, int *n_ops, char *why, size_t why_len,
+		 char *instead, size_t instead_len, struct rc_err *err)
 {
 	char tables[REFUSED_MAX][RC_NAME_MAX], list[REFUSED_MAX * (RC_NAME_MAX + 2)] = "";
 	char bound[256] = "", why2[400];
@@ -820,7 +802,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 
 	if (s->opts.dry_run)
 		return rc_errf(err, EPERM, "'%s': refusing to write in a dry run", s->dev->name);
-	rc = build(s, w, n, &ops, err);
+	rc = sonic_build(s, w, n, &ops, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		return rc;
@@ -828,12 +810,14 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	if (!ops.n) {
 		/* nothing differs from running: what was asked is the effect (the startup
 		 * configuration differs; sonic_effect.c) */
-		if (n && saves(s) &&
-		    gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), err))
+		if (n && sonic_saves(s) &&
+		    sonic_gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why),
+			      err))
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
 	}
-	rc = settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead), err);
+	rc = sonic_settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead),
+			  err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
@@ -842,14 +826,14 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		goto out;
 	checkpoint_name(s, cp, sizeof(cp));
 	snprintf(cmd, sizeof(cmd), "sudo config checkpoint %s", cp);
-	rc = gcu(s, SONIC_GCU_CHECKPOINT, cmd, NULL, why, sizeof(why), err);
+	rc = sonic_gcu(s, SONIC_GCU_CHECKPOINT, cmd, NULL, why, sizeof(why), err);
 	if (rc) {
 		rc = rc_errf(err, -rc, "cannot take checkpoint '%s': %s; nothing was applied", cp,
 			     why);
 		goto out;
 	}
-	rc = gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch, why,
-		     sizeof(why), &changing, err);
+	rc = sonic_gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch,
+			   why, sizeof(why), &changing, err);
 	if (rc && !changing) {
 		rc = rc_errf(err, EIO,
 			     "GCU refused the patch (%d operation%s) before changing anything: %s",
@@ -858,7 +842,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		int rrc;
 
 		snprintf(cmd, sizeof(cmd), "sudo config rollback %s", cp);
-		rrc = gcu(s, SONIC_GCU_ROLLBACK, cmd, NULL, why2, sizeof(why2), &ignored);
+		rrc = sonic_gcu(s, SONIC_GCU_ROLLBACK, cmd, NULL, why2, sizeof(why2), &ignored);
 		if (rrc) {
 			rc = rc_errf(err, EIO,
 				     "the patch (%d operation%s) failed: %s; rolling back to "
@@ -873,214 +857,14 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	} else {
 		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
 		 * change in effect until a reload; verify will tell) */
-		if (saves(s))
-			gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2, sizeof(why2),
-			    &ignored);
+		if (sonic_saves(s))
+			sonic_gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why2,
+				  sizeof(why2), &ignored);
 	}
 	snprintf(cmd, sizeof(cmd), "sudo config delete-checkpoint %s", cp);
-	gcu(s, SONIC_GCU_DELETE_CHECKPOINT, cmd, NULL, why2, sizeof(why2), &ignored);
+	sonic_gcu(s, SONIC_GCU_DELETE_CHECKPOINT, cmd, NULL, why2, sizeof(why2), &ignored);
 out:
 	free(patch);
-	sonic_ops_free(&ops);
-	return rc;
-}
-
-/* ---- plan: notes ---------------------------------------------------------------------------- */
-
-static void note(struct rc_notes *notes, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void note(struct rc_notes *notes, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (notes->n == RC_NOTES_MAX) {
-		notes->dropped++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(notes->v[notes->n++], RC_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-static void prios(char *buf, size_t len, uint8_t bits)
-{
-	size_t o = 0;
-
-	snprintf(buf, len, "none");
-	for (int p = 0; p < RC_NPRIO && o + 3 < len; p++)
-		if (bits & (1u << p))
-			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
-}
-
-/* Per field of a group GCU refuses here: what would have changed. */
-static void gated_notes(const struct rc_session *s, const struct rc_port_write *w,
-			struct rc_notes *notes)
-{
-	const struct port_qos *want = w->want, *have = w->have;
-	const char *tail = "not live-changeable on this platform";
-	char a[24], b[24];
-
-	if ((s->gated & RC_F_PFC) && (want->known & RC_F_PFC) &&
-	    want->pfc_enabled != have->pfc_enabled) {
-		prios(a, sizeof(a), have->pfc_enabled);
-		prios(b, sizeof(b), want->pfc_enabled);
-		note(notes, "%s pfc_enabled %s -> %s: %s (%s)", w->port, a, b, tail,
-		     s->reason[bit_of(RC_F_PFC)]);
-	}
-	if ((s->gated & RC_F_CABLE) && (want->known & RC_F_CABLE) &&
-	    want->cable_length_m != have->cable_length_m)
-		note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port, have->cable_length_m,
-		     want->cable_length_m, tail, s->reason[bit_of(RC_F_CABLE)]);
-	if ((s->gated & RC_F_HEADROOM) && (want->known & RC_F_HEADROOM))
-		for (int p = 0; p < RC_NPRIO; p++) {
-			bool has = have->headroom_mask & (1u << p);
-
-			/* the dynamic model derives it: no floor to fall short of */
-			if (!(want->headroom_mask & (1u << p)) ||
-			    (have->headroom_dynamic && want->headroom_is_min) ||
-			    (has && (want->headroom_is_min
-					 ? have->headroom_bytes[p] >= want->headroom_bytes[p]
-					 : have->headroom_bytes[p] == want->headroom_bytes[p])))
-				continue;
-			note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)", w->port, p,
-			     has ? "" : "none",
-			     has ? (unsigned long long)have->headroom_bytes[p] : 0ull,
-			     want->headroom_is_min ? ">= " : "",
-			     (unsigned long long)want->headroom_bytes[p], tail,
-			     s->reason[bit_of(RC_F_HEADROOM)]);
-		}
-	if ((s->gated & RC_F_WATCHDOG) && (want->known & RC_F_WATCHDOG)) {
-		const struct rc_watchdog *ww = &want->watchdog, *hw = &have->watchdog;
-		const char *r = s->reason[bit_of(RC_F_WATCHDOG)];
-
-		if (ww->enabled != hw->enabled)
-			note(notes, "%s watchdog.enabled %s -> %s: %s (%s)", w->port,
-			     hw->enabled ? "true" : "false", ww->enabled ? "true" : "false", tail,
-			     r);
-		if (ww->enabled && ww->detection_ms != hw->detection_ms)
-			note(notes, "%s watchdog.detection_ms %u -> %u: %s (%s)", w->port,
-			     hw->detection_ms, ww->detection_ms, tail, r);
-		if (ww->enabled && ww->restoration_ms != hw->restoration_ms)
-			note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)", w->port,
-			     hw->restoration_ms, ww->restoration_ms, tail, r);
-		if (ww->enabled && ww->action != hw->action)
-			note(notes, "%s watchdog.action %s -> %s: %s (%s)", w->port,
-			     hw->action == RC_WD_FORWARD ? "forward" : "drop",
-			     ww->action == RC_WD_FORWARD ? "forward" : "drop", tail, r);
-	}
-}
-
-static bool managed(const struct rc_session *s, const char *port, size_t len)
-{
-	for (size_t i = 0; i < s->read.n; i++)
-		if (strlen(s->read.port[i]) == len && !strncmp(s->read.port[i], port, len))
-			return true;
-	return false;
-}
-
-/* Ports outside the inventory that bind `key` of `table` (a map or WRED profile the ops
- * change): they change too.  The first one found goes in `example`. */
-static size_t unmanaged_users(const struct rc_session *s, const char *table, const char *key,
-			      char *example, size_t len)
-{
-	bool wred = !strcmp(table, "WRED_PROFILE");
-	const char *field = !strcmp(table, "DSCP_TO_TC_MAP") ? "dscp_to_tc_map" : "tc_to_queue_map";
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(s->cfg, wred ? "QUEUE" : "PORT_QOS_MAP");
-	const cJSON *e;
-	char last[RC_NAME_MAX] = "";
-	size_t n = 0;
-
-	example[0] = '\0';
-	if (!cJSON_IsObject(t))
-		return 0;
-	cJSON_ArrayForEach(e, t)
-	{
-		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, wred ? "wred_profile" : field);
-		const char *bar = e->string ? strchr(e->string, '|') : NULL;
-		size_t plen = bar ? (size_t)(bar - e->string) : e->string ? strlen(e->string) : 0;
-
-		if (!cJSON_IsString(f) || strcmp(f->valuestring, key) || !plen ||
-		    plen >= sizeof(last) || !strcmp(e->string, "global") ||
-		    managed(s, e->string, plen))
-			continue;
-		/* QUEUE keys of one port follow each other: count the port once */
-		if (!strncmp(last, e->string, plen) && !last[plen])
-			continue;
-		snprintf(last, sizeof(last), "%.*s", (int)plen, e->string);
-		if (!n++)
-			snprintf(example, len, "%s", last);
-	}
-	return n;
-}
-
-static void shared_notes(const struct rc_session *s, const struct sonic_ops *ops,
-			 struct rc_notes *notes)
-{
-	for (size_t i = 0; i < ops->n; i++) {
-		const struct sonic_op *o = &ops->v[i];
-		char example[RC_NAME_MAX];
-		bool seen = false;
-		size_t k;
-
-		if (strcmp(o->table, "DSCP_TO_TC_MAP") && strcmp(o->table, "TC_TO_QUEUE_MAP") &&
-		    strcmp(o->table, "WRED_PROFILE"))
-			continue;
-		for (size_t j = 0; j < i; j++)
-			seen |=
-			    !strcmp(ops->v[j].table, o->table) && !strcmp(ops->v[j].key, o->key);
-		if (seen || !(k = unmanaged_users(s, o->table, o->key, example, sizeof(example))))
-			continue;
-		note(notes,
-		     "%s|%s is shared with %zu port%s not in the inventory (%s%s): they change too",
-		     o->table, o->key, k, k == 1 ? "" : "s", example, k > 1 ? ", ..." : "");
-	}
-}
-
-static int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
-		       struct rc_notes *notes, struct rc_err *err)
-{
-	struct rc_port_write *writes = calloc(n ? n : 1, sizeof(*writes));
-	struct sonic_ops ops = {0};
-	struct rc_err berr = {0};
-	char *patch = NULL, why[400], instead[RC_NOTE_LEN];
-	size_t nw = 0;
-	int rc = 0, n_ops = 0;
-
-	if (!writes)
-		return rc_errf(err, ENOMEM, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		gated_notes(s, &w[i], notes);
-		if (w[i].fields)
-			writes[nw++] = w[i];
-	}
-	if (!nw)
-		goto out;
-	if (build(s, writes, nw, &ops, &berr)) {
-		note(notes, "apply would write nothing and fail: %s", berr.msg);
-		goto out;
-	}
-	if (!ops.n)
-		goto out;
-	/* the ports outside the inventory that a shared map's edit changes: only for what is
-	 * sent (a map GCU refuses is re-bound per port instead, and a refused patch sends
-	 * nothing) */
-	if (settle(s, writes, nw, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead),
-		   &berr)) {
-		note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
-		     n_ops == 1 ? "" : "s", why);
-		if (instead[0])
-			note(notes, "%s", instead);
-	} else {
-		shared_notes(s, &ops, notes);
-		if (instead[0])
-			note(notes, "%s", instead);
-		note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
-		     n_ops == 1 ? "" : "s");
-	}
-out:
-	free(patch);
-	free(writes);
 	sonic_ops_free(&ops);
 	return rc;
 }
@@ -1120,7 +904,7 @@ static int sonic_counters(struct rc_session *s, const struct rc_port_state *port
 		struct rc_err e = {0};
 		bool req = counter_tables[t].required;
 
-		rc = ssh_run(s, counter_tables[t].cmd, NULL, 0, &res[t], req ? err : &e);
+		rc = sonic_ssh_run(s, counter_tables[t].cmd, NULL, 0, &res[t], req ? err : &e);
 		if (!rc && res[t].exit_status != 0) {
 			rc = req ? rc_errf(err, EIO, "'%s' on '%s' failed (exit status %d)",
 					   counter_tables[t].cmd, s->dev->name, res[t].exit_status)
@@ -1160,7 +944,7 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 {
 	struct rc_ssh_result res;
 	struct rc_err e = {0};
-	int rc = ssh_run(s, "show lldp table", NULL, 0, &res, err);
+	int rc = sonic_ssh_run(s, "show lldp table", NULL, 0, &res, err);
 
 	if (rc)
 		return rc;
@@ -1170,7 +954,7 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 	else
 		rc = sonic_parse_lldp(res.out, res.out_len, s->dev->name, out, err);
 	rc_ssh_result_free(&res);
-	if (rc || ssh_run(s, "show runningconfiguration all", NULL, 0, &res, &e))
+	if (rc || sonic_ssh_run(s, "show runningconfiguration all", NULL, 0, &res, &e))
 		return rc;
 	if (res.exit_status == 0 &&
 	    sonic_parse_port_aliases(res.out, res.out_len, s->dev->name, out, &e) == -ENOMEM)
@@ -1202,172 +986,6 @@ static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	}
 	*out = s;
 	return 0;
-}
-
-/* ---- native snapshot: what buffermgrd will derive (sonic_derived.c) ------------------------ */
-
-/* GCU stages nothing and a killed apply's patch is in CONFIG_DB or not at all: the values
- * are restored by value; the snapshot says which profiles existed before the run, and
- * holds the saved configuration as it was (restore_saved). */
-static int sonic_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
-{
-	*blob = NULL;
-	if (!s->cfg)
-		return rc_errf(err, EINVAL, "'%s': nothing was read before the snapshot",
-			       s->dev->name);
-	*blob = sonic_derived_snapshot(s->cfg, s->startup);
-	return *blob ? 0 : rc_errf(err, ENOMEM, "out of memory");
-}
-
-static bool refused_profiles(const char *why)
-{
-	char t[4][RC_NAME_MAX];
-	size_t n = sonic_gcu_refused_tables(why, strlen(why), t, 4);
-
-	return n == 1 && !strcmp(t[0], "BUFFER_PROFILE");
-}
-
-/* The saved configuration (/etc/sonic/config_db.json), parsed; -EIO when it cannot be read. */
-static int fetch_saved(struct rc_session *s, cJSON **db, struct rc_err *err)
-{
-	static const char cmd[] = "cat /etc/sonic/config_db.json";
-	struct rc_ssh_result res;
-	char what[RC_NAME_MAX + 64];
-	int rc = read_cmd(s, cmd, &res, err);
-
-	*db = NULL;
-	if (rc)
-		return rc;
-	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
-	rc = sonic_parse_configdb(res.out, res.out_len, what, db, err);
-	rc_ssh_result_free(&res);
-	return rc;
-}
-
-/* Put the saved configuration back as the snapshot found it.  A restore writes through
- * apply, which saves the running configuration (`config save`, what apply does so that a
- * reload keeps the change); when the run found running and saved different (a change
- * nobody saved), that save replaced the saved configuration with one it never had (fault
- * campaign seed 42039, tests/faults/README.md).  `config save` can only save running, so
- * the file is written back whole, and read back. */
-static int restore_saved(struct rc_session *s, const char *blob, struct rc_err *err)
-{
-	cJSON *want = NULL, *now = NULL;
-	struct rc_ssh_result res;
-	char *text = NULL, why[300];
-	int rc = sonic_derived_startup(blob, &want, err);
-
-	if (rc || !want) /* an older journal, or the file was unreadable then: left as it is */
-		return rc;
-	rc = fetch_saved(s, &now, err);
-	if (!rc && cJSON_Compare(want, now, true))
-		goto out;
-	cJSON_Delete(now);
-	now = NULL;
-	if (!rc && !(text = cJSON_Print(want)))
-		rc = rc_errf(err, ENOMEM, "out of memory");
-	if (!rc)
-		rc =
-		    ssh_run(s, "sudo tee /etc/sonic/config_db.json", text, strlen(text), &res, err);
-	if (!rc) {
-		rc_clean_text(res.err, res.err_len, why, sizeof(why));
-		if (res.exit_status != 0)
-			rc = rc_errf(err, EIO,
-				     "writing /etc/sonic/config_db.json back failed (exit status "
-				     "%d)%s%s",
-				     res.exit_status, why[0] ? ": " : "", why);
-		rc_ssh_result_free(&res);
-	}
-	if (!rc)
-		rc = fetch_saved(s, &now, err);
-	if (!rc && !cJSON_Compare(want, now, true)) {
-		sonic_config_differences(want, now, why, sizeof(why));
-		rc = rc_errf(err, EIO,
-			     "/etc/sonic/config_db.json differs from the pre-run one "
-			     "after it was written back: %s",
-			     why[0] ? why : "the same entries in another shape");
-	}
-out:
-	if (rc)
-		rc_err_prefix(err, "the saved configuration is not the pre-run one");
-	free(text);
-	cJSON_Delete(want);
-	cJSON_Delete(now);
-	return rc;
-}
-
-/* After the values are back: remove the lossless profiles buffermgrd made from the run's
- * values (one patch), then save, as apply does.  GCU's buffer_profile validator refuses a
- * whole-profile removal before the release whose rules allow it (sonic_gate.c, the kit's
- * gcu_field_operation_validators files): there the profile stays, unreferenced, as a
- * value restore by hand would leave it (buffermgrd never deletes one), and the rollback
- * is not failed for it (tests/faults/README.md). */
-/* The PORT_QOS_MAP fields apply derives from PFC, as the snapshot found them (the value
- * restore wrote them from the pre-run PFC list: pfcwd_sw_enable 2 where the port had
- * pfc_enable 2 and pfcwd_sw_enable 3,4), then saved as apply saves.  The number of fields
- * put back, or a negative errno. */
-static int restore_fields(struct rc_session *s, const cJSON *cfg, const char *blob,
-			  struct rc_err *err)
-{
-	struct sonic_ops ops = {0};
-	struct rc_err ignored = {0};
-	cJSON *patch = NULL;
-	char *text = NULL, why[400];
-	int rc = sonic_derived_fields(cfg, blob, &ops, err), n;
-
-	if (!rc && ops.n && !(patch = sonic_render_patch(&ops, cfg, err)))
-		rc = -ENOMEM;
-	if (patch && !(text = cJSON_PrintUnformatted(patch)))
-		rc = rc_errf(err, ENOMEM, "out of memory");
-	if (!rc && text &&
-	    gcu(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, text, why,
-		sizeof(why), &ignored))
-		rc = rc_errf(err, EIO, "putting back %zu PORT_QOS_MAP field%s failed: %s", ops.n,
-			     ops.n == 1 ? "" : "s", why);
-	else if (!rc && text &&
-		 gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why), &ignored))
-		rc = rc_errf(err, EIO, "config save failed: %s", why);
-	free(text);
-	cJSON_Delete(patch);
-	n = (int)ops.n;
-	sonic_ops_free(&ops);
-	return rc ? rc : n;
-}
-
-static int sonic_restore_derived(struct rc_session *s, const char *blob, struct rc_err *err)
-{
-	struct rc_err ignored = {0};
-	char *patch = NULL, why[400];
-	cJSON *cfg = NULL;
-	bool changing = true;
-	int rc = fetch_config(s, &cfg, err), n = 0;
-
-	if (!rc)
-		rc = restore_fields(s, cfg, blob, err);
-	if (rc > 0) { /* read again: the leftovers are judged on what is there now */
-		cJSON_Delete(cfg);
-		cfg = NULL;
-		rc = fetch_config(s, &cfg, err);
-	}
-	if (!rc)
-		rc = sonic_derived_leftovers(cfg, blob, &patch, &n, err);
-	cJSON_Delete(cfg);
-	if (!rc && n) {
-		rc = gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN,
-			     patch, why, sizeof(why), &changing, &ignored);
-		if (rc && !changing && refused_profiles(why))
-			rc = 0; /* the validator refused before any change: left, unreferenced */
-		else if (rc)
-			rc = rc_errf(err, EIO,
-				     "removing %d lossless profile%s buffermgrd made from the "
-				     "run's values failed: %s",
-				     n, n == 1 ? "" : "s", why);
-		else if (gcu(s, SONIC_GCU_APPLY, "sudo config save -y", NULL, why, sizeof(why),
-			     &ignored))
-			rc = rc_errf(err, EIO, "config save failed: %s", why);
-	}
-	free(patch);
-	return rc ? rc : restore_saved(s, blob, err);
 }
 
 static void sonic_close(struct rc_session *s)
