@@ -35,7 +35,7 @@ static bool try_load(const char *path)
 	return true;
 }
 
-void rc_driver_register(const struct rc_driver *d)
+static void rc_driver_register(const struct rc_driver *d)
 {
 	if (n_drivers < RC_MAX_DRIVERS)
 		drivers[n_drivers++] = d;

@@ -149,7 +149,8 @@ struct nl_msg *rc_dcb_msg_ieee_set(const char *ifname, const struct rc_dcb_set *
 	return m;
 }
 
-struct nl_msg *rc_dcb_msg_ieee_del(const char *ifname, const struct rc_dcb_app *app, size_t n)
+static struct nl_msg *rc_dcb_msg_ieee_del(const char *ifname, const struct rc_dcb_app *app,
+					  size_t n)
 {
 	struct nl_msg *m = dcb_msg(RTM_SETDCB, DCB_CMD_IEEE_DEL, ifname);
 	struct nlattr *ieee;
@@ -598,8 +599,10 @@ static int receive(struct rc_dcb *d, uint32_t seq, void **reply, size_t *rlen, s
 	}
 }
 
-int rc_dcb_transact(struct rc_dcb *d, struct nl_msg *msg, void **reply, size_t *len,
-		    struct rc_err *err)
+/* Send `msg` (always freed) and receive its reply: *reply is malloc'd, one message.
+ * A kernel NLMSG_ERROR comes back as its negative errno (no message set). */
+static int rc_dcb_transact(struct rc_dcb *d, struct nl_msg *msg, void **reply, size_t *len,
+			   struct rc_err *err)
 {
 	int rc;
 

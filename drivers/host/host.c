@@ -76,11 +76,6 @@ static unsigned sections_of_groups(uint32_t groups)
 	return sec;
 }
 
-const char *rc_host_root(const struct rc_session *s)
-{
-	return s->root;
-}
-
 /* ---- reading ---------------------------------------------------------------------------- */
 
 static void read_netdev(const char *root, struct rc_host_port *hp)

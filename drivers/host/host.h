@@ -127,7 +127,6 @@ struct rc_dcb_set {
  * unusable ifname. */
 struct nl_msg *rc_dcb_msg_ieee_get(const char *ifname);
 struct nl_msg *rc_dcb_msg_ieee_set(const char *ifname, const struct rc_dcb_set *s);
-struct nl_msg *rc_dcb_msg_ieee_del(const char *ifname, const struct rc_dcb_app *app, size_t n);
 struct nl_msg *rc_dcb_msg_gdcbx(const char *ifname);
 struct nl_msg *rc_dcb_msg_sdcbx(const char *ifname, uint8_t mode);
 struct nl_msg *rc_dcb_msg_gcap(const char *ifname);
@@ -152,10 +151,6 @@ int rc_dcb_status_errno(uint8_t status);
 struct rc_dcb;
 int rc_dcb_open(struct rc_dcb **out, struct rc_err *err);
 void rc_dcb_close(struct rc_dcb *d);
-/* Send `msg` (always freed) and receive its reply: *reply is malloc'd, one message.
- * A kernel NLMSG_ERROR comes back as its negative errno (no message set). */
-int rc_dcb_transact(struct rc_dcb *d, struct nl_msg *msg, void **reply, size_t *len,
-		    struct rc_err *err);
 
 /* The operations, with messages naming the interface ("'eth0': no DCB support (...)"). */
 int rc_dcb_get(struct rc_dcb *d, const char *ifname, struct rc_dcb_state *st, struct rc_err *err);
@@ -202,8 +197,6 @@ int rc_rdma_lookup(const char *root, const char *ifname, struct rc_rdma_port *p,
 		   struct rc_err *err);
 /* Port state, link layer and the GID table (what `agent show` prints). */
 int rc_rdma_details(const char *root, const char *ifname, struct rc_rdma_port *p);
-/* The IPv4 RoCEv2 GID of `ifname` in a GID table, or -1. */
-int rc_rdma_roce_v2_ipv4_index(const struct rc_gid *g, size_t n, const char *ifname);
 
 /* ---- mlx5.c: knobs outside DCB --------------------------------------------------------- */
 
@@ -322,7 +315,6 @@ void rc_host_to_qos(const struct rc_host_port *hp, unsigned sections, struct por
  * the error of an unusable interface. */
 int rc_host_preflight(struct rc_session *s, const char *ifname, unsigned sections,
 		      unsigned *missing, struct rc_err *err);
-const char *rc_host_root(const struct rc_session *s);
 
 extern const struct rc_driver rc_host_driver;
 

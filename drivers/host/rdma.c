@@ -302,7 +302,8 @@ static bool verbs_gids(struct rc_rdma_port *p)
 	return true;
 }
 
-int rc_rdma_roce_v2_ipv4_index(const struct rc_gid *g, size_t n, const char *ifname)
+/* The IPv4 RoCEv2 GID of `ifname` in a GID table, or -1. */
+static int rc_rdma_roce_v2_ipv4_index(const struct rc_gid *g, size_t n, const char *ifname)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(g[i].type, "RoCE v2"))

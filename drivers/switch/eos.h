@@ -42,8 +42,6 @@ int eos_parse_counters(const struct cJSON *pfc, const struct cJSON *ecn, const c
 int eos_parse_queue_drops(const struct cJSON *doc, const char *port, struct rc_counters *out,
 			  struct rc_err *err);
 /* `show lldp neighbors detail` (or the summary) as JSON (eos_lldp.c). */
-/* A dotted MAC "aac1.ab5d.2bb4" as "aa:c1:ab:5d:2b:b4"; -EINVAL when it is not one. */
-int eos_mac_colon(const char *dotted, char *out, size_t len);
 int eos_parse_lldp(const struct cJSON *doc, const char *device, struct rc_neighbors *out,
 		   struct rc_err *err);
 
@@ -132,10 +130,6 @@ int eos_view_trust(const struct cJSON *json, const char *text, size_t len, const
 /* `show qos maps` (JSON): the DSCP -> traffic class and traffic class -> queue maps in
  * effect, defaults included. */
 int eos_view_maps(const struct cJSON *json, struct port_qos *q, struct rc_err *err);
-
-/* EOS's default DSCP -> traffic class map (what `show qos maps` lists for a DSCP that no
- * `qos map dscp` line names). */
-uint8_t eos_default_dscp_tc(int dscp);
 
 /* ---- writes -------------------------------------------------------------------------- */
 

@@ -50,7 +50,8 @@ static const char *name_of(const cJSON *o, const char *key)
 	return cJSON_IsString(v) && printable(v->valuestring, false) ? v->valuestring : NULL;
 }
 
-int eos_mac_colon(const char *dotted, char *out, size_t len)
+/* A dotted MAC "aac1.ab5d.2bb4" as "aa:c1:ab:5d:2b:b4"; -EINVAL when it is not one. */
+static int eos_mac_colon(const char *dotted, char *out, size_t len)
 {
 	char hex[13];
 	size_t n = 0;

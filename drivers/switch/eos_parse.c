@@ -304,7 +304,9 @@ static bool parse_id_list(char **w, int n, int hi, uint64_t *bits)
 	return true;
 }
 
-uint8_t eos_default_dscp_tc(int dscp)
+/* EOS's default DSCP -> traffic class map (what `show qos maps` lists for a DSCP that no
+ * `qos map dscp` line names). */
+static uint8_t eos_default_dscp_tc(int dscp)
 {
 	/* DSCP d has CoS d/8, and EOS's CoS -> traffic class default swaps 0 and 1 (CoS 0,
 	 * best effort, above CoS 1, background) */

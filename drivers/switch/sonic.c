@@ -36,7 +36,7 @@ static bool sonic_found_unsaved(const struct rc_session *s)
 }
 
 /* Whether a write of this session saves (rc_run_opts.save_only_if_saved). */
-bool sonic_saves(const struct rc_session *s)
+static bool sonic_saves(const struct rc_session *s)
 {
 	return !s->opts.save_only_if_saved || !s->found_unsaved;
 }

@@ -34,9 +34,6 @@ struct rc_session {
 	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
 };
 
-/* Writes of this session are saved (not when its first read found unsaved changes and the
- * run saves only what was saved). */
-bool sonic_saves(const struct rc_session *s);
 /* The bit number of a one-bit RC_F_* group. */
 int sonic_group_bit(uint32_t group);
 int sonic_ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t in_len,

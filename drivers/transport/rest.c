@@ -65,11 +65,6 @@ static bool base_is_safe(const char *b)
 	return true;
 }
 
-const char *rc_rest_device(const struct rc_rest *r)
-{
-	return r->dev;
-}
-
 void rc_rest_url(const struct rc_rest *r, const char *path, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%s", r->base, path);

@@ -28,7 +28,7 @@
 #define CAPTURE_MAGIC "# rocectl-capture v1\n"
 
 /* The raw layout's name of a request: runs of other characters become one '-'. */
-int rc_snapshot_name(const char *request, char *out, size_t len)
+static int rc_snapshot_name(const char *request, char *out, size_t len)
 {
 	size_t o = 0;
 

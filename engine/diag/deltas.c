@@ -77,8 +77,10 @@ static const struct plain plain_names[] = {
     {"tx_port_discards", F(discards), RC_DH_DISCARDS},
 };
 
-void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, const char *name,
-		   bool is_drop, uint64_t delta)
+/* Fold `name` (struct rc_counter.name) with its delta into d.  Unknown names are ignored;
+ * a drop counter (is_drop) of no known kind counts as a discard. */
+static void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope,
+			  const char *name, bool is_drop, uint64_t delta)
 {
 	uint8_t pm = scope->prio_mask, tm = scope->tc_mask;
 

@@ -341,7 +341,7 @@ void rc_cabling_fini(struct rc_cabling *c)
 	memset(c, 0, sizeof(*c));
 }
 
-const char *rc_cable_kind_name(enum rc_cable_kind k)
+static const char *rc_cable_kind_name(enum rc_cable_kind k)
 {
 	return k == RC_CABLE_MISCABLED ? "miscabled" : k == RC_CABLE_MISSING ? "missing" : "extra";
 }

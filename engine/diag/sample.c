@@ -32,8 +32,12 @@ static void sleep_us(uint64_t us)
 		;
 }
 
-int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_diag_scope *scope,
-		   struct rc_diag_dev *devs, double *window_s, size_t *failed, struct rc_err *err)
+/* Read every device of f twice, interval_us apart, and fill devs[inventory index] with
+ * the deltas of those read both times; *window_s is the time between the two reads,
+ * *failed the devices that could not be read (their error is in f). */
+static int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us,
+			  const struct rc_diag_scope *scope, struct rc_diag_dev *devs,
+			  double *window_s, size_t *failed, struct rc_err *err)
 {
 	struct rc_counters *first = calloc(f->n ? f->n : 1, sizeof(*first));
 	int *first_rc = calloc(f->n ? f->n : 1, sizeof(*first_rc));
@@ -141,7 +145,8 @@ void rc_diag_paths_fini(struct rc_diag_paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
-char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p)
+/* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
+static char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p)
 {
 	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
 	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);

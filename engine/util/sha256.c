@@ -53,7 +53,7 @@ static void compress(uint32_t h[8], const unsigned char *blk)
 		h[i] += v[i];
 }
 
-void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN])
+static void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN])
 {
 	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};

@@ -74,10 +74,6 @@ struct rc_diag_dev {
 	struct rc_diag_port *v;
 };
 
-/* Fold `name` (struct rc_counter.name) with its delta into d.  Unknown names are ignored;
- * a drop counter (is_drop) of no known kind counts as a discard. */
-void rc_diag_count(struct rc_diag_deltas *d, const struct rc_diag_scope *scope, const char *name,
-		   bool is_drop, uint64_t delta);
 /* Deltas per port between two samples of one device's counters.  A counter present in
  * only one sample is left out; one that went backwards counts its new value. */
 int rc_diag_dev_build(struct rc_diag_dev *out, const struct rc_counters *before,
@@ -177,16 +173,9 @@ struct rc_diag_paths {
 int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts, bool one_way,
 		  struct rc_diag_paths *out, struct rc_err *err);
 void rc_diag_paths_fini(struct rc_diag_paths *p);
-/* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
-char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p);
 
 /* The lossless priorities of the policy and the classes they map to (and ECN's). */
 struct rc_diag_scope rc_diag_scope_of(const struct rc_policy *pol);
-/* Read every device of f twice, interval_us apart, and fill devs[inventory index] with
- * the deltas of those read both times; *window_s is the time between the two reads,
- * *failed the devices that could not be read (their error is in f). */
-int rc_diag_sample(struct rc_fleet *f, uint64_t interval_us, const struct rc_diag_scope *scope,
-		   struct rc_diag_dev *devs, double *window_s, size_t *failed, struct rc_err *err);
 
 /* Judge every hop of every path and the paths; `paths` must outlive d.  devs has
  * inv->n_devices entries. */

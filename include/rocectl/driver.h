@@ -212,8 +212,6 @@ struct rc_driver {
 			       char *out, size_t len);
 };
 
-/* The registry (the only global mutable state): drivers register from a constructor. */
-void rc_driver_register(const struct rc_driver *d);
 const struct rc_driver *rc_driver_find(const char *name);
 /* What RC_DRIVER_REGISTER calls, with the version the driver was compiled as: a plugin of
  * another rocectl (its structures may differ) is not registered, and

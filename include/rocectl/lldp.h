@@ -84,7 +84,6 @@ void rc_cabling_fini(struct rc_cabling *c);
 int rc_cabling_check_device(struct rc_cabling *c, const struct rc_inventory *inv, size_t dev,
 			    const struct rc_lldp_dev *ld, const size_t *ends, size_t n_ends,
 			    struct rc_err *err);
-const char *rc_cable_kind_name(enum rc_cable_kind k);
 
 /* verify's "cabling" object (text: the findings); returns the number of findings. */
 size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c);

@@ -104,8 +104,6 @@ int rc_rest_json(struct rc_rest *r, const char *method, const char *path, const 
 /* Percent-encode `in` for a path segment or query value (unreserved characters kept). */
 int rc_rest_escape(const char *in, char *out, size_t len);
 
-/* The device name and the URL of `path`, for messages. */
-const char *rc_rest_device(const struct rc_rest *r);
 void rc_rest_url(const struct rc_rest *r, const char *path, char *buf, size_t len);
 
 void rc_rest_close(struct rc_rest *r);
@@ -165,8 +163,5 @@ int rc_snapshot_answer(const char *dir, const char *device, const char *request,
 /* An eAPI runCmds body answered from the files of its commands, as a JSON-RPC answer. */
 int rc_snapshot_eapi(const char *dir, const char *device, const char *body, size_t body_len,
 		     char **out, size_t *len, struct rc_err *err);
-/* The raw layout's file name of a request, without extension: runs of characters other than
- * letters and digits become one '-' ("show pfc counters" -> "show-pfc-counters"). */
-int rc_snapshot_name(const char *request, char *out, size_t len);
 
 #endif

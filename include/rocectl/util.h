@@ -40,7 +40,6 @@ int rc_name_to_file(const char *name, const char *suffix, char *buf, size_t len)
 /* SHA-256 (FIPS 180-4) of `len` bytes; _hex writes 64 lower-case digits and a NUL. */
 #define RC_SHA256_LEN	  32
 #define RC_SHA256_HEX_LEN (2 * RC_SHA256_LEN + 1)
-void rc_sha256(const void *data, size_t len, uint8_t out[RC_SHA256_LEN]);
 void rc_sha256_hex(const void *data, size_t len, char out[RC_SHA256_HEX_LEN]);
 
 /* UTF-8 (engine/util/utf8.c): the length of the well-formed sequence at p (RFC 3629), 0
