@@ -607,31 +607,28 @@ static int eos_neighbors(struct rc_session *s, struct rc_neighbors *out, struct 
 	return rc;
 }
 
-static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
-		    struct rc_session **out, struct rc_err *err)
+static int eos_connect(void *p, const struct rc_device *dev, const struct rc_run_opts *opts,
+		       bool eapi, struct rc_err *err)
 {
-	struct rc_session *s;
-	int rc;
+	struct rc_session *s = p;
 
-	*out = NULL;
-	rc = rc_switch_check_ports(dev, eos_port_name_ok, "EOS", "interface name", err);
-	if (rc)
-		return rc;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return rc_errf(err, ENOMEM, "out of memory");
 	s->dev = dev;
 	if (opts)
 		s->opts = *opts;
 	s->eapi = eapi;
-	rc = eapi ? rc_rest_open(dev, opts, "", EAPI_PORT, &s->api, err)
-		  : rc_ssh_open(dev, opts, &s->ssh, err);
-	if (rc) {
-		free(s);
-		return rc;
-	}
+	return eapi ? rc_rest_open(dev, opts, "", EAPI_PORT, &s->api, err)
+		    : rc_ssh_open(dev, opts, &s->ssh, err);
+}
+
+static int eos_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool eapi,
+		    struct rc_session **out, struct rc_err *err)
+{
+	static const struct rc_switch_dialect eos = {"EOS", "interface name", eos_port_name_ok};
+	void *s;
+	int rc = rc_switch_open(dev, opts, &eos, sizeof(**out), eos_connect, eapi, &s, err);
+
 	*out = s;
-	return 0;
+	return rc;
 }
 
 static int eos_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts,

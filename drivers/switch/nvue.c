@@ -277,19 +277,11 @@ static int rest_apply(struct rc_session *s, const struct nvue_ops *ops, struct r
 
 /* ---- the driver ---------------------------------------------------------------------- */
 
-static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool rest,
-		     struct rc_session **out, struct rc_err *err)
+static int nvue_connect(void *p, const struct rc_device *dev, const struct rc_run_opts *opts,
+			bool rest, struct rc_err *err)
 {
-	struct rc_session *s;
-	int rc;
+	struct rc_session *s = p;
 
-	*out = NULL;
-	rc = rc_switch_check_ports(dev, nvue_port_name_ok, "NVUE", "interface name", err);
-	if (rc)
-		return rc;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return rc_errf(err, ENOMEM, "out of memory");
 	s->dev = dev;
 	if (opts)
 		s->opts = *opts;
@@ -298,15 +290,19 @@ static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts
 		s->opts.save_only_if_saved = true;
 	s->rest = rest;
 	if (rest)
-		rc = rc_rest_open(dev, opts, NVUE_REST_BASE, NVUE_REST_PORT, &s->api, err);
-	else
-		rc = rc_ssh_open(dev, opts, &s->ssh, err);
-	if (rc) {
-		free(s);
-		return rc;
-	}
+		return rc_rest_open(dev, opts, NVUE_REST_BASE, NVUE_REST_PORT, &s->api, err);
+	return rc_ssh_open(dev, opts, &s->ssh, err);
+}
+
+static int nvue_open(const struct rc_device *dev, const struct rc_run_opts *opts, bool rest,
+		     struct rc_session **out, struct rc_err *err)
+{
+	static const struct rc_switch_dialect nvue = {"NVUE", "interface name", nvue_port_name_ok};
+	void *s;
+	int rc = rc_switch_open(dev, opts, &nvue, sizeof(**out), nvue_connect, rest, &s, err);
+
 	*out = s;
-	return 0;
+	return rc;
 }
 
 static int nvue_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts,

@@ -963,29 +963,27 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 	return rc;
 }
 
-static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opts,
-		      struct rc_session **out, struct rc_err *err)
+static int sonic_connect(void *p, const struct rc_device *dev, const struct rc_run_opts *opts,
+			 bool alt, struct rc_err *err)
 {
-	struct rc_session *s;
-	int rc;
+	struct rc_session *s = p;
 
-	*out = NULL;
-	rc = rc_switch_check_ports(dev, sonic_name_ok, "SONiC", "port name", err);
-	if (rc)
-		return rc;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return rc_errf(err, ENOMEM, "out of memory");
+	(void)alt; /* SSH is SONiC's one transport */
 	s->dev = dev;
 	if (opts)
 		s->opts = *opts;
-	rc = rc_ssh_open(dev, opts, &s->ssh, err);
-	if (rc) {
-		free(s);
-		return rc;
-	}
+	return rc_ssh_open(dev, opts, &s->ssh, err);
+}
+
+static int sonic_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+		      struct rc_session **out, struct rc_err *err)
+{
+	static const struct rc_switch_dialect sonic = {"SONiC", "port name", sonic_name_ok};
+	void *s;
+	int rc = rc_switch_open(dev, opts, &sonic, sizeof(**out), sonic_connect, false, &s, err);
+
 	*out = s;
-	return 0;
+	return rc;
 }
 
 static void sonic_close(struct rc_session *s)

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,4 +95,29 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
 	if (!why[0])
 		snprintf(why, why_len, "exit status %d", exit_status);
 	return -EIO;
+}
+
+int rc_switch_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+		   const struct rc_switch_dialect *d, size_t size,
+		   int (*connect)(void *s, const struct rc_device *dev,
+				  const struct rc_run_opts *opts, bool alt, struct rc_err *err),
+		   bool alt, void **out, struct rc_err *err)
+{
+	void *s;
+	int rc;
+
+	*out = NULL;
+	rc = rc_switch_check_ports(dev, d->name_ok, d->name, d->port_what, err);
+	if (rc)
+		return rc;
+	s = calloc(1, size);
+	if (!s)
+		return rc_errf(err, ENOMEM, "out of memory");
+	rc = connect(s, dev, opts, alt, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
 }

@@ -24,6 +24,22 @@ int rc_switch_ssh_run(struct rc_ssh **ssh, const struct rc_device *dev,
  * stdout when stderr is empty, cleaned>". */
 int rc_switch_exit_error(const struct rc_ssh_result *res, const char *what, struct rc_err *err);
 
+/* What a dialect's sessions need of the open below: how its port names are checked. */
+struct rc_switch_dialect {
+	const char *name;      /* "NVUE", for messages */
+	const char *port_what; /* "interface name" */
+	bool (*name_ok)(const char *name);
+};
+
+/* A dialect's open: refuse the inventory's unsafe port names (nothing is sent), allocate a
+ * zeroed session of `size` bytes and let `connect` fill it (alt: the dialect's second
+ * transport, REST or eAPI); the session is freed when connect fails.  *out is NULL on error. */
+int rc_switch_open(const struct rc_device *dev, const struct rc_run_opts *opts,
+		   const struct rc_switch_dialect *d, size_t size,
+		   int (*connect)(void *s, const struct rc_device *dev,
+				  const struct rc_run_opts *opts, bool alt, struct rc_err *err),
+		   bool alt, void **out, struct rc_err *err);
+
 /* A name the dialects interpolate into commands and paths: 1..RC_NAME_MAX-1 characters,
  * the first a letter or digit, each other one a letter, a digit or one of `inner`. */
 bool rc_switch_name_ok(const char *name, const char *inner);
