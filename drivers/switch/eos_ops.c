@@ -371,19 +371,13 @@ int eos_build_cmds(const struct eos_config *cfg, const struct rc_port_write *w,
 
 		if (c->ctx != EOS_CTX_GLOBAL || !c->group)
 			continue;
-		for (size_t p = 0; p < n_peers && !rc; p++) {
-			bool writes = false;
-
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(w[i].port, peers[p].port) && (w[i].fields & c->group))
-					writes = true;
-			if (!writes)
+		for (size_t p = 0; p < n_peers && !rc; p++)
+			if (!rc_switch_port_writes(w, n, peers[p].port, c->group))
 				rc = rc_errf(
 				    err, EINVAL,
 				    "'%s' for port '%s' is global and would also change port "
 				    "'%s', which is already as wanted",
 				    c->line, c->port ? c->port : "?", peers[p].port);
-		}
 	}
 	if (rc)
 		eos_cmds_free(cmds);

@@ -16,6 +16,7 @@
 
 #include "rocectl/util.h"
 #include "nvue.h"
+#include "switch_common.h"
 
 void nvue_ops_free(struct nvue_ops *ops)
 {
@@ -585,14 +586,9 @@ int nvue_build_ops(const struct rc_port_write *w, const struct nvue_port_info *i
 		uint32_t g = group_of(o);
 
 		for (size_t p = 0; p < n_peers && !rc; p++) {
-			bool writes = false;
-
 			if (!op_touches(o, peers[p].info))
 				continue;
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(w[i].port, peers[p].port) && (w[i].fields & g))
-					writes = true;
-			if (!writes) {
+			if (!rc_switch_port_writes(w, n, peers[p].port, g)) {
 				char path[256];
 
 				op_path_text(o, path, sizeof(path));

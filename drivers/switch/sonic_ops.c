@@ -571,14 +571,9 @@ int sonic_build_ops(const cJSON *cfg, const struct rc_port_write *w,
 		const struct sonic_op *o = &ops->v[k];
 
 		for (size_t p = 0; p < n_peers && !rc; p++) {
-			bool writes = false;
-
 			if (!op_touches(o, peers[p].info))
 				continue;
-			for (size_t i = 0; i < n; i++)
-				if (!strcmp(w[i].port, peers[p].port) && (w[i].fields & o->group))
-					writes = true;
-			if (!writes)
+			if (!rc_switch_port_writes(w, n, peers[p].port, o->group))
 				rc = rc_errf(
 				    err, EINVAL,
 				    "changing %s|%s %s for port '%s' would also change port "

@@ -121,3 +121,12 @@ int rc_switch_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 	*out = s;
 	return 0;
 }
+
+bool rc_switch_port_writes(const struct rc_port_write *w, size_t n, const char *port,
+			   uint32_t group)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(w[i].port, port) && (w[i].fields & group))
+			return true;
+	return false;
+}

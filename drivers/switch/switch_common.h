@@ -40,6 +40,13 @@ int rc_switch_open(const struct rc_device *dev, const struct rc_run_opts *opts,
 				  const struct rc_run_opts *opts, bool alt, struct rc_err *err),
 		   bool alt, void **out, struct rc_err *err);
 
+/* The guard every dialect puts on a shared object (a global line, a profile, a map): may
+ * the run change `group` of `port`?  Only when one of the writes is for that port and has
+ * that group; otherwise a change to the shared object would also change a port that is
+ * already as wanted, which the run must refuse. */
+bool rc_switch_port_writes(const struct rc_port_write *w, size_t n, const char *port,
+			   uint32_t group);
+
 /* A name the dialects interpolate into commands and paths: 1..RC_NAME_MAX-1 characters,
  * the first a letter or digit, each other one a letter, a digit or one of `inner`. */
 bool rc_switch_name_ok(const char *name, const char *inner);
