@@ -6,8 +6,9 @@
 #include "rocectl/util.h"
 #include "switch_common.h"
 
-int rc_switch_check_ports(const struct rc_device *dev, bool (*ok)(const char *name),
-			  const char *dialect, const char *what, struct rc_err *err)
+/* 0, or -EINVAL naming the first port `ok` refuses ("not a valid <dialect> <what>"). */
+static int rc_switch_check_ports(const struct rc_device *dev, bool (*ok)(const char *name),
+				 const char *dialect, const char *what, struct rc_err *err)
 {
 	for (size_t i = 0; i < dev->n_ports; i++)
 		if (!ok(dev->ports[i]))

@@ -11,10 +11,6 @@
 #include "rocectl/transport.h"
 #include "port_memo.h"
 
-/* 0, or -EINVAL naming the first port `ok` refuses ("not a valid <dialect> <what>"). */
-int rc_switch_check_ports(const struct rc_device *dev, bool (*ok)(const char *name),
-			  const char *dialect, const char *what, struct rc_err *err);
-
 /* rc_ssh_run on *ssh; on -EPIPE (the connection was given up) reconnect once and retry. */
 int rc_switch_ssh_run(struct rc_ssh **ssh, const struct rc_device *dev,
 		      const struct rc_run_opts *opts, const char *cmd, const char *in,

@@ -278,7 +278,7 @@ int yw_uint(struct yw *w, const struct yd_node *n, const char *path, uint64_t mi
 	return 0;
 }
 
-int yw_bool(struct yw *w, const struct yd_node *n, const char *path, bool *out)
+static int yw_bool(struct yw *w, const struct yd_node *n, const char *path, bool *out)
 {
 	if (is_scalar_value(n) && n->plain && !strcmp(n->str, "true"))
 		*out = true;
@@ -309,8 +309,8 @@ int yw_str(struct yw *w, const struct yd_node *n, const char *path, char *buf, s
 	return 0;
 }
 
-int yw_enum(struct yw *w, const struct yd_node *n, const char *path, const char *const *names,
-	    int *out)
+static int yw_enum(struct yw *w, const struct yd_node *n, const char *path,
+		   const char *const *names, int *out)
 {
 	char what[200];
 	size_t o;
@@ -329,7 +329,7 @@ int yw_enum(struct yw *w, const struct yd_node *n, const char *path, const char 
 	return expected(w, n, path, what);
 }
 
-int yw_size(struct yw *w, const struct yd_node *n, const char *path, uint64_t *out)
+static int yw_size(struct yw *w, const struct yd_node *n, const char *path, uint64_t *out)
 {
 	const char *why = "expected a size like 150000, 150KB, 1.5MB or 146KiB";
 
@@ -351,7 +351,7 @@ int yw_length(struct yw *w, const struct yd_node *n, const char *path, uint32_t 
 	return 0;
 }
 
-int yw_speed(struct yw *w, const struct yd_node *n, const char *path, uint32_t *out)
+static int yw_speed(struct yw *w, const struct yd_node *n, const char *path, uint32_t *out)
 {
 	const char *why = "expected a speed like 25G, 100G or 400G";
 
@@ -362,7 +362,9 @@ int yw_speed(struct yw *w, const struct yd_node *n, const char *path, uint32_t *
 	return 0;
 }
 
-int yw_ms(struct yw *w, const struct yd_node *n, const char *path, uint32_t max_ms, uint32_t *out)
+/* A duration in whole milliseconds, 1ms .. max_ms. */
+static int yw_ms(struct yw *w, const struct yd_node *n, const char *path, uint32_t max_ms,
+		 uint32_t *out)
 {
 	const char *why = "expected a duration like 55us, 200ms or 1s";
 	char what[96];
@@ -383,7 +385,7 @@ int yw_ms(struct yw *w, const struct yd_node *n, const char *path, uint32_t max_
 	return 0;
 }
 
-int yw_percent(struct yw *w, const struct yd_node *n, const char *path, double *out)
+static int yw_percent(struct yw *w, const struct yd_node *n, const char *path, double *out)
 {
 	const char *why = "expected a percentage like 100%, 5% or 0.5%";
 
@@ -394,7 +396,8 @@ int yw_percent(struct yw *w, const struct yd_node *n, const char *path, double *
 	return 0;
 }
 
-int yw_path(struct yw *w, const struct yd_node *n, const char *path, char *buf, size_t len)
+/* A file path; a leading "~/" is expanded with $HOME. */
+static int yw_path(struct yw *w, const struct yd_node *n, const char *path, char *buf, size_t len)
 {
 	char raw[PATH_MAX];
 	const char *home;

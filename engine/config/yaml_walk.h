@@ -60,18 +60,8 @@ int yw_f_seq(struct yw *w, const struct yw_map *m, const char *key, const struct
 /* Node readers: 0 or a negative errno (with the error set). */
 int yw_uint(struct yw *w, const struct yd_node *n, const char *path, uint64_t min, uint64_t max,
 	    uint64_t *out);
-int yw_bool(struct yw *w, const struct yd_node *n, const char *path, bool *out);
 int yw_str(struct yw *w, const struct yd_node *n, const char *path, char *buf, size_t len);
-int yw_enum(struct yw *w, const struct yd_node *n, const char *path, const char *const *names,
-	    int *out);
-int yw_size(struct yw *w, const struct yd_node *n, const char *path, uint64_t *out);
 int yw_length(struct yw *w, const struct yd_node *n, const char *path, uint32_t *out);
-int yw_speed(struct yw *w, const struct yd_node *n, const char *path, uint32_t *out);
-/* A duration in whole milliseconds, 1ms .. max_ms. */
-int yw_ms(struct yw *w, const struct yd_node *n, const char *path, uint32_t max_ms, uint32_t *out);
-int yw_percent(struct yw *w, const struct yd_node *n, const char *path, double *out);
-/* A file path; a leading "~/" is expanded with $HOME. */
-int yw_path(struct yw *w, const struct yd_node *n, const char *path, char *buf, size_t len);
 
 /* Field readers on a checked mapping: 1 = read, 0 = key absent (out untouched), < 0 error. */
 int yw_f_uint(struct yw *w, const struct yw_map *m, const char *key, uint64_t min, uint64_t max,

@@ -21,32 +21,34 @@ test_expect_success 'the product objects follow the layer order' '
 	test_must_contain "$TMP/out" "every reference follows the layer order"
 '
 
+# plant SOURCE SYMBOL: check the tree plus an object "built from" SOURCE that calls SYMBOL;
+# the output is in $TMP/out and the status is the script's.
+plant() {
+	printf "%s\n" "int $2(void);" "int planted(void); int planted(void) { return $2(); }" \
+		>"$TMP/planted.c" &&
+	cc -c -o "$TMP/planted.o" "$TMP/planted.c" || return 99
+	scripts/check-layers --extra "$TMP/planted.o=$1" "$OBJDIR" $(cat "$TMP/objs") >"$TMP/out"
+}
+
 test_expect_success 'a driver calling the option parser of cli/ is refused, by file and symbol' '
-	printf "%s\n" "struct rc_cli; int rc_parse_options(void);" \
-		"int planted(void); int planted(void) { return rc_parse_options(); }" >"$TMP/up.c" &&
-	cc -c -o "$TMP/up.o" "$TMP/up.c" &&
-	test_expect_code 1 scripts/check-layers --extra "$TMP/up.o=drivers/switch/planted.c" \
-		"$OBJDIR" $(cat "$TMP/objs") >"$TMP/out" &&
+	test_expect_code 1 plant drivers/switch/planted.c rc_parse_options &&
 	test_must_contain "$TMP/out" \
 		"drivers/switch/planted.c: rc_parse_options \\(drivers -> cli not allowed"
 '
 
 test_expect_success 'the engine calling a switch dialect is refused' '
-	printf "%s\n" "int rc_switch_exit_error(void);" \
-		"int planted(void); int planted(void) { return rc_switch_exit_error(); }" >"$TMP/dn.c" &&
-	cc -c -o "$TMP/dn.o" "$TMP/dn.c" &&
-	test_expect_code 1 scripts/check-layers --extra "$TMP/dn.o=engine/run/planted.c" \
-		"$OBJDIR" $(cat "$TMP/objs") >"$TMP/out" &&
+	test_expect_code 1 plant engine/run/planted.c rc_switch_exit_error &&
 	test_must_contain "$TMP/out" "engine/run/planted.c: rc_switch_exit_error \\(engine -> drivers"
 '
 
 test_expect_success 'a command other than the host commands may not call a driver' '
-	printf "%s\n" "int rc_switch_exit_error(void);" \
-		"int planted(void); int planted(void) { return rc_switch_exit_error(); }" >"$TMP/cl.c" &&
-	cc -c -o "$TMP/cl.o" "$TMP/cl.c" &&
-	test_expect_code 1 scripts/check-layers --extra "$TMP/cl.o=cli/cmd_planted.c" \
-		"$OBJDIR" $(cat "$TMP/objs") >"$TMP/out" &&
+	test_expect_code 1 plant cli/cmd_planted.c rc_switch_exit_error &&
 	test_must_contain "$TMP/out" "cli/cmd_planted.c: rc_switch_exit_error \\(cli -> drivers"
+'
+
+test_expect_success 'the host commands may call the host driver' '
+	plant cli/agent_planted.c rc_host_preflight &&
+	test_must_contain "$TMP/out" "every reference follows the layer order"
 '
 
 test_done
