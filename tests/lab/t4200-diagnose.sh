@@ -164,9 +164,13 @@ test_expect_success 'trace --counters gives each hop the role diagnose gives it'
 	rc trace -p "$POLICY" -i "$INV" --counters --interval 1s gpu001 gpu002 >/dev/null
 '
 
-test_expect_success 'diagnose refuses what is not a host, and a bad interval' '
-	test_expect_code 1 diagnose leaf01 gpu001 2>"$TMP/err" &&
-	grep -q "leaf01.* is not a host" "$TMP/err" &&
+test_expect_success 'diagnose refuses what selects no host, and a bad interval' '
+	test_expect_code 64 diagnose leaf01 gpu001 2>"$TMP/err" &&
+	grep -q "leaf01.* selects no host" "$TMP/err" &&
+	test_expect_code 64 diagnose "gpu9*" 2>"$TMP/err" &&
+	grep -q "gpu9\*" "$TMP/err" &&
+	test_expect_code 64 diagnose --by hop 2>"$TMP/err" &&
+	grep -q "by" "$TMP/err" &&
 	test_expect_code 64 diagnose --interval 5 2>"$TMP/err" &&
 	grep -q "interval" "$TMP/err"
 '
