@@ -342,6 +342,9 @@ static int run(struct diag_run *r, int npos, char **argv, const struct rc_global
 	}
 	r->have_inv = true;
 	rc_warnings_print(&warn, stderr);
+	rc = rc_cli_limit_check("diagnose", &r->inv, r->o.limit);
+	if (rc)
+		return rc;
 	rc = select_hosts(r, npos, argv, &err);
 	if (!rc)
 		rc = list_hosts(r, &err);
