@@ -1,8 +1,10 @@
 /* rocectl diagnose -p P -i I [HOST...] [--interval 10s]: where it hurts.  The counters of
- * every device on the paths between the hosts (every host when none is named) are read
- * twice, --interval apart; the deltas locate the pause tree's root and its relays, NIC
- * pause storms, drops on lossless priorities, host-side losses and DCQCN mistakes, and
- * every path gets a verdict (include/rocectl/diag.h).
+ * every device on the paths between the hosts (every host when none is named; HOST takes
+ * names, ranges, globs and roles as --limit does) are read twice, --interval apart; the
+ * deltas locate the pause tree's root and its relays, NIC pause storms, drops on lossless
+ * priorities, host-side losses and DCQCN mistakes, and every path gets a verdict
+ * (include/rocectl/diag.h).  Past RC_DIAG_MAX_PATHS paths (or with --by class) the paths
+ * are judged per equal-cost class instead: "by": "class", "classes", "ports".
  *
  * JSON (--json or --format json), schema "rocectl.diagnose/v1", one object:
  *   {"schema", "command": "diagnose", "inventory", "policy", "window_s",
@@ -42,9 +44,11 @@ struct diag_opts {
 	enum diag_fmt fmt;
 	unsigned parallel;
 	const char *output;
+	const char *limit;
+	enum { BY_AUTO, BY_PATH, BY_CLASS } by;
 };
 
-enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL, OPT_SNAPSHOT };
+enum { OPT_INTERVAL = 256, OPT_FORMAT, OPT_PARALLEL, OPT_SNAPSHOT, OPT_LIMIT, OPT_BY };
 
 static const struct rc_option options[] = {
     {"policy", 'p', "FILE", "the policy (its lossless priorities and ECN class)", 'p'},
@@ -61,12 +65,21 @@ static const struct rc_option options[] = {
      "collector reads it) instead of stdout",
      'o'},
     {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
+    {"limit", 0, "NAMES",
+     RC_LIMIT_HELP "; hosts left out are not diagnosed, switches left out "
+		   "are not read (their hops stay unknown)",
+     OPT_LIMIT},
+    {"by", 0, "HOW",
+     "path (every path between two NIC ports, at most 65536), class (one verdict per pair "
+     "of edge switches, any fabric size) or auto (default: path when it fits)",
+     OPT_BY},
     {NULL, 0, NULL, NULL, 0},
 };
 
 #define USAGE                                                                                      \
 	"rocectl diagnose -p POLICY -i INVENTORY [HOST...] [--interval 10s] "                      \
-	"[--format text|json|prometheus|html] [-o FILE] [--parallel N] [--snapshot DIR]"
+	"[--format text|json|prometheus|html] [-o FILE] [--parallel N] [--snapshot DIR] "          \
+	"[--limit NAMES] [--by path|class|auto]"
 
 static int on_option(int id, const char *arg, void *ctx)
 {
@@ -116,6 +129,16 @@ static int on_option(int id, const char *arg, void *ctx)
 	case OPT_SNAPSHOT:
 		o->snapshot = arg;
 		return 0;
+	case OPT_LIMIT:
+		o->limit = arg;
+		return 0;
+	case OPT_BY:
+		if (!strcmp(arg, "auto") || !strcmp(arg, "path") || !strcmp(arg, "class")) {
+			o->by = arg[0] == 'a' ? BY_AUTO : arg[0] == 'p' ? BY_PATH : BY_CLASS;
+			return 0;
+		}
+		fprintf(stderr, "rocectl diagnose: --by: '%s' is not path, class or auto\n", arg);
+		return -EINVAL;
 	default:
 		return -EINVAL;
 	}
@@ -126,41 +149,87 @@ struct diag_run {
 	struct rc_policy pol;
 	struct rc_inventory inv;
 	struct rc_diag_paths paths;
+	struct rc_diag_fabric fab;
 	struct rc_diag_run dr;
 	size_t *hosts, n_hosts;
+	bool *chosen, *skip; /* per inventory device: a diagnosed host; left out by --limit */
 	bool have_inv;
 };
 
-/* The hosts named (each checked), or every host of the inventory. */
-static int pick_hosts(struct diag_run *r, int npos, char **argv)
+/* Each HOST argument is a --limit list (names, ranges, globs, roles) that must select a
+ * host; none means every host.  --limit narrows the hosts and the devices read. */
+static int select_hosts(struct diag_run *r, int npos, char **argv, struct rc_err *err)
+{
+	const struct rc_inventory *inv = &r->inv;
+	size_t n = inv->n_devices ? inv->n_devices : 1;
+	bool *sel = calloc(n, sizeof(*sel));
+	int rc = 0;
+
+	r->chosen = calloc(n, sizeof(*r->chosen));
+	r->skip = calloc(n, sizeof(*r->skip));
+	if (!sel || !r->chosen || !r->skip) {
+		free(sel);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	for (int i = 0; i < npos && !rc; i++) {
+		bool any = false;
+
+		rc = rc_limit_select(inv, argv[i], sel, err);
+		for (size_t k = 0; !rc && k < inv->n_devices; k++)
+			if (sel[k] && inv->devices[k].kind == RC_DEV_HOST)
+				any = r->chosen[k] = true;
+		if (!rc && !any)
+			rc = rc_errf(err, EINVAL, "'%s' selects no host of the inventory", argv[i]);
+	}
+	for (size_t k = 0; !npos && k < inv->n_devices; k++)
+		r->chosen[k] = inv->devices[k].kind == RC_DEV_HOST;
+	if (!rc && r->o.limit) {
+		rc = rc_limit_select(inv, r->o.limit, sel, err);
+		for (size_t k = 0; !rc && k < inv->n_devices; k++) {
+			r->skip[k] = !sel[k];
+			r->chosen[k] &= sel[k];
+		}
+	}
+	free(sel);
+	return rc;
+}
+
+/* The chosen hosts as a list of inventory indices, for the path enumeration. */
+static int list_hosts(struct diag_run *r, struct rc_err *err)
 {
 	const struct rc_inventory *inv = &r->inv;
 
 	r->hosts = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*r->hosts));
 	if (!r->hosts)
-		return -ENOMEM;
-	for (int i = 0; i < npos; i++) {
-		ptrdiff_t k = rc_inventory_device_index(inv, argv[i]);
-
-		if (k < 0 || inv->devices[k].kind != RC_DEV_HOST) {
-			fprintf(stderr, "rocectl diagnose: '%s' is not a host of the inventory\n",
-				argv[i]);
-			return -EINVAL;
-		}
-		for (size_t j = 0; j < r->n_hosts; j++)
-			if (r->hosts[j] == (size_t)k)
-				k = -1;
-		if (k >= 0)
-			r->hosts[r->n_hosts++] = (size_t)k;
-	}
-	for (size_t k = 0; !npos && k < inv->n_devices; k++)
-		if (inv->devices[k].kind == RC_DEV_HOST)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t k = 0; k < inv->n_devices; k++)
+		if (r->chosen[k])
 			r->hosts[r->n_hosts++] = k;
-	if (r->n_hosts < 2) {
-		fprintf(stderr, "rocectl diagnose: paths need two hosts at least\n");
-		return -EINVAL;
-	}
+	if (r->n_hosts < 2)
+		return rc_errf(err, EINVAL, "paths need two hosts at least");
 	return 0;
+}
+
+/* By path when asked, or when the paths are few enough to list; else by class. */
+static int judge(struct diag_run *r, const struct rc_run_opts *opts, struct rc_err *err)
+{
+	int rc = rc_diag_fabric_build(&r->fab, &r->inv, r->chosen, err);
+	bool by_class =
+	    r->o.by == BY_CLASS || (r->o.by == BY_AUTO && r->fab.n_paths > RC_DIAG_MAX_PATHS);
+
+	if (!rc && !r->fab.n_paths)
+		rc = rc_errf(err, ENOENT, "no path between the hosts in the inventory");
+	if (!rc && by_class)
+		return rc_diag_run_classes(&r->dr, &r->inv, &r->pol, opts, &r->fab, r->skip,
+					   r->o.interval_us, r->o.parallel, err);
+	if (!rc)
+		rc = rc_diag_paths(&r->inv, r->hosts, r->n_hosts, false, &r->paths, err);
+	if (!rc && !r->paths.n)
+		rc = rc_errf(err, ENOENT, "no path between the hosts in the inventory");
+	if (!rc)
+		rc = rc_diag_run(&r->dr, &r->inv, &r->pol, opts, &r->paths, r->skip,
+				 r->o.interval_us, r->o.parallel, err);
+	return rc;
 }
 
 static int report_to(struct diag_run *r, FILE *f)
@@ -180,6 +249,8 @@ static int report_to(struct diag_run *r, FILE *f)
 		bad = 0;
 		for (size_t i = 0; i < r->dr.d.n_paths; i++)
 			bad += r->dr.d.paths[i].verdict != RC_VERDICT_CLEAN;
+		for (size_t i = 0; r->dr.d.fab && i < r->dr.d.fab->n_classes; i++)
+			bad += r->dr.d.fab->classes[i].verdict != RC_VERDICT_CLEAN;
 		return r->dr.failed		   ? RC_EXIT_ERROR
 		       : bad || r->dr.d.n_findings ? RC_EXIT_CHANGES
 						   : RC_EXIT_OK;
@@ -271,14 +342,18 @@ static int run(struct diag_run *r, int npos, char **argv, const struct rc_global
 	}
 	r->have_inv = true;
 	rc_warnings_print(&warn, stderr);
-	if (pick_hosts(r, npos, argv))
-		return RC_EXIT_ERROR;
-	rc = rc_diag_paths(&r->inv, r->hosts, r->n_hosts, false, &r->paths, &err);
-	if (!rc && !r->paths.n)
-		rc = rc_errf(&err, ENOENT, "no path between the hosts in the inventory");
+	rc = rc_cli_limit_check("diagnose", &r->inv, r->o.limit);
+	if (rc)
+		return rc;
+	rc = select_hosts(r, npos, argv, &err);
 	if (!rc)
-		rc = rc_diag_run(&r->dr, &r->inv, &r->pol, &opts, &r->paths, r->o.interval_us,
-				 r->o.parallel, &err);
+		rc = list_hosts(r, &err);
+	if (rc) {
+		fprintf(stderr, "rocectl diagnose: ");
+		rc_err_print(&err, stderr);
+		return rc == -ENOMEM ? RC_EXIT_ERROR : RC_EXIT_USAGE;
+	}
+	rc = judge(r, &opts, &err);
 	if (rc) {
 		fprintf(stderr, "rocectl diagnose: ");
 		rc_err_print(&err, stderr);
@@ -313,7 +388,10 @@ int cmd_diagnose(int argc, char **argv, const struct rc_global *g)
 	code = run(r, npos, argv, g);
 	rc_diag_run_fini(&r->dr);
 	rc_diag_paths_fini(&r->paths);
+	rc_diag_fabric_fini(&r->fab);
 	free(r->hosts);
+	free(r->chosen);
+	free(r->skip);
 	if (r->have_inv)
 		rc_inventory_fini(&r->inv);
 	free(r);

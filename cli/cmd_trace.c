@@ -149,7 +149,7 @@ static int sample_paths(const struct trace_opts *o, const struct rc_inventory *i
 		dp->ends[i][0] = a;
 		dp->ends[i][1] = b;
 	}
-	if (rc_diag_run(dr, inv, pol, ropts, dp, o->interval_us, 0, &err)) {
+	if (rc_diag_run(dr, inv, pol, ropts, dp, NULL, o->interval_us, 0, &err)) {
 		fprintf(stderr, "rocectl trace: %s\n", err.msg);
 		return -EIO;
 	}

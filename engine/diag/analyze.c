@@ -13,6 +13,8 @@
 
 #include "rocectl/diag.h"
 
+#include "analyze.h"
+
 const char *rc_diag_role_name(enum rc_diag_role r)
 {
 	switch (r) {
@@ -64,19 +66,15 @@ static const char *dev_name(const struct rc_diag *d, size_t dev)
 	return d->inv->devices[dev].name;
 }
 
-static bool is_storm(const struct rc_diag *d, const struct rc_diag_deltas *x)
+bool rc_diag_is_storm(const struct rc_diag *d, const struct rc_diag_deltas *x)
 {
 	return x && x->pause_tx &&
 	       (x->storm_events ||
 		(double)x->pause_tx_us >= RC_DIAG_STORM_SHARE * d->window_s * 1e6);
 }
 
-static void add_finding(struct rc_diag *d, enum rc_diag_finding_kind kind, size_t dev,
-			const char *port, const char *fields, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static void add_finding(struct rc_diag *d, enum rc_diag_finding_kind kind, size_t dev,
-			const char *port, const char *fields, const char *fmt, ...)
+void rc_diag_add_finding(struct rc_diag *d, enum rc_diag_finding_kind kind, size_t dev,
+			 const char *port, const char *fields, const char *fmt, ...)
 {
 	struct rc_diag_finding *f;
 	va_list ap;
@@ -137,7 +135,7 @@ static bool root_unmarked(const struct rc_diag_dev *dev)
 	return pauses;
 }
 
-static void find_roots(struct rc_diag *d)
+void rc_diag_find_roots(struct rc_diag *d)
 {
 	const struct rc_inventory *inv = d->inv;
 
@@ -161,7 +159,7 @@ static void find_roots(struct rc_diag *d)
 			continue;
 		add_root(d, inv->devices[k].name, NULL);
 		if (reports_marks)
-			add_finding(
+			rc_diag_add_finding(
 			    d, RC_FIND_PAUSE_NO_MARKS, k, NULL,
 			    "ecn kmin_bytes, ecn kmax_bytes (policy ecn.min_threshold, "
 			    "ecn.max_threshold)",
@@ -183,7 +181,7 @@ static void judge_host(struct rc_diag *d, struct rc_diag_hop *h, bool receiver)
 		snprintf(h->why, sizeof(h->why), "no counters read");
 		return;
 	}
-	if (is_storm(d, x)) {
+	if (rc_diag_is_storm(d, x)) {
 		h->role = RC_HOP_STORM;
 		snprintf(h->why, sizeof(h->why),
 			 "NIC sends pause continuously: %" PRIu64 " frames, %" PRIu64
@@ -201,7 +199,7 @@ static void judge_host(struct rc_diag *d, struct rc_diag_hop *h, bool receiver)
 	}
 }
 
-static bool is_root_port(const struct rc_diag *d, size_t dev, const char *port)
+bool rc_diag_is_root_port(const struct rc_diag *d, size_t dev, const char *port)
 {
 	char r[sizeof(d->roots[0])];
 
@@ -227,7 +225,7 @@ static void judge_switch(struct rc_diag *d, struct rc_diag_hop *h, const struct 
 		snprintf(h->why, sizeof(h->why),
 			 "sends pause on %s (%" PRIu64 "), paused on %s (%" PRIu64 ")", t->in,
 			 h->in->pause_tx, t->out, h->out->pause_rx);
-	} else if (is_root_port(d, t->dev, t->out)) {
+	} else if (rc_diag_is_root_port(d, t->dev, t->out)) {
 		h->role = RC_HOP_ROOT;
 		snprintf(h->why, sizeof(h->why),
 			 "sends pause on %s (%" PRIu64 "), not paused on %s, which marked %" PRIu64
@@ -356,17 +354,18 @@ static void check_dcqcn(struct rc_diag *d, const struct rc_diag_path *p)
 		}
 	if (!marks || !b || !(b->have & RC_DH_CNP_SENT) || b->cnp_sent)
 		return;
-	add_finding(d, RC_FIND_MARKS_NO_CNP, rb->dev, rb->in,
-		    "nic_ecn notification point (policy ecn.host.notification_point), cnp_prio, "
-		    "cnp_dscp",
-		    "%s:%s marked %" PRIu64 " packets towards %s:%s, which sent no CNP: ECN "
-		    "notification point off on that NIC (or marks on a priority it does not "
-		    "watch); enable it",
-		    dev_name(d, tp->h[at].dev), tp->h[at].out, marks, dev_name(d, rb->dev), rb->in);
+	rc_diag_add_finding(
+	    d, RC_FIND_MARKS_NO_CNP, rb->dev, rb->in,
+	    "nic_ecn notification point (policy ecn.host.notification_point), cnp_prio, "
+	    "cnp_dscp",
+	    "%s:%s marked %" PRIu64 " packets towards %s:%s, which sent no CNP: ECN "
+	    "notification point off on that NIC (or marks on a priority it does not "
+	    "watch); enable it",
+	    dev_name(d, tp->h[at].dev), tp->h[at].out, marks, dev_name(d, rb->dev), rb->in);
 }
 
 /* CNPs are sent somewhere but no NIC reacts to any: the reaction point is off. */
-static void check_cnp_handled(struct rc_diag *d)
+void rc_diag_check_cnp_handled(struct rc_diag *d)
 {
 	const struct rc_inventory *inv = d->inv;
 	uint64_t sent = 0, handled = 0;
@@ -385,11 +384,12 @@ static void check_cnp_handled(struct rc_diag *d)
 		}
 	}
 	if (sent && !handled)
-		add_finding(d, RC_FIND_CNP_NOT_HANDLED, sender, NULL,
-			    "nic_ecn reaction point (policy ecn.host.reaction_point)",
-			    "%" PRIu64 " CNPs were sent and no NIC handled one: DCQCN reaction "
-			    "point off on the senders (or CNPs on a priority they do not watch)",
-			    sent);
+		rc_diag_add_finding(
+		    d, RC_FIND_CNP_NOT_HANDLED, sender, NULL,
+		    "nic_ecn reaction point (policy ecn.host.reaction_point)",
+		    "%" PRIu64 " CNPs were sent and no NIC handled one: DCQCN reaction "
+		    "point off on the senders (or CNPs on a priority they do not watch)",
+		    sent);
 }
 
 int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
@@ -406,7 +406,7 @@ int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
 	if (!d->paths)
 		return rc_errf(err, ENOMEM, "out of memory");
 	d->n_paths = n;
-	find_roots(d);
+	rc_diag_find_roots(d);
 	for (size_t i = 0; i < n; i++) {
 		struct rc_diag_path *p = &d->paths[i];
 		const struct rc_trace_path *tp = &paths->p[i];
@@ -432,13 +432,16 @@ int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
 		judge_path(d, p);
 		check_dcqcn(d, p);
 	}
-	check_cnp_handled(d);
+	rc_diag_check_cnp_handled(d);
 	return 0;
 }
 
 void rc_diag_fini(struct rc_diag *d)
 {
 	free(d->paths);
+	free(d->ports);
 	d->paths = NULL;
+	d->ports = NULL;
 	d->n_paths = 0;
+	d->n_ports = 0;
 }

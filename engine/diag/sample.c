@@ -145,8 +145,10 @@ void rc_diag_paths_fini(struct rc_diag_paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* The devices on the paths as a --limit list, malloc'd; NULL when out of memory. */
-static char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p)
+/* The devices on the paths as a --limit list, malloc'd; NULL when out of memory; devices
+ * with skip[i] set are left out (NULL: none). */
+static char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct rc_diag_paths *p,
+				   const bool *skip)
 {
 	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
 	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
@@ -161,35 +163,60 @@ static char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct 
 		for (size_t k = 0; k < p->p[i].n; k++)
 			on[p->p[i].h[k].dev] = true;
 	for (size_t d = 0; d < inv->n_devices; d++)
-		if (on[d])
+		if (on[d] && !(skip && skip[d]))
 			off += (size_t)snprintf(s + off, RC_NAME_MAX + 1, "%s%s", off ? "," : "",
 						inv->devices[d].name);
 	free(on);
 	return s;
 }
 
-int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
-		const struct rc_run_opts *opts, const struct rc_diag_paths *paths,
-		uint64_t interval_us, unsigned parallel, struct rc_err *err)
+/* Read the devices of `limit` twice (limit is freed); *window the time between. */
+static int sample_limit(struct rc_diag_run *r, const struct rc_inventory *inv,
+			const struct rc_policy *pol, const struct rc_run_opts *opts, char *limit,
+			uint64_t interval_us, unsigned parallel, double *window, struct rc_err *err)
 {
 	struct rc_diag_scope scope = rc_diag_scope_of(pol);
-	char *limit = rc_diag_paths_devices(inv, paths);
-	double window = 0;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->n_devs = inv->n_devices;
 	if (!limit || !(r->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*r->devs))))
 		rc = rc_errf(err, ENOMEM, "out of memory");
+	else if (!*limit)
+		rc = rc_errf(err, ENOENT, "no device left to read");
 	if (!rc)
 		rc = rc_fleet_init(&r->f, inv, pol, opts, limit, parallel, err);
 	free(limit);
 	if (rc)
 		return rc;
 	r->f.progress = false;
-	rc = rc_diag_sample(&r->f, interval_us, &scope, r->devs, &window, &r->failed, err);
+	return rc_diag_sample(&r->f, interval_us, &scope, r->devs, window, &r->failed, err);
+}
+
+int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
+		const struct rc_run_opts *opts, const struct rc_diag_paths *paths, const bool *skip,
+		uint64_t interval_us, unsigned parallel, struct rc_err *err)
+{
+	double window = 0;
+	int rc = sample_limit(r, inv, pol, opts, rc_diag_paths_devices(inv, paths, skip),
+			      interval_us, parallel, &window, err);
+
 	if (!rc)
 		rc = rc_diag_analyze(&r->d, inv, r->devs, window, paths, err);
+	return rc;
+}
+
+int rc_diag_run_classes(struct rc_diag_run *r, const struct rc_inventory *inv,
+			const struct rc_policy *pol, const struct rc_run_opts *opts,
+			struct rc_diag_fabric *fab, const bool *skip, uint64_t interval_us,
+			unsigned parallel, struct rc_err *err)
+{
+	double window = 0;
+	int rc = sample_limit(r, inv, pol, opts, rc_diag_fabric_devices(fab, skip), interval_us,
+			      parallel, &window, err);
+
+	if (!rc)
+		rc = rc_diag_analyze_classes(&r->d, inv, r->devs, window, fab, err);
 	return rc;
 }
 

@@ -11,6 +11,8 @@
 #include "rocectl/diag.h"
 #include "rocectl/result.h"
 
+#include "report_diag.h"
+
 static const struct {
 	const char *key;
 	uint32_t bit;
@@ -30,8 +32,8 @@ static const struct {
 };
 
 /* JSON: the deltas the device reports (absent = not reported); text: the non-zero ones. */
-static void out_deltas(struct rc_out *o, const char *key, const char *port,
-		       const struct rc_diag_deltas *x)
+void rc_diag_out_deltas(struct rc_out *o, const char *key, const char *port,
+			const struct rc_diag_deltas *x)
 {
 	bool any = false;
 
@@ -70,9 +72,9 @@ void rc_diag_print_hop(struct rc_out *o, const struct rc_diag_path *p, size_t k)
 	rc_out_text(o, "\n");
 	rc_out_open_object(o, "deltas");
 	if (t->in)
-		out_deltas(o, "in", t->in, h->in);
+		rc_diag_out_deltas(o, "in", t->in, h->in);
 	if (t->out)
-		out_deltas(o, "out", t->out, h->out);
+		rc_diag_out_deltas(o, "out", t->out, h->out);
 	rc_out_close_object(o);
 }
 
@@ -123,32 +125,8 @@ static void out_path(struct rc_out *o, const struct rc_diag *d, const struct rc_
 	rc_out_close_object(o);
 }
 
-size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d)
+void rc_diag_out_findings(struct rc_out *o, const struct rc_diag *d)
 {
-	size_t count[RC_VERDICT_UNKNOWN + 1] = {0}, bad = 0;
-
-	for (size_t i = 0; i < d->n_paths; i++)
-		count[d->paths[i].verdict]++;
-	bad = d->n_paths - count[RC_VERDICT_CLEAN];
-	rc_out_double(o, "window_s", "window %.1f s", d->window_s);
-	rc_out_text(o,
-		    ", %zu path%s: %zu clean, %zu congested, %zu lossy, %zu host-side, %zu "
-		    "unknown\n",
-		    d->n_paths, d->n_paths == 1 ? "" : "s", count[RC_VERDICT_CLEAN],
-		    count[RC_VERDICT_CONGESTED], count[RC_VERDICT_LOSSY],
-		    count[RC_VERDICT_HOST_SIDE], count[RC_VERDICT_UNKNOWN]);
-	rc_out_open_array(o, "roots");
-	if (d->n_roots)
-		rc_out_text(o, "pause tree root%s:", d->n_roots == 1 ? "" : "s");
-	for (size_t i = 0; i < d->n_roots; i++)
-		rc_out_str(o, NULL, " %s", d->roots[i]);
-	if (d->n_roots)
-		rc_out_text(o, "\n");
-	rc_out_close_array(o);
-	rc_out_open_array(o, "paths");
-	for (size_t i = 0; i < d->n_paths; i++)
-		out_path(o, d, &d->paths[i]);
-	rc_out_close_array(o);
 	rc_out_open_array(o, "findings");
 	for (size_t i = 0; i < d->n_findings; i++) {
 		const struct rc_diag_finding *f = &d->findings[i];
@@ -162,12 +140,54 @@ size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d)
 		rc_out_close_object(o);
 	}
 	rc_out_close_array(o);
+}
+
+void rc_diag_out_roots(struct rc_out *o, const struct rc_diag *d)
+{
+	rc_out_open_array(o, "roots");
+	if (d->n_roots)
+		rc_out_text(o, "pause tree root%s:", d->n_roots == 1 ? "" : "s");
+	for (size_t i = 0; i < d->n_roots; i++)
+		rc_out_str(o, NULL, " %s", d->roots[i]);
+	if (d->n_roots)
+		rc_out_text(o, "\n");
+	rc_out_close_array(o);
+}
+
+size_t rc_diag_print(struct rc_out *o, const struct rc_diag *d)
+{
+	size_t count[RC_VERDICT_UNKNOWN + 1] = {0}, bad = 0;
+
+	if (d->fab)
+		return rc_diag_print_classes(o, d);
+	for (size_t i = 0; i < d->n_paths; i++)
+		count[d->paths[i].verdict]++;
+	bad = d->n_paths - count[RC_VERDICT_CLEAN];
+	rc_out_double(o, "window_s", "window %.1f s", d->window_s);
+	rc_out_str(o, "by", NULL, "path");
+	rc_out_uint(o, "n_paths", NULL, d->n_paths);
+	rc_out_text(o,
+		    ", %zu path%s: %zu clean, %zu congested, %zu lossy, %zu host-side, %zu "
+		    "unknown\n",
+		    d->n_paths, d->n_paths == 1 ? "" : "s", count[RC_VERDICT_CLEAN],
+		    count[RC_VERDICT_CONGESTED], count[RC_VERDICT_LOSSY],
+		    count[RC_VERDICT_HOST_SIDE], count[RC_VERDICT_UNKNOWN]);
+	rc_diag_out_roots(o, d);
+	rc_out_open_array(o, "paths");
+	for (size_t i = 0; i < d->n_paths; i++)
+		out_path(o, d, &d->paths[i]);
+	rc_out_close_array(o);
+	rc_out_open_array(o, "classes");
+	rc_out_close_array(o);
+	rc_out_open_array(o, "ports");
+	rc_out_close_array(o);
+	rc_diag_out_findings(o, d);
 	return bad;
 }
 
 /* Inventory names are checked against a safe set (no quote, backslash or newline); the
  * texts below are ours.  Escaped anyway, as the exposition format says. */
-static void lv(FILE *f, const char *key, const char *v, bool first)
+void rc_diag_prom_label(FILE *f, const char *key, const char *v, bool first)
 {
 	fprintf(f, "%s%s=\"", first ? "" : ",", key);
 	for (; *v; v++) {
@@ -224,10 +244,10 @@ static bool same_ends(const struct rc_diag *d, size_t a, size_t b)
 
 static void path_labels(FILE *f, const struct rc_diag *d, const struct rc_diag_path *p)
 {
-	lv(f, "from", d->inv->devices[p->from].name, true);
-	lv(f, "from_port", path_end(p, false), false);
-	lv(f, "to", d->inv->devices[p->to].name, false);
-	lv(f, "to_port", path_end(p, true), false);
+	rc_diag_prom_label(f, "from", d->inv->devices[p->from].name, true);
+	rc_diag_prom_label(f, "from_port", path_end(p, false), false);
+	rc_diag_prom_label(f, "to", d->inv->devices[p->to].name, false);
+	rc_diag_prom_label(f, "to_port", path_end(p, true), false);
 }
 
 /* One sample per pair of NIC ports: clean only when every equal-cost path between them
@@ -291,7 +311,10 @@ int rc_diag_prom(FILE *f, const struct rc_diag *d)
 		k[i] = (struct path_key){d, i};
 	qsort(k, d->n_paths, sizeof(*k), path_key_cmp);
 	rc_prom_build_info(f, "diagnose");
-	prom_paths(f, d, k);
+	if (d->fab)
+		rc_diag_prom_classes(f, d);
+	else
+		prom_paths(f, d, k);
 	free(k);
 	fputs("# HELP rocectl_diagnose_pause_root 1 for each port where a pause tree starts\n"
 	      "# TYPE rocectl_diagnose_pause_root gauge\n",
@@ -300,7 +323,7 @@ int rc_diag_prom(FILE *f, const struct rc_diag *d)
 		if (root_repeated(d, i))
 			continue;
 		fputs("rocectl_diagnose_pause_root{", f);
-		lv(f, "at", d->roots[i], true);
+		rc_diag_prom_label(f, "at", d->roots[i], true);
 		fputs("} 1\n", f);
 	}
 	fputs("# HELP rocectl_diagnose_finding 1 for each DCQCN or threshold problem found\n"
@@ -310,9 +333,9 @@ int rc_diag_prom(FILE *f, const struct rc_diag *d)
 		if (finding_repeated(d, i))
 			continue;
 		fputs("rocectl_diagnose_finding{", f);
-		lv(f, "kind", rc_diag_finding_name(d->findings[i].kind), true);
-		lv(f, "device", inv->devices[d->findings[i].dev].name, false);
-		lv(f, "port", d->findings[i].port, false);
+		rc_diag_prom_label(f, "kind", rc_diag_finding_name(d->findings[i].kind), true);
+		rc_diag_prom_label(f, "device", inv->devices[d->findings[i].dev].name, false);
+		rc_diag_prom_label(f, "port", d->findings[i].port, false);
 		fputs("} 1\n", f);
 	}
 	fprintf(f,

@@ -444,6 +444,52 @@ static void hop_entries(FILE *f, const struct rc_diag *d, const int *dev_rank)
 	free(shown);
 }
 
+/* By class there are no paths: each device's worst port (d->ports), every sampled device
+ * at least clean, each link as the worse of its two ends. */
+static void class_ranks(const struct rc_diag *d, int *dev_rank, int *link_rank)
+{
+	const struct rc_inventory *inv = d->inv;
+
+	for (size_t i = 0; i < inv->n_devices; i++)
+		dev_rank[i] = d->devs[i].sampled ? role_rank(RC_HOP_CLEAN) : 0;
+	for (size_t i = 0; i < d->n_ports; i++) {
+		const struct rc_diag_port_role *p = &d->ports[i];
+		int rk = role_rank(p->role);
+
+		if (rk > dev_rank[p->dev])
+			dev_rank[p->dev] = rk;
+		for (size_t l = 0; l < inv->n_links; l++) {
+			const struct rc_link *k = &inv->links[l];
+			bool end = (k->a.dev == p->dev && !strcmp(k->a.port, p->port)) ||
+				   (k->b.dev == p->dev && !strcmp(k->b.port, p->port));
+
+			if (end && rk > link_rank[l])
+				link_rank[l] = rk;
+		}
+	}
+}
+
+static void port_entries(FILE *f, const struct rc_diag *d, const int *dev_rank)
+{
+	bool *shown = calloc(d->inv->n_devices ? d->inv->n_devices : 1, sizeof(*shown));
+	bool first = true;
+
+	for (size_t i = 0; shown && i < d->n_ports; i++) {
+		const struct rc_diag_port_role *p = &d->ports[i];
+
+		if (shown[p->dev] || role_rank(p->role) != dev_rank[p->dev])
+			continue;
+		shown[p->dev] = true;
+		fprintf(f, "%s[%zu,", first ? "\n" : ",\n", p->dev);
+		js_str(f, p->port, RC_NAME_MAX);
+		fprintf(f, ",\"\",\"%s\",", rc_diag_role_name(p->role));
+		js_str(f, p->why, sizeof(p->why));
+		fputc(']', f);
+		first = false;
+	}
+	free(shown);
+}
+
 static void diag_findings(FILE *f, const struct rc_diag *d)
 {
 	bool first = true;
@@ -471,6 +517,8 @@ void rc_report_diag_html(FILE *f, const struct rc_diag *d, const struct rc_fleet
 
 	if (!dev_rank || !link_rank)
 		goto out;
+	if (d->fab)
+		class_ranks(d, dev_rank, link_rank);
 	for (size_t i = 0; i < d->n_paths; i++) {
 		const struct rc_diag_path *p = &d->paths[i];
 
@@ -486,12 +534,15 @@ void rc_report_diag_html(FILE *f, const struct rc_diag *d, const struct rc_fleet
 	}
 	fputs(page_head, f);
 	fprintf(f, "{\"kind\":\"diagnose\",\"when\":%lld,\"np\":%zu,\"d\":[", (long long)when,
-		d->n_paths);
+		d->fab ? d->fab->n_paths : d->n_paths);
 	for (size_t i = 0; i < inv->n_devices; i++)
 		device_entry(f, &inv->devices[i], rank_name(dev_rank[i]), fleet_error(fl, i), 0,
 			     i == 0);
 	fputs("],\n\"x\":[", f);
-	hop_entries(f, d, dev_rank);
+	if (d->fab)
+		port_entries(f, d, dev_rank);
+	else
+		hop_entries(f, d, dev_rank);
 	fputs("],\n\"l\":[", f);
 	for (size_t i = 0; i < inv->n_links; i++)
 		link_entry(f, inv, i, rank_name(link_rank[i]), i == 0);

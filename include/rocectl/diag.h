@@ -154,6 +154,10 @@ struct rc_diag {
 	 * are only paused by it */
 	size_t n_roots;
 	char roots[8][2 * RC_NAME_MAX + 2];
+	/* by class (rc_diag_analyze_classes): paths stays empty, the classes are fab's */
+	struct rc_diag_fabric *fab;
+	size_t n_ports;
+	struct rc_diag_port_role *ports;
 };
 
 /* A NIC pausing for at least this share of the window is a storm. */
@@ -173,6 +177,66 @@ struct rc_diag_paths {
 int rc_diag_paths(const struct rc_inventory *inv, const size_t *hosts, size_t n_hosts, bool one_way,
 		  struct rc_diag_paths *out, struct rc_err *err);
 void rc_diag_paths_fini(struct rc_diag_paths *p);
+/* ---- the whole fabric by equal-cost class (engine/diag/fabric.c, classes.c) -------------
+ * Enumerating host pairs does not scale (2,048 hosts with two NICs over eight spines are
+ * 134 million paths), and the paths between two edge switches all cross the same fabric
+ * ports: one class per ordered pair of edges (the switches the chosen hosts hang off)
+ * stands for them.  Its verdict is the worst its paths could have; NIC problems (storms,
+ * a receiver pausing its switch, losses) are listed per NIC port instead of per path. */
+
+/* A NIC port of a chosen host and the edge switch port it is linked to. */
+struct rc_diag_nic {
+	size_t host, edge;
+	const char *port, *edge_port;
+};
+
+struct rc_diag_class {
+	size_t from, to; /* edge switches, inventory indices (equal: both ends on one switch) */
+	size_t n_ecmp;	 /* equal-cost paths between them (1 on one switch) */
+	size_t n_paths;	 /* NIC-port pairs on different hosts, times n_ecmp */
+	enum rc_diag_verdict verdict;
+	char at[2 * RC_NAME_MAX + 2];
+	char evidence[RC_DIAG_WHY];
+};
+
+struct rc_diag_fabric {
+	const struct rc_inventory *inv;
+	size_t *adj_off, *adj; /* each device's links: adj[adj_off[d] .. adj_off[d + 1]) */
+	size_t n_nics;
+	struct rc_diag_nic *nics;    /* sorted by edge */
+	size_t *edge_first, *edge_n; /* per device: its NICs in nics[], 0 when not an edge */
+	size_t n_classes;
+	struct rc_diag_class *classes;
+	size_t n_paths; /* the paths the classes stand for */
+};
+
+/* One equal-cost path between edges x and y: x -> spine -> y. */
+struct rc_diag_ecmp {
+	size_t spine;
+	const char *x_out, *s_in, *s_out, *y_in;
+};
+typedef void (*rc_diag_ecmp_fn)(const struct rc_diag_ecmp *h, void *ctx);
+
+/* The NIC ports of the hosts with hosts[i] set, their edges and the classes. */
+int rc_diag_fabric_build(struct rc_diag_fabric *fab, const struct rc_inventory *inv,
+			 const bool *hosts, struct rc_err *err);
+void rc_diag_fabric_fini(struct rc_diag_fabric *fab);
+/* The equal-cost paths from edge x to edge y (1 when x == y, fn not called), each passed
+ * to fn when fn is not NULL. */
+size_t rc_diag_fabric_ecmp(const struct rc_diag_fabric *fab, size_t x, size_t y, rc_diag_ecmp_fn fn,
+			   void *ctx);
+/* The hosts, edges and spines of the classes as a --limit list, malloc'd (NULL: no
+ * memory); devices with skip[i] set are left out (NULL: none). */
+char *rc_diag_fabric_devices(const struct rc_diag_fabric *fab, const bool *skip);
+
+/* A port that is not clean in the whole-fabric judgement. */
+struct rc_diag_port_role {
+	size_t dev;
+	const char *port;
+	enum rc_diag_role role;
+	const struct rc_diag_deltas *x;
+	char why[RC_DIAG_WHY];
+};
 
 /* The lossless priorities of the policy and the classes they map to (and ECN's). */
 struct rc_diag_scope rc_diag_scope_of(const struct rc_policy *pol);
@@ -183,9 +247,15 @@ int rc_diag_analyze(struct rc_diag *d, const struct rc_inventory *inv,
 		    const struct rc_diag_dev *devs, double window_s,
 		    const struct rc_diag_paths *paths, struct rc_err *err);
 void rc_diag_fini(struct rc_diag *d);
+/* Judge the whole fabric by class (fab must outlive d): roots and findings as above, every
+ * port that is not clean, and a verdict per class in fab->classes. */
+int rc_diag_analyze_classes(struct rc_diag *d, const struct rc_inventory *inv,
+			    const struct rc_diag_dev *devs, double window_s,
+			    struct rc_diag_fabric *fab, struct rc_err *err);
 
 /* Sample and judge in one call: the devices on `paths` through their drivers, twice,
- * interval_us apart, on a fleet of their own (its per-device errors stay in r->f). */
+ * interval_us apart, on a fleet of their own (its per-device errors stay in r->f); devices
+ * with skip[i] set (NULL: none) are not read, and their hops stay unknown. */
 struct rc_diag_run {
 	struct rc_fleet f;
 	size_t n_devs;
@@ -195,8 +265,14 @@ struct rc_diag_run {
 };
 
 int rc_diag_run(struct rc_diag_run *r, const struct rc_inventory *inv, const struct rc_policy *pol,
-		const struct rc_run_opts *opts, const struct rc_diag_paths *paths,
+		const struct rc_run_opts *opts, const struct rc_diag_paths *paths, const bool *skip,
 		uint64_t interval_us, unsigned parallel, struct rc_err *err);
+/* The same over fab's classes (rc_diag_analyze_classes); skip as for
+ * rc_diag_fabric_devices. */
+int rc_diag_run_classes(struct rc_diag_run *r, const struct rc_inventory *inv,
+			const struct rc_policy *pol, const struct rc_run_opts *opts,
+			struct rc_diag_fabric *fab, const bool *skip, uint64_t interval_us,
+			unsigned parallel, struct rc_err *err);
 void rc_diag_run_fini(struct rc_diag_run *r);
 
 /* Printers (engine/report/report_diag.c).  rc_diag_print writes "window_s", "roots",

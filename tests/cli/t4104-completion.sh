@@ -76,6 +76,7 @@ test_expect_success '--format offers what the command writes, from its --help' '
 	complete_words verify --format "" >"$TMP/out" &&
 	for f in text json prometheus dot html jsonl; do grep -qx "$f" "$TMP/out" || return 1; done &&
 	test "$(complete_words diagnose --format h)" = html &&
+	test "$(complete_words diagnose --by c)" = class &&
 	test "$(complete_words agent state --format "")" = json &&
 	complete_words confirm --j >"$TMP/out" && grep -qx -- --json "$TMP/out" &&
 	complete_words export --fo >"$TMP/out" && test "$(cat "$TMP/out")" = --format

@@ -18,7 +18,7 @@ EOI
 # until it is added.
 args_of() {
 	case $1 in
-	plan | apply | verify | enforce) echo "-p $POLICY -i $TMP/inv.yaml" ;;
+	plan | apply | verify | enforce | diagnose) echo "-p $POLICY -i $TMP/inv.yaml" ;;
 	counters | discover | export) echo "-i $TMP/inv.yaml" ;;
 	capture) echo "-i $TMP/inv.yaml -o $TMP/capture" ;;
 	*) return 1 ;;

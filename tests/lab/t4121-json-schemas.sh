@@ -93,7 +93,10 @@ test_expect_success 'diagnose: a clean window and a congested one' '
 	"$LAB_CMD" congest "$LAB" "$root" >/dev/null &&
 	json diagnose diag-cong diagnose -p "$P" -i "$INV" --interval 1s --format json &&
 	jq -e ".status == \"not_clean\" and any(.paths[].hops[]; .role == \"root\")" \
-		"$TMP/diag-cong.json"
+		"$TMP/diag-cong.json" &&
+	json diagnose diag-class diagnose -p "$P" -i "$INV" --interval 1s --by class -j &&
+	jq -e ".by == \"class\" and .status == \"not_clean\" and any(.ports[]; .role == \"root\")" \
+		"$TMP/diag-class.json"
 '
 
 test_expect_success 'counters of the fabric: totals, deltas, a saved sample and deltas since it' '

@@ -106,6 +106,38 @@ test_expect_success 'congestion at a random leaf port: that port is the root, ev
 	"$LAB_CMD" congest "$LAB" --clear
 '
 
+# The whole fabric by equal-cost class (what diagnose does past 65536 paths): the same root,
+# every class into the congested leaf blames it, each class counts the paths it stands for,
+# and the pausing ports are listed with their roles.  Hosts are chosen by range and glob.
+test_expect_success 'by class: the same root and relays, classes into it blame it' '
+	"$LAB_CMD" congest "$LAB" leaf02:swp2 >/dev/null &&
+	test_expect_code 2 diagnose --by class --format json >"$TMP/class.json" &&
+	jq -e ".by == \"class\" and .paths == [] and .roots == [\"leaf02:swp2\"] and
+		.n_paths == 48 and ([.classes[].paths] | add) == 48 and (.classes | length) == 4 and
+		any(.classes[]; .from == \"leaf01\" and .to == \"leaf02\" and
+			.verdict == \"congested\" and .at == \"leaf02:swp2\") and
+		any(.ports[]; .device == \"leaf02\" and .port == \"swp2\" and .role == \"root\" and
+			.deltas.ecn_marked > 0)" "$TMP/class.json" &&
+	jq -r "[.ports[] | select(.role == \"relay\") | .device + \":\" + .port] | unique[]" \
+		"$TMP/class.json" >"$TMP/crelays.got" &&
+	jq -r "[.pause_tx[] | select(startswith(\"leaf\") or startswith(\"spine\"))] | unique[]" \
+		"$LAB/congest.json" >"$TMP/crelays.want" &&
+	diff -u "$TMP/crelays.want" "$TMP/crelays.got" &&
+	test_expect_code 2 diagnose --by class >"$TMP/class.txt" &&
+	grep -q "^48 paths in 4 equal-cost classes\|paths in 4 equal-cost classes" "$TMP/class.txt" &&
+	grep -q "congested at leaf02:swp2: " "$TMP/class.txt" &&
+	test_expect_code 2 diagnose --by class --format prometheus >"$TMP/class.prom" &&
+	grep -q "^rocectl_diagnose_class_clean{from=\"leaf01\",to=\"leaf02\"} 0$" "$TMP/class.prom" &&
+	grep -v "^#" "$TMP/class.prom" | sed "s/ [^ ]*\$//" | sort | uniq -d >"$TMP/class.dups" &&
+	test ! -s "$TMP/class.dups" &&
+	test_expect_code 2 diagnose --format json "gpu00[1-2]" >"$TMP/range.json" &&
+	jq -e "[.paths[] | .from, .to] | unique == [\"gpu001\", \"gpu002\"]" "$TMP/range.json" &&
+	test_expect_code 2 diagnose --format json --limit "gpu*,!gpu004,leaf*,spine*" >"$TMP/lim.json" &&
+	jq -e "[.paths[] | .from, .to] | unique == [\"gpu001\", \"gpu002\", \"gpu003\"]" \
+		"$TMP/lim.json" &&
+	"$LAB_CMD" congest "$LAB" --clear
+'
+
 test_expect_success 'after --clear the counters stop: every path clean again' '
 	diagnose --format json >"$TMP/after.json" &&
 	jq -e "all(.paths[]; .verdict == \"clean\")" "$TMP/after.json"
@@ -164,9 +196,13 @@ test_expect_success 'trace --counters gives each hop the role diagnose gives it'
 	rc trace -p "$POLICY" -i "$INV" --counters --interval 1s gpu001 gpu002 >/dev/null
 '
 
-test_expect_success 'diagnose refuses what is not a host, and a bad interval' '
-	test_expect_code 1 diagnose leaf01 gpu001 2>"$TMP/err" &&
-	grep -q "leaf01.* is not a host" "$TMP/err" &&
+test_expect_success 'diagnose refuses what selects no host, and a bad interval' '
+	test_expect_code 64 diagnose leaf01 gpu001 2>"$TMP/err" &&
+	grep -q "leaf01.* selects no host" "$TMP/err" &&
+	test_expect_code 64 diagnose "gpu9*" 2>"$TMP/err" &&
+	grep -q "gpu9\*" "$TMP/err" &&
+	test_expect_code 64 diagnose --by hop 2>"$TMP/err" &&
+	grep -q "by" "$TMP/err" &&
 	test_expect_code 64 diagnose --interval 5 2>"$TMP/err" &&
 	grep -q "interval" "$TMP/err"
 '

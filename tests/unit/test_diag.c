@@ -37,6 +37,9 @@ struct fx {
 	struct rc_diag_paths paths;
 	struct rc_diag d;
 	struct rc_err err;
+	/* the same window judged by equal-cost class (engine/diag/classes.c) */
+	struct rc_diag_fabric fab;
+	struct rc_diag dc;
 };
 
 static const struct rc_diag_scope scope = {.prio_mask = 1u << 3, .tc_mask = 1u << 3};
@@ -96,6 +99,8 @@ static int teardown(void **state)
 	struct fx *f = *state;
 
 	rc_diag_fini(&f->d);
+	rc_diag_fini(&f->dc);
+	rc_diag_fabric_fini(&f->fab);
 	rc_diag_paths_fini(&f->paths);
 	for (size_t i = 0; i < 8; i++) {
 		rc_counters_fini(&f->before[i]);
@@ -118,6 +123,51 @@ static void analyze(struct fx *f)
 	assert_int_equal(rc_diag_paths(&f->inv, hosts, 3, false, &f->paths, &f->err), 0);
 	assert_int_equal(f->paths.n, 6);
 	assert_int_equal(rc_diag_analyze(&f->d, &f->inv, f->devs, 10.0, &f->paths, &f->err), 0);
+}
+
+/* By class: leaf1 -> leaf1 (gpu1 <-> gpu2), leaf1 -> leaf2, leaf2 -> leaf1; the classes
+ * stand for the same 6 paths, and see the same roots. */
+static void analyze_classes(struct fx *f)
+{
+	bool hosts[8] = {0};
+
+	hosts[idx(f, "gpu1")] = hosts[idx(f, "gpu2")] = hosts[idx(f, "gpu3")] = true;
+	assert_int_equal(rc_diag_fabric_build(&f->fab, &f->inv, hosts, &f->err), 0);
+	assert_int_equal(f->fab.n_classes, 3);
+	assert_int_equal(f->fab.n_paths, 6);
+	assert_int_equal(rc_diag_analyze_classes(&f->dc, &f->inv, f->devs, 10.0, &f->fab, &f->err),
+			 0);
+	assert_int_equal(f->dc.n_roots, f->d.n_roots);
+	for (size_t i = 0; i < f->d.n_roots; i++)
+		assert_string_equal(f->dc.roots[i], f->d.roots[i]);
+}
+
+static const struct rc_diag_class *klass(struct fx *f, const char *from, const char *to)
+{
+	for (size_t i = 0; i < f->fab.n_classes; i++)
+		if (f->fab.classes[i].from == idx(f, from) && f->fab.classes[i].to == idx(f, to))
+			return &f->fab.classes[i];
+	fail_msg("no class %s -> %s", from, to);
+	return NULL;
+}
+
+static void class_is(struct fx *f, const char *from, const char *to, enum rc_diag_verdict v,
+		     const char *at)
+{
+	const struct rc_diag_class *c = klass(f, from, to);
+
+	if (c->verdict != v || strcmp(c->at, at))
+		fail_msg("class %s -> %s: %s at '%s' (%s), want %s at '%s'", from, to,
+			 rc_diag_verdict_name(c->verdict), c->at, c->evidence,
+			 rc_diag_verdict_name(v), at);
+}
+
+static const struct rc_diag_port_role *port_role(struct fx *f, const char *dev, const char *port)
+{
+	for (size_t i = 0; i < f->dc.n_ports; i++)
+		if (f->dc.ports[i].dev == idx(f, dev) && !strcmp(f->dc.ports[i].port, port))
+			return &f->dc.ports[i];
+	return NULL;
 }
 
 static const struct rc_diag_path *path(struct fx *f, const char *from, const char *to)
@@ -171,6 +221,11 @@ static void test_clean(void **state)
 	}
 	assert_int_equal(f->d.n_findings, 0);
 	assert_int_equal(f->d.n_roots, 0);
+	analyze_classes(f);
+	for (size_t i = 0; i < f->fab.n_classes; i++)
+		assert_int_equal(f->fab.classes[i].verdict, RC_VERDICT_CLEAN);
+	assert_int_equal(f->dc.n_ports, 0);
+	assert_int_equal(f->dc.n_findings, 0);
 }
 
 static void test_congestion_root_and_relays(void **state)
@@ -197,6 +252,16 @@ static void test_congestion_root_and_relays(void **state)
 	/* the other way round nothing pauses */
 	assert_int_equal(path(f, "gpu3", "gpu1")->verdict, RC_VERDICT_CLEAN);
 	assert_int_equal(f->d.n_findings, 0);
+	/* by class: the same places, and the ports that are not clean listed with their role */
+	analyze_classes(f);
+	class_is(f, "leaf1", "leaf2", RC_VERDICT_CONGESTED, "leaf2:p1");
+	class_is(f, "leaf1", "leaf1", RC_VERDICT_CONGESTED, "leaf2:p1");
+	class_is(f, "leaf2", "leaf1", RC_VERDICT_CLEAN, "");
+	assert_non_null(port_role(f, "leaf2", "p1"));
+	assert_int_equal(port_role(f, "leaf2", "p1")->role, RC_HOP_ROOT);
+	assert_int_equal(port_role(f, "spine", "s1")->role, RC_HOP_RELAY);
+	assert_int_equal(port_role(f, "leaf1", "p2")->role, RC_HOP_RELAY);
+	assert_int_equal(f->dc.n_findings, 0);
 }
 
 static void test_marks_without_cnps(void **state)
@@ -211,6 +276,11 @@ static void test_marks_without_cnps(void **state)
 	assert_string_equal(f->d.findings[0].port, "eth0");
 	assert_non_null(strstr(f->d.findings[0].fields, "notification_point"));
 	assert_non_null(strstr(f->d.findings[0].message, "leaf2:p1 marked 5000"));
+	analyze_classes(f);
+	assert_int_equal(f->dc.n_findings, 1);
+	assert_int_equal(f->dc.findings[0].kind, RC_FIND_MARKS_NO_CNP);
+	assert_int_equal(f->dc.findings[0].dev, idx(f, "gpu3"));
+	assert_non_null(strstr(f->dc.findings[0].message, "5000 packets were marked towards gpu3"));
 }
 
 static void test_cnps_not_handled(void **state)
@@ -268,6 +338,12 @@ static void test_storm(void **state)
 	assert_string_equal(p->at, "gpu3:eth0");
 	/* the storming NIC taints its paths the other way too */
 	assert_int_equal(path(f, "gpu3", "gpu2")->verdict, RC_VERDICT_HOST_SIDE);
+	analyze_classes(f);
+	class_is(f, "leaf1", "leaf2", RC_VERDICT_HOST_SIDE, "gpu3:eth0");
+	class_is(f, "leaf2", "leaf1", RC_VERDICT_HOST_SIDE, "gpu3:eth0");
+	assert_int_equal(port_role(f, "gpu3", "eth0")->role, RC_HOP_STORM);
+	rc_diag_fini(&f->dc);
+	rc_diag_fabric_fini(&f->fab);
 	/* a NIC pausing briefly is not a storm but the root of its own tree */
 	set(f, "gpu3", "eth0", "pfc_pause_tx_duration_us[3]", 1000);
 	rc_diag_fini(&f->d);
@@ -293,6 +369,10 @@ static void test_lossy_and_host_side(void **state)
 	assert_int_equal(path(f, "gpu1", "gpu2")->verdict, RC_VERDICT_HOST_SIDE);
 	assert_string_equal(path(f, "gpu1", "gpu2")->at, "gpu2:eth0");
 	assert_int_equal(path(f, "gpu3", "gpu2")->verdict, RC_VERDICT_LOSSY);
+	analyze_classes(f);
+	class_is(f, "leaf1", "leaf2", RC_VERDICT_LOSSY, "leaf1:up");
+	class_is(f, "leaf2", "leaf1", RC_VERDICT_LOSSY, "leaf1:up");
+	class_is(f, "leaf1", "leaf1", RC_VERDICT_HOST_SIDE, "gpu2:eth0");
 }
 
 /* Deltas: scope, counters reset, counters only in one sample, switched-off counters. */
