@@ -640,8 +640,11 @@ def trial(fab, inv_name, seed, work, drift_pre):
     cmd_name, cmd = faulted_command(seed, inv, work)
     if cmd is None:
         fault = second_step_fault(fault)
-    journal = Journal(work, fault[0])
+    # the crash point first: the journal is made for the fault the trial really injects (a
+    # crash over a full journal's filler file would be two faults, and the filler a foreign
+    # file rocectl rightly refuses to restore from)
     fault = crash_fault(seed, cmd_name if cmd_name != "rollback-run" or pending_run(seed, cmd_name) else "rollback-finished") or fault
+    journal = Journal(work, fault[0])
     what = "%s: %s %s %s" % ((cmd_name,) + fault)
     notes = []
     run_id = None
@@ -662,6 +665,11 @@ def trial(fab, inv_name, seed, work, drift_pre):
             except ProcessLookupError:
                 pass
             p.wait()
+            # a --confirm run killed after its timer was armed is the timer's: it rolls the
+            # run back at the deadline (or at once, if killed before pending); wait for it as
+            # for a crash, then recover
+            if not settle_runs(os.path.join(os.path.dirname(journal.path), "confirm")):
+                return False, "%s: a run's owner or timer was still at work 90 s after the kill" % what
             fab.quiesce()
             if run_id:
                 fab.clear_faults()
