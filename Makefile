@@ -202,11 +202,13 @@ check: rocectl rocectl-net.so $(BUILD)/san/rocectl $(UNIT_BINS) $(CONF_BINS) $(S
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" \
 		SRC_DIR="$(CURDIR)" sh tests/run.sh $(UNIT_BINS) $(CONF_BINS)
 
-# The full fault campaign (tests/faults/README.md): 200 seeded trials over the lab, root only.
+# The full fault campaign (tests/faults/README.md): 400 seeded trials over the lab, root only.
 # FAULT_SEED=N replays from trial seed N; FAULT_TRIALS=N runs N trials; FAULT_FABRICS=a,b
-# picks the fabrics (campaign.py --fabrics), FAULT_KINDS=kill9,... the fault kinds,
-# FAULT_COMMANDS=apply,enforce-confirm the faulted commands (default apply).
-FAULT_TRIALS ?= 200
+# picks the fabrics (campaign.py --fabrics; default nvue, sonic, eos and mixed),
+# FAULT_KINDS=kill9,... the fault kinds, FAULT_COMMANDS=apply,... the faulted commands
+# (default all four: apply, enforce-confirm, confirm, rollback-run).
+FAULT_TRIALS ?= 400
+FAULT_COMMANDS ?= apply,enforce-confirm,confirm,rollback-run
 faults: rocectl rocectl-net.so $(BUILD)/san/rocectl $(SIM_TARGETS)
 	@ROCECTL="$(abspath $(BUILD)/san/rocectl)" BUILD_DIR="$(abspath $(BUILD))" SRC_DIR="$(CURDIR)" \
 		ROCECTL_LOCK_DIR="$${ROCECTL_LOCK_DIR:-$(abspath $(BUILD))/locks}" \

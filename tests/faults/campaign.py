@@ -39,12 +39,15 @@ FABRICS = {
     # "mixed", so that the EPERM faults reach every file kind the agent writes
     "nvue": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "mixed": {"args": ["--hosts", "2", "--leaves", "3", "--spines", "1", "--platforms", "nvue,sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
+    # one platform each: SONiC (SSH only: rocectl reaches SONiC over SSH) and EOS (SSH and eAPI)
+    "sonic": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--platforms", "sonic", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
+    "eos": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--platforms", "eos", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
     "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
 }
-FULL_FABRICS = "nvue,mixed"
+FULL_FABRICS = "nvue,sonic,eos,mixed"
 
 # Per-command deadlines the trials' inventories use, so that a hung device fails in seconds.
 TIMEOUTS = "defaults:\n  ssh: {connect_timeout: 5s, command_timeout: 10s}\n  rest: {timeout: 10s}\n"
@@ -302,16 +305,21 @@ AGENT_MODES = {
 
 ONLY_KINDS = set()  # --kinds: draw only these (a focused run); empty: every kind
 COMMANDS = ["apply"]  # --commands: the faulted command of a trial, drawn per seed
+ALL_COMMANDS = ("apply", "enforce-confirm", "confirm", "rollback-run")
 
 
 def faulted_command(seed, inv, work):
     """The command a trial faults: `apply`, or `enforce --confirm` (README.md "Commit-confirm"
     in docs/ENFORCE.md), which repairs the same drift and keeps it only when every device
-    verifies after it, else rolls every repaired device back.  Drawn from its own stream so
-    that adding it leaves each seed's fault the same."""
+    verifies after it, else rolls every repaired device back, or `confirm RUN` of a run
+    applied with --confirm, or `rollback RUN` of a run that finished (both set up unfaulted
+    first: their command line is completed once the run exists).  Drawn from its own stream
+    so that adding a command leaves each seed's fault the same."""
     which = random.Random(seed * 7919 + 1).choice(COMMANDS)
     if which == "apply":
         return which, ["apply", "-p", POLICY, "-i", inv]
+    if which in ("confirm", "rollback-run"):
+        return which, None
     # every field repaired (PFC too) and no quarantine carried from trial to trial
     return which, ["enforce", "-p", POLICY, "-i", inv, "--disruptive", "allow", "--quarantine-after", "0",
                    "--state", os.path.join(work, "enforce-state.json"), "--confirm", "30s"]
@@ -322,6 +330,10 @@ def faulted_command(seed, inv, work):
 # tests/faults/crashpoints.py goes through every one of them in order.
 CRASH_POINTS = {
     "apply": ["dev.snapped", "dev.write.sent", "dev.verified", "dev.done", "apply.devices.done"],
+    "confirm": ["confirm.locked", "confirm.device", "confirm.recorded"],
+    "rollback-run": ["rollback.claimed", "rollback.device", "rollback.restored"],
+    # rollback RUN of a finished run claims no confirm record: its steps are the devices'
+    "rollback-finished": ["rollback.device", "rollback.restored"],
     "enforce-confirm": ["txn.record.applying", "txn.timer.armed", "dev.snapped", "dev.write.sent", "dev.verified", "dev.done",
                           "apply.devices.done", "txn.checked", "txn.record.pending", "confirm.locked", "confirm.device", "confirm.recorded"],
 }
@@ -534,6 +546,68 @@ def differences(a, b, limit=3):
     return [": %s -> %s" % (json.dumps(a)[:60], json.dumps(b)[:60])]
 
 
+def second_step_fault(fault):
+    """A fault for `confirm RUN` or `rollback RUN`: their run is set up first with a usable
+    journal (a journal fault becomes a kill), and they take a second or two, so a kill comes
+    sooner."""
+    if fault[0].startswith("journal"):
+        return ("kill9", "rocectl", "0.50")
+    if fault[0] == "kill9":
+        return ("kill9", "rocectl", "%.2f" % (float(fault[2]) * 0.4))
+    return fault
+
+
+def pending_run(seed, cmd_name):
+    """Whether the run a trial works on is pending its confirm (always for `confirm RUN`,
+    half the time for `rollback RUN`, from a stream of its own) or finished."""
+    return cmd_name == "confirm" or random.Random(seed * 31 + 7).random() < 0.5
+
+
+def set_up_run(fab, cmd_name, inv, journal, pending):
+    """The run a `confirm RUN` or `rollback RUN` trial works on: applied with --confirm (a
+    deadline far enough that its timer stays out of the trial), or applied and finished.
+    Returns (run id, None) or (None, why)."""
+    args = ["apply", "-p", POLICY, "-i", inv]
+    if pending:
+        args += ["--confirm", "150s"]
+    r = fab.rocectl(args, journal.path)
+    if r.returncode != 0:
+        return None, "the apply that sets the run up failed (exit %d): %s" % (r.returncode, (r.stdout + r.stderr).strip()[-300:])
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if pending and line.startswith("confirm with: rocectl confirm ") and len(f) > 4:
+            return f[4], None
+        if not pending and len(f) == 2 and f[0] == "run":
+            return f[1], None
+    return None, "no run id in the output of the apply that sets the run up"
+
+
+def finish_run(fab, cmd_name, run_id, inv, journal, notes):
+    """What an operator does after a confirm or a rollback RUN was interrupted: the same
+    command again, which must finish it (both are resumable); a confirm refused (its
+    deadline passed, a device that cannot take it) leaves the run to `rollback RUN`.
+    Returns None or what went wrong."""
+    if cmd_name == "confirm":
+        r = fab.rocectl(["confirm", run_id], journal.path)
+        notes.append("confirm again exit %d" % r.returncode)
+        if r.returncode == 0:
+            notes.append("outcome confirmed")
+            return None
+    r = fab.rocectl(["rollback", run_id, "-i", inv], journal.path)
+    notes.append("rollback RUN again exit %d" % r.returncode)
+    if r.returncode != 0:
+        return "rollback %s again failed (exit %d): %s" % (run_id, r.returncode, (r.stdout + r.stderr).strip()[-300:])
+    notes.append("outcome rolled-back")
+    return None
+
+
+def run_outcome(notes):
+    for n in reversed(notes):
+        if n.startswith("outcome "):
+            return n.split()[1]
+    return None
+
+
 def trial(fab, inv_name, seed, work, drift_pre):
     rng = random.Random(seed)
     inv = os.path.join(work, "inv-%s-%s" % (fab.name, inv_name))
@@ -563,12 +637,25 @@ def trial(fab, inv_name, seed, work, drift_pre):
     fab.restore(pre_raw)
 
     fault = pick_fault(rng, fab, inv_name)
-    journal = Journal(work, fault[0])
     cmd_name, cmd = faulted_command(seed, inv, work)
-    fault = crash_fault(seed, cmd_name) or fault
+    if cmd is None:
+        fault = second_step_fault(fault)
+    # the crash point first: the journal is made for the fault the trial really injects (a
+    # crash over a full journal's filler file would be two faults, and the filler a foreign
+    # file rocectl rightly refuses to restore from)
+    fault = crash_fault(seed, cmd_name if cmd_name != "rollback-run" or pending_run(seed, cmd_name) else "rollback-finished") or fault
+    journal = Journal(work, fault[0])
     what = "%s: %s %s %s" % ((cmd_name,) + fault)
     notes = []
+    run_id = None
     try:
+        if cmd is None:
+            pending = pending_run(seed, cmd_name)
+            run_id, err = set_up_run(fab, cmd_name, inv, journal, pending)
+            if err:
+                return False, "%s: %s" % (what, err)
+            cmd = ["confirm", run_id] if cmd_name == "confirm" else ["rollback", run_id, "-i", inv]
+            notes.append("%s run %s" % ("pending" if pending else "finished", run_id))
         inject(fab, fault)
         if fault[0] == "kill9":
             p = fab.rocectl(cmd, journal.path, background=True)
@@ -578,7 +665,17 @@ def trial(fab, inv_name, seed, work, drift_pre):
             except ProcessLookupError:
                 pass
             p.wait()
+            # a --confirm run killed after its timer was armed is the timer's: it rolls the
+            # run back at the deadline (or at once, if killed before pending); wait for it as
+            # for a crash, then recover
+            if not settle_runs(os.path.join(os.path.dirname(journal.path), "confirm")):
+                return False, "%s: a run's owner or timer was still at work 90 s after the kill" % what
             fab.quiesce()
+            if run_id:
+                fab.clear_faults()
+                err = finish_run(fab, cmd_name, run_id, inv, journal, notes)
+                if err:
+                    return False, "%s: %s [%s]" % (what, err, "; ".join(notes))
             r = fab.rocectl(["rollback", "-i", inv, "--journal", journal.path], journal.path)
             notes.append("rollback exit %d" % r.returncode)
             if r.returncode not in (0,):
@@ -590,6 +687,10 @@ def trial(fab, inv_name, seed, work, drift_pre):
             if not settle_runs(os.path.join(os.path.dirname(journal.path), "confirm")):
                 return False, "%s: a run's owner or timer was still at work 90 s after the crash" % what
             fab.quiesce()
+            if run_id:
+                err = finish_run(fab, cmd_name, run_id, inv, journal, notes)
+                if err:
+                    return False, "%s: %s [%s]" % (what, err, "; ".join(notes))
             r = fab.rocectl(["rollback", "-i", inv, "--journal", journal.path], journal.path)
             notes.append("rollback exit %d" % r.returncode)
             if r.returncode != 0:
@@ -602,6 +703,12 @@ def trial(fab, inv_name, seed, work, drift_pre):
                 return False, "%s: %s hung past %d s" % (what, cmd_name, APPLY_TIMEOUT_S)
             if fault[0].startswith("journal"):
                 journal.writable()
+            if run_id:
+                fab.clear_faults()
+                fab.quiesce()
+                err = finish_run(fab, cmd_name, run_id, inv, journal, notes)
+                if err:
+                    return False, "%s: %s [%s]" % (what, err, "; ".join(notes))
         fab.clear_faults()
         if not fab.quiesce():
             return False, "%s: a device command was still running 30 s after rocectl ended" % what
@@ -612,7 +719,14 @@ def trial(fab, inv_name, seed, work, drift_pre):
     finally:
         journal.close()
     bad = []
+    # an operator who finished the run by hand gets exactly what was asked: a confirmed run
+    # is the policy on every device, a rolled-back run the pre-run state on every device
+    want = {"confirmed": golden, "rolled-back": pre}.get(run_outcome(notes))
     for dev in sorted(post):
+        if want is not None:
+            if post[dev] != want[dev]:
+                bad.append("%s is not %s after the run was finished by hand (%s)" % (dev, "the policy" if want is golden else "its pre-run state", ", ".join(differences(want[dev], post[dev]))))
+            continue
         if post[dev] == pre[dev] or post[dev] == golden[dev]:
             continue
         bad.append("%s differs from its pre-run state (%s) and from the policy's (%s)" % (dev, ", ".join(differences(pre[dev], post[dev])), ", ".join(differences(golden[dev], post[dev]))))
@@ -628,9 +742,9 @@ def main():
     ap.add_argument("--lab-root", default=None)
     ap.add_argument("--fabrics", default=FULL_FABRICS, help="of: " + ", ".join(FABRICS))
     ap.add_argument("--kinds", default="", help="draw only these fault kinds (comma-separated), e.g. kill9")
-    ap.add_argument("--commands", default="apply", help="the faulted commands, drawn per trial: apply, enforce-confirm or both (comma-separated)")
+    ap.add_argument("--commands", default="apply", help="the faulted commands, drawn per trial (comma-separated): " + ", ".join(ALL_COMMANDS))
     a = ap.parse_args()
-    COMMANDS[:] = [c for c in a.commands.split(",") if c in ("apply", "enforce-confirm")] or ["apply"]
+    COMMANDS[:] = [c for c in a.commands.split(",") if c in ALL_COMMANDS] or ["apply"]
     ONLY_KINDS.update(k for k in a.kinds.split(",") if k)
     if os.geteuid() != 0:
         log("campaign: root only (network namespaces, sshd)")
