@@ -10,11 +10,13 @@
 # COMMAND is, per device, the command line rocectl's drivers send (see commands() below).
 #
 #   bench/fleet.sh [--hosts N] [--switches S] [--parallel P] [--rounds R] [--no-ansible]
-#                  [--lab DIR]
+#                  [--lab DIR] [--check-only]
 #
 # Defaults: 512 hosts (2 NICs each), 256 switches (192 leaves, 64 spines, 16 uplinks per
 # leaf), parallelism 32, one round.  A quick run: --hosts 64 --switches 32.  --lab DIR
 # measures a lab that is already up (tests/lab/lab up) and leaves it running.
+# --check-only stops after the check that the floor and Ansible replay exactly the command
+# lines rocectl sends (untimed; `make test` runs it on a small lab: tests/lab/t3020).
 #
 # Measured per contender, by GNU time around the controller's own processes: wall time,
 # user+sys CPU (children are included once waited for: xargs's ssh clients, ansible's forks
@@ -46,7 +48,7 @@ CIPHER=chacha20-poly1305@openssh.com
 # the switch driver's batch of ports per command line (drivers/switch/nvue.c SHOW_BATCH)
 SHOW_BATCH=64
 
-hosts=512 switches=256 parallel=32 rounds=1 with_ansible=1 lab_dir=''
+hosts=512 switches=256 parallel=32 rounds=1 with_ansible=1 lab_dir='' check_only=0
 
 die() {
 	echo "bench: $*" >&2
@@ -66,6 +68,11 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--no-ansible)
 		with_ansible=0
+		shift
+		continue
+		;;
+	--check-only)
+		check_only=1
 		shift
 		continue
 		;;
@@ -92,8 +99,9 @@ need_pkg() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$1" >&2 ||
 		die "cannot install $1"
 }
-[ -x "$TIME" ] || need_pkg time
-if [ "$with_ansible" = 1 ] && ! command -v ansible >/dev/null 2>&1; then
+# the check alone times nothing and runs no Ansible: it installs nothing
+[ -x "$TIME" ] || [ "$check_only" = 1 ] || need_pkg time
+if [ "$with_ansible" = 1 ] && [ "$check_only" = 0 ] && ! command -v ansible >/dev/null 2>&1; then
 	need_pkg ansible-core
 fi
 
@@ -165,12 +173,14 @@ n_hosts=$(grep -c '^host ' "$lab_dir/topology" || true)
 n_switches=$(grep -c '^switch ' "$lab_dir/topology" || true)
 devices=$((n_hosts + n_switches))
 
-# The command line rocectl sends to each device, in inventory order (hosts, then switches),
-# one "NAME CMD" per line:
-#   host    drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in order
-#   switch  drivers/switch/nvue.c ssh_show_batch: `nv show qos -o json` then one
-#           `nv show interface PORT qos -o json` per inventory port, &&-chained; more than
-#           SHOW_BATCH ports would take a second command line (not in a 64-port lab)
+# The command lines rocectl's verify sends to each device, in inventory order (hosts, then
+# switches), one "NAME CMD" per line, two per device (one SSH session each):
+#   host    drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in order; then
+#           the neighbours, `lldpcli -f json0 show neighbors`
+#   switch  drivers/switch/nvue.c ssh_show_batch: `nv show qos -o json`, the applied and
+#           the startup revision's, then one `nv show interface PORT qos -o json` per
+#           inventory port, &&-chained (more than SHOW_BATCH ports would take another
+#           line: not in a 64-port lab); then the neighbours, `nv show interface lldp`
 commands() {
 	awk -v batch="$SHOW_BATCH" '
 	$1 == "host" {
@@ -178,20 +188,23 @@ commands() {
 		for (i = 4; i <= NF; i++)
 			line = line " --interface " $i
 		print line
+		print $2 " lldpcli -f json0 show neighbors"
 	}
 	$1 == "switch" {
 		if (NF - 6 > batch) {
 			print "bench: " $2 " has more than " batch " ports" >"/dev/stderr"
 			exit 1
 		}
-		line = $2 " nv show qos -o json"
+		line = $2 " nv show qos -o json && nv show qos --applied -o json && " \
+			"nv show qos --rev=startup -o json"
 		for (i = 7; i <= NF; i++)
 			line = line " && nv show interface " $i " qos -o json"
 		print line
+		print $2 " nv show interface lldp"
 	}' "$lab_dir/topology"
 }
 commands >"$tmp/commands"
-[ "$(wc -l <"$tmp/commands")" = "$devices" ] || die "cannot list the devices' commands"
+[ "$(wc -l <"$tmp/commands")" = "$((2 * devices))" ] || die "cannot list the devices' commands"
 
 # xargs input: NAME and COMMAND as two NUL-terminated arguments of one ssh
 awk '{ n = $1; sub(/^[^ ]+ /, ""); printf "%s%c%s%c", n, 0, $0, 0 }' "$tmp/commands" \
@@ -205,7 +218,9 @@ mkdir -p "$tmp/ansible/tmp"
 {
 	echo "all:"
 	echo "  hosts:"
-	awk '{ n = $1; sub(/^[^ ]+ /, ""); printf "    %s: {cmd: \"%s\"}\n", n, $0 }' "$tmp/commands"
+	# one alias per command line (NAME-1, NAME-2), each to the device itself
+	awk '{ n = $1; k[n]++; sub(/^[^ ]+ /, "")
+	       printf "    %s-%d: {ansible_host: %s, cmd: \"%s\"}\n", n, k[n], n, $0 }' "$tmp/commands"
 } >"$tmp/ansible/inventory.yaml"
 cat >"$tmp/ansible/ansible.cfg" <<EOF
 [defaults]
@@ -243,7 +258,8 @@ check_floor() { # OUT RC
 check_ansible() { # OUT RC
 	[ "$2" = 0 ] || { echo "exit status $2"; return 1; }
 	ok=$(grep -c '^[^ ]* | CHANGED | rc=0 >>' "$1" || true)
-	[ "$ok" = "$devices" ] || { echo "$ok of $devices devices answered rc=0"; return 1; }
+	[ "$ok" = "$((2 * devices))" ] ||
+		{ echo "$ok of $((2 * devices)) command lines answered rc=0"; return 1; }
 }
 
 run_contender() { # NAME
@@ -369,6 +385,10 @@ first_host=$(awk '$1 == "host" { print $2; exit }' "$lab_dir/topology")
 first_switch=$(awk '$1 == "switch" { print $2; exit }' "$lab_dir/topology")
 last_switch=$(awk '$1 == "switch" { s = $2 } END { print s }' "$lab_dir/topology")
 capture_commands
+if [ "$check_only" = 1 ]; then
+	echo "bench: check only: every command line replayed is one rocectl sends" >&2
+	exit 0
+fi
 
 contenders="floor rocectl"
 [ "$with_ansible" = 0 ] || contenders="floor rocectl ansible"
@@ -376,14 +396,16 @@ contenders="floor rocectl"
 # Warm-up, not timed: one host and one switch through each contender's path (first execs of
 # the simulators' binaries, page cache), and a check that each path works at all.
 for d in $first_host $first_switch; do
-	c=$(awk -v d="$d" '$1 == d { sub(/^[^ ]+ /, ""); print }' "$tmp/commands")
-	# shellcheck disable=SC2086
-	in_ns ssh $ssh_opts "$d" "$c" >/dev/null || die "ssh to '$d' failed"
+	awk -v d="$d" '$1 == d { sub(/^[^ ]+ /, ""); print }' "$tmp/commands" >"$tmp/warm"
+	while IFS= read -r c; do
+		# shellcheck disable=SC2086
+		in_ns ssh $ssh_opts "$d" "$c" </dev/null >/dev/null || die "ssh to '$d' failed"
+	done <"$tmp/warm"
 done
 in_ns "$ROCECTL" verify -p "$POLICY" -i "$inventory" --limit "$first_host,$first_switch" \
 	>/dev/null || [ $? = 2 ] || die "rocectl verify of '$first_host,$first_switch' failed"
 if [ "$with_ansible" = 1 ]; then
-	in_ns env ANSIBLE_CONFIG="$tmp/ansible/ansible.cfg" ansible "$first_host,$first_switch" -m raw \
+	in_ns env ANSIBLE_CONFIG="$tmp/ansible/ansible.cfg" ansible "$first_host-*,$first_switch-*" -m raw \
 		-a '{{ cmd }}' >/dev/null || die "ansible to '$first_host,$first_switch' failed"
 fi
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rocectl/diag.h"
+#include "rocectl/fleet.h"
 
 /* The far end of link li seen from dev, with dev's own port; NULL when not dev's. */
 static const struct rc_link_end *far_end(const struct rc_inventory *inv, size_t li, size_t dev,
@@ -199,22 +200,15 @@ char *rc_diag_fabric_devices(const struct rc_diag_fabric *fab, const bool *skip)
 {
 	const struct rc_inventory *inv = fab->inv;
 	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
-	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
-	size_t off = 0;
+	char *s;
 
-	if (!on || !s) {
-		free(on);
-		free(s);
+	if (!on)
 		return NULL;
-	}
 	for (size_t i = 0; i < fab->n_nics; i++)
 		on[fab->nics[i].host] = on[fab->nics[i].edge] = true;
 	for (size_t c = 0; c < fab->n_classes; c++)
 		rc_diag_fabric_ecmp(fab, fab->classes[c].from, fab->classes[c].to, mark_spines, on);
-	for (size_t d = 0; d < inv->n_devices; d++)
-		if (on[d] && !(skip && skip[d]))
-			off += (size_t)snprintf(s + off, RC_NAME_MAX + 1, "%s%s", off ? "," : "",
-						inv->devices[d].name);
+	s = rc_limit_of(inv, on, skip);
 	free(on);
 	return s;
 }

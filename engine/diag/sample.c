@@ -151,21 +151,14 @@ static char *rc_diag_paths_devices(const struct rc_inventory *inv, const struct 
 				   const bool *skip)
 {
 	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
-	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
-	size_t off = 0;
+	char *s;
 
-	if (!on || !s) {
-		free(on);
-		free(s);
+	if (!on)
 		return NULL;
-	}
 	for (size_t i = 0; i < p->n; i++)
 		for (size_t k = 0; k < p->p[i].n; k++)
 			on[p->p[i].h[k].dev] = true;
-	for (size_t d = 0; d < inv->n_devices; d++)
-		if (on[d] && !(skip && skip[d]))
-			off += (size_t)snprintf(s + off, RC_NAME_MAX + 1, "%s%s", off ? "," : "",
-						inv->devices[d].name);
+	s = rc_limit_of(inv, on, skip);
 	free(on);
 	return s;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/fleet.h"
 #include "rocectl/trace.h"
 
 /* The far end of link `li` seen from device `dev`; NULL when the link is not dev's. */
@@ -93,21 +94,14 @@ char *rc_trace_devices(const struct rc_trace *t)
 {
 	const struct rc_inventory *inv = t->inv;
 	bool *on = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*on));
-	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
-	size_t off = 0;
+	char *s;
 
-	if (!on || !s) {
-		free(on);
-		free(s);
+	if (!on)
 		return NULL;
-	}
 	for (size_t i = 0; i < t->n; i++)
 		for (size_t k = 0; k < t->p[i].n; k++)
 			on[t->p[i].h[k].dev] = true;
-	for (size_t d = 0; d < inv->n_devices; d++)
-		if (on[d])
-			off +=
-			    (size_t)sprintf(s + off, "%s%s", off ? "," : "", inv->devices[d].name);
+	s = rc_limit_of(inv, on, NULL);
 	free(on);
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/fleet.h"
@@ -119,4 +120,16 @@ int rc_limit_select(const struct rc_inventory *inv, const char *limit, bool *sel
 		p += len + (p[len] == ',');
 	}
 	return 0;
+}
+
+char *rc_limit_of(const struct rc_inventory *inv, const bool *on, const bool *skip)
+{
+	char *s = calloc(inv->n_devices ? inv->n_devices : 1, RC_NAME_MAX + 1);
+	size_t off = 0;
+
+	for (size_t d = 0; s && d < inv->n_devices; d++)
+		if (on[d] && !(skip && skip[d]))
+			off += (size_t)snprintf(s + off, RC_NAME_MAX + 1, "%s%s", off ? "," : "",
+						inv->devices[d].name);
+	return s;
 }

@@ -80,6 +80,9 @@ struct rc_fleet {
 int rc_limit_select(const struct rc_inventory *inv, const char *limit, bool *sel,
 		    struct rc_err *err);
 bool rc_limit_term_match(const struct rc_device *d, const char *term);
+/* The devices with on[i] set and skip[i] not (skip may be NULL) as a --limit list of names
+ * ("gpu001,leaf01,..."), malloc'd; "" when none, NULL when out of memory. */
+char *rc_limit_of(const struct rc_inventory *inv, const bool *on, const bool *skip);
 
 /* Select devices by --limit (rc_limit_select). */
 int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
