@@ -76,4 +76,14 @@ test_expect_success '-q prints only the summary, with the same exit code' '
 	test_must_contain "$TMP/out" "^verify: [1-9][0-9]* drifted field"
 '
 
+test_expect_success '-q on counters: only the summary line, the same exit code as without' '
+	{ rc counters -i "$LAB/inventory.yaml" >"$TMP/c.full" 2>/dev/null; full=$?; } ;
+	{ rc counters -q -i "$LAB/inventory.yaml" >"$TMP/c.q" 2>/dev/null; q=$?; } ;
+	echo "exit $full / $q" && test "$full" = "$q" &&
+	test "$(wc -l <"$TMP/c.full")" -gt 1 &&
+	test "$(wc -l <"$TMP/c.q")" -eq 1 &&
+	test_must_contain "$TMP/c.q" "^1 device: .* failed, .* without counters$" &&
+	test "$(tail -n 1 "$TMP/c.full")" = "$(cat "$TMP/c.q")"
+'
+
 test_done
