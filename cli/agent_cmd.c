@@ -130,20 +130,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->desired = arg;
 		break;
 	case 'I':
-		if (!rc_host_ifname_ok(arg)) {
-			fprintf(stderr, "rocectl agent: '%s' is not a network interface name\n",
-				arg);
-			return -EINVAL;
-		}
-		if (o->n_if == MAX_INTERFACES) {
-			fprintf(stderr, "rocectl agent: at most %d interfaces\n", MAX_INTERFACES);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < o->n_if; i++)
-			if (!strcmp(o->ifs[i], arg))
-				return 0;
-		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
-		break;
+		return rc_interface_arg("agent", arg, o->ifs, &o->n_if, MAX_INTERFACES);
 	case OPT_FORMAT:
 		o->prom = !strcmp(arg, "prometheus");
 		return o->prom ? 0 : rc_format_text_json("agent", arg, &o->json);

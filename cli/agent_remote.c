@@ -64,7 +64,7 @@ static int on_option(int id, const char *arg, void *ctx)
 	char bad[64];
 
 	if (id == 'I') {
-		if (!rc_host_ifname_ok(arg) || o->n_if == MAX_IFS) {
+		if (!rc_ifname_is_safe(arg) || o->n_if == MAX_IFS) {
 			fprintf(stderr, "rocectl agent: bad or too many interfaces: '%s'\n", arg);
 			return -EINVAL;
 		}
@@ -285,7 +285,7 @@ static int parse_writes(const char *text, struct rc_port_state *have, struct rc_
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "interface"));
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(w, "fields");
 
-		if (*n == MAX_IFS || !ifname || !rc_host_ifname_ok(ifname) || !cJSON_IsNumber(f) ||
+		if (*n == MAX_IFS || !ifname || !rc_ifname_is_safe(ifname) || !cJSON_IsNumber(f) ||
 		    f->valuedouble < 0 || f->valuedouble > RC_F_ALL) {
 			rc = rc_errf(err, EINVAL, "write: bad entry #%zu", *n + 1);
 			break;

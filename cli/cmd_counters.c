@@ -126,21 +126,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->limit = arg;
 		return 0;
 	case 'I':
-		if (!rc_ifname_is_safe(arg)) {
-			fprintf(stderr, "rocectl counters: '%s' is not a network interface name\n",
-				arg);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < o->n_if; i++)
-			if (!strcmp(o->ifs[i], arg))
-				return 0;
-		if (o->n_if == MAX_INTERFACES) {
-			fprintf(stderr, "rocectl counters: at most %d interfaces\n",
-				MAX_INTERFACES);
-			return -EINVAL;
-		}
-		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
-		return 0;
+		return rc_interface_arg("counters", arg, o->ifs, &o->n_if, MAX_INTERFACES);
 	case OPT_FORMAT:
 		return rc_format_text_json("counters", arg, &o->json);
 	case OPT_PARALLEL:

@@ -68,21 +68,7 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->policy = arg;
 		return 0;
 	case 'I':
-		if (!rc_host_ifname_ok(arg)) {
-			fprintf(stderr, "rocectl nccl-env: '%s' is not a network interface name\n",
-				arg);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < o->n_if; i++)
-			if (!strcmp(o->ifs[i], arg))
-				return 0;
-		if (o->n_if == MAX_INTERFACES) {
-			fprintf(stderr, "rocectl nccl-env: at most %d interfaces\n",
-				MAX_INTERFACES);
-			return -EINVAL;
-		}
-		snprintf(o->ifs[o->n_if++], RC_NAME_MAX, "%s", arg);
-		return 0;
+		return rc_interface_arg("nccl-env", arg, o->ifs, &o->n_if, MAX_INTERFACES);
 	case OPT_FORMAT:
 		if (!strcmp(arg, "env"))
 			o->format = F_ENV;

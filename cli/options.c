@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
+#include "rocectl/inventory.h"
 #include "rocectl/util.h"
 
 #define MAX_OPTS 64
@@ -48,6 +49,24 @@ int rc_number_arg(const char *cmd, const char *opt, const char *arg, uint64_t mi
 		return -EINVAL;
 	}
 	*out = (unsigned)v;
+	return 0;
+}
+
+int rc_interface_arg(const char *cmd, const char *arg, char (*ifs)[RC_NAME_MAX], size_t *n,
+		     size_t max)
+{
+	if (!rc_ifname_is_safe(arg)) {
+		fprintf(stderr, "rocectl %s: '%s' is not a network interface name\n", cmd, arg);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(ifs[i], arg))
+			return 0;
+	if (*n == max) {
+		fprintf(stderr, "rocectl %s: at most %zu interfaces\n", cmd, max);
+		return -EINVAL;
+	}
+	snprintf(ifs[(*n)++], RC_NAME_MAX, "%s", arg);
 	return 0;
 }
 

@@ -708,13 +708,5 @@ int nvue_check_apply_output(const char *out, size_t out_len, const char *errout,
 		    find_line(out, out_len, marks[i], why, why_len))
 			return -EIO;
 	}
-	if (exit_status == 0)
-		return 0;
-	if (err_len)
-		rc_clean_text(errout, err_len < 300 ? err_len : 300, why, why_len);
-	else if (out_len)
-		rc_clean_text(out, out_len < 300 ? out_len : 300, why, why_len);
-	if (!why[0])
-		snprintf(why, why_len, "exit status %d", exit_status);
-	return -EIO;
+	return rc_switch_cli_status(out, out_len, errout, err_len, exit_status, why, why_len);
 }

@@ -51,6 +51,11 @@ int rc_format_text_json(const char *cmd, const char *arg, bool *json);
  * -EINVAL: --parallel and the other counts every command takes. */
 int rc_number_arg(const char *cmd, const char *opt, const char *arg, uint64_t min, uint64_t max,
 		  unsigned *out);
+/* -I/--interface NAME, repeatable: a name the kernel would take (rc_ifname_is_safe) added to
+ * ifs[*n] once (a repeat is ignored), at most max of them; else a message naming cmd and
+ * -EINVAL. */
+int rc_interface_arg(const char *cmd, const char *arg, char (*ifs)[RC_NAME_MAX], size_t *n,
+		     size_t max);
 
 /* -v/--verbose and -q/--quiet, before the command or among its options (rc_parse_options
  * takes them for every command): > 0 show what is sent to each device, < 0 only the

@@ -14,6 +14,16 @@ check() {
 	python3 "$SRC_DIR/tests/lib/schema_check.py" "$SRC_DIR/examples/$schema.schema.json" "$@"
 }
 
+# -I/--interface is one option on every command that takes it (cli/options.c
+# rc_interface_arg): a name the kernel would refuse is a usage error naming the command.
+test_expect_success '-I refuses a name that is not an interface name, the same on each command' '
+	for c in "agent show" counters nccl-env; do
+		test_expect_code 64 "$ROCECTL" $c -I "eth0/../x" 2>"$TMP/err" &&
+		test_must_contain "$TMP/err" "^rocectl ${c%% *}: .eth0/\.\./x. is not a network interface name" ||
+			{ echo "command: $c" >&2; return 1; }
+	done
+'
+
 test_expect_success 'every command refuses an unknown option with exit 64' '
 	for c in validate plan apply verify trace rollback counters headroom agent nccl-env \
 		capture "agent state" "agent write" enforce history show diagnose discover diff export; do
