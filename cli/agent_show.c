@@ -1,5 +1,6 @@
 /* `rocectl agent`: the printing: changes, errors and `agent show`'s NIC details. */
 #include "agent.h"
+#include "rocectl/report.h"
 
 /* ---- output helpers ------------------------------------------------------------------- */
 
@@ -26,13 +27,6 @@ static void text_prios(struct rc_out *o, uint8_t mask)
 		rc_out_text(o, "none");
 }
 
-static const char *kind_name(enum rc_change_kind k)
-{
-	return k == RC_CHANGE_UNKNOWN	    ? "unknown"
-	       : k == RC_CHANGE_UNSUPPORTED ? "unsupported"
-					    : "set";
-}
-
 /* A change outside the sections of this run is not part of the answer. */
 static bool shown(const struct agent *a, const struct rc_change *c)
 {
@@ -53,15 +47,7 @@ void agent_out_changes(struct agent *a, const struct rc_changes *ch)
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "field", NULL, c->field);
 			rc_out_str(o, "group", NULL, rc_field_name(c->group));
-			rc_out_str(o, "kind", NULL, c->warning ? "warning" : kind_name(c->kind));
-			if (c->kind == RC_CHANGE_SET)
-				rc_out_str(o, "old", NULL, c->old_value);
-			else
-				rc_out_null(o, "old", NULL);
-			rc_out_str(o, "new", NULL, c->new_value);
-			rc_out_bool(o, "disruptive", NULL, c->disruptive);
-			if (c->note[0])
-				rc_out_str(o, "note", NULL, c->note);
+			rc_report_change_json(o, c);
 			rc_out_close_object(o);
 			continue;
 		}

@@ -14,6 +14,19 @@ static const char *kind_name(enum rc_change_kind k)
 	}
 }
 
+void rc_report_change_json(struct rc_out *o, const struct rc_change *c)
+{
+	rc_out_str(o, "kind", NULL, c->warning ? "warning" : kind_name(c->kind));
+	if (c->kind == RC_CHANGE_SET)
+		rc_out_str(o, "old", NULL, c->old_value);
+	else
+		rc_out_null(o, "old", NULL);
+	rc_out_str(o, "new", NULL, c->new_value);
+	rc_out_bool(o, "disruptive", NULL, c->disruptive);
+	if (c->note[0])
+		rc_out_str(o, "note", NULL, c->note);
+}
+
 static const char *status_of(enum rc_report_mode mode, const struct rc_changes *c,
 			     const char *err_msg)
 {
@@ -115,15 +128,7 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "port", NULL, c->port);
 			rc_out_str(o, "field", NULL, c->field);
-			rc_out_str(o, "kind", NULL, c->warning ? "warning" : kind_name(c->kind));
-			if (c->kind == RC_CHANGE_SET)
-				rc_out_str(o, "old", NULL, c->old_value);
-			else
-				rc_out_null(o, "old", NULL);
-			rc_out_str(o, "new", NULL, c->new_value);
-			rc_out_bool(o, "disruptive", NULL, c->disruptive);
-			if (c->note[0])
-				rc_out_str(o, "note", NULL, c->note);
+			rc_report_change_json(o, c);
 			rc_out_close_object(o);
 		} else {
 			text_change(o, mode, c);

@@ -24,4 +24,10 @@ enum rc_report_mode {
 void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
 		      const char *driver, const struct rc_changes *changes, const char *err_msg);
 
+/* What one change says in JSON beside where it is ("port" or "field"/"group", the caller's):
+ * "kind" (set, unknown, unsupported or warning), "old" (null unless set), "new",
+ * "disruptive" and, when there is one, "note".  verify, plan and the host agent print it
+ * so. */
+void rc_report_change_json(struct rc_out *o, const struct rc_change *c);
+
 #endif
