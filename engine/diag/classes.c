@@ -21,7 +21,7 @@
 struct edge_view {
 	const struct rc_diag_nic *storm, *nic_root, *host_loss;
 	const char *drop_port, *root_port, *pausing_port;
-	uint64_t drops, pauses;
+	uint64_t drops;
 	uint64_t marks_in; /* most marks on a fabric port towards this edge, any class */
 };
 
@@ -31,7 +31,7 @@ struct class_walk {
 	/* the first fabric port of each kind met on the class's equal-cost paths */
 	size_t drop_dev, root_dev, paused_dev, unsampled;
 	const char *drop_port, *root_port, *paused_port;
-	uint64_t drops, pauses, marks;
+	uint64_t drops, marks;
 };
 
 static const struct rc_diag_deltas *port_of(const struct rc_diag *d, size_t dev, const char *port)
@@ -63,10 +63,8 @@ static void see_edge(const struct rc_diag *d, const struct rc_diag_nic *n, struc
 	}
 	if (!v->root_port && rc_diag_is_root_port(d, n->edge, n->edge_port))
 		v->root_port = n->edge_port;
-	if (sw->pause_tx && !v->pausing_port) {
+	if (sw->pause_tx && !v->pausing_port)
 		v->pausing_port = n->edge_port;
-		v->pauses = sw->pause_tx;
-	}
 }
 
 static void first_drop(struct class_walk *w, size_t dev, const char *port)
@@ -107,7 +105,6 @@ static void walk_ecmp(const struct rc_diag_ecmp *h, void *ctx)
 		if (!egress && x->pause_tx && !w->paused_port) {
 			w->paused_dev = dev[k];
 			w->paused_port = port[k];
-			w->pauses = x->pause_tx;
 		}
 	}
 }

@@ -458,7 +458,9 @@ static void class_ranks(const struct rc_diag *d, int *dev_rank, int *link_rank)
 
 		if (rk > dev_rank[p->dev])
 			dev_rank[p->dev] = rk;
-		for (size_t l = 0; l < inv->n_links; l++) {
+		/* the port's own links, from the fabric's index of each device's links */
+		for (size_t j = d->fab->adj_off[p->dev]; j < d->fab->adj_off[p->dev + 1]; j++) {
+			size_t l = d->fab->adj[j];
 			const struct rc_link *k = &inv->links[l];
 			bool end = (k->a.dev == p->dev && !strcmp(k->a.port, p->port)) ||
 				   (k->b.dev == p->dev && !strcmp(k->b.port, p->port));

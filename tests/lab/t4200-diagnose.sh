@@ -130,6 +130,9 @@ test_expect_success 'by class: the same root and relays, classes into it blame i
 	grep -q "^rocectl_diagnose_class_clean{from=\"leaf01\",to=\"leaf02\"} 0$" "$TMP/class.prom" &&
 	grep -v "^#" "$TMP/class.prom" | sed "s/ [^ ]*\$//" | sort | uniq -d >"$TMP/class.dups" &&
 	test ! -s "$TMP/class.dups" &&
+	test_expect_code 2 diagnose --by class --format html >"$TMP/class.html" &&
+	grep -q "^\[\"leaf02\",[0-9]*,\"root\"," "$TMP/class.html" &&
+	grep -q "^\[\"gpu001\",[0-9]*,\"clean\"," "$TMP/class.html" &&
 	test_expect_code 2 diagnose --format json "gpu00[1-2]" >"$TMP/range.json" &&
 	jq -e "[.paths[] | .from, .to] | unique == [\"gpu001\", \"gpu002\"]" "$TMP/range.json" &&
 	test_expect_code 2 diagnose --format json --limit "gpu*,!gpu004,leaf*,spine*" >"$TMP/lim.json" &&
