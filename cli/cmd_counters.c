@@ -53,9 +53,9 @@
 #include "rocectl/diag.h"
 #include "rocectl/fleet.h"
 #include "rocectl/history.h"
-#include "rocectl/journal.h"
 #include "rocectl/units.h"
 #include "rocectl/print.h"
+#include "rocectl/txn.h"
 #include "rocectl/util.h"
 
 #define COUNTERS_SCHEMA "rocectl.counters/v1"
@@ -541,7 +541,7 @@ static int keep_sample(struct ctr_run *r, struct rc_history *h, struct rc_err *e
 {
 	int rc;
 
-	rc_journal_new_run_id(r->run_id, sizeof(r->run_id));
+	rc_txn_new_run_id(r->run_id, sizeof(r->run_id));
 	rc = rc_history_begin(h, "counters", r->run_id, r->o.policy, r->o.inventory, err);
 	for (size_t i = 0; !rc && i < r->f.n; i++) {
 		const struct rc_fleet_dev *d = &r->f.devs[i];

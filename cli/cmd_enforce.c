@@ -1,7 +1,8 @@
 /* rocectl enforce -p POLICY -i INVENTORY: verify, decide, repair, verify, in one run, for
  * a timer (dist/systemd/rocectl-enforce.timer).  Exit 0 in sync, 2 drift left (a guardrail,
  * disruptive fields held, a quarantined device), 1 error.  The run itself is
- * rc_enforce_execute (engine/run/enforce.c); this file parses, locks, loads and saves the
+ * rc_enforce_execute (engine/run/enforce.c) inside the engine's run transaction (locks,
+ * journal, --confirm, record: include/rocectl/txn.h); this file parses, loads and saves the
  * quarantine, and prints. */
 #include <errno.h>
 #include <stdio.h>
@@ -9,17 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "rocectl/lock.h"
-#include "confirm_cmd.h"
-#include "rocectl/confirm.h"
 #include "rocectl/cli.h"
+#include "rocectl/confirm.h"
 #include "rocectl/enforce.h"
-#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/print.h"
-#include "rocectl/txn.h"
 #include "rocectl/units.h"
 #include "rocectl/util.h"
+#include "txn_print.h"
 
 enum {
 	OPT_LIMIT = 256,
@@ -46,7 +44,7 @@ struct opts {
 	unsigned parallel;
 	enum fmt format;
 	struct rc_guardrails guard;
-	uint32_t confirm_s; /* --confirm (cli/cmd_confirm.c), 0 = none */
+	uint32_t confirm_s; /* --confirm (include/rocectl/txn.h), 0 = none */
 };
 
 #define QUARANTINE_AFTER_DEFAULT 3
@@ -210,20 +208,6 @@ static int on_option(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-/* The run's confirm state once rc_confirm_after_run is done, for the report. */
-static void confirm_outcome(const char *journal, const char *run_id, struct rc_enforce_run *run)
-{
-	struct rc_confirm c = {0};
-	struct rc_err err = {0};
-	char dir[4096];
-
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
-		return; /* nothing was changed: nothing to confirm */
-	snprintf(run->confirm_state, sizeof(run->confirm_state), "%s",
-		 rc_confirm_state_name(c.state));
-	snprintf(run->confirm_reason, sizeof(run->confirm_reason), "%s", c.reason);
-}
-
 /* enforce-state.json in the directory that holds the journal directory: with the default
  * journal, /var/lib/rocectl/enforce-state.json (dist/systemd's ReadWritePaths=). */
 static void default_state(const char *journal, char *buf, size_t len)
@@ -303,36 +287,6 @@ static int load_inputs(const struct opts *o, struct rc_policy *pol, struct rc_in
 	return 0;
 }
 
-/* Every selected device locked machine-wide before it is read (engine/run/lock.c), as
- * apply does: a manual apply and the timer must not interleave on one switch. */
-static int lock_all(const struct opts *o, const struct rc_fleet *f, struct rc_locks *locks,
-		    const struct rc_global *g)
-{
-	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
-	struct rc_warnings warn = {0};
-	struct rc_err err = {0};
-	bool to_stderr = o->format != FMT_TEXT && !o->output;
-	int rc;
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < f->n; i++)
-		v[i] = f->inv->devices[f->devs[i].index].name;
-	/* as apply (cli/fleet_cmd.c): a device of a run pending its confirm is refused, an
-	 * orphaned such run rolled back first */
-	rc = rc_confirm_guard("enforce", o->journal, o->inventory, v, f->n, g, true, to_stderr);
-	if (!rc)
-		rc = rc_lock_devices(rc_lock_dir(), v, f->n, "enforce", locks, &warn, &err);
-	if (!rc)
-		rc = rc_confirm_guard("enforce", o->journal, o->inventory, v, f->n, g, false,
-				      to_stderr);
-	else if (err.msg[0])
-		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
-	free(v);
-	rc_warnings_print(&warn, stderr);
-	return rc;
-}
-
 static int print(const struct opts *o, const struct rc_enforce_run *run)
 {
 	char *buf = NULL;
@@ -363,10 +317,22 @@ static int print(const struct opts *o, const struct rc_enforce_run *run)
 	return rc;
 }
 
+/* The engine's run transaction for this run (include/rocectl/txn.h). */
+static void txn_opts(const struct opts *o, const struct rc_global *g, struct rc_txn_opts *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = RC_TXN_ENFORCE;
+	t->journal = o->journal;
+	t->policy = o->policy;
+	t->inventory = o->inventory;
+	t->confirm_s = o->confirm_s;
+	t->data_on_stdout = o->format != FMT_TEXT && !o->output;
+	rc_cli_txn_env(g, &t->env);
+}
+
 int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 {
-	struct opts o = {.journal = getenv("ROCECTL_JOURNAL"),
-			 .guard = {.quarantine_after = QUARANTINE_AFTER_DEFAULT,
+	struct opts o = {.guard = {.quarantine_after = QUARANTINE_AFTER_DEFAULT,
 				   .canary = {.wait_ms = RC_CANARY_WAIT_MS_DEFAULT,
 					      .pause_rate = RC_CANARY_PAUSE_RATE_DEFAULT}}};
 	struct rc_run_opts ropts = {.root = g->root,
@@ -379,9 +345,9 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	struct rc_fleet f = {0};
 	struct rc_quarantine q = {0};
 	struct rc_enforce_run run = {0};
-	struct rc_locks locks = {0};
-	struct rc_history hist = {0};
-	struct rc_confirm_armer armer;
+	struct rc_txn_opts topts;
+	struct rc_txn txn = {0};
+	struct rc_cli_say say;
 	struct rc_err err = {0};
 	char state[4096];
 	int npos, rc, exit_code = RC_EXIT_ERROR;
@@ -393,8 +359,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl enforce: unexpected argument '%s'\n", argv[0]);
 		return RC_EXIT_USAGE;
 	}
-	if (!o.journal || !*o.journal)
-		o.journal = RC_JOURNAL_DEFAULT_DIR;
+	o.journal = rc_txn_journal_dir(o.journal);
 	if (o.state)
 		snprintf(state, sizeof(state), "%s", o.state);
 	else
@@ -421,43 +386,17 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
-	if (lock_all(&o, &f, &locks, g))
+	txn_opts(&o, g, &topts);
+	rc_cli_say_init(&say, topts.data_on_stdout);
+	if (rc_txn_begin(&txn, &topts, &f, &say.say))
 		goto out;
-	f.journal_dir = o.journal;
-	f.opts.confirm_s = o.confirm_s;
-	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
-	if (o.confirm_s &&
-	    rc_confirm_prepare(&armer, &f, "enforce", o.journal, o.inventory, o.confirm_s, g)) {
-		fprintf(stderr, "rocectl enforce: journal directory name too long\n");
-		goto out;
-	}
-	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
+	if (rc_enforce_execute(&f, &o.guard, &q, txn.hist, &run, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
-	if (rc_enforce_execute(&f, &o.guard, &q, &hist, &run, &err)) {
-		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
-		goto out;
-	}
-	exit_code = run.exit_code;
-	rc_crashpoint("apply.devices.done");
-	if (o.confirm_s) {
-		struct rc_confirm_run cr = {.command = "enforce",
-					    .journal = o.journal,
-					    .inventory = o.inventory,
-					    .seconds = o.confirm_s,
-					    .failed = run.failed > 0,
-					    .self_confirm = true,
-					    .exit_code = exit_code,
-					    .data_on_stdout = o.format != FMT_TEXT && !o.output};
-
-		exit_code = rc_confirm_after_run(&cr, &f, &locks, g);
-		confirm_outcome(o.journal, f.run_id, &run);
-	}
-	/* after the confirm step: the record says how the run ended (a run killed before
-	 * leaves no exit 0 behind; its run record says what it reached) */
-	if (rc_history_write(&hist, rc_history_dir(), exit_code, &err))
-		fprintf(stderr, "rocectl enforce: warning: no history record: %s\n", err.msg);
+	exit_code = rc_txn_end(&txn, run.exit_code, run.failed > 0);
+	snprintf(run.confirm_state, sizeof(run.confirm_state), "%s", txn.confirm_state);
+	snprintf(run.confirm_reason, sizeof(run.confirm_reason), "%s", txn.confirm_reason);
 	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])
 			fprintf(stderr, "rocectl enforce: %s\n", err.msg);
@@ -466,10 +405,9 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (print(&o, &run))
 		exit_code = RC_EXIT_ERROR;
 out:
-	rc_history_fini(&hist);
+	rc_txn_fini(&txn);
 	rc_enforce_run_fini(&run);
 	rc_quarantine_fini(&q);
-	rc_locks_release(&locks);
 	rc_fleet_fini(&f);
 	rc_inventory_fini(&inv);
 	return exit_code;

@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "rocectl/cli.h"
-#include "rocectl/confirm.h"
 #include "rocectl/history.h"
-#include "rocectl/journal.h"
 #include "rocectl/print.h"
+#include "rocectl/run_dir.h"
 #include "rocectl/run_snap.h"
+#include "rocectl/txn.h"
 #include "rocectl/util.h"
 
 enum {
@@ -143,26 +143,13 @@ static void when(time_t t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* CONFIRM_DIR of the journal in use (include/rocectl/confirm.h). */
-static int confirm_dir(char *buf, size_t len)
-{
-	const char *journal = getenv("ROCECTL_JOURNAL");
-
-	if (!journal || !*journal)
-		journal = RC_JOURNAL_DEFAULT_DIR;
-	return rc_confirm_dir(journal, buf, len);
-}
-
-/* A run made with --confirm: where it stands (include/rocectl/confirm.h). */
+/* A run made with --confirm: where it stands (include/rocectl/run_dir.h). */
 static void confirm_state(struct rc_out *out, const char *run_id)
 {
-	struct rc_confirm c;
-	struct rc_err err = {0};
-	char dir[4096], line[512];
+	char line[512];
 
-	if (confirm_dir(dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
+	if (rc_run_state_line(rc_txn_journal_dir(NULL), run_id, line, sizeof(line)))
 		return;
-	rc_confirm_describe(&c, time(NULL), line, sizeof(line));
 	rc_out_str(out, "confirm", "  [%s]", line);
 }
 
@@ -206,60 +193,40 @@ static void list_one(struct rc_out *out, const struct rc_history *h)
 }
 
 /* A run killed before it wrote its history record (the record is written once the run has
- * ended) still has its run record in the confirm directory: listed from it while nobody
- * has finished it, exit 1 (it did not end), so that "needs recovery" is seen. */
+ * ended) still has its run record: listed from it while nobody has finished it, exit 1
+ * (it did not end), so that "needs recovery" is seen. */
 static void list_unrecorded(struct rc_out *out, char **ids, size_t n)
 {
-	char dir[4096], t[32];
-	DIR *d;
-	struct dirent *de;
+	struct rc_run_open *v = NULL;
+	size_t m = 0;
+	char t[32];
 
-	if (confirm_dir(dir, sizeof(dir)) || !(d = opendir(dir)))
-		return;
-	while ((de = readdir(d))) {
-		struct rc_confirm c;
-		struct rc_err err = {0};
-		size_t l = strlen(de->d_name);
-		char id[64];
-		bool known = false;
-
-		if (de->d_name[0] == '.' || l < 6 || l - 5 >= sizeof(id) ||
-		    strcmp(de->d_name + l - 5, ".json"))
-			continue;
-		snprintf(id, sizeof(id), "%.*s", (int)(l - 5), de->d_name);
-		for (size_t i = 0; i < n && !known; i++)
-			known = !strcmp(ids[i], id);
-		if (known || rc_confirm_load(dir, id, &c, &err) ||
-		    c.state == RC_CONFIRM_CONFIRMED || c.state == RC_CONFIRM_ROLLED_BACK)
-			continue;
-		when(c.changed, t, sizeof(t));
+	rc_run_list_open(rc_txn_journal_dir(NULL), ids, n, &v, &m);
+	for (size_t i = 0; i < m; i++) {
+		when(v[i].changed, t, sizeof(t));
 		rc_out_open_object(out, NULL);
-		rc_out_str(out, "run_id", "%s", id);
-		rc_out_str(out, "command", "  %-8s", c.command);
+		rc_out_str(out, "run_id", "%s", v[i].run_id);
+		rc_out_str(out, "command", "  %-8s", v[i].command);
 		rc_out_str(out, "user", "  %s", "?");
-		rc_out_str(out, "host", "@%s", c.owner.host[0] ? c.owner.host : "?");
+		rc_out_str(out, "host", "@%s", v[i].host[0] ? v[i].host : "?");
 		rc_out_str(out, "started", "  %s", t);
 		rc_out_int(out, "exit_code", "  exit %" PRId64, RC_EXIT_ERROR);
-		confirm_state(out, id);
+		confirm_state(out, v[i].run_id);
 		rc_out_open_array(out, "devices");
 		rc_out_close_array(out);
 		rc_out_text(out, "  (no history record: the run did not end)\n");
 		rc_out_close_object(out);
 	}
-	closedir(d);
+	free(v);
 }
 
-/* A dropped record takes its run's confirm state along, unless the run is still pending
- * or its rollback is not over: then the state stays for `confirm`/`rollback RUN`. */
+/* A dropped record takes its run's record along, unless the run is still pending or its
+ * rollback is not over: then the record stays for `confirm`/`rollback RUN`. */
 static void forget_confirm(const char *run_id)
 {
 	struct rc_err err = {0};
-	char dir[4096];
-	int rc;
+	int rc = rc_run_forget(rc_txn_journal_dir(NULL), run_id, &err);
 
-	if (confirm_dir(dir, sizeof(dir)))
-		return;
-	rc = rc_confirm_forget(dir, run_id, &err);
 	if (rc && rc != -ENOENT)
 		fprintf(stderr, "rocectl history: %s\n", err.msg);
 }

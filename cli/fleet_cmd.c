@@ -6,8 +6,9 @@
  * Every device of the inventory is selected unless --limit says otherwise; verify also
  * checks every link (both ends agree) and every dual-homed host (its NICs land on
  * switches with the same QoS).  `plan -o FILE` saves a plan with a fingerprint of each
- * device's state; `apply FILE` applies it only if nothing changed since.  apply holds
- * the lock of every device it selected (engine/run/lock.c) from before the read to the end. */
+ * device's state; `apply FILE` applies it only if nothing changed since.  Locks, journal,
+ * --confirm and the history record are the engine's run transaction (include/rocectl/
+ * txn.h): this file loads, reads and applies through the fleet executor, and prints. */
 #include <errno.h>
 #include <inttypes.h>
 #include <malloc.h>
@@ -17,21 +18,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "confirm_cmd.h"
 #include "fleet_cmd.h"
-#include "rocectl/util.h"
-#include "rocectl/lock.h"
-#include "rocectl/plan_file.h"
 #include "rocectl/confirm.h"
 #include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
-#include "rocectl/history.h"
 #include "rocectl/journal.h"
 #include "rocectl/lldp.h"
+#include "rocectl/plan_file.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
 #include "rocectl/stream.h"
-#include "rocectl/txn.h"
+#include "rocectl/util.h"
+#include "txn_print.h"
 
 enum {
 	OPT_LIMIT = 256,
@@ -479,117 +477,6 @@ static char *plan_limit(const struct rc_plan_file *plan)
 	return s;
 }
 
-/* The run a journal entry belongs to is still going: its id ends in "-PID"
- * (rc_journal_new_run_id) and that process lives. */
-static bool run_alive(const char *run_id)
-{
-	const char *dash = strrchr(run_id, '-');
-	uint64_t pid;
-
-	if (!dash || rc_parse_u64(dash + 1, 10, 1, INT32_MAX, &pid))
-		return false;
-	return (pid_t)pid != getpid() && kill((pid_t)pid, 0) == 0;
-}
-
-static bool in_fleet(const struct rc_fleet *f, const char *device)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (!strcmp(f->inv->devices[f->devs[i].index].name, device))
-			return true;
-	return false;
-}
-
-/* Journal entries left by runs that were killed or failed to restore: a warning before the
- * run, for the selected devices (a rollback would revert them to the state they hold). */
-static void warn_stale(enum rc_fleet_cmd cmd, const char *journal, const struct rc_fleet *f)
-{
-	struct rc_journal_entry *e = NULL;
-	struct rc_err err = {0};
-	size_t n = 0;
-
-	if (rc_journal_list(journal, NULL, &e, &n, &err)) {
-		fprintf(stderr, "rocectl %s: warning: %s\n", names[cmd], err.msg);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (in_fleet(f, e[i].device) && !run_alive(e[i].run_id))
-			fprintf(stderr,
-				"rocectl %s: warning: '%s' has a stale journal entry from run %s "
-				"(killed or failed)%s%s; 'rocectl rollback %s' would restore the "
-				"state it recorded\n",
-				names[cmd], e[i].device, e[i].run_id, e[i].bad[0] ? ": " : "",
-				e[i].bad, e[i].run_id);
-	rc_journal_entries_free(e, n);
-}
-
-/* A device this run found in policy (verify) or brought there (apply) has nothing left to
- * roll back: its stale entries go, so that a later rollback never reverts verified work. */
-static void clear_verified(enum rc_fleet_cmd cmd, const char *journal, const struct rc_fleet *f)
-{
-	struct rc_journal_entry *e = NULL;
-	struct rc_err err = {0};
-	size_t n = 0;
-
-	if (rc_journal_list(journal, NULL, &e, &n, &err))
-		return;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < f->n; k++) {
-			const struct rc_fleet_dev *d = &f->devs[k];
-			/* verify: the read's SET count (verify --format jsonl has freed the
-			 * changes once printed); apply: what its re-read left */
-			size_t set = cmd == RC_FLEET_CMD_VERIFY
-					 ? (size_t)(d->n_changes > 0 ? d->n_changes : 0)
-					 : rc_changes_count(&d->run.changes, RC_CHANGE_SET);
-
-			if (strcmp(f->inv->devices[d->index].name, e[i].device) || d->rc ||
-			    d->skipped || set || !strcmp(e[i].run_id, f->run_id) ||
-			    run_alive(e[i].run_id))
-				continue;
-			if (rc_journal_done(journal, e[i].run_id, e[i].device, &err) == 0)
-				fprintf(stderr,
-					"rocectl %s: '%s' is verified in policy: its stale journal "
-					"entry from run %s is cleared\n",
-					names[cmd], e[i].device, e[i].run_id);
-			else
-				fprintf(stderr, "rocectl %s: warning: %s\n", names[cmd], err.msg);
-		}
-	}
-	rc_journal_entries_free(e, n);
-}
-
-/* apply: every selected device locked across the machine before it is read, so that the
- * state the run diffs against is not changed under it by another run (engine/run/lock.c). */
-static int lock_fleet(const struct cmd_opts *o, const struct rc_fleet *f, struct rc_locks *locks,
-		      const struct rc_global *g)
-{
-	const char **v = calloc(f->n ? f->n : 1, sizeof(*v));
-	struct rc_warnings warn = {0};
-	struct rc_err err = {0};
-	bool to_stderr = o->format != FMT_TEXT;
-	int rc;
-
-	if (!v) {
-		fprintf(stderr, "rocectl apply: out of memory\n");
-		return -1;
-	}
-	for (size_t i = 0; i < f->n; i++)
-		v[i] = f->inv->devices[f->devs[i].index].name;
-	/* a device of a run pending its confirm is that run's (its timer would undo this run's
-	 * work): refused; an orphaned such run is rolled back first (cli/cmd_confirm.c), before
-	 * the locks its rollback needs are ours, and checked again under them */
-	rc = rc_confirm_guard("apply", o->journal, o->inventory, v, f->n, g, true, to_stderr);
-	if (!rc)
-		rc = rc_lock_devices(rc_lock_dir(), v, f->n, "apply", locks, &warn, &err);
-	if (!rc)
-		rc = rc_confirm_guard("apply", o->journal, o->inventory, v, f->n, g, false,
-				      to_stderr);
-	else if (err.msg[0])
-		fprintf(stderr, "rocectl apply: %s\n", err.msg);
-	free(v);
-	rc_warnings_print(&warn, stderr);
-	return rc;
-}
-
 static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_opts *o,
 		      const char **plan_path)
 {
@@ -666,26 +553,24 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	return exit_code;
 }
 
-/* apply --confirm (cli/cmd_confirm.c): roll back now, or leave the run pending. */
-static int confirm_step(const struct cmd_opts *o, struct rc_fleet *f, struct rc_locks *locks,
-			const struct rc_global *g, int exit_code)
+/* The engine's run transaction for this run (include/rocectl/txn.h). */
+static void txn_opts(const struct cmd_opts *o, const struct rc_global *g, struct rc_txn_opts *t)
 {
-	struct rc_confirm_run r = {.command = "apply",
-				   .journal = o->journal,
-				   .inventory = o->inventory,
-				   .seconds = o->confirm_s,
-				   .exit_code = exit_code,
-				   .data_on_stdout = o->format != FMT_TEXT};
+	static const enum rc_txn_kind kinds[] = {RC_TXN_PLAN, RC_TXN_APPLY, RC_TXN_VERIFY};
 
-	fflush(stdout);
-	for (size_t i = 0; i < f->n; i++)
-		r.failed |= f->devs[i].rc != 0 || f->devs[i].skipped;
-	return rc_confirm_after_run(&r, f, locks, g);
+	memset(t, 0, sizeof(*t));
+	t->kind = kinds[o->cmd];
+	t->journal = o->journal;
+	t->policy = o->policy;
+	t->inventory = o->inventory;
+	t->confirm_s = o->cmd == RC_FLEET_CMD_APPLY ? o->confirm_s : 0;
+	t->data_on_stdout = o->format != FMT_TEXT;
+	rc_cli_txn_env(g, &t->env);
 }
 
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g)
 {
-	struct cmd_opts o = {.cmd = cmd, .journal = getenv("ROCECTL_JOURNAL")};
+	struct cmd_opts o = {.cmd = cmd};
 	struct rc_run_opts ropts = {
 	    .root = g->root,
 	    .accept_new_host_keys = g->accept_new_host_keys,
@@ -700,9 +585,9 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_fleet f = {0};
 	struct rc_err err = {0};
 	struct tally t = {0};
-	struct rc_locks locks = {0};
-	struct rc_history hist = {0};
-	struct rc_confirm_armer armer;
+	struct rc_txn_opts topts;
+	struct rc_txn txn = {0};
+	struct rc_cli_say say;
 	int exit_code = RC_EXIT_ERROR;
 	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
 	size_t buf_len = 0;
@@ -727,8 +612,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		o.inventory = plan.inventory;
 		o.limit = limit = plan_limit(&plan);
 	}
-	if (!o.journal || !*o.journal)
-		o.journal = RC_JOURNAL_DEFAULT_DIR;
+	o.journal = rc_txn_journal_dir(o.journal);
 	memset(&pol, 0, sizeof(pol));
 	if (load(&o, &pol, &inv))
 		goto out;
@@ -742,20 +626,15 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	if (rc_fd_limit_for(f.parallel, names[cmd]))
 		goto out;
-	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&o, &f, &locks, g))
-		goto out;
-	f.journal_dir = o.journal;
-	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
-	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s &&
-	    rc_confirm_prepare(&armer, &f, "apply", o.journal, o.inventory, o.confirm_s, g)) {
-		fprintf(stderr, "rocectl apply: journal directory name too long\n");
-		goto out;
-	}
-	f.opts.confirm_s = cmd == RC_FLEET_CMD_APPLY ? o.confirm_s : 0;
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	f.read_neighbors = cmd == RC_FLEET_CMD_VERIFY;
-	warn_stale(cmd, o.journal, &f);
+	/* apply: every selected device locked before it is read; --confirm armed before the
+	 * first write; stale journal entries of the selection said */
+	txn_opts(&o, g, &topts);
+	rc_cli_say_init(&say, topts.data_on_stdout);
+	if (rc_txn_begin(&txn, &topts, &f, &say.say))
+		goto out;
 	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
 		/* jsonl too: the file must appear whole or not at all (the report is then held
 		 * in memory until the rename; pipe jsonl to keep it flat) */
@@ -774,11 +653,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 			goto out;
 	}
 	/* plan and apply leave a record (include/rocectl/history.h); verify changes nothing */
-	if (cmd != RC_FLEET_CMD_VERIFY &&
-	    rc_history_fleet_begin(&hist, names[cmd], &f, o.policy, o.inventory,
-				   cmd == RC_FLEET_CMD_PLAN ? "planned" : "pending", &err))
-		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
-			err.msg);
+	rc_txn_record_read(&txn);
 	if (o.format == FMT_JSONL) {
 		/* printed above */
 	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT || o.format == FMT_HTML) {
@@ -788,19 +663,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	} else {
 		exit_code = print_report(dst, cmd, &o, &f);
 	}
-	if (cmd == RC_FLEET_CMD_APPLY)
-		rc_history_fleet_applied(&hist, &f);
-	rc_crashpoint("apply.devices.done");
-	/* the record says how the run ended, the confirm step included: a run killed before
-	 * this point leaves no exit code to misread (its run record says what it reached) */
-	if (cmd == RC_FLEET_CMD_APPLY && o.confirm_s)
-		exit_code = confirm_step(&o, &f, &locks, g, exit_code);
-	if (cmd != RC_FLEET_CMD_VERIFY && hist.run_id[0] &&
-	    rc_history_write(&hist, rc_history_dir(), exit_code, &err))
-		fprintf(stderr, "rocectl %s: warning: no history record: %s\n", names[cmd],
-			err.msg);
-	if (cmd != RC_FLEET_CMD_PLAN)
-		clear_verified(cmd, o.journal, &f);
+	fflush(stdout); /* the report before what the confirm step says */
+	exit_code = rc_txn_end(&txn, exit_code, false);
 	if (dst != stdout) {
 		fclose(dst);
 		dst = stdout;
@@ -823,8 +687,7 @@ out:
 	if (dst != stdout)
 		fclose(dst);
 	free(buf);
-	rc_history_fini(&hist);
-	rc_locks_release(&locks);
+	rc_txn_fini(&txn);
 	rc_fleet_fini(&f);
 	rc_inventory_fini(&inv);
 	rc_plan_fini(&plan);

@@ -84,7 +84,8 @@ int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t second
  * at it (applying it, or rolling it back).  A rollback whose owner died (kill -9 of the
  * timer or of `rollback RUN` mid-restore) is taken over: its restored devices have no
  * entry left, the others are restored now. */
-int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err)
+int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_confirm *c,
+		     struct rc_err *err)
 {
 	enum rc_confirm_state to = RC_CONFIRM_ROLLING_BACK;
 	bool alive;
@@ -104,17 +105,18 @@ int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc
 		    c->state == RC_CONFIRM_APPLYING ? "being applied" : "being rolled back",
 		    (int)c->owner.pid, rc_txn_owner_remote(&c->owner) ? " on another host" : "");
 	} else if (c->state == RC_CONFIRM_ROLLING_BACK) {
-		fprintf(msg,
-			"run %s was being rolled back (%s) by pid %d, which is gone: finishing its "
-			"rollback\n",
-			c->run_id, c->reason, (int)c->owner.pid);
+		rc_txn_say(say, RC_TXN_NOTE, "rollback",
+			   "run %s was being rolled back (%s) by pid %d, which is gone: finishing "
+			   "its rollback",
+			   c->run_id, c->reason, (int)c->owner.pid);
 	} else if (c->state == RC_CONFIRM_APPLYING || c->state == RC_CONFIRM_PENDING ||
 		   c->state == RC_CONFIRM_ROLLBACK_FAILED) {
-		fprintf(msg, "run %s was %s: restoring it from '%s'\n", c->run_id,
-			c->state == RC_CONFIRM_APPLYING	 ? "killed while it was applied"
-			: c->state == RC_CONFIRM_PENDING ? "waiting for a confirm"
-							 : "not rolled back completely",
-			dir);
+		rc_txn_say(say, RC_TXN_NOTE, "rollback", "run %s was %s: restoring it from '%s'",
+			   c->run_id,
+			   c->state == RC_CONFIRM_APPLYING  ? "killed while it was applied"
+			   : c->state == RC_CONFIRM_PENDING ? "waiting for a confirm"
+							    : "not rolled back completely",
+			   dir);
 		snprintf(c->reason, sizeof(c->reason), "%s",
 			 c->state == RC_CONFIRM_APPLYING ? "run killed" : "rollback");
 	} else {

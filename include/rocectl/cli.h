@@ -7,17 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rocectl/exit_code.h"
 #include "rocectl/model.h"
-
-/* Process exit codes (README.md, "Exit status"): 0 in sync / ok, 2 changes or drift, 1 a
- * runtime error, 64 a usage error (the command line itself is wrong: EX_USAGE of BSD's
- * sysexits.h), so that a script can tell "the fabric is not right" from "I called it wrong". */
-enum {
-	RC_EXIT_OK = 0,
-	RC_EXIT_ERROR = 1,
-	RC_EXIT_CHANGES = 2,
-	RC_EXIT_USAGE = 64,
-};
 
 /* Options before the command name, valid for every command. */
 struct rc_global {

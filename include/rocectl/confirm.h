@@ -135,10 +135,11 @@ int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm
 int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
 			  struct rc_err *err);
 /* The run becomes this process's to roll back (rolling back, owned by us; what it was is
- * said on `msg`): 0; 1 when it is over (confirmed, rolled back: nothing to claim);
+ * said through `say`): 0; 1 when it is over (confirmed, rolled back: nothing to claim);
  * -EBUSY when someone alive applies it or rolls it back (a dead owner's rollback is taken
  * over). */
-int rc_confirm_claim(FILE *msg, const char *dir, struct rc_confirm *c, struct rc_err *err);
+int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_confirm *c,
+		     struct rc_err *err);
 /* The run ids of CONFIRM_DIR (its <run-id>.json files); free with rc_confirm_list_free. */
 int rc_confirm_list(const char *dir, char ***ids, size_t *n);
 void rc_confirm_list_free(char **ids, size_t n);

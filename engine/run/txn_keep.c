@@ -1,20 +1,20 @@
-/* `confirm RUN` on the switches themselves (include/rocectl/confirm.h): a run applied with
- * --confirm committed NVUE and EOS under the platform's own timer (struct rc_driver.confirm);
- * keeping the run means keeping each of those commits and saving it, device by device,
- * before the run is marked confirmed.  Hosts and SONiC have no timer of their own: their
- * entries need nothing here (rocectl's timer is theirs, docs/ENFORCE.md "Commit-confirm"). */
+/* `confirm RUN` on the switches themselves (engine/run/txn_int.h rc_txn_confirm_devices): a
+ * run applied with --confirm committed NVUE and EOS under the platform's own timer (struct
+ * rc_driver.confirm); keeping the run means keeping each of those commits and saving it,
+ * device by device, before the run is marked confirmed.  Hosts and SONiC have no timer of
+ * their own: their entries need nothing here (rocectl's timer is theirs, docs/ENFORCE.md
+ * "Commit-confirm"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "confirm_cmd.h"
 #include "rocectl/devrun.h"
 #include "rocectl/driver.h"
 #include "rocectl/inventory.h"
-#include "rocectl/confirm.h"
 #include "rocectl/journal.h"
-#include "rocectl/txn.h"
+#include "rocectl/lock.h"
+#include "txn_int.h"
 
 static bool needs_device_confirm(const struct rc_journal_entry *e)
 {
@@ -47,10 +47,11 @@ static int confirm_entry(const struct rc_journal_entry *e, const struct rc_inven
 }
 
 static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t n,
-		       const char *inventory, const struct rc_global *g, struct rc_err *err)
+		       const char *inventory, const struct rc_txn_env *env,
+		       const struct rc_txn_say *say, struct rc_err *err)
 {
-	struct rc_run_opts ropts = {.root = g->root,
-				    .accept_new_host_keys = g->accept_new_host_keys};
+	struct rc_run_opts ropts = {.root = env->root,
+				    .accept_new_host_keys = env->accept_new_host_keys};
 	const char **names = calloc(n ? n : 1, sizeof(*names));
 	struct rc_inventory inv = {0};
 	struct rc_warnings warn = {0};
@@ -66,7 +67,7 @@ static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t
 	rc = rc_inventory_load(inventory, &inv, NULL, err);
 	if (!rc)
 		rc = rc_lock_devices(rc_lock_dir(), names, k, "confirm", &locks, &warn, err);
-	rc_warnings_print(&warn, stderr);
+	rc_txn_say_warnings(say, &warn);
 	for (size_t i = 0; !rc && i < n; i++) {
 		/* kept by an earlier confirm of this run that was interrupted: its own commit
 		 * is no longer pending on the switch, confirming it again would fail */
@@ -85,8 +86,9 @@ static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t
 	return rc;
 }
 
-int rc_confirm_devices(const char *dir, const char *run_id, const char *inventory,
-		       const struct rc_global *g, struct rc_err *err)
+int rc_txn_confirm_devices(const char *dir, const char *run_id, const char *inventory,
+			   const struct rc_txn_env *env, const struct rc_txn_say *say,
+			   struct rc_err *err)
 {
 	struct rc_journal_entry *e = NULL;
 	size_t n = 0, timed = 0;
@@ -97,7 +99,7 @@ int rc_confirm_devices(const char *dir, const char *run_id, const char *inventor
 	if (!rc && timed && (!inventory || !*inventory))
 		rc = rc_errf(err, EINVAL, "no inventory recorded for the run's switches");
 	if (!rc && timed)
-		rc = confirm_all(dir, e, n, inventory, g, err);
+		rc = confirm_all(dir, e, n, inventory, env, say, err);
 	rc_journal_entries_free(e, n);
 	return rc;
 }
