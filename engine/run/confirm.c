@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rocectl/confirm.h"
+#include "rocectl/run_dir.h"
 #include "rocectl/util.h"
 
 #define STATE_MAX_BYTES (64u << 10)
@@ -150,20 +151,6 @@ int rc_confirm_dir(const char *journal_dir, char *buf, size_t len)
 	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
 
-static int run_file(const char *dir, const char *run_id, const char *suffix, char *buf, size_t len,
-		    struct rc_err *err)
-{
-	int w;
-
-	/* the run id names files: a plain name only (as the journal requires) */
-	if (!*run_id || strchr(run_id, '/') || run_id[0] == '.' || strlen(run_id) >= 64)
-		return rc_errf(err, EINVAL, "'%s' is not a run id", run_id);
-	w = snprintf(buf, len, "%s/%s%s", dir, run_id, suffix);
-	if (w < 0 || (size_t)w >= len)
-		return rc_errf(err, ENAMETOOLONG, "confirm directory name too long");
-	return 0;
-}
-
 static void copy_str(const cJSON *o, const char *key, char *dst, size_t len)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -182,17 +169,32 @@ static bool get_num(const cJSON *o, const char *key, double min, double max, dou
 	return true;
 }
 
-int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, struct rc_err *err)
+/* The newest change of the run's record, log and kept entries (a restore drops one entry per
+ * device, the timer logs each step), never older than `changed`. */
+static time_t last_move(const struct rc_run_loc *l, time_t changed)
 {
-	char path[4200], id[64], *text;
+	char entries[PATH_MAX + 80];
+	const char *paths[] = {l->record, l->log, entries};
+	time_t t = changed;
+
+	snprintf(entries, sizeof(entries), "%s/%s", l->entries, l->run_id);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct stat st;
+
+		if (lstat(paths[i], &st) == 0 && st.st_mtime > t)
+			t = st.st_mtime;
+	}
+	return t;
+}
+
+int rc_confirm_load(const struct rc_run_loc *l, struct rc_confirm *c, struct rc_err *err)
+{
+	const char *path = l->record, *id = l->run_id;
+	char *text;
 	const cJSON *st;
 	cJSON *root;
 	double deadline, changed, pid, ndev, num;
-	int rc = run_file(dir, run_id, ".json", path, sizeof(path), err);
 
-	if (rc)
-		return rc;
-	snprintf(id, sizeof(id), "%s", run_id); /* run_id may be c->run_id */
 	memset(c, 0, sizeof(*c));
 	text = rc_read_file(path, STATE_MAX_BYTES, RC_READ_NOFOLLOW | RC_READ_OURS, NULL, err);
 	if (!text)
@@ -206,7 +208,7 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 	    !get_num(root, "timer_pid", 0, INT_MAX, &pid) ||
 	    !get_num(root, "devices", 0, 1e7, &ndev)) {
 		cJSON_Delete(root);
-		return rc_errf(err, EINVAL, "confirm state '%s' is not rocectl's", path);
+		return rc_errf(err, EINVAL, "run record '%s' is not rocectl's", path);
 	}
 	snprintf(c->run_id, sizeof(c->run_id), "%s", id);
 	c->deadline = (time_t)deadline;
@@ -220,6 +222,9 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 		c->owner.pid = (pid_t)num;
 	if (get_num(root, "owner_start", 0, 1e18, &num))
 		c->owner.start = (uint64_t)num;
+	if (get_num(root, "grace_s", 0, RC_CONFIRM_MAX_S, &num))
+		c->grace_s = (uint32_t)num;
+	c->activity = last_move(l, c->changed);
 	copy_str(root, "owner_host", c->owner.host, sizeof(c->owner.host));
 	copy_str(root, "command", c->command, sizeof(c->command));
 	copy_str(root, "reason", c->reason, sizeof(c->reason));
@@ -232,20 +237,52 @@ int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, s
 	return 0;
 }
 
-int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *err)
+/* The record's directory (0700, ours); a new run's record is also linked from CONFIRM_DIR
+ * for tools that read the older layout (include/rocectl/run_dir.h). */
+static int make_home(const struct rc_run_loc *l, struct rc_err *err)
 {
-	char path[4200], *text;
-	cJSON *o = cJSON_CreateObject();
-	int rc = run_file(dir, c->run_id, ".json", path, sizeof(path), err);
+	char abs[PATH_MAX], link[PATH_MAX + 80];
+	int rc;
 
-	if (rc) {
-		cJSON_Delete(o);
+	if (l->legacy) {
+		if (mkdir(l->dir, 0700) && errno != EEXIST)
+			return rc_errf(err, errno, "cannot create '%s': %s", l->dir,
+				       strerror(errno));
+		return 0;
+	}
+	rc = rc_run_make_dir(l->dir, err);
+	if (rc || !l->view_dir[0] || !realpath(l->dir, abs))
 		return rc;
+	if (mkdir(l->view_dir, 0700) && errno != EEXIST)
+		return 0; /* a view is a convenience: the record is what counts */
+	snprintf(link, sizeof(link), "%s/%s.json", l->view_dir, l->run_id);
+	if (strlen(abs) + 16 < sizeof(abs)) {
+		char target[PATH_MAX + 16];
+
+		snprintf(target, sizeof(target), "%s/record.json", abs);
+		if (symlink(target, link) == 0 || errno == EEXIST) {
+			snprintf(link, sizeof(link), "%s/%s.log", l->view_dir, l->run_id);
+			snprintf(target, sizeof(target), "%s/timer.log", abs);
+			if (symlink(target, link)) {
+				/* EEXIST: made by an earlier save */
+			}
+		}
 	}
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		cJSON_Delete(o);
-		return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
-	}
+	return 0;
+}
+
+int rc_confirm_save(const struct rc_run_loc *l, const struct rc_confirm *c, struct rc_err *err)
+{
+	char *text;
+	cJSON *o;
+	int rc;
+
+	if (strcmp(c->run_id, l->run_id))
+		return rc_errf(err, EINVAL, "run %s saved as run %s", c->run_id, l->run_id);
+	rc = make_home(l, err);
+	if (rc)
+		return rc;
+	o = cJSON_CreateObject();
 	if (!o || !cJSON_AddStringToObject(o, "run_id", c->run_id) ||
 	    !cJSON_AddStringToObject(o, "command", c->command) ||
 	    !cJSON_AddStringToObject(o, "state", rc_confirm_state_name(c->state)) ||
@@ -256,6 +293,7 @@ int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *
 	    !cJSON_AddNumberToObject(o, "owner_pid", (double)c->owner.pid) ||
 	    !cJSON_AddNumberToObject(o, "owner_start", (double)c->owner.start) ||
 	    !cJSON_AddStringToObject(o, "owner_host", c->owner.host) ||
+	    !cJSON_AddNumberToObject(o, "grace_s", (double)c->grace_s) ||
 	    !cJSON_AddNumberToObject(o, "devices", (double)c->n_devices) ||
 	    !cJSON_AddStringToObject(o, "reason", c->reason) ||
 	    !cJSON_AddStringToObject(o, "by", c->by) ||
@@ -267,16 +305,22 @@ int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *
 		return rc_errf(err, ENOMEM, "out of memory");
 	}
 	cJSON_Delete(o);
-	rc = rc_write_atomic(path, text, strlen(text), 0600, "confirm state", err);
+	rc = rc_write_atomic(l->record, text, strlen(text), 0600, "run record", err);
 	free(text);
 	return rc;
 }
 
-int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err *err)
+int rc_confirm_lock(const struct rc_run_loc *l, int *fd, struct rc_err *err)
 {
-	char path[4200];
-	int rc = run_file(dir, run_id, ".lock", path, sizeof(path), err);
+	const char *path = l->lock;
+	struct stat st;
+	int rc;
 
+	/* a run directory is made by its record's first save, never by a lock (a mistyped
+	 * run id leaves nothing behind) */
+	if (!l->legacy && lstat(l->dir, &st))
+		return rc_errf(err, ENOENT, "run %s has no record", l->run_id);
+	rc = l->legacy ? make_home(l, err) : 0;
 	if (rc)
 		return rc;
 	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -292,25 +336,7 @@ int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err 
 	return 0;
 }
 
-int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char *run_id,
-			    struct rc_err *err)
-{
-	char from[4200], to[4200];
-	int rc = run_file(journal_dir, run_id, "", from, sizeof(from), err);
-
-	if (!rc)
-		rc = run_file(dir, run_id, "", to, sizeof(to), err);
-	if (rc)
-		return rc;
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
-	if (rename(from, to))
-		return rc_errf(err, errno, "cannot move the journal of run %s to '%s': %s", run_id,
-			       to, strerror(errno));
-	return 0;
-}
-
-/* The entries left in CONFIRM_DIR/<run-id>/: plain files, as rc_journal writes them. */
+/* The entries left in ENTRIES/<run-id>/: plain files, as rc_journal writes them. */
 static int remove_entries(const char *path, struct rc_err *err)
 {
 	DIR *d = opendir(path);
@@ -332,28 +358,52 @@ static int remove_entries(const char *path, struct rc_err *err)
 	return rc;
 }
 
-int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err)
+/* A file of the run's, gone (-ENOENT is fine: never made). */
+static int remove_file(const char *path, struct rc_err *err)
 {
-	static const char *const suffixes[] = {".json", ".lock"};
+	if (unlink(path) && errno != ENOENT)
+		return rc_errf(err, errno, "cannot delete '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* A link view of CONFIRM_DIR, gone (only a link: a regular file there is an older run's). */
+static void remove_view(const char *view_dir, const char *run_id, const char *suffix)
+{
+	char path[PATH_MAX + 80];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s%s", view_dir, run_id, suffix);
+	if (view_dir[0] && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		unlink(path);
+}
+
+int rc_confirm_forget(const struct rc_run_loc *l, struct rc_err *err)
+{
 	struct rc_confirm c;
-	char path[4200];
-	int fd = -1, rc = rc_confirm_load(dir, run_id, &c, err);
+	char path[PATH_MAX + 80];
+	int fd = -1, rc = rc_confirm_load(l, &c, err);
 
 	if (rc)
 		return rc;
 	if (c.state != RC_CONFIRM_CONFIRMED && c.state != RC_CONFIRM_ROLLED_BACK)
-		return rc_errf(err, EBUSY, "run %s is %s: its confirm state is kept", run_id,
+		return rc_errf(err, EBUSY, "run %s is %s: its confirm state is kept", l->run_id,
 			       rc_confirm_state_name(c.state));
 	/* under the run's lock: a late `confirm RUN` finds the state or nothing, never half */
-	rc = rc_confirm_lock(dir, run_id, &fd, err);
-	if (!rc)
-		rc = run_file(dir, run_id, "", path, sizeof(path), err);
+	rc = rc_confirm_lock(l, &fd, err);
+	snprintf(path, sizeof(path), "%s/%s", l->entries, l->run_id);
 	if (!rc)
 		rc = remove_entries(path, err);
-	for (size_t i = 0; !rc && i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		rc = run_file(dir, run_id, suffixes[i], path, sizeof(path), err);
-		if (!rc && unlink(path) && errno != ENOENT)
-			rc = rc_errf(err, errno, "cannot delete '%s': %s", path, strerror(errno));
+	if (!rc && !l->legacy && rmdir(l->entries) && errno != ENOENT)
+		rc = rc_errf(err, errno, "cannot delete '%s': %s", l->entries, strerror(errno));
+	if (!rc)
+		rc = remove_file(l->record, err);
+	if (!rc)
+		rc = remove_file(l->log, err);
+	if (!rc)
+		rc = remove_file(l->lock, err);
+	if (!rc && !l->legacy) {
+		remove_view(l->view_dir, l->run_id, ".json");
+		remove_view(l->view_dir, l->run_id, ".log");
 	}
 	if (fd >= 0)
 		close(fd);
@@ -375,6 +425,28 @@ void rc_confirm_timer_owner(const struct rc_confirm *c, struct rc_txn_owner *o)
 	o->start = c->timer_start;
 }
 
+bool rc_confirm_hung(const struct rc_confirm *c, time_t now)
+{
+	struct rc_txn_owner who;
+	time_t since = c->activity > c->deadline ? c->activity : c->deadline;
+	uint32_t grace = c->grace_s ? c->grace_s : RC_CONFIRM_GRACE_MIN_S;
+
+	switch (c->state) {
+	case RC_CONFIRM_APPLYING:
+	case RC_CONFIRM_ROLLING_BACK:
+		who = c->owner;
+		break;
+	case RC_CONFIRM_PENDING:
+		rc_confirm_timer_owner(c, &who);
+		break;
+	default:
+		return false;
+	}
+	/* an owner on another host cannot be checked, let alone stopped, from here */
+	return now > since + (time_t)grace && rc_txn_owner_alive(&who) &&
+	       !rc_txn_owner_remote(&who);
+}
+
 bool rc_confirm_orphaned(const struct rc_confirm *c, time_t now)
 {
 	struct rc_txn_owner timer;
@@ -393,43 +465,42 @@ bool rc_confirm_orphaned(const struct rc_confirm *c, time_t now)
 	}
 }
 
-int rc_confirm_mark_device(const char *dir, const char *run_id, const char *device,
-			   struct rc_err *err)
+/* ENTRIES/<run-id>/<device>.confirmed */
+static int mark_path(const struct rc_run_loc *l, const char *device, char *buf, size_t len)
 {
-	char sub[4200], name[512], path[4800];
-	int rc = run_file(dir, run_id, "", sub, sizeof(sub), err);
+	char name[512];
+	int n;
 
-	if (rc)
-		return rc;
 	if (rc_name_to_file(device, ".confirmed", name, sizeof(name)))
+		return -EINVAL;
+	n = snprintf(buf, len, "%s/%s/%s", l->entries, l->run_id, name);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int rc_confirm_mark_device(const struct rc_run_loc *l, const char *device, struct rc_err *err)
+{
+	char path[PATH_MAX + 600];
+
+	if (mark_path(l, device, path, sizeof(path)))
 		return rc_errf(err, EINVAL, "'%s' cannot name a file", device);
-	snprintf(path, sizeof(path), "%s/%s", sub, name);
 	return rc_write_atomic(path, "", 0, 0600, "confirm mark", err);
 }
 
-void rc_confirm_unmark_device(const char *dir, const char *run_id, const char *device)
+void rc_confirm_unmark_device(const struct rc_run_loc *l, const char *device)
 {
-	char sub[4200], name[512], path[4800];
-	struct rc_err err = {0};
+	char path[PATH_MAX + 600];
 
-	if (run_file(dir, run_id, "", sub, sizeof(sub), &err) ||
-	    rc_name_to_file(device, ".confirmed", name, sizeof(name)))
-		return;
-	snprintf(path, sizeof(path), "%s/%s", sub, name);
-	unlink(path);
+	if (!mark_path(l, device, path, sizeof(path)))
+		unlink(path);
 }
 
-bool rc_confirm_device_marked(const char *dir, const char *run_id, const char *device)
+bool rc_confirm_device_marked(const struct rc_run_loc *l, const char *device)
 {
-	char sub[4200], name[512], path[4800];
-	struct rc_err err = {0};
+	char path[PATH_MAX + 600];
 	struct stat st;
 
-	if (run_file(dir, run_id, "", sub, sizeof(sub), &err) ||
-	    rc_name_to_file(device, ".confirmed", name, sizeof(name)))
-		return false;
-	snprintf(path, sizeof(path), "%s/%s", sub, name);
-	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return !mark_path(l, device, path, sizeof(path)) && lstat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
 }
 
 void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len)
@@ -445,6 +516,19 @@ void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size
 			 "needs recovery: %s, nobody is finishing it; 'rocectl rollback' "
 			 "finishes it",
 			 rc_confirm_state_name(c->state));
+		return;
+	}
+	if (rc_confirm_hung(c, now)) {
+		char moved[32];
+		struct rc_txn_owner who = c->owner;
+
+		if (c->state == RC_CONFIRM_PENDING)
+			rc_confirm_timer_owner(c, &who);
+		rc_confirm_time(c->activity, moved, sizeof(moved));
+		snprintf(buf, len,
+			 "owner hung: %s by pid %d, alive, nothing moved since %s; 'rocectl "
+			 "rollback %s --force' stops it and finishes the run",
+			 rc_confirm_state_name(c->state), (int)who.pid, moved, c->run_id);
 		return;
 	}
 	switch (c->state) {

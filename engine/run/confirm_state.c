@@ -3,6 +3,7 @@
  * devices they restore or keep (cli/cmd_confirm.c, cli/cmd_rollback.c). */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,15 @@ void rc_confirm_who(char *buf, size_t len)
 }
 
 /* Move to `to` under the lock; 0 or the state machine's refusal. */
-int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
-			  const char *reason, struct rc_err *err)
+int rc_confirm_transition(const struct rc_run_loc *l, struct rc_confirm *c,
+			  enum rc_confirm_event ev, const char *reason, struct rc_err *err)
 {
 	enum rc_confirm_state to;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+	int fd, rc = rc_confirm_lock(l, &fd, err);
 
 	if (rc)
 		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
+	rc = rc_confirm_load(l, c, err);
 	if (!rc)
 		rc = rc_confirm_next(c->state, ev, &to);
 	if (!rc) {
@@ -48,7 +49,7 @@ int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm
 			snprintf(c->reason, sizeof(c->reason), "%s", reason);
 		if (ev == RC_CONFIRM_EV_CONFIRM)
 			rc_confirm_who(c->by, sizeof(c->by));
-		rc = rc_confirm_save(dir, c, err);
+		rc = rc_confirm_save(l, c, err);
 	}
 	close(fd);
 	return rc;
@@ -56,22 +57,22 @@ int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm
 
 /* applying -> pending, the window starting now that the checks are done (not when the
  * change was made), under the run's lock. */
-int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
+int rc_confirm_to_pending(const struct rc_run_loc *l, struct rc_confirm *c, uint32_t seconds,
 			  struct rc_err *err)
 {
 	enum rc_confirm_state to;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+	int fd, rc = rc_confirm_lock(l, &fd, err);
 
 	if (rc)
 		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
+	rc = rc_confirm_load(l, c, err);
 	if (!rc)
 		rc = rc_confirm_next(c->state, RC_CONFIRM_EV_APPLIED, &to);
 	if (!rc) {
 		c->state = to;
 		c->changed = time(NULL);
 		c->deadline = c->changed + seconds;
-		rc = rc_confirm_save(dir, c, err);
+		rc = rc_confirm_save(l, c, err);
 	} else if (!err->msg[0]) {
 		rc = rc_errf(err, -rc, "run %s is %s, not applying", c->run_id,
 			     rc_confirm_state_name(c->state));
@@ -84,26 +85,74 @@ int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t second
  * at it (applying it, or rolling it back).  A rollback whose owner died (kill -9 of the
  * timer or of `rollback RUN` mid-restore) is taken over: its restored devices have no
  * entry left, the others are restored now. */
-int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_confirm *c,
-		     struct rc_err *err)
+/* SIGKILL to a hung owner, checked to be the recorded process (pid and start time) just
+ * before; then wait until it is gone (its device locks go with it).  0, or -EBUSY. */
+static int stop_owner(const struct rc_txn_owner *o)
+{
+	if (!rc_txn_owner_alive(o) || rc_txn_owner_remote(o))
+		return -EBUSY;
+	kill(o->pid, SIGKILL);
+	for (int i = 0; i < 100; i++) {
+		struct timespec step = {0, 100 * 1000 * 1000};
+
+		if (!rc_txn_owner_alive(o))
+			return 0;
+		nanosleep(&step, NULL);
+	}
+	return -EBUSY;
+}
+
+/* An owner alive at work on the run: -EBUSY saying so (and, hung, what to do), or 0 once a
+ * hung owner was stopped for `force`. */
+static int busy_owner(const struct rc_txn_say *say, const struct rc_confirm *c, bool force,
+		      struct rc_err *err)
+{
+	const char *doing = c->state == RC_CONFIRM_APPLYING ? "being applied" : "being rolled back";
+	bool hung = rc_confirm_hung(c, time(NULL));
+	char moved[32];
+
+	rc_confirm_time(c->activity, moved, sizeof(moved));
+	if (hung && force && !stop_owner(&c->owner)) {
+		rc_txn_say(say, RC_TXN_NOTE, "rollback",
+			   "run %s: pid %d was alive but hung (nothing moved since %s): stopped; "
+			   "taking the run over",
+			   c->run_id, (int)c->owner.pid, moved);
+		return 0;
+	}
+	if (hung)
+		return rc_errf(err, EBUSY,
+			       "run %s is %s by pid %d, which is alive but hung (nothing moved "
+			       "since %s): 'rocectl rollback %s --force' stops it and takes the "
+			       "run over",
+			       c->run_id, doing, (int)c->owner.pid, moved, c->run_id);
+	return rc_errf(err, EBUSY, "run %s is %s by pid %d%s now%s", c->run_id, doing,
+		       (int)c->owner.pid, rc_txn_owner_remote(&c->owner) ? " on another host" : "",
+		       force ? " (not hung: it moved within the run's grace; not taken over)" : "");
+}
+
+int rc_confirm_claim(const struct rc_txn_say *say, const struct rc_run_loc *l, struct rc_confirm *c,
+		     bool force, struct rc_err *err)
 {
 	enum rc_confirm_state to = RC_CONFIRM_ROLLING_BACK;
 	bool alive;
-	int fd, rc = rc_confirm_lock(dir, c->run_id, &fd, err);
+	int fd, rc = rc_confirm_lock(l, &fd, err);
 
 	if (rc)
 		return rc;
-	rc = rc_confirm_load(dir, c->run_id, c, err);
+	rc = rc_confirm_load(l, c, err);
 	/* the timer restoring through `rollback RUN` in its own process owns the run already */
 	alive = rc_txn_owner_alive(&c->owner) && c->owner.pid != getpid();
+	if (!rc && alive &&
+	    (c->state == RC_CONFIRM_ROLLING_BACK || c->state == RC_CONFIRM_APPLYING))
+		rc = busy_owner(say, c, force, err);
+	if (!rc && force && c->state == RC_CONFIRM_PENDING && rc_confirm_hung(c, time(NULL))) {
+		struct rc_txn_owner timer;
+
+		rc_confirm_timer_owner(c, &timer);
+		stop_owner(&timer); /* it would find the run rolling back and end; now, not later */
+	}
 	if (rc) {
 		/* said by err */
-	} else if ((c->state == RC_CONFIRM_ROLLING_BACK || c->state == RC_CONFIRM_APPLYING) &&
-		   alive) {
-		rc = rc_errf(
-		    err, EBUSY, "run %s is %s by pid %d%s now", c->run_id,
-		    c->state == RC_CONFIRM_APPLYING ? "being applied" : "being rolled back",
-		    (int)c->owner.pid, rc_txn_owner_remote(&c->owner) ? " on another host" : "");
 	} else if (c->state == RC_CONFIRM_ROLLING_BACK) {
 		rc_txn_say(say, RC_TXN_NOTE, "rollback",
 			   "run %s was being rolled back (%s) by pid %d, which is gone: finishing "
@@ -116,7 +165,7 @@ int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_co
 			   c->state == RC_CONFIRM_APPLYING  ? "killed while it was applied"
 			   : c->state == RC_CONFIRM_PENDING ? "waiting for a confirm"
 							    : "not rolled back completely",
-			   dir);
+			   l->dir);
 		snprintf(c->reason, sizeof(c->reason), "%s",
 			 c->state == RC_CONFIRM_APPLYING ? "run killed" : "rollback");
 	} else {
@@ -126,46 +175,12 @@ int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_co
 		c->state = to;
 		c->changed = time(NULL);
 		rc_txn_owner_self(&c->owner);
-		rc = rc_confirm_save(dir, c, err);
+		rc = rc_confirm_save(l, c, err);
 		if (!rc)
 			rc_crashpoint("rollback.claimed");
 	}
 	close(fd);
 	return rc;
-}
-
-/* The run ids of CONFIRM_DIR (its <run-id>.json files). */
-int rc_confirm_list(const char *dir, char ***ids, size_t *n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	size_t cap = 0;
-
-	*ids = NULL;
-	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (de->d_name[0] == '.' || l < 6 || l - 5 >= 64 ||
-		    strcmp(de->d_name + l - 5, ".json"))
-			continue;
-		if (rc_array_reserve((void **)ids, &cap, *n + 1, sizeof(**ids), 8))
-			break;
-		(*ids)[*n] = strndup(de->d_name, l - 5);
-		if ((*ids)[*n])
-			(*n)++;
-	}
-	closedir(d);
-	return 0;
-}
-
-void rc_confirm_list_free(char **ids, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(ids[i]);
-	free(ids);
 }
 
 /* Whether the timer must act now, and why ("timer": the deadline; "run killed": the run

@@ -13,57 +13,16 @@
 #include <unistd.h>
 
 #include "rocectl/history.h"
+#include "rocectl/run_dir.h"
 #include "rocectl/run_snap.h"
 #include "rocectl/util.h"
 
 #define SNAP_SUFFIX    ".snap"
 #define SNAP_MAX_BYTES (16u << 20) /* the journal's bound on one entry */
 
-/* A run id names a directory: the journal's rule (letters, digits, "._-", no leading dot). */
-static bool id_ok(const char *id)
-{
-	size_t n = strnlen(id, 64);
-
-	if (n == 0 || n >= 64 || id[0] == '.' || id[0] == '-')
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!strchr("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz._-",
-			    id[i]))
-			return false;
-	return true;
-}
-
-static int runs_root(char *buf, size_t len, struct rc_err *err)
-{
-	const char *state = getenv("ROCECTL_STATE_DIR");
-	const char *hist = getenv("ROCECTL_HISTORY");
-	int n;
-
-	if (state && *state)
-		n = snprintf(buf, len, "%s/runs", state);
-	else if (hist && *hist)
-		n = snprintf(buf, len, "%s/runs", hist);
-	else
-		n = snprintf(buf, len, "/var/lib/rocectl/runs");
-	if (n < 0 || (size_t)n >= len)
-		return rc_errf(err, ENAMETOOLONG, "the run directory's path is too long");
-	return 0;
-}
-
 int rc_run_snap_dir(const char *run_id, char *buf, size_t len, struct rc_err *err)
 {
-	char root[PATH_MAX];
-	int rc, n;
-
-	if (!run_id || !id_ok(run_id))
-		return rc_errf(err, EINVAL, "'%s' is not a run id", run_id ? run_id : "");
-	rc = runs_root(root, sizeof(root), err);
-	if (rc)
-		return rc;
-	n = snprintf(buf, len, "%s/%s", root, run_id);
-	if (n < 0 || (size_t)n >= len)
-		return rc_errf(err, ENAMETOOLONG, "the run directory's path is too long");
-	return 0;
+	return rc_run_dir(run_id, buf, len, err);
 }
 
 /* Ours: owned by us or root, nobody else may write it. */

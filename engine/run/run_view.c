@@ -12,10 +12,10 @@
 int rc_run_state_line(const char *journal, const char *run_id, char *buf, size_t len)
 {
 	struct rc_confirm c;
+	struct rc_run_loc loc;
 	struct rc_err err = {0};
-	char dir[4096];
 
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_load(dir, run_id, &c, &err))
+	if (rc_run_locate(journal, run_id, &loc, &err) || rc_confirm_load(&loc, &c, &err))
 		return -ENOENT;
 	rc_confirm_describe(&c, time(NULL), buf, len);
 	return 0;
@@ -32,21 +32,21 @@ static bool is_known(char *const *known, size_t n, const char *id)
 int rc_run_list_open(const char *journal, char *const *known, size_t n_known,
 		     struct rc_run_open **out, size_t *n)
 {
-	char dir[4096], **ids = NULL;
+	char **ids = NULL;
 	size_t m = 0, cap = 0;
 	int rc;
 
 	*out = NULL;
 	*n = 0;
-	if (rc_confirm_dir(journal, dir, sizeof(dir)))
-		return -ENAMETOOLONG;
-	rc = rc_confirm_list(dir, &ids, &m);
+	rc = rc_run_list_records(journal, &ids, &m);
 	for (size_t i = 0; !rc && i < m; i++) {
 		struct rc_confirm c;
+		struct rc_run_loc loc;
 		struct rc_err err = {0};
 		struct rc_run_open *r;
 
-		if (is_known(known, n_known, ids[i]) || rc_confirm_load(dir, ids[i], &c, &err) ||
+		if (is_known(known, n_known, ids[i]) ||
+		    rc_run_locate(journal, ids[i], &loc, &err) || rc_confirm_load(&loc, &c, &err) ||
 		    c.state == RC_CONFIRM_CONFIRMED || c.state == RC_CONFIRM_ROLLED_BACK)
 			continue;
 		if (rc_array_reserve((void **)out, &cap, *n + 1, sizeof(**out), 4)) {
@@ -60,15 +60,14 @@ int rc_run_list_open(const char *journal, char *const *known, size_t n_known,
 		snprintf(r->host, sizeof(r->host), "%s", c.owner.host);
 		r->changed = c.changed;
 	}
-	rc_confirm_list_free(ids, m);
+	rc_run_ids_free(ids, m);
 	return rc;
 }
 
 int rc_run_forget(const char *journal, const char *run_id, struct rc_err *err)
 {
-	char dir[4096];
+	struct rc_run_loc loc;
+	int rc = rc_run_locate(journal, run_id, &loc, err);
 
-	if (rc_confirm_dir(journal, dir, sizeof(dir)))
-		return rc_errf(err, ENAMETOOLONG, "journal directory name too long");
-	return rc_confirm_forget(dir, run_id, err);
+	return rc ? rc : rc_confirm_forget(&loc, err);
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -125,7 +126,7 @@ void rc_crashpoint_print(FILE *f)
 		fprintf(f, "%s\t%s\n", points[i].name, points[i].where);
 }
 
-static const char *crash_at;
+static const char *crash_at, *hang_at;
 
 /* `name` is one of the comma-separated names of `list` */
 static bool in_list(const char *list, const char *name)
@@ -141,6 +142,7 @@ static bool in_list(const char *list, const char *name)
 static void read_crash_at(void)
 {
 	crash_at = getenv("ROCECTL_CRASH_AT");
+	hang_at = getenv("ROCECTL_HANG_AT");
 }
 
 void rc_crashpoint(const char *name)
@@ -155,5 +157,14 @@ void rc_crashpoint(const char *name)
 
 		(void)ignored;
 		_exit(137);
+	}
+	if (hang_at && *hang_at && in_list(hang_at, name)) {
+		/* alive, holding what it holds, doing nothing: a process stuck on a device that
+		 * never answers, as `history` must call it hung and `rollback RUN --force` stop */
+		static const char msg[] = "rocectl: hang point reached\n";
+		ssize_t ignored = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+
+		(void)ignored;
+		raise(SIGSTOP);
 	}
 }

@@ -157,10 +157,11 @@ int rc_txn_begin(struct rc_txn *t, const struct rc_txn_opts *o, struct rc_fleet 
 	rc_journal_new_run_id(f->run_id, sizeof(f->run_id));
 	if (writes(t) && o->confirm_s) {
 		t->armer = calloc(1, sizeof(*t->armer));
-		if (!t->armer || rc_txn_prepare_confirm(t->armer, f, name_of(t), o->journal,
-							o->inventory, o->confirm_s, &o->env)) {
-			rc_txn_say(say, RC_TXN_ERROR, name_of(t),
-				   "journal directory name too long");
+		if (!t->armer ||
+		    rc_txn_prepare_confirm(t->armer, f, name_of(t), o->journal, o->inventory,
+					   o->confirm_s, &o->env, &err)) {
+			rc_txn_say(say, RC_TXN_ERROR, name_of(t), "%s",
+				   t->armer ? err.msg : "out of memory");
 			return -1;
 		}
 	}
@@ -195,11 +196,11 @@ void rc_txn_record_read(struct rc_txn *t)
 static void confirm_outcome(struct rc_txn *t)
 {
 	struct rc_confirm c = {0};
+	struct rc_run_loc loc;
 	struct rc_err err = {0};
-	char dir[TXN_PATH_MAX];
 
-	if (rc_confirm_dir(t->o.journal, dir, sizeof(dir)) ||
-	    rc_confirm_load(dir, t->f->run_id, &c, &err))
+	if (rc_run_locate(t->o.journal, t->f->run_id, &loc, &err) ||
+	    rc_confirm_load(&loc, &c, &err))
 		return; /* nothing was changed: nothing to confirm */
 	snprintf(t->confirm_state, sizeof(t->confirm_state), "%s", rc_confirm_state_name(c.state));
 	snprintf(t->confirm_reason, sizeof(t->confirm_reason), "%s", c.reason);

@@ -24,20 +24,30 @@ static int recover(const struct rc_confirm *c, const char *journal, const char *
 int rc_txn_sweep(const char *journal, const char *inventory, const struct rc_txn_env *env,
 		 const struct rc_txn_say *say, size_t *found)
 {
-	char dir[TXN_PATH_MAX], **ids = NULL;
+	char **ids = NULL;
 	size_t n = 0;
 	time_t now = time(NULL);
 	int bad = 0;
 
 	*found = 0;
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &n))
+	if (rc_run_list_records(journal, &ids, &n))
 		return -EIO;
 	for (size_t i = 0; i < n; i++) {
 		struct rc_confirm c = {0};
+		struct rc_run_loc loc;
 		struct rc_err err = {0};
 
-		if (rc_confirm_load(dir, ids[i], &c, &err)) {
+		if (rc_run_locate(journal, ids[i], &loc, &err) || rc_confirm_load(&loc, &c, &err)) {
 			rc_txn_say(say, RC_TXN_ERROR, "rollback", "%s", err.msg);
+			bad = -EIO;
+			continue;
+		}
+		if (rc_confirm_hung(&c, now)) {
+			char line[512];
+
+			/* alive: not ours to stop unasked (a slow device may yet answer) */
+			rc_confirm_describe(&c, now, line, sizeof(line));
+			rc_txn_say(say, RC_TXN_ERROR, "rollback", "run %s: %s", c.run_id, line);
 			bad = -EIO;
 			continue;
 		}
@@ -50,7 +60,7 @@ int rc_txn_sweep(const char *journal, const char *inventory, const struct rc_txn
 		if (recover(&c, journal, inventory, env, say))
 			bad = -EIO;
 	}
-	rc_confirm_list_free(ids, n);
+	rc_run_ids_free(ids, n);
 	return bad;
 }
 
@@ -62,17 +72,16 @@ static bool listed(const char *const *names, size_t n, const char *device)
 	return false;
 }
 
-/* The first of `names` that has an entry in run c (CONFIRM_DIR/<run-id>/), or NULL. */
-static const char *first_shared(const char *dir, const struct rc_confirm *c,
-				const char *const *names, size_t n, char *buf, size_t len,
-				const struct rc_txn_say *say)
+/* The first of `names` that has an entry kept by the run, or NULL. */
+static const char *first_shared(const struct rc_run_loc *l, const char *const *names, size_t n,
+				char *buf, size_t len, const struct rc_txn_say *say)
 {
 	struct rc_journal_entry *e = NULL;
 	struct rc_err err = {0};
 	const char *hit = NULL;
 	size_t m = 0;
 
-	if (rc_journal_list(dir, c->run_id, &e, &m, &err)) {
+	if (rc_journal_list(l->entries, l->run_id, &e, &m, &err)) {
 		rc_txn_say(say, RC_TXN_RAW, "", "rocectl: warning: %s", err.msg);
 		return NULL;
 	}
@@ -107,19 +116,20 @@ int rc_txn_guard(const char *command, const char *journal, const char *inventory
 		 const char *const *names, size_t n, const struct rc_txn_env *env,
 		 bool recover_orphans, const struct rc_txn_say *say)
 {
-	char dir[TXN_PATH_MAX], **ids = NULL, dev[RC_NAME_MAX];
+	char **ids = NULL, dev[RC_NAME_MAX];
 	size_t m = 0;
 	int refused = 0;
 
-	if (rc_confirm_dir(journal, dir, sizeof(dir)) || rc_confirm_list(dir, &ids, &m))
+	if (rc_run_list_records(journal, &ids, &m))
 		return 0;
 	for (size_t i = 0; i < m && !refused; i++) {
 		struct rc_confirm c = {0};
+		struct rc_run_loc loc;
 		struct rc_err err = {0};
 
-		if (rc_confirm_load(dir, ids[i], &c, &err) || c.state == RC_CONFIRM_CONFIRMED ||
-		    c.state == RC_CONFIRM_ROLLED_BACK ||
-		    !first_shared(dir, &c, names, n, dev, sizeof(dev), say))
+		if (rc_run_locate(journal, ids[i], &loc, &err) || rc_confirm_load(&loc, &c, &err) ||
+		    c.state == RC_CONFIRM_CONFIRMED || c.state == RC_CONFIRM_ROLLED_BACK ||
+		    !first_shared(&loc, names, n, dev, sizeof(dev), say))
 			continue;
 		if (recover_orphans && rc_confirm_orphaned(&c, time(NULL))) {
 			rc_txn_say(say, RC_TXN_ERROR, command,
@@ -127,13 +137,12 @@ int rc_txn_guard(const char *command, const char *journal, const char *inventory
 				   "finishing it): rolling it back first",
 				   dev, c.run_id, rc_confirm_state_name(c.state));
 			if (!recover(&c, journal, inventory, env, say) &&
-			    !rc_confirm_load(dir, ids[i], &c, &err) &&
-			    c.state == RC_CONFIRM_ROLLED_BACK)
+			    !rc_confirm_load(&loc, &c, &err) && c.state == RC_CONFIRM_ROLLED_BACK)
 				continue;
 		}
 		refuse(command, dev, &c, say);
 		refused = -EBUSY;
 	}
-	rc_confirm_list_free(ids, m);
+	rc_run_ids_free(ids, m);
 	return refused;
 }

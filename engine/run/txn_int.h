@@ -1,6 +1,6 @@
 /* What the files of the run transaction share (engine/run/txn_*.c); the public side is
- * include/rocectl/txn.h.  CONFIRM_DIR below is the directory that holds a run's confirm
- * record and its kept journal entries (include/rocectl/confirm.h). */
+ * include/rocectl/txn.h.  A run's record and its kept entries are found through struct
+ * rc_run_loc (include/rocectl/run_dir.h). */
 #ifndef ROCECTL_TXN_INT_H
 #define ROCECTL_TXN_INT_H
 
@@ -28,15 +28,22 @@ void rc_txn_env_of(const struct rc_confirm *c, const struct rc_txn_env *base,
 struct rc_txn_armer {
 	const char *command, *journal, *inventory;
 	uint32_t seconds;
+	uint32_t grace_s; /* struct rc_confirm.grace_s */
 	struct rc_txn_env env;
-	char dir[TXN_PATH_MAX]; /* CONFIRM_DIR: the run's entries are written there */
+	struct rc_run_loc loc; /* the run's record; its entries are written to loc.entries */
 	struct rc_fleet_arm arm;
 };
-/* Set f up for a --confirm run: its journal entries go to CONFIRM_DIR/<run-id>/ and the
- * timer is armed before the first write.  `a` must outlive the apply. */
+/* How long an owner past the deadline (or the start of its rollback) may still be at work
+ * before it counts as hung: twice the slowest device's connect and command time, and at
+ * least RC_CONFIRM_GRACE_MIN_S (engine/run/txn_hung.c). */
+uint32_t rc_txn_grace_s(const struct rc_fleet *f);
+
+/* Set f up for a --confirm run (f->run_id set): its journal entries go to the run's own
+ * (include/rocectl/run_dir.h) and the timer is armed before the first write.  `a` must
+ * outlive the apply.  0, or -1 with err set. */
 int rc_txn_prepare_confirm(struct rc_txn_armer *a, struct rc_fleet *f, const char *command,
 			   const char *journal, const char *inventory, uint32_t seconds,
-			   const struct rc_txn_env *env);
+			   const struct rc_txn_env *env, struct rc_err *err);
 
 /* The restore of journal entries, device by device (engine/run/txn_restore.c). */
 struct rc_txn_restore_ctx {
@@ -69,32 +76,32 @@ size_t rc_txn_restore_report(const struct rc_txn_restore_job *jobs, size_t n,
 int rc_txn_rollback_run(const char *run_id, const char *dir, const char *inventory,
 			const struct rc_txn_env *env, const struct rc_txn_say *say);
 
-/* `rollback RUN` of a run left pending: its entries are in CONFIRM_DIR (written to `dir`),
- * and the run is marked as rolling back so that a confirm is too late and the timer
- * stands down.  1 when it is such a run, 0 when not, -EBUSY when someone alive rolls it
- * back right now (said). */
-int rc_txn_claim_rollback(const char *journal, const char *run_id, bool force, char *dir,
-			  size_t len, const struct rc_txn_say *say);
+/* `rollback RUN` of a run left pending: its entries are its own (loc->entries, *loc
+ * filled), and the run is marked as rolling back so that a confirm is too late and the
+ * timer stands down.  1 when it is such a run, 0 when not, -EBUSY when someone alive rolls
+ * it back right now (said; with `force`, an owner past the run's grace is stopped and the
+ * run taken over). */
+int rc_txn_claim_rollback(const char *journal, const char *run_id, bool force,
+			  struct rc_run_loc *loc, const struct rc_txn_say *say);
 /* After the claimed rollback: rolled back, or failed (a later rollback may retry). */
-void rc_txn_rollback_done(const char *dir, const char *run_id, bool ok,
-			  const struct rc_txn_say *say);
+void rc_txn_rollback_done(const struct rc_run_loc *loc, bool ok, const struct rc_txn_say *say);
 
 /* Under the run's lock: keep each switch's own commit, then mark the run confirmed
  * (engine/run/txn_confirm.c).  The state machine's refusals as rc_confirm_transition();
  * -ETIME past the deadline; -EIO when a device could not be kept (the run is then marked
  * rolling back for the caller to restore). */
-int rc_txn_keep_run(const char *dir, struct rc_confirm *c, const struct rc_txn_env *env,
-		    const struct rc_txn_say *say, struct rc_err *err);
+int rc_txn_keep_run(const struct rc_run_loc *loc, struct rc_confirm *c,
+		    const struct rc_txn_env *env, const struct rc_txn_say *say, struct rc_err *err);
 /* After rc_txn_keep_run's -EIO: every device of the run restored, as the timer would. */
-int rc_txn_roll_back_unkept(const char *dir, const struct rc_confirm *c,
+int rc_txn_roll_back_unkept(const struct rc_run_loc *loc, const struct rc_confirm *c,
 			    const struct rc_txn_env *env, const struct rc_txn_say *say);
 /* A confirmed run's entries dropped (and its devices recorded as confirmed in h). */
-void rc_txn_drop_entries(const char *dir, const char *run_id, struct rc_history *h,
+void rc_txn_drop_entries(const struct rc_run_loc *loc, struct rc_history *h,
 			 const struct rc_txn_say *say);
 
 /* Keep each switch's commit made under its own timer (struct rc_driver.confirm) for the
- * run's entries in `dir`, and save it, under the device locks (engine/run/txn_keep.c). */
-int rc_txn_confirm_devices(const char *dir, const char *run_id, const char *inventory,
+ * run's kept entries, and save it, under the device locks (engine/run/txn_keep.c). */
+int rc_txn_confirm_devices(const struct rc_run_loc *loc, const char *inventory,
 			   const struct rc_txn_env *env, const struct rc_txn_say *say,
 			   struct rc_err *err);
 

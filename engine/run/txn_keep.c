@@ -46,7 +46,7 @@ static int confirm_entry(const struct rc_journal_entry *e, const struct rc_inven
 	return rc;
 }
 
-static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t n,
+static int confirm_all(const struct rc_run_loc *l, const struct rc_journal_entry *e, size_t n,
 		       const char *inventory, const struct rc_txn_env *env,
 		       const struct rc_txn_say *say, struct rc_err *err)
 {
@@ -71,12 +71,11 @@ static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t
 	for (size_t i = 0; !rc && i < n; i++) {
 		/* kept by an earlier confirm of this run that was interrupted: its own commit
 		 * is no longer pending on the switch, confirming it again would fail */
-		if (!needs_device_confirm(&e[i]) ||
-		    rc_confirm_device_marked(dir, e[i].run_id, e[i].device))
+		if (!needs_device_confirm(&e[i]) || rc_confirm_device_marked(l, e[i].device))
 			continue;
 		rc = confirm_entry(&e[i], &inv, &ropts, err);
 		if (!rc)
-			rc = rc_confirm_mark_device(dir, e[i].run_id, e[i].device, err);
+			rc = rc_confirm_mark_device(l, e[i].device, err);
 		if (!rc)
 			rc_crashpoint("confirm.device");
 	}
@@ -86,20 +85,20 @@ static int confirm_all(const char *dir, const struct rc_journal_entry *e, size_t
 	return rc;
 }
 
-int rc_txn_confirm_devices(const char *dir, const char *run_id, const char *inventory,
+int rc_txn_confirm_devices(const struct rc_run_loc *l, const char *inventory,
 			   const struct rc_txn_env *env, const struct rc_txn_say *say,
 			   struct rc_err *err)
 {
 	struct rc_journal_entry *e = NULL;
 	size_t n = 0, timed = 0;
-	int rc = rc_journal_list(dir, run_id, &e, &n, err);
+	int rc = rc_journal_list(l->entries, l->run_id, &e, &n, err);
 
 	for (size_t i = 0; !rc && i < n; i++)
 		timed += needs_device_confirm(&e[i]);
 	if (!rc && timed && (!inventory || !*inventory))
 		rc = rc_errf(err, EINVAL, "no inventory recorded for the run's switches");
 	if (!rc && timed)
-		rc = confirm_all(dir, e, n, inventory, env, say, err);
+		rc = confirm_all(l, e, n, inventory, env, say, err);
 	rc_journal_entries_free(e, n);
 	return rc;
 }

@@ -106,8 +106,8 @@ static void say_entries(const struct rc_txn_say *say, const struct rc_journal_en
  * pending (claimed), and those of a finished RUN from its kept snapshots.  0 to go on,
  * else the exit code (r says why). */
 struct work {
-	char confirm_dir[TXN_PATH_MAX];
-	int pending; /* RUN waits for a confirm: its entries are in confirm_dir */
+	struct rc_run_loc loc;
+	int pending; /* RUN waits for a confirm: its entries are its own (loc.entries) */
 	struct rc_run_undo undo;
 	bool snap_bad, *from_snap;
 };
@@ -121,18 +121,17 @@ static int gather(const struct rc_txn_rollback_opts *o, struct rc_txn_rollback *
 	if (rc_journal_list(r->journal, run, &r->e, &r->n, &err))
 		return fail_early(r, err.msg, say);
 	if (r->n == 0 && run) {
-		w->pending = rc_txn_claim_rollback(r->journal, run, o->force, w->confirm_dir,
-						   sizeof(w->confirm_dir), say);
+		w->pending = rc_txn_claim_rollback(r->journal, run, o->force, &w->loc, say);
 		if (w->pending < 0)
 			return fail_early(
 			    r, "the run's confirm state does not allow a rollback now", NULL);
 		if (w->pending) {
-			snprintf(r->journal, sizeof(r->journal), "%s", w->confirm_dir);
+			snprintf(r->journal, sizeof(r->journal), "%s", w->loc.entries);
 			r->source = "confirm";
 		}
 	}
 	if (w->pending && rc_journal_list(r->journal, run, &r->e, &r->n, &err)) {
-		rc_txn_rollback_done(w->confirm_dir, run, false, say);
+		rc_txn_rollback_done(&w->loc, false, say);
 		return fail_early(r, err.msg, say);
 	}
 	/* a failed or interrupted run: its devices that were verified are undone too */
@@ -237,7 +236,7 @@ int rc_txn_rollback(const struct rc_txn_rollback_opts *o, struct rc_txn_rollback
 	}
 	rc = restore(o, &inv, r, &w, &bad, say);
 	if (w.pending)
-		rc_txn_rollback_done(w.confirm_dir, o->run, !rc && !bad, say);
+		rc_txn_rollback_done(&w.loc, !rc && !bad, say);
 	r->exit_code = rc || bad || w.snap_bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 	/* plain `rollback` always finishes the runs nobody else will: a rollback whose owner
 	 * died, a run killed while it was applied, a pending run past its deadline whose timer

@@ -50,8 +50,8 @@ static int recheck(struct rc_fleet *f, size_t *gone, size_t *drift, char *first,
 	return 0;
 }
 
-static int roll_back_now(const struct rc_txn_after *r, const char *dir, struct rc_confirm *c,
-			 const char *reason, const struct rc_txn_env *env,
+static int roll_back_now(const struct rc_txn_after *r, const struct rc_run_loc *l,
+			 struct rc_confirm *c, const char *reason, const struct rc_txn_env *env,
 			 const struct rc_txn_say *say)
 {
 	struct rc_err err = {0};
@@ -59,27 +59,27 @@ static int roll_back_now(const struct rc_txn_after *r, const char *dir, struct r
 
 	rc_txn_say(say, RC_TXN_ERROR, r->command, "rolling back every device of run %s now (%s)",
 		   c->run_id, reason);
-	if (rc_confirm_transition(dir, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
+	if (rc_confirm_transition(l, c, RC_CONFIRM_EV_ROLLBACK, reason, &err))
 		rc_txn_say(say, RC_TXN_WARN, r->command, "%s", err.msg);
-	rc = rc_txn_rollback_run(c->run_id, dir, r->inventory, env, say);
-	if (rc_confirm_transition(dir, c,
-				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
-				  NULL, &err))
+	rc = rc_txn_rollback_run(c->run_id, l->entries, r->inventory, env, say);
+	if (rc_confirm_transition(
+		l, c, rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE, NULL, &err))
 		rc_txn_say(say, RC_TXN_WARN, r->command, "%s", err.msg);
 	return rc;
 }
 
 /* enforce: the run kept at once, its checks passed. */
-static int self_confirm(const struct rc_txn_after *r, const char *dir, struct rc_confirm *c,
-			const struct rc_txn_env *env, const struct rc_txn_say *say)
+static int self_confirm(const struct rc_txn_after *r, const struct rc_run_loc *l,
+			struct rc_confirm *c, const struct rc_txn_env *env,
+			const struct rc_txn_say *say)
 {
 	struct rc_err err = {0};
-	int krc = rc_txn_keep_run(dir, c, env, say, &err);
+	int krc = rc_txn_keep_run(l, c, env, say, &err);
 
 	if (krc == -EIO) {
 		rc_txn_say(say, RC_TXN_ERROR, r->command,
 			   "%s; rolling back every device of run %s now", err.msg, c->run_id);
-		rc_txn_roll_back_unkept(dir, c, env, say);
+		rc_txn_roll_back_unkept(l, c, env, say);
 		return RC_EXIT_ERROR;
 	}
 	if (krc) {
@@ -87,7 +87,7 @@ static int self_confirm(const struct rc_txn_after *r, const char *dir, struct rc
 			   err.msg[0] ? err.msg : strerror(-krc));
 		return RC_EXIT_ERROR;
 	}
-	rc_txn_drop_entries(dir, c->run_id, NULL, say);
+	rc_txn_drop_entries(l, NULL, say);
 	rc_txn_say(say, RC_TXN_NOTE, r->command,
 		   "run %s confirmed: every device answers and is in policy", c->run_id);
 	return r->exit_code;
@@ -99,51 +99,52 @@ int rc_txn_after_run(const struct rc_txn_after *r, struct rc_fleet *f, struct rc
 	struct rc_journal_entry *e = NULL;
 	struct rc_confirm c = {0};
 	struct rc_txn_owner timer;
+	struct rc_run_loc loc, *l = &loc;
 	struct rc_err err = {0};
-	char dir[TXN_PATH_MAX], why[RC_ERR_MSG_MAX + 64], t[32];
+	char why[RC_ERR_MSG_MAX + 64], t[32];
 	size_t n = 0, gone = 0, drift = 0;
 
 	rc_locks_release(locks);
-	if (rc_confirm_dir(r->journal, dir, sizeof(dir))) {
-		rc_txn_say(say, RC_TXN_ERROR, r->command, "journal directory name too long");
+	if (rc_run_locate(r->journal, f->run_id, &loc, &err)) {
+		rc_txn_say(say, RC_TXN_ERROR, r->command, "%s", err.msg);
 		return RC_EXIT_ERROR;
 	}
 	/* no record: nothing was armed, so nothing was written */
-	if (rc_confirm_load(dir, f->run_id, &c, &err)) {
+	if (rc_confirm_load(l, &c, &err)) {
 		if (!r->failed)
 			rc_txn_say(say, RC_TXN_NOTE, r->command,
 				   "nothing was changed: nothing to confirm");
 		return r->exit_code;
 	}
-	if (rc_journal_list(dir, f->run_id, &e, &n, &err)) {
+	if (rc_journal_list(l->entries, l->run_id, &e, &n, &err)) {
 		rc_txn_say(say, RC_TXN_RAW, "", "rocectl: warning: %s", err.msg);
 		n = 0;
 	}
 	rc_journal_entries_free(e, n);
 	if (r->failed)
-		return roll_back_now(r, dir, &c, "the run failed", env, say), RC_EXIT_ERROR;
+		return roll_back_now(r, l, &c, "the run failed", env, say), RC_EXIT_ERROR;
 	/* reachability first: a change that cut the controller off must not be kept */
 	if (recheck(f, &gone, &drift, why, sizeof(why))) {
-		roll_back_now(r, dir, &c, "out of memory", env, say);
+		roll_back_now(r, l, &c, "out of memory", env, say);
 		return RC_EXIT_ERROR;
 	}
 	if (gone || drift) {
 		rc_txn_say(say, RC_TXN_ERROR, r->command, "%s", why);
-		if (roll_back_now(r, dir, &c, gone ? "unreachable" : "verify failed", env, say))
+		if (roll_back_now(r, l, &c, gone ? "unreachable" : "verify failed", env, say))
 			return RC_EXIT_ERROR;
 		return gone ? RC_EXIT_ERROR : RC_EXIT_CHANGES;
 	}
 	rc_crashpoint("txn.checked");
 	rc_confirm_timer_owner(&c, &timer);
-	if (!rc_txn_owner_alive(&timer) || rc_confirm_to_pending(dir, &c, r->seconds, &err)) {
+	if (!rc_txn_owner_alive(&timer) || rc_confirm_to_pending(l, &c, r->seconds, &err)) {
 		rc_txn_say(say, RC_TXN_ERROR, r->command, "%s",
 			   err.msg[0] ? err.msg : "the confirm timer is gone");
-		roll_back_now(r, dir, &c, "no timer", env, say);
+		roll_back_now(r, l, &c, "no timer", env, say);
 		return RC_EXIT_ERROR;
 	}
 	rc_crashpoint("txn.record.pending");
 	if (r->self_confirm)
-		return self_confirm(r, dir, &c, env, say);
+		return self_confirm(r, l, &c, env, say);
 	rc_confirm_time(c.deadline, t, sizeof(t));
 	rc_txn_say(say, RC_TXN_NOTE, r->command,
 		   "confirm with: rocectl confirm %s before %s (otherwise its %zu device%s will be "

@@ -32,15 +32,14 @@ static void close_from(int first)
 
 /* The timer: `rocectl [--root R] [--accept-new-host-keys] confirm-timer RUN --journal J`,
  * a grandchild in a session of its own (no SIGHUP when the controller's terminal goes,
- * reparented to init when the controller exits), its output appended to DIR/RUN.log. */
-static int spawn_timer(const char *dir, const struct rc_confirm *c, const char *journal,
+ * reparented to init when the controller exits), its output appended to the run's log. */
+static int spawn_timer(const struct rc_run_loc *l, const struct rc_confirm *c, const char *journal,
 		       struct rc_err *err)
 {
-	char log[TXN_PATH_MAX + 80];
+	const char *log = l->log;
 	int st = 0;
 	pid_t pid;
 
-	snprintf(log, sizeof(log), "%s/%s.log", dir, c->run_id);
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -87,13 +86,13 @@ static int spawn_timer(const char *dir, const struct rc_confirm *c, const char *
 /* The run is armed only once its timer runs: the timer writes its pid and start time into
  * the state first thing.  A timer that does not come up within 30 s (a loaded machine execs
  * slowly; a missing binary never does) means nothing is written. */
-static int wait_timer(const char *dir, const struct rc_confirm *c, struct rc_err *err)
+static int wait_timer(const struct rc_run_loc *l, struct rc_err *err)
 {
 	for (int i = 0; i < 300; i++) {
 		struct timespec step = {0, 100 * 1000 * 1000};
 		struct rc_confirm now;
 
-		if (!rc_confirm_load(dir, c->run_id, &now, err) && now.timer_pid > 0)
+		if (!rc_confirm_load(l, &now, err) && now.timer_pid > 0)
 			return 0;
 		nanosleep(&step, NULL);
 	}
@@ -125,18 +124,19 @@ static int arm(struct rc_fleet *f, void *ctx, struct rc_err *err)
 	c.deadline = c.changed + a->seconds;
 	c.state = RC_CONFIRM_APPLYING;
 	rc_txn_owner_self(&c.owner);
-	rc = rc_confirm_save(a->dir, &c, err);
+	c.grace_s = a->grace_s;
+	rc = rc_confirm_save(&a->loc, &c, err);
 	if (rc)
 		return rc;
 	rc_crashpoint("txn.record.applying");
-	rc = spawn_timer(a->dir, &c, a->journal, err);
+	rc = spawn_timer(&a->loc, &c, a->journal, err);
 	if (!rc)
-		rc = wait_timer(a->dir, &c, err);
+		rc = wait_timer(&a->loc, err);
 	if (rc) {
 		/* nothing written: the run is over before it began */
 		c.state = RC_CONFIRM_ROLLED_BACK;
 		snprintf(c.reason, sizeof(c.reason), "no timer");
-		rc_confirm_save(a->dir, &c, &ignored);
+		rc_confirm_save(&a->loc, &c, &ignored);
 		return rc;
 	}
 	rc_crashpoint("txn.timer.armed");
@@ -145,7 +145,7 @@ static int arm(struct rc_fleet *f, void *ctx, struct rc_err *err)
 
 int rc_txn_prepare_confirm(struct rc_txn_armer *a, struct rc_fleet *f, const char *command,
 			   const char *journal, const char *inventory, uint32_t seconds,
-			   const struct rc_txn_env *env)
+			   const struct rc_txn_env *env, struct rc_err *err)
 {
 	memset(a, 0, sizeof(*a));
 	a->command = command;
@@ -153,13 +153,14 @@ int rc_txn_prepare_confirm(struct rc_txn_armer *a, struct rc_fleet *f, const cha
 	a->inventory = inventory;
 	a->seconds = seconds;
 	a->env = *env;
-	if (rc_confirm_dir(journal, a->dir, sizeof(a->dir)))
-		return -ENAMETOOLONG;
+	a->grace_s = rc_txn_grace_s(f);
+	if (rc_run_locate(journal, f->run_id, &a->loc, err))
+		return -1;
 	a->arm.fn = arm;
 	a->arm.ctx = a;
-	/* the entries are written where the run's state is: no move between apply and pending
+	/* the entries are written where the run's record is: no move between apply and pending
 	 * that a kill could split */
-	f->journal_dir = a->dir;
+	f->journal_dir = a->loc.entries;
 	f->keep_journal = true;
 	f->arm = &a->arm;
 	return 0;
@@ -169,20 +170,20 @@ int rc_txn_prepare_confirm(struct rc_txn_armer *a, struct rc_fleet *f, const cha
  * started with is written back as "rolling back" (under the run lock) and the run is
  * rolled back like any other, so that a truncated or garbled state file never leaves a
  * change nobody undoes. */
-static int timer_restore_unreadable(const char *dir, struct rc_confirm *c,
+static int timer_restore_unreadable(const struct rc_run_loc *l, struct rc_confirm *c,
 				    const struct rc_txn_env *env, const struct rc_txn_say *say)
 {
 	struct rc_txn_env tenv;
 	struct rc_err err = {0};
 	int fd, rc;
 
-	if (rc_confirm_lock(dir, c->run_id, &fd, &err)) {
+	if (rc_confirm_lock(l, &fd, &err)) {
 		rc_txn_say(say, RC_TXN_NOTE, "confirm-timer", "run %s: %s; the timer ends",
 			   c->run_id, err.msg);
 		return RC_EXIT_ERROR;
 	}
 	c->state = RC_CONFIRM_ROLLING_BACK;
-	rc = rc_confirm_save(dir, c, &err);
+	rc = rc_confirm_save(l, c, &err);
 	close(fd);
 	if (rc)
 		rc_txn_say(say, RC_TXN_NOTE, "confirm-timer",
@@ -191,10 +192,10 @@ static int timer_restore_unreadable(const char *dir, struct rc_confirm *c,
 	rc_txn_say(say, RC_TXN_NOTE, "confirm-timer",
 		   "run %s was not confirmed by the deadline: restoring its devices", c->run_id);
 	rc_txn_env_of(c, env, &tenv);
-	rc = rc_txn_rollback_run(c->run_id, dir, c->inventory, &tenv, say);
+	rc = rc_txn_rollback_run(c->run_id, l->entries, c->inventory, &tenv, say);
 	c->state = rc ? RC_CONFIRM_ROLLBACK_FAILED : RC_CONFIRM_ROLLED_BACK;
-	if (rc_confirm_lock(dir, c->run_id, &fd, &err) == 0) {
-		if (rc_confirm_save(dir, c, &err))
+	if (rc_confirm_lock(l, &fd, &err) == 0) {
+		if (rc_confirm_save(l, c, &err))
 			rc_txn_say(say, RC_TXN_ERROR, "confirm-timer", "%s", err.msg);
 		close(fd);
 	}
@@ -203,7 +204,7 @@ static int timer_restore_unreadable(const char *dir, struct rc_confirm *c,
 
 /* The timer says who it is, so that `history` can tell a dead one: 0 to go on, 1 when the
  * run is decided already, -1 on an error (said). */
-static int timer_register(const char *dir, const char *run, struct rc_confirm *c,
+static int timer_register(const struct rc_run_loc *l, struct rc_confirm *c,
 			  const struct rc_txn_say *say)
 {
 	struct rc_txn_owner self;
@@ -211,16 +212,16 @@ static int timer_register(const char *dir, const char *run, struct rc_confirm *c
 	bool end = false;
 	int fd, rc;
 
-	if (rc_confirm_lock(dir, run, &fd, &err)) {
+	if (rc_confirm_lock(l, &fd, &err)) {
 		rc_txn_say(say, RC_TXN_ERROR, "confirm-timer", "%s", err.msg);
 		return -1;
 	}
-	rc = rc_confirm_load(dir, run, c, &err);
+	rc = rc_confirm_load(l, c, &err);
 	if (!rc && (c->state == RC_CONFIRM_PENDING || c->state == RC_CONFIRM_APPLYING)) {
 		rc_txn_owner_self(&self);
 		c->timer_pid = self.pid;
 		c->timer_start = self.start;
-		rc = rc_confirm_save(dir, c, &err);
+		rc = rc_confirm_save(l, c, &err);
 	} else if (!rc) {
 		end = true;
 	}
@@ -235,8 +236,8 @@ static int timer_register(const char *dir, const char *run, struct rc_confirm *c
 /* Polls the state file every second (a confirm needs no signal and a stale pid can never
  * be killed by mistake) until the run must be rolled back: why ("timer", "run killed"),
  * or NULL when the timer has nothing left to do (*code its exit code). */
-static const char *timer_wait(const char *dir, struct rc_confirm *c, const struct rc_txn_env *env,
-			      const struct rc_txn_say *say, int *code)
+static const char *timer_wait(const struct rc_run_loc *l, struct rc_confirm *c,
+			      const struct rc_txn_env *env, const struct rc_txn_say *say, int *code)
 {
 	bool unreadable = false, end = false;
 
@@ -246,7 +247,7 @@ static const char *timer_wait(const char *dir, struct rc_confirm *c, const struc
 		struct rc_err err = {0};
 		const char *why;
 
-		if (rc_confirm_load(dir, c->run_id, &now, &err)) {
+		if (rc_confirm_load(l, &now, &err)) {
 			/* The state is only ever replaced whole (rename), so an unreadable one
 			 * was not written by a confirm: the run stays unconfirmed, and the
 			 * deadline the timer started with still holds. */
@@ -261,7 +262,7 @@ static const char *timer_wait(const char *dir, struct rc_confirm *c, const struc
 				nanosleep(&one, NULL);
 				continue;
 			}
-			*code = timer_restore_unreadable(dir, c, env, say);
+			*code = timer_restore_unreadable(l, c, env, say);
 			return NULL;
 		}
 		why = rc_confirm_timer_due(&now, time(NULL), &end);
@@ -280,26 +281,26 @@ static const char *timer_wait(const char *dir, struct rc_confirm *c, const struc
 int rc_txn_timer(const struct rc_txn_confirm_opts *o, const struct rc_txn_say *say)
 {
 	struct rc_confirm c = {0};
+	struct rc_run_loc loc;
 	struct rc_txn_env tenv;
 	struct rc_err err = {0};
-	char dir[TXN_PATH_MAX];
 	const char *why;
 	int rc, code = RC_EXIT_OK;
 
-	if (rc_confirm_dir(o->journal, dir, sizeof(dir))) {
-		rc_txn_say(say, RC_TXN_ERROR, "confirm-timer", "journal directory name too long");
+	if (rc_run_locate(o->journal, o->run, &loc, &err)) {
+		rc_txn_say(say, RC_TXN_ERROR, "confirm-timer", "%s", err.msg);
 		return RC_EXIT_ERROR;
 	}
-	rc = timer_register(dir, o->run, &c, say);
+	rc = timer_register(&loc, &c, say);
 	if (rc)
 		return rc < 0 ? RC_EXIT_ERROR : RC_EXIT_OK;
 	rc_crashpoint("timer.started");
 	rc_txn_say(say, RC_TXN_NOTE, "confirm-timer", "timer for run %s: pid %d", c.run_id,
 		   (int)getpid());
-	why = timer_wait(dir, &c, &o->env, say, &code);
+	why = timer_wait(&loc, &c, &o->env, say, &code);
 	if (!why)
 		return code;
-	rc = rc_confirm_transition(dir, &c, RC_CONFIRM_EV_DEADLINE, why, &err);
+	rc = rc_confirm_transition(&loc, &c, RC_CONFIRM_EV_DEADLINE, why, &err);
 	if (rc) {
 		rc_txn_say(say, RC_TXN_NOTE, "confirm-timer", "run %s: %s; nothing to roll back",
 			   c.run_id,
@@ -313,8 +314,8 @@ int rc_txn_timer(const struct rc_txn_confirm_opts *o, const struct rc_txn_say *s
 		   strcmp(why, "timer") ? "was killed before it was pending"
 					: "was not confirmed by the deadline");
 	rc_txn_env_of(&c, &o->env, &tenv);
-	rc = rc_txn_rollback_run(c.run_id, dir, c.inventory, &tenv, say);
-	if (rc_confirm_transition(dir, &c,
+	rc = rc_txn_rollback_run(c.run_id, loc.entries, c.inventory, &tenv, say);
+	if (rc_confirm_transition(&loc, &c,
 				  rc ? RC_CONFIRM_EV_ROLLBACK_FAILED : RC_CONFIRM_EV_ROLLBACK_DONE,
 				  NULL, &err))
 		rc_txn_say(say, RC_TXN_ERROR, "confirm-timer", "%s", err.msg);

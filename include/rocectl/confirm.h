@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "rocectl/err.h"
+#include "rocectl/run_dir.h"
 #include "rocectl/txn.h"
 
 /* Durations accepted by --confirm: 1 s .. 24 h. */
@@ -71,6 +72,13 @@ struct rc_confirm {
 	 * `rollback RUN`); a rolling-back run whose owner is dead is finished by the next
 	 * `rollback` (include/rocectl/txn.h) */
 	struct rc_txn_owner owner;
+	/* how long past its deadline (or the start of its rollback) a run may be worked on
+	 * before its owner, alive, counts as hung (0: not recorded, RC_CONFIRM_GRACE_S) */
+	uint32_t grace_s;
+	/* when anything of the run last moved: the newest change of its record, its timer's
+	 * log and its kept entries (a restore drops one per device).  Read by rc_confirm_load,
+	 * never saved. */
+	time_t activity;
 	char reason[32]; /* of a rollback: "timer", "verify failed", "unreachable", ... */
 	char by[64];	 /* who confirmed */
 	/* what the timer needs to restore the devices */
@@ -90,23 +98,22 @@ static inline uint32_t rc_confirm_device_seconds(uint32_t seconds)
 	return seconds + RC_CONFIRM_DEVICE_GRACE_S;
 }
 
-/* CONFIRM_DIR for a journal directory. */
+/* CONFIRM_DIR for a journal directory (where records were before the run directory). */
 int rc_confirm_dir(const char *journal_dir, char *buf, size_t len);
-/* CONFIRM_DIR/<run-id>.json; -ENOENT when the run has none. */
-int rc_confirm_load(const char *dir, const char *run_id, struct rc_confirm *c, struct rc_err *err);
-int rc_confirm_save(const char *dir, const struct rc_confirm *c, struct rc_err *err);
-/* An exclusive lock on the run's state (CONFIRM_DIR/<run-id>.lock) so that a confirm and
- * the timer's deadline cannot both win; *fd is closed to release it. */
-int rc_confirm_lock(const char *dir, const char *run_id, int *fd, struct rc_err *err);
-/* Move JOURNAL/<run-id>/ to CONFIRM_DIR/<run-id>/ (same parent, one rename): a pending run
- * is not a "stale entry" for the next apply or verify to clear. */
-int rc_confirm_take_journal(const char *journal_dir, const char *dir, const char *run_id,
-			    struct rc_err *err);
-/* Retention (`rocectl history --keep/--keep-days`): delete the state of a run that is over
- * (confirmed or rolled back: CONFIRM_DIR/<run-id>.json, .lock and what is left of
- * <run-id>/).  -ENOENT when the run has none; -EBUSY when it is pending, rolling back or
- * its rollback failed (its entries are still needed), nothing deleted. */
-int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err);
+/* The run's record (loc->record, include/rocectl/run_dir.h); -ENOENT when it has none. */
+int rc_confirm_load(const struct rc_run_loc *loc, struct rc_confirm *c, struct rc_err *err);
+/* Written atomically (temp file, fsync, rename, directory fsync) before what it announces
+ * is done; the run directory made first (0700). */
+int rc_confirm_save(const struct rc_run_loc *loc, const struct rc_confirm *c, struct rc_err *err);
+/* An exclusive lock on the run's record (loc->lock) so that a confirm and the timer's
+ * deadline cannot both win; *fd is closed to release it. */
+int rc_confirm_lock(const struct rc_run_loc *loc, int *fd, struct rc_err *err);
+/* Retention (`rocectl history --keep/--keep-days`): delete the record of a run that is over
+ * (confirmed or rolled back: the record, its lock, the timer's log, what is left of its
+ * kept entries, its links in CONFIRM_DIR; the snapshots are rc_run_snap_forget's).
+ * -ENOENT when the run has none; -EBUSY when it is pending, rolling back or its rollback
+ * failed (its entries are still needed), nothing deleted. */
+int rc_confirm_forget(const struct rc_run_loc *loc, struct rc_err *err);
 /* One line for `history` and `show`: "pending confirm until 2026-12-03T16:00:00Z",
  * "confirmed", "rolled back (timer)", or, when the deadline has passed and the timer is
  * not running, "pending confirm until T: the timer is not running; 'rocectl rollback
@@ -114,35 +121,39 @@ int rc_confirm_forget(const char *dir, const char *run_id, struct rc_err *err);
 void rc_confirm_describe(const struct rc_confirm *c, time_t now, char *buf, size_t len);
 /* The confirm timer as an owner (pid + start time, this host). */
 void rc_confirm_timer_owner(const struct rc_confirm *c, struct rc_txn_owner *o);
+/* Grace when the record has none, and the least any run gets. */
+#define RC_CONFIRM_GRACE_MIN_S 10u
+/* Hung: someone alive holds the run (applying or rolling back it: its owner; pending: its
+ * timer, which should have fired) but nothing of it has moved for the run's grace, counted
+ * from the later of its deadline and its last move.  Such an owner is not finishing the
+ * run; `rollback RUN --force` stops it and takes the run over. */
+bool rc_confirm_hung(const struct rc_confirm *c, time_t now);
 /* Orphaned: nobody alive will finish the run.  Applying or rolling back with a dead owner,
  * rollback failed, or pending past its deadline with its timer dead. */
 bool rc_confirm_orphaned(const struct rc_confirm *c, time_t now);
 /* Per device of a run, "its own commit was kept" (confirm RUN, resumable): a marker file
- * CONFIRM_DIR/<run-id>/<device>.confirmed, beside the journal entries (which are *.json). */
-int rc_confirm_mark_device(const char *dir, const char *run_id, const char *device,
-			   struct rc_err *err);
-void rc_confirm_unmark_device(const char *dir, const char *run_id, const char *device);
-bool rc_confirm_device_marked(const char *dir, const char *run_id, const char *device);
+ * ENTRIES/<run-id>/<device>.confirmed, beside the kept entries (which are *.json). */
+int rc_confirm_mark_device(const struct rc_run_loc *loc, const char *device, struct rc_err *err);
+void rc_confirm_unmark_device(const struct rc_run_loc *loc, const char *device);
+bool rc_confirm_device_marked(const struct rc_run_loc *loc, const char *device);
 /* The run record's transitions (engine/run/confirm_state.c), each under the run's lock. */
 /* Who is confirming: $SUDO_USER when it is a plain name, else the effective user. */
 void rc_confirm_who(char *buf, size_t len);
-/* Load c->run_id, apply `ev` (rc_confirm_next), save: 0 or the state machine's refusal.
- * A new rolling-back state is owned by this process; a confirm records who. */
-int rc_confirm_transition(const char *dir, struct rc_confirm *c, enum rc_confirm_event ev,
-			  const char *reason, struct rc_err *err);
+/* Under the run's lock: load, apply `ev` (rc_confirm_next), save: 0 or the state machine's
+ * refusal.  A new rolling-back state is owned by this process; a confirm records who. */
+int rc_confirm_transition(const struct rc_run_loc *loc, struct rc_confirm *c,
+			  enum rc_confirm_event ev, const char *reason, struct rc_err *err);
 /* applying -> pending, the deadline `seconds` from now (the window starts once the run's
  * checks are done). */
-int rc_confirm_to_pending(const char *dir, struct rc_confirm *c, uint32_t seconds,
+int rc_confirm_to_pending(const struct rc_run_loc *loc, struct rc_confirm *c, uint32_t seconds,
 			  struct rc_err *err);
 /* The run becomes this process's to roll back (rolling back, owned by us; what it was is
  * said through `say`): 0; 1 when it is over (confirmed, rolled back: nothing to claim);
  * -EBUSY when someone alive applies it or rolls it back (a dead owner's rollback is taken
- * over). */
-int rc_confirm_claim(const struct rc_txn_say *say, const char *dir, struct rc_confirm *c,
-		     struct rc_err *err);
-/* The run ids of CONFIRM_DIR (its <run-id>.json files); free with rc_confirm_list_free. */
-int rc_confirm_list(const char *dir, char ***ids, size_t *n);
-void rc_confirm_list_free(char **ids, size_t n);
+ * over; with `force`, a hung owner (rc_confirm_hung) is stopped, SIGKILL to the pid whose
+ * start time is the recorded one, and its run taken over). */
+int rc_confirm_claim(const struct rc_txn_say *say, const struct rc_run_loc *loc,
+		     struct rc_confirm *c, bool force, struct rc_err *err);
 /* The timer's decision on the state it just read: why it must roll back now ("timer": the
  * deadline; "run killed": the run died before it was pending), or NULL to wait; *end when
  * the run is decided and the timer has nothing left to do. */

@@ -18,9 +18,9 @@
 #include "rocectl/journal.h"
 #include "rocectl/model.h"
 
-/* Where run RUN's snapshots live: $ROCECTL_STATE_DIR/runs/RUN, else (a history directory of
- * the operator's choice) $ROCECTL_HISTORY/runs/RUN, else /var/lib/rocectl/runs/RUN.  The one
- * place that says so.  -EINVAL for a run id that is not a plain name. */
+/* Where run RUN's snapshots live: its run directory (include/rocectl/run_dir.h rc_run_dir:
+ * $ROCECTL_STATE_DIR/runs/RUN, else $ROCECTL_HISTORY/runs/RUN, else /var/lib/rocectl/runs/RUN).
+ * -EINVAL for a run id that is not a plain name. */
 int rc_run_snap_dir(const char *run_id, char *buf, size_t len, struct rc_err *err);
 
 /* Keep `dev`'s snapshot for the run, unless one is kept already (the first is the one

@@ -82,9 +82,10 @@ test_expect_success '(a) apply --confirm 20s, no confirm: every device returns t
 	views >"$TMP/applied" &&
 	jq -e ".state == \"pending\" and .devices == 6 and .timer_pid > 1" "$CONFIRM_DIR/$run.json" &&
 	{ ! cmp -s "$TMP/factory" "$TMP/applied" || { echo "apply changed nothing" && false; }; } &&
-	{ test "$(stat -c %a "$CONFIRM_DIR")" = 700 &&
-		test "$(stat -c %a "$CONFIRM_DIR/$run.json")" = 600 ||
-		{ ls -la "$CONFIRM_DIR" && false; }; } &&
+	{ test "$(stat -c %a "$RUNS_DIR/$run")" = 700 &&
+		test "$(stat -c %a "$RUNS_DIR/$run/record.json")" = 600 &&
+		test -L "$CONFIRM_DIR/$run.json" ||
+		{ ls -la "$RUNS_DIR/$run" "$CONFIRM_DIR" && false; }; } &&
 	rc history >"$TMP/h.txt" &&
 	test_must_contain "$TMP/h.txt" "^$run  apply .*\[pending confirm until " &&
 	wait_state "$run" "rolled back" &&
@@ -110,7 +111,7 @@ test_expect_success '(b) apply --confirm 20s then confirm: kept past the deadlin
 	test_must_contain "$TMP/confirm.out" "run $run confirmed: its 6 devices keep the change" &&
 	wait_state "$run" confirmed &&
 	rc confirm "$run" | grep -q "already confirmed" &&
-	test ! -e "$CONFIRM_DIR/$run" &&
+	test ! -e "$RUNS_DIR/$run/journal" &&
 	deadline=$(jq .deadline "$CONFIRM_DIR/$run.json") &&
 	while [ "$(date +%s)" -le $((deadline + 2)) ]; do sleep 1; done &&
 	views >"$TMP/b.after" &&
@@ -197,7 +198,7 @@ test_expect_success 'enforce --confirm keeps a repair that verifies and says so'
 	rc verify -p "$POLICY" -i "$INV" >/dev/null &&
 	run=$(sed -n "s/^run \([^ ]*\) confirmed.*/\1/p" "$TMP/e.out") &&
 	jq -e ".state == \"confirmed\"" "$CONFIRM_DIR/$run.json" &&
-	test ! -e "$CONFIRM_DIR/$run"
+	test ! -e "$RUNS_DIR/$run/journal"
 '
 
 test_expect_success 'history retention deletes the confirm state of a run that is over' '
@@ -206,7 +207,10 @@ test_expect_success 'history retention deletes the confirm state of a run that i
 	rc history --keep 1 >/dev/null &&
 	test ! -e "$CONFIRM_DIR/$erun.json" &&
 	test ! -e "$CONFIRM_DIR/$erun.lock" &&
-	test ! -e "$CONFIRM_DIR/$erun"
+	test ! -e "$CONFIRM_DIR/$erun" &&
+	test ! -L "$CONFIRM_DIR/$erun.json" &&
+	test ! -e "$RUNS_DIR/$erun/record.json" &&
+	test ! -e "$RUNS_DIR/$erun/record.lock"
 '
 
 test_done

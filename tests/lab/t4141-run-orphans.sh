@@ -120,7 +120,7 @@ test_expect_success '(d) confirm killed after one switch was kept: run again, it
 	run=$(run_of "$TMP/d.out") &&
 	test_expect_code 137 env ROCECTL_CRASH_AT=confirm.device \
 		"$LAB_CMD" exec "$LAB" -- "$ROCECTL" confirm "$run" >"$TMP/d.c1" 2>&1 &&
-	ls "$CONFIRM_DIR/$run/" | grep -q "\.confirmed$" &&
+	ls "$RUNS_DIR/$run/journal/$run/" | grep -q "\.confirmed$" &&
 	jq -e ".state == \"pending\"" "$CONFIRM_DIR/$run.json" &&
 	rc confirm "$run" >"$TMP/d.c2" &&
 	test_must_contain "$TMP/d.c2" "run $run confirmed" &&

@@ -12,7 +12,8 @@ INV="$LAB/inventory.yaml"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
 ROCECTL_HISTORY="$TMP/history"
-CONFIRM_DIR="$TMP/confirm"
+CONFIRM_DIR="$TMP/confirm" # the older layout: links to each run's record and log
+RUNS_DIR="$ROCECTL_HISTORY/runs" # a run's directory (include/rocectl/run_dir.h)
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_HISTORY
 
 if [ "$(id -u)" != 0 ]; then

@@ -33,6 +33,17 @@ static void rm_tree(const char *dir)
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* A record's place in a CONFIRM_DIR (the layout before the run directory). */
+static struct rc_run_loc *at(const char *dir, const char *run)
+{
+	static struct rc_run_loc l;
+	struct rc_err err = {0};
+
+	if (rc_run_loc_legacy(dir, run, &l, &err))
+		snprintf(l.run_id, sizeof(l.run_id), "!bad"); /* a bad id: checked by the caller */
+	return &l;
+}
+
 static uint32_t dur_ok(const char *s)
 {
 	struct rc_err err = {0};
@@ -150,6 +161,7 @@ static void test_dir(void **state)
 
 static void test_state_file(void **state)
 {
+	struct rc_run_loc l;
 	struct rc_confirm c = {0}, back;
 	struct rc_err err = {0};
 	char dir[256], path[512], line[512];
@@ -168,13 +180,13 @@ static void test_state_file(void **state)
 	c.changed = 1796299980;
 	c.timer_pid = 0;
 	c.n_devices = 6;
-	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+	assert_int_equal(rc_confirm_save(at(dir, c.run_id), &c, &err), 0);
 	assert_int_equal(stat(dir, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700);
 	snprintf(path, sizeof(path), "%s/%s.json", dir, c.run_id);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	assert_int_equal(rc_confirm_load(dir, c.run_id, &back, &err), 0);
+	assert_int_equal(rc_confirm_load(at(dir, c.run_id), &back, &err), 0);
 	assert_string_equal(back.run_id, c.run_id);
 	assert_string_equal(back.inventory, c.inventory);
 	assert_int_equal(back.state, RC_CONFIRM_PENDING);
@@ -208,8 +220,8 @@ static void test_state_file(void **state)
 	rc_confirm_describe(&back, c.deadline + 60, line, sizeof(line));
 	assert_non_null(strstr(line, "needs recovery: rolling back"));
 	/* the owner survives a save and a load */
-	assert_int_equal(rc_confirm_save(dir, &back, &err), 0);
-	assert_int_equal(rc_confirm_load(dir, c.run_id, &c, &err), 0);
+	assert_int_equal(rc_confirm_save(at(dir, back.run_id), &back, &err), 0);
+	assert_int_equal(rc_confirm_load(at(dir, c.run_id), &c, &err), 0);
 	assert_int_equal(c.owner.pid, getpid());
 	assert_true(c.owner.start == back.owner.start);
 	assert_int_equal(c.timer_pid, getpid());
@@ -226,25 +238,25 @@ static void test_state_file(void **state)
 	assert_non_null(strstr(line, " by alice"));
 
 	/* the lock can be taken again once released */
-	assert_int_equal(rc_confirm_lock(dir, c.run_id, &fd, &err), 0);
+	assert_int_equal(rc_confirm_lock(at(dir, c.run_id), &fd, &err), 0);
 	close(fd);
-	assert_int_equal(rc_confirm_lock(dir, c.run_id, &fd, &err), 0);
+	assert_int_equal(rc_confirm_lock(at(dir, c.run_id), &fd, &err), 0);
 	close(fd);
 
 	/* not ours: garbage, a state nobody wrote, a symlink, a run id with a slash */
 	assert_int_equal(rc_test_write(dir, "bad.json", "{\"state\": \"pending\"}"), 0);
-	assert_int_equal(rc_confirm_load(dir, "bad", &back, &err), -EINVAL);
+	assert_int_equal(rc_confirm_load(at(dir, "bad"), &back, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "not rocectl's"));
 	assert_int_equal(rc_test_write(dir, "odd.json",
 				       "{\"state\": \"maybe\", \"deadline\": 1, \"changed\": 1, "
 				       "\"timer_pid\": 0, \"devices\": 1}"),
 			 0);
-	assert_int_equal(rc_confirm_load(dir, "odd", &back, &err), -EINVAL);
+	assert_int_equal(rc_confirm_load(at(dir, "odd"), &back, &err), -EINVAL);
 	snprintf(line, sizeof(line), "%s/link.json", dir);
 	assert_int_equal(symlink(path, line), 0);
-	assert_true(rc_confirm_load(dir, "link", &back, &err) < 0);
-	assert_int_equal(rc_confirm_load(dir, "../x", &back, &err), -EINVAL);
-	assert_int_equal(rc_confirm_load(dir, "absent", &back, &err), -ENOENT);
+	assert_true(rc_confirm_load(at(dir, "link"), &back, &err) < 0);
+	assert_int_equal(rc_run_loc_legacy(dir, "../x", &l, &err), -EINVAL);
+	assert_int_equal(rc_confirm_load(at(dir, "absent"), &back, &err), -ENOENT);
 	*strrchr(dir, '/') = '\0';
 	rm_tree(dir);
 }
@@ -299,30 +311,6 @@ static void test_owner_and_crashpoints(void **state)
 	assert_int_equal(crash_child("", "dev.snapped"), 0);
 }
 
-static void test_take_journal(void **state)
-{
-	struct rc_err err = {0};
-	char base[256], journal[300], dir[300], path[400];
-
-	(void)state;
-	assert_non_null(rc_test_tmpdir(base, sizeof(base), "confirm-j"));
-	snprintf(journal, sizeof(journal), "%s/journal", base);
-	assert_int_equal(mkdir(journal, 0700), 0);
-	snprintf(path, sizeof(path), "%s/run-1", journal);
-	assert_int_equal(mkdir(path, 0700), 0);
-	assert_int_equal(rc_test_write(path, "leaf01.json", "{}"), 0);
-	assert_int_equal(rc_confirm_dir(journal, dir, sizeof(dir)), 0);
-	assert_int_equal(rc_confirm_take_journal(journal, dir, "run-1", &err), 0);
-	snprintf(path, sizeof(path), "%s/run-1/leaf01.json", dir);
-	assert_int_equal(access(path, F_OK), 0);
-	snprintf(path, sizeof(path), "%s/run-1", journal);
-	assert_int_equal(access(path, F_OK), -1);
-	/* nothing to take: an error naming the run */
-	assert_int_equal(rc_confirm_take_journal(journal, dir, "run-2", &err), -ENOENT);
-	assert_non_null(strstr(err.msg, "run-2"));
-	rm_tree(base);
-}
-
 /* Retention: a run that is over loses its state, one still pending (or whose rollback
  * failed) keeps it and its entries. */
 static void test_forget(void **state)
@@ -344,18 +332,18 @@ static void test_forget(void **state)
 	snprintf(path, sizeof(path), "%s/run-1", dir);
 	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
 		c.state = kept[i];
-		assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
+		assert_int_equal(rc_confirm_save(at(dir, c.run_id), &c, &err), 0);
 		(void)mkdir(path, 0700);
 		assert_int_equal(rc_test_write(path, "leaf01.json", "{}"), 0);
-		assert_int_equal(rc_confirm_forget(dir, "run-1", &err), -EBUSY);
+		assert_int_equal(rc_confirm_forget(at(dir, "run-1"), &err), -EBUSY);
 		assert_non_null(strstr(err.msg, rc_confirm_state_name(kept[i])));
 		assert_int_equal(access(path, F_OK), 0);
 	}
 	c.state = RC_CONFIRM_ROLLED_BACK;
-	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
-	assert_int_equal(rc_confirm_lock(dir, "run-1", &fd, &err), 0);
+	assert_int_equal(rc_confirm_save(at(dir, c.run_id), &c, &err), 0);
+	assert_int_equal(rc_confirm_lock(at(dir, "run-1"), &fd, &err), 0);
 	close(fd);
-	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), 0);
+	assert_int_equal(rc_confirm_forget(at(dir, "run-1"), &err), 0);
 	assert_int_equal(access(path, F_OK), -1);
 	snprintf(path, sizeof(path), "%s/run-1.json", dir);
 	assert_int_equal(access(path, F_OK), -1);
@@ -363,10 +351,137 @@ static void test_forget(void **state)
 	assert_int_equal(access(path, F_OK), -1);
 	/* confirmed, its entries already dropped: the state goes */
 	c.state = RC_CONFIRM_CONFIRMED;
-	assert_int_equal(rc_confirm_save(dir, &c, &err), 0);
-	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), 0);
-	assert_int_equal(rc_confirm_forget(dir, "run-1", &err), -ENOENT);
+	assert_int_equal(rc_confirm_save(at(dir, c.run_id), &c, &err), 0);
+	assert_int_equal(rc_confirm_forget(at(dir, "run-1"), &err), 0);
+	assert_int_equal(rc_confirm_forget(at(dir, "run-1"), &err), -ENOENT);
 	rm_tree(base);
+}
+
+/* A new run's record lives in its run directory (include/rocectl/run_dir.h), linked from
+ * CONFIRM_DIR for tools of the older layout; an older run's record is still found where it
+ * was; retention takes the record, its links and its entries, not the snapshots. */
+static void test_run_dir(void **state)
+{
+	struct rc_confirm c = {0}, back;
+	struct rc_run_loc l, old;
+	struct rc_err err = {0};
+	char base[256], journal[300], confirm[300], path[600], target[600];
+	char **ids = NULL;
+	size_t n = 0;
+	struct stat st;
+	ssize_t k;
+
+	(void)state;
+	assert_non_null(rc_test_tmpdir(base, sizeof(base), "confirm-r"));
+	snprintf(journal, sizeof(journal), "%s/journal", base);
+	snprintf(confirm, sizeof(confirm), "%s/confirm", base);
+	snprintf(path, sizeof(path), "%s/state", base);
+	setenv("ROCECTL_STATE_DIR", path, 1);
+	assert_int_equal(rc_run_locate(journal, "run-new", &l, &err), 0);
+	assert_false(l.legacy);
+	snprintf(path, sizeof(path), "%s/state/runs/run-new/record.json", base);
+	assert_string_equal(l.record, path);
+	snprintf(path, sizeof(path), "%s/state/runs/run-new/journal", base);
+	assert_string_equal(l.entries, path);
+	/* no record yet: a lock makes nothing (a mistyped id leaves nothing behind) */
+	assert_int_equal(rc_confirm_lock(&l, &(int){0}, &err), -ENOENT);
+	assert_int_equal(access(l.dir, F_OK), -1);
+	snprintf(c.run_id, sizeof(c.run_id), "run-new");
+	snprintf(c.command, sizeof(c.command), "apply");
+	c.deadline = c.changed = 1796300000;
+	c.grace_s = 42;
+	assert_int_equal(rc_confirm_save(&l, &c, &err), 0);
+	assert_int_equal(stat(l.dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(stat(l.record, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(rc_confirm_load(&l, &back, &err), 0);
+	assert_int_equal(back.grace_s, 42);
+	/* the older layout's view: a link to the record, never read by rocectl */
+	snprintf(path, sizeof(path), "%s/run-new.json", confirm);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	k = readlink(path, target, sizeof(target) - 1);
+	assert_true(k > 0);
+	target[k] = '\0';
+	assert_non_null(strstr(target, "/runs/run-new/record.json"));
+	/* located again: the run directory, not the link */
+	assert_int_equal(rc_run_locate(journal, "run-new", &l, &err), 0);
+	assert_false(l.legacy);
+
+	/* a record of the older layout (a regular file in CONFIRM_DIR) is found there */
+	snprintf(c.run_id, sizeof(c.run_id), "run-old");
+	assert_int_equal(rc_run_loc_legacy(confirm, "run-old", &old, &err), 0);
+	assert_int_equal(rc_confirm_save(&old, &c, &err), 0);
+	assert_int_equal(rc_run_locate(journal, "run-old", &l, &err), 0);
+	assert_true(l.legacy);
+	snprintf(path, sizeof(path), "%s/run-old.json", confirm);
+	assert_string_equal(l.record, path);
+	assert_string_equal(l.entries, confirm);
+	/* both listed, each once */
+	assert_int_equal(rc_run_list_records(journal, &ids, &n), 0);
+	assert_int_equal(n, 2);
+	rc_run_ids_free(ids, n);
+	/* ids are checked whole, never cut to fit */
+	memset(target, '7', 200);
+	target[200] = '\0';
+	assert_int_equal(rc_run_locate(journal, target, &l, &err), -EINVAL);
+	assert_int_equal(rc_run_locate(journal, "../x", &l, &err), -EINVAL);
+
+	/* retention of the new run: record, lock, entries and links go, snapshots stay */
+	assert_int_equal(rc_run_locate(journal, "run-new", &l, &err), 0);
+	snprintf(c.run_id, sizeof(c.run_id), "run-new");
+	c.state = RC_CONFIRM_ROLLED_BACK;
+	assert_int_equal(rc_confirm_save(&l, &c, &err), 0);
+	snprintf(path, sizeof(path), "%s/run-new", l.entries);
+	assert_int_equal(mkdir(l.entries, 0700), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(rc_test_write(path, "leaf01.json", "{}"), 0);
+	assert_int_equal(rc_test_write(l.dir, "leaf01.snap", "{}"), 0);
+	assert_int_equal(rc_confirm_forget(&l, &err), 0);
+	assert_int_equal(access(l.record, F_OK), -1);
+	assert_int_equal(access(l.entries, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/run-new.json", confirm);
+	assert_int_equal(lstat(path, &st), -1);
+	snprintf(path, sizeof(path), "%s/leaf01.snap", l.dir);
+	assert_int_equal(access(path, F_OK), 0);
+	unsetenv("ROCECTL_STATE_DIR");
+	rm_tree(base);
+}
+
+/* An owner alive but hung: nothing of the run moved for its grace past the deadline. */
+static void test_hung(void **state)
+{
+	struct rc_confirm c = {0};
+
+	(void)state;
+	snprintf(c.run_id, sizeof(c.run_id), "run-1");
+	c.state = RC_CONFIRM_ROLLING_BACK;
+	rc_txn_owner_self(&c.owner); /* alive */
+	c.deadline = 1000;
+	c.activity = 1000;
+	c.grace_s = 30;
+	assert_false(rc_confirm_hung(&c, 1030)); /* within its grace */
+	assert_true(rc_confirm_hung(&c, 1031));
+	c.activity = 2000; /* it moved: the grace counts from there */
+	assert_false(rc_confirm_hung(&c, 2030));
+	assert_true(rc_confirm_hung(&c, 2031));
+	c.grace_s = 0; /* a record without one: the least grace */
+	assert_true(rc_confirm_hung(&c, 2000 + RC_CONFIRM_GRACE_MIN_S + 1));
+	assert_false(rc_confirm_hung(&c, 2000 + RC_CONFIRM_GRACE_MIN_S));
+	c.owner.start += 1; /* dead (its pid reused): orphaned, not hung */
+	assert_false(rc_confirm_hung(&c, 5000));
+	assert_true(rc_confirm_orphaned(&c, 5000));
+	rc_txn_owner_self(&c.owner);
+	snprintf(c.owner.host, sizeof(c.owner.host), "elsewhere.invalid"); /* not ours to stop */
+	assert_false(rc_confirm_hung(&c, 5000));
+	/* pending: the timer should have fired; alive and past the grace, it is hung */
+	c.state = RC_CONFIRM_PENDING;
+	c.timer_pid = getpid();
+	c.timer_start = rc_txn_proc_start(getpid());
+	assert_true(rc_confirm_hung(&c, 5000));
+	c.state = RC_CONFIRM_CONFIRMED; /* over: nothing hangs */
+	assert_false(rc_confirm_hung(&c, 5000));
 }
 
 int main(void)
@@ -375,7 +490,8 @@ int main(void)
 	    cmocka_unit_test(test_duration_forms), cmocka_unit_test(test_duration_refused),
 	    cmocka_unit_test(test_state_machine),  cmocka_unit_test(test_dir),
 	    cmocka_unit_test(test_state_file),	   cmocka_unit_test(test_owner_and_crashpoints),
-	    cmocka_unit_test(test_take_journal),   cmocka_unit_test(test_forget),
+	    cmocka_unit_test(test_forget),	   cmocka_unit_test(test_run_dir),
+	    cmocka_unit_test(test_hung),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
