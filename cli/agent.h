@@ -17,10 +17,10 @@
 #include "rocectl/cli.h"
 #include "rocectl/devrun.h"
 #include "rocectl/history.h"
-#include "rocectl/journal.h"
 #include "rocectl/result.h"
 #include "rocectl/util.h"
 #include "rocectl/print.h"
+#include "rocectl/txn.h"
 
 #define AGENT_SCHEMA   "rocectl.agent/v1"
 #define MAX_INTERFACES 64

@@ -97,8 +97,7 @@ static const struct rc_option options[] = {
      "textfile directory)",
      'o'},
     {"root", 0, "DIR", "sysfs/configfs root prefix (default: the global --root)", OPT_ROOT},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    RC_OPT_JOURNAL(OPT_JOURNAL),
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma (default: all)", OPT_ONLY},
     {"disruptive", 0, "skip|allow",
      "enforce: skip (default) reports drift of fields that flap the link (PFC, trust) "
@@ -350,7 +349,6 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 			return cmd_agent_remote(argc, argv, g);
 		}
 	}
-	a->o.journal = getenv("ROCECTL_JOURNAL");
 	a->o.sections = RC_HOST_SEC_ALL;
 	rc = rc_parse_options(argc, argv, USAGE, options, on_option, &a->o, &npos);
 	if (rc) {
@@ -368,8 +366,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		free(a);
 		return RC_EXIT_USAGE;
 	}
-	if (!a->o.journal || !*a->o.journal)
-		a->o.journal = RC_JOURNAL_DEFAULT_DIR;
+	a->o.journal = rc_txn_journal_dir(a->o.journal);
 	a->ropts.root = a->o.root ? a->o.root : g->root;
 	a->ropts.accept_new_host_keys = g->accept_new_host_keys;
 	/* Only apply writes; the driver refuses a write in any other run. */

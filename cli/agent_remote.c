@@ -29,7 +29,6 @@
 #include "../drivers/host/agent_answer.h"
 #include "../drivers/host/host.h"
 #include "rocectl/cli.h"
-#include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "rocectl/util.h"
 

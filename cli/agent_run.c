@@ -288,7 +288,7 @@ void agent_run_policy_cmd(struct agent *a)
 	struct preflight *pf = NULL;
 	char base_run[64];
 
-	rc_journal_new_run_id(base_run, sizeof(base_run));
+	rc_txn_new_run_id(base_run, sizeof(base_run));
 	history_begin(a, base_run);
 	if (a->cmd == A_APPLY) {
 		pf = calloc(a->o.n_if ? a->o.n_if : 1, sizeof(*pf));

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
-#include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "txn_print.h"
 
@@ -20,8 +19,7 @@ struct confirm_opts {
 enum { OPT_FORMAT = 256 };
 
 static const struct rc_option confirm_options[] = {
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    RC_OPT_JOURNAL('J'),
     {"format", 0, "FMT", "text (default) or json (examples/confirm.schema.json)", OPT_FORMAT},
     {NULL, 0, NULL, NULL, 0},
 };

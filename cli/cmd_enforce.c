@@ -13,7 +13,6 @@
 #include "rocectl/cli.h"
 #include "rocectl/confirm.h"
 #include "rocectl/enforce.h"
-#include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "rocectl/units.h"
 #include "rocectl/util.h"
@@ -82,8 +81,7 @@ static const struct rc_option options[] = {
     {"format", 0, "FMT", "text (default), json or prometheus", OPT_FORMAT},
     {"output", 'o', "FILE",
      "write the report to FILE atomically (for the node_exporter textfile collector)", OPT_OUTPUT},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    RC_OPT_JOURNAL(OPT_JOURNAL),
     {"confirm", 0, "DURATION",
      "keep the repair only if every device still answers and verifies after it; else "
      "roll back every repaired device",
@@ -208,45 +206,6 @@ static int on_option(int id, const char *arg, void *ctx)
 	return 0;
 }
 
-/* enforce-state.json in the directory that holds the journal directory: with the default
- * journal, /var/lib/rocectl/enforce-state.json (dist/systemd's ReadWritePaths=). */
-static void default_state(const char *journal, char *buf, size_t len)
-{
-	char dir[4096];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", journal);
-	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-		dir[n - 1] = '\0';
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(buf, len, "enforce-state.json");
-	else if (slash == dir)
-		snprintf(buf, len, "/enforce-state.json");
-	else
-		snprintf(buf, len, "%.*s/enforce-state.json", (int)(slash - dir), dir);
-}
-
-/* The state file's directory, created 0700 like the journal's when missing. */
-static int make_parent(const char *path)
-{
-	char dir[4096];
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST) {
-			fprintf(stderr, "rocectl enforce: cannot create '%s': %s\n", dir,
-				strerror(errno));
-			return -1;
-		}
-		*p = '/';
-	}
-	return 0;
-}
-
 static int clear_device(const char *state, const char *device)
 {
 	struct rc_quarantine q;
@@ -363,7 +322,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	if (o.state)
 		snprintf(state, sizeof(state), "%s", o.state);
 	else
-		default_state(o.journal, state, sizeof(state));
+		rc_quarantine_default_path(o.journal, state, sizeof(state));
 	if (o.clear)
 		return clear_device(state, o.clear);
 	if (!o.policy || !o.inventory) {
@@ -397,7 +356,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	exit_code = rc_txn_end(&txn, run.exit_code, run.failed > 0);
 	snprintf(run.confirm_state, sizeof(run.confirm_state), "%s", txn.confirm_state);
 	snprintf(run.confirm_reason, sizeof(run.confirm_reason), "%s", txn.confirm_reason);
-	if (make_parent(state) || rc_quarantine_save(state, &q, &err)) {
+	if (rc_quarantine_save(state, &q, &err)) {
 		if (err.msg[0])
 			fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		exit_code = RC_EXIT_ERROR;

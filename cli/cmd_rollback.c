@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "rocectl/cli.h"
-#include "rocectl/journal.h"
 #include "rocectl/print.h"
 #include "txn_print.h"
 
@@ -21,8 +20,7 @@ enum { OPT_PARALLEL = 256, OPT_FORMAT, OPT_FORCE };
 
 static const struct rc_option options[] = {
     {"inventory", 'i', "FILE", "inventory giving how to reach journaled switches", 'i'},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", 'J'},
+    RC_OPT_JOURNAL('J'),
     {"parallel", 0, "N", "devices restored at once (default 32)", OPT_PARALLEL},
     {"format", 0, "FMT", "text (default) or json (examples/rollback.schema.json)", OPT_FORMAT},
     {"force", 0, NULL,

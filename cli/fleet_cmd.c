@@ -22,7 +22,6 @@
 #include "rocectl/confirm.h"
 #include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
-#include "rocectl/journal.h"
 #include "rocectl/lldp.h"
 #include "rocectl/plan_file.h"
 #include "rocectl/report.h"
@@ -80,8 +79,7 @@ static const struct rc_option plan_options[] = {
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
     {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
      OPT_OUTPUT},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    RC_OPT_JOURNAL(OPT_JOURNAL),
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -101,8 +99,7 @@ static const struct rc_option verify_options[] = {
      "prometheus output",
      OPT_COUNTERS},
     {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    RC_OPT_JOURNAL(OPT_JOURNAL),
     {NULL, 0, NULL, NULL, 0},
 };
 
@@ -113,8 +110,7 @@ static const struct rc_option apply_options[] = {
      "roll every changed device back after DURATION (20s, 5m, 1h) unless 'rocectl confirm "
      "RUN' keeps it; at once when a device stops answering or verify fails",
      OPT_CONFIRM},
-    {"journal", 'J', "DIR",
-     "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")", OPT_JOURNAL},
+    RC_OPT_JOURNAL(OPT_JOURNAL),
     {NULL, 0, NULL, NULL, 0},
 };
 

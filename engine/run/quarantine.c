@@ -11,6 +11,8 @@
 #include <cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,6 +96,40 @@ int rc_quarantine_load(const char *path, struct rc_quarantine *q, struct rc_err 
 	return rc;
 }
 
+void rc_quarantine_default_path(const char *journal, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", journal);
+	for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+		dir[n - 1] = '\0';
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(buf, len, "enforce-state.json");
+	else if (slash == dir)
+		snprintf(buf, len, "/enforce-state.json");
+	else
+		snprintf(buf, len, "%.*s/enforce-state.json", (int)(slash - dir), dir);
+}
+
+/* The state file's missing parents, 0700 like the journal's. */
+static int make_parents(const char *path, struct rc_err *err)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
+		*p = '/';
+	}
+	return 0;
+}
+
 int rc_quarantine_save(const char *path, const struct rc_quarantine *q, struct rc_err *err)
 {
 	cJSON *root = cJSON_CreateObject(), *devs = cJSON_AddArrayToObject(root, "devices");
@@ -114,7 +150,9 @@ int rc_quarantine_save(const char *path, const struct rc_quarantine *q, struct r
 	cJSON_Delete(root);
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = rc_write_atomic(path, text, strlen(text), 0600, "enforce state", err);
+	rc = make_parents(path, err);
+	if (!rc)
+		rc = rc_write_atomic(path, text, strlen(text), 0600, "enforce state", err);
 	free(text);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "rocectl/exit_code.h"
+#include "rocectl/journal.h"
 #include "rocectl/model.h"
 
 /* Options before the command name, valid for every command. */
@@ -32,6 +33,15 @@ struct rc_option {
  * arguments are moved to the front of argv; *npos receives their count.  `--help` prints
  * usage to stdout and returns 1; errors print "rocectl CMD: ..." + usage to stderr and
  * return -EINVAL. */
+/* The state directory option every command that writes or undoes a run takes (`-J DIR`,
+ * `--journal DIR`): its default is the engine's (rc_txn_journal_dir). */
+#define RC_OPT_JOURNAL(key)                                                                        \
+	{                                                                                          \
+		"journal", 'J', "DIR",                                                             \
+		    "journal directory (default $ROCECTL_JOURNAL or " RC_JOURNAL_DEFAULT_DIR ")",  \
+		    (key)                                                                          \
+	}
+
 int rc_parse_options(int argc, char **argv, const char *usage, const struct rc_option *opts,
 		     int (*handler)(int id, const char *arg, void *ctx), void *ctx, int *npos);
 void rc_print_usage(FILE *f, const char *usage, const struct rc_option *opts);

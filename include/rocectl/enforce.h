@@ -67,7 +67,12 @@ struct rc_quarantine {
 /* Load `path`; a missing file is an empty state.  A file that is not ours (bad JSON, a
  * symlink, not a regular file) is an error: a scheduled run must not forget quarantines. */
 int rc_quarantine_load(const char *path, struct rc_quarantine *q, struct rc_err *err);
+/* Written atomically, 0600; missing parent directories are made 0700, like the journal's. */
 int rc_quarantine_save(const char *path, const struct rc_quarantine *q, struct rc_err *err);
+/* The default file: enforce-state.json in the directory that holds the journal directory
+ * `journal` (with the default journal, /var/lib/rocectl/enforce-state.json, which
+ * dist/systemd's ReadWritePaths= allows). */
+void rc_quarantine_default_path(const char *journal, char *buf, size_t len);
 /* The entry of `device`, or NULL. */
 struct rc_quarantine_dev *rc_quarantine_find(struct rc_quarantine *q, const char *device);
 /* Is `device` quarantined (failed in the last `after` runs in a row; after 0 = never)? */

@@ -414,6 +414,37 @@ static void test_state_file_refused_when_not_ours(void **state)
 	assert_non_null(strstr(err.msg, "symbolic link"));
 }
 
+/* The default file sits beside the journal directory, and a save makes its missing parents
+ * 0700 (the state directory of a first run may not exist yet). */
+static void test_state_file_default_place_and_parents(void **state)
+{
+	struct fixture *f = *state;
+	struct rc_quarantine q = {0};
+	struct rc_err err = {0};
+	char path[512], journal[512];
+	struct stat st;
+
+	rc_quarantine_default_path("/var/lib/rocectl/journal/", path, sizeof(path));
+	assert_string_equal(path, "/var/lib/rocectl/enforce-state.json");
+	rc_quarantine_default_path("/journal", path, sizeof(path));
+	assert_string_equal(path, "/enforce-state.json");
+	rc_quarantine_default_path("journal", path, sizeof(path));
+	assert_string_equal(path, "enforce-state.json");
+	snprintf(journal, sizeof(journal), "%s/new/state/journal", f->dir);
+	rc_quarantine_default_path(journal, path, sizeof(path));
+	assert_int_equal(rc_quarantine_record(&q, "leaf1", true, "run-1", "unreachable"), 0);
+	assert_int_equal(rc_quarantine_save(path, &q, &err), 0);
+	rc_quarantine_fini(&q);
+	snprintf(journal, sizeof(journal), "%s/new/state", f->dir);
+	assert_int_equal(stat(journal, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(rc_quarantine_load(path, &q, &err), 0);
+	assert_int_equal(q.n, 1);
+	rc_quarantine_fini(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +460,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_device_behind_a_failed_one_is_skipped, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_state_file_refused_when_not_ours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_state_file_default_place_and_parents, setup,
+					    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
