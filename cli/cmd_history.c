@@ -195,23 +195,37 @@ static void list_one(struct rc_out *out, const struct rc_history *h)
 /* A run killed before it wrote its history record (the record is written once the run has
  * ended) still has its run record: listed from it while nobody has finished it, exit 1
  * (it did not end), so that "needs recovery" is seen. */
+/* A plain run killed while it wrote (its journal entries are all that is left of it). */
+static const char *killed_plain(size_t n, char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "needs recovery: killed while writing, %zu device%s left in the journal; "
+		 "'rocectl rollback' restores %s",
+		 n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+	return buf;
+}
+
 static void list_unrecorded(struct rc_out *out, char **ids, size_t n)
 {
 	struct rc_run_open *v = NULL;
 	size_t m = 0;
-	char t[32];
+	char t[32], left[160];
 
 	rc_run_list_open(rc_txn_journal_dir(NULL), ids, n, &v, &m);
 	for (size_t i = 0; i < m; i++) {
 		when(v[i].changed, t, sizeof(t));
 		rc_out_open_object(out, NULL);
 		rc_out_str(out, "run_id", "%s", v[i].run_id);
-		rc_out_str(out, "command", "  %-8s", v[i].command);
+		rc_out_str(out, "command", "  %-8s", v[i].command[0] ? v[i].command : "?");
 		rc_out_str(out, "user", "  %s", "?");
 		rc_out_str(out, "host", "@%s", v[i].host[0] ? v[i].host : "?");
 		rc_out_str(out, "started", "  %s", t);
 		rc_out_int(out, "exit_code", "  exit %" PRId64, RC_EXIT_ERROR);
-		confirm_state(out, v[i].run_id);
+		if (v[i].journal_entries)
+			rc_out_str(out, "confirm", "  [%s]",
+				   killed_plain(v[i].journal_entries, left, sizeof(left)));
+		else
+			confirm_state(out, v[i].run_id);
 		rc_out_open_array(out, "devices");
 		rc_out_close_array(out);
 		rc_out_text(out, "  (no history record: the run did not end)\n");

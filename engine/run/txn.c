@@ -8,7 +8,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rocectl/txn.h"
@@ -85,6 +87,68 @@ bool rc_txn_owner_alive(const struct rc_txn_owner *o)
 	/* a record without a start time (written before it was kept) cannot be checked
 	 * better than by the pid; one with it must match */
 	return start != 0 && (o->start == 0 || start == o->start);
+}
+
+/* The machine's boot time (proc(5), /proc/stat "btime"), 0 when unknown. */
+static time_t boot_time(void)
+{
+	char buf[8192];
+	const char *p;
+	ssize_t n;
+	int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	uint64_t v = 0;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nbtime ");
+	if (!p)
+		return 0;
+	for (p += 7; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	return (time_t)v;
+}
+
+int rc_txn_run_id_parse(const char *id, time_t *when, pid_t *pid)
+{
+	struct tm tm = {0};
+	const char *dash = strrchr(id, '-');
+	uint64_t v;
+
+	if (!dash || rc_parse_u64(dash + 1, 10, 1, INT32_MAX, &v))
+		return -EINVAL;
+	*pid = (pid_t)v;
+	*when = 0;
+	if (sscanf(id, "%4d%2d%2dT%2d%2d%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+		   &tm.tm_min, &tm.tm_sec) == 6) {
+		tm.tm_year -= 1900;
+		tm.tm_mon -= 1;
+		*when = timegm(&tm);
+	}
+	return 0;
+}
+
+bool rc_txn_run_id_alive(const char *run_id)
+{
+	time_t when, boot = boot_time();
+	pid_t pid;
+	uint64_t start;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (rc_txn_run_id_parse(run_id, &when, &pid) || pid == getpid())
+		return false;
+	start = rc_txn_proc_start(pid);
+	if (!start)
+		return false;
+	/* the process must have started by the second the run named itself (one second of
+	 * slack for the rounding of both clocks); unknown times leave the pid to decide */
+	if (when > 0 && boot > 0 && hz > 0)
+		return boot + (time_t)(start / (uint64_t)hz) <= when + 1;
+	return true;
 }
 
 /* Every named step, in the order a run meets them (docs/ARCHITECTURE.md "Crash points"). */

@@ -28,18 +28,6 @@ static bool writes(const struct rc_txn *t)
 	return t->o.kind == RC_TXN_APPLY || t->o.kind == RC_TXN_ENFORCE;
 }
 
-/* The run a journal entry belongs to is still going: its id ends in "-PID"
- * (rc_journal_new_run_id) and that process lives. */
-static bool run_alive(const char *run_id)
-{
-	const char *dash = strrchr(run_id, '-');
-	uint64_t pid;
-
-	if (!dash || rc_parse_u64(dash + 1, 10, 1, INT32_MAX, &pid))
-		return false;
-	return (pid_t)pid != getpid() && kill((pid_t)pid, 0) == 0;
-}
-
 static bool in_fleet(const struct rc_fleet *f, const char *device)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -61,7 +49,7 @@ static void warn_stale(const struct rc_txn *t)
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (in_fleet(t->f, e[i].device) && !run_alive(e[i].run_id))
+		if (in_fleet(t->f, e[i].device) && !rc_txn_run_id_alive(e[i].run_id))
 			rc_txn_say(t->say, RC_TXN_WARN, name_of(t),
 				   "'%s' has a stale journal entry from run %s (killed or "
 				   "failed)%s%s; 'rocectl rollback %s' would restore the state it "
@@ -93,7 +81,7 @@ static void clear_verified(const struct rc_txn *t)
 
 			if (strcmp(f->inv->devices[d->index].name, e[i].device) || d->rc ||
 			    d->skipped || set || !strcmp(e[i].run_id, f->run_id) ||
-			    run_alive(e[i].run_id))
+			    rc_txn_run_id_alive(e[i].run_id))
 				continue;
 			if (rc_journal_done(t->o.journal, e[i].run_id, e[i].device, &err) == 0)
 				rc_txn_say(t->say, RC_TXN_ERROR, name_of(t),

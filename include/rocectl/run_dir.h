@@ -69,12 +69,15 @@ void rc_run_ids_free(char **ids, size_t n);
  * the run has no record. */
 int rc_run_state_line(const char *journal, const char *run_id, char *buf, size_t len);
 
-/* A run with a record that is not over (not confirmed, not rolled back). */
+/* A run with a record that is not over (not confirmed, not rolled back), or a plain run
+ * (no --confirm, so no record) killed while it wrote: its entries are still in the journal
+ * `journal` and its process is gone. */
 struct rc_run_open {
 	char run_id[64];
-	char command[16];
-	char host[64]; /* its owner's, "" when unknown */
+	char command[16]; /* "" for a plain run: the journal does not say which command */
+	char host[64];	  /* its owner's, "" when unknown */
 	time_t changed;
+	size_t journal_entries; /* a plain run's entries left in the journal (0: a record) */
 };
 /* Such runs whose id is not one of `known` (the history records); free *out. */
 int rc_run_list_open(const char *journal, char *const *known, size_t n_known,

@@ -43,6 +43,13 @@ uint64_t rc_txn_proc_start(pid_t pid);
 bool rc_txn_owner_alive(const struct rc_txn_owner *o);
 /* On another host than this one (then rc_txn_owner_alive cannot know). */
 bool rc_txn_owner_remote(const struct rc_txn_owner *o);
+/* The run of a journal entry still runs: its id ("<UTC time>-<pid>", rc_txn_new_run_id)
+ * names a live process, not this one, that had started by the time in the id (a pid
+ * reused after a kill -9 started later, so it is not the run's). */
+bool rc_txn_run_id_alive(const char *run_id);
+/* A run id's time (whole seconds; 0 when it has none) and pid: 0, or -EINVAL when it does
+ * not end in "-<pid>". */
+int rc_txn_run_id_parse(const char *run_id, time_t *when, pid_t *pid);
 
 /* Stop here, as a kill -9 would, when ROCECTL_CRASH_AT names this step. */
 void rc_crashpoint(const char *name);

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -149,12 +152,82 @@ static void test_confirm_refusals(void **state)
 	assert_non_null(strstr(r.run_id, "..."));
 }
 
+/* A run id as rc_txn_new_run_id writes it, for `pid` at `when`. */
+static void run_id_at(char *buf, size_t len, time_t when, pid_t pid)
+{
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	snprintf(buf, len, "%04d%02d%02dT%02d%02d%02d.000Z-%d", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)pid);
+}
+
+static bool listed(const struct rc_run_open *v, size_t n, const char *id, size_t entries)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].run_id, id))
+			return v[i].journal_entries == entries;
+	return false;
+}
+
+/* A plain run (no record) killed while it wrote is listed from its journal entries, so
+ * that `history` shows it needs recovery; a run whose process lives is not, and a pid
+ * reused by a process that started after the run named itself is not that run's. */
+static void test_killed_plain_run_listed(void **state)
+{
+	struct rc_device a = {.name = "leaf01", .address = "192.0.2.1"};
+	struct rc_device b = {.name = "leaf02", .address = "192.0.2.2"};
+	struct rc_port_state port = {.name = "swp1"};
+	struct rc_run_open *v = NULL;
+	struct rc_err err = {0};
+	char dead[64], live[64], reused[64], recorded[64];
+	char *known[] = {recorded};
+	pid_t child, sleeper;
+	size_t n = 0;
+
+	(void)state;
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0)
+		_exit(0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	sleeper = fork();
+	assert_true(sleeper >= 0);
+	if (sleeper == 0) {
+		pause();
+		_exit(0);
+	}
+	run_id_at(dead, sizeof(dead), time(NULL), child);
+	run_id_at(live, sizeof(live), time(NULL) + 5, sleeper);	       /* named after it started */
+	run_id_at(reused, sizeof(reused), time(NULL) - 3600, sleeper); /* before it started */
+	run_id_at(recorded, sizeof(recorded), time(NULL) - 60, child);
+	assert_int_equal(rc_journal_save(journal, dead, &a, "nvue-ssh", &port, 1, &err), 0);
+	assert_int_equal(rc_journal_save(journal, dead, &b, "nvue-ssh", &port, 1, &err), 0);
+	assert_int_equal(rc_journal_save(journal, live, &a, "nvue-ssh", &port, 1, &err), 0);
+	assert_int_equal(rc_journal_save(journal, reused, &b, "nvue-ssh", &port, 1, &err), 0);
+	assert_int_equal(rc_journal_save(journal, recorded, &b, "nvue-ssh", &port, 1, &err), 0);
+
+	assert_false(rc_txn_run_id_alive(dead));
+	assert_true(rc_txn_run_id_alive(live));
+	assert_false(rc_txn_run_id_alive(reused));
+	assert_int_equal(rc_run_list_open(journal, known, 1, &v, &n), 0);
+	kill(sleeper, SIGKILL);
+	waitpid(sleeper, NULL, 0);
+	assert_true(listed(v, n, dead, 2));
+	assert_true(listed(v, n, reused, 1));
+	assert_false(listed(v, n, live, 1));
+	assert_false(listed(v, n, recorded, 1)); /* its history record says how it ended */
+	assert_int_equal(n, 2);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_rollback_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rollback_refusals, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_confirm_refusals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_killed_plain_run_listed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
