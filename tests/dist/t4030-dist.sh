@@ -35,8 +35,18 @@ test_expect_success 'the enforce unit runs with guardrails on and disruptive fie
 	test_must_contain "$u" "^SuccessExitStatus=2$"
 '
 
+test_expect_success 'the recover unit finishes half-done runs with plain rollback, soon after boot and every few minutes' '
+	u="$DIST/systemd/rocectl-recover.service" && t="$DIST/systemd/rocectl-recover.timer" &&
+	test_must_contain "$u" "^ExecStart=/usr/bin/rocectl rollback -i \\$\\{ROCECTL_INVENTORY\\} --format json$" &&
+	test_must_contain "$t" "^OnBootSec=[0-9]+min$" &&
+	test_must_contain "$t" "^OnUnitActiveSec=[0-9]+min$" &&
+	grep -qx "usr/lib/systemd/system/rocectl-recover.timer" "$SRC_DIR/debian/rocectl.install" &&
+	"$ROCECTL" rollback --help | grep -q -- "--format"
+'
+
 test_expect_success 'the controller units are hardened: no capability, read-only system but their own paths' '
-	for u in "$DIST"/systemd/rocectl-verify.service "$DIST"/systemd/rocectl-enforce.service; do
+	for u in "$DIST"/systemd/rocectl-verify.service "$DIST"/systemd/rocectl-enforce.service \
+		"$DIST"/systemd/rocectl-recover.service; do
 		test_must_contain "$u" "^ProtectSystem=strict$" &&
 		test_must_contain "$u" "^CapabilityBoundingSet=$" &&
 		test_must_contain "$u" "^NoNewPrivileges=yes$" &&
@@ -57,7 +67,8 @@ test_expect_success 'the agent unit runs agent enforce with CAP_NET_ADMIN only, 
 '
 
 test_expect_success 'systemd-analyze security rates the controller units at an exposure of at most 5.0' '
-	for u in "$TMP"/units/rocectl-verify.service "$TMP"/units/rocectl-enforce.service; do
+	for u in "$TMP"/units/rocectl-verify.service "$TMP"/units/rocectl-enforce.service \
+		"$TMP"/units/rocectl-recover.service; do
 		systemd-analyze security --offline=yes --threshold=50 "$u" >"$TMP/sec.out" 2>&1 ||
 			{ cat "$TMP/sec.out"; exit 1; }
 	done
