@@ -889,9 +889,13 @@ static int waiting_revision(struct rc_session *s, char *id, size_t len, struct r
 /* Keep the revision NVUE's --confirm timer would roll back: `nv config apply <rev>
  * --confirm-yes` (the form of clients written against real switches; a bare
  * `nv config apply` with nothing pending proves nothing), then read the revision back: it
- * must have left "confirm" for an applied state.  *kept is false when nothing waited.
- * This user's staged changes are dropped first so that nothing else is applied with it. */
-static int keep_timed(struct rc_session *s, bool *kept, struct rc_err *err)
+ * must have left "confirm" for an applied state.  *kept is false when nothing waited;
+ * *gone (with 0 and err saying so) when the switch's own timer had already rolled it back
+ * ("confirm_fail").  Any other failure, a command that timed out included, is an error:
+ * the revision may still wait, and a restore on top of it would leave the switch's timer
+ * armed over the restored configuration.  This user's staged changes are dropped first
+ * so that nothing else is applied with it. */
+static int keep_timed(struct rc_session *s, bool *kept, bool *gone, struct rc_err *err)
 {
 	char id[64], cmd[128], state[64] = "", why[300];
 	struct rc_ssh_result res;
@@ -899,6 +903,7 @@ static int keep_timed(struct rc_session *s, bool *kept, struct rc_err *err)
 	int rc = ssh_detach(s, err);
 
 	*kept = false;
+	*gone = false;
 	if (!rc)
 		rc = waiting_revision(s, id, sizeof(id), err);
 	if (rc || !id[0])
@@ -918,11 +923,14 @@ static int keep_timed(struct rc_session *s, bool *kept, struct rc_err *err)
 	cJSON_Delete(revs);
 	if (rc)
 		return rc;
-	if (!strcmp(state, "confirm_fail"))
-		return rc_errf(err, ETIMEDOUT,
-			       "the switch's own --confirm timer already rolled the change back "
-			       "(revision %s: %s)",
-			       id, state);
+	if (!strcmp(state, "confirm_fail")) {
+		*gone = true;
+		rc_errf(err, ETIMEDOUT,
+			"the switch's own --confirm timer already rolled the change back "
+			"(revision %s: %s)",
+			id, state);
+		return 0;
+	}
 	if (!nvue_revision_applied(state))
 		return rc_errf(err, EIO, "revision %s is '%s' after '%s', not applied", id, state,
 			       cmd);
@@ -935,17 +943,18 @@ static int keep_timed(struct rc_session *s, bool *kept, struct rc_err *err)
 static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
-	bool same = false, kept = false;
+	bool same = false, kept = false, gone = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
 	first_look(s);
 	if (!rc)
 		rc = nvue_discard(s, blob, err);
-	/* a run that ended was confirmed or rolled back by its timer long ago */
+	/* a run that ended was confirmed or rolled back by its timer long ago; one rolled
+	 * back by its timer already (gone) is compared below like any other */
 	if (!rc && snap.timed && !s->rest && !s->opts.undo_finished)
-		rc = keep_timed(s, &kept, err);
-	if (rc == -ETIMEDOUT)
-		rc = 0; /* rolled back already: the comparison below says whether fully */
+		rc = keep_timed(s, &kept, &gone, err);
+	if (!rc && gone)
+		*err = (struct rc_err){0}; /* not an error here: restored below if need be */
 	if (!rc)
 		rc = already_restored(s, &snap, &same, err);
 	if (!rc && !same)
@@ -966,11 +975,13 @@ static int nvue_restore_native(struct rc_session *s, const char *blob, struct rc
 static int nvue_confirm(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct nvue_snap snap;
-	bool same = false, kept = false;
+	bool same = false, kept = false, gone = false;
 	int rc = nvue_snap_parse(blob, &snap, err);
 
 	if (!rc && snap.timed && !s->rest) {
-		rc = keep_timed(s, &kept, err);
+		rc = keep_timed(s, &kept, &gone, err);
+		if (!rc && gone)
+			rc = -ETIMEDOUT; /* err says so */
 		/* nothing waited: gone back already, or kept by an earlier confirm */
 		if (!rc && !kept)
 			rc = already_restored(s, &snap, &same, err);

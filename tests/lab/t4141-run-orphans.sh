@@ -14,7 +14,11 @@
 #       others (the kept one skipped) instead of rolling the run back;
 #   (e) a confirm after the deadline is refused and says so;
 #   (f) the run's state file truncated while it waits: the timer keeps the deadline it
-#       started with and rolls the run back (never ends without restoring).
+#       started with and rolls the run back (never ends without restoring);
+#   (g) `rollback RUN` of a pending run whose NVUE leaf hangs once: a command that timed
+#       out fails that device's restore (it is not taken for the switch's own timer
+#       having rolled back), so no run ends "rolled back" with the switch's revision still
+#       waiting for its confirm; run again, it finishes exactly.
 # The witnesses are the simulators' state files (tests/faults/campaign.py's views).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -155,6 +159,23 @@ test_expect_success '(f) a truncated state file: the timer still rolls the run b
 	wait_for ".state == \"rolled back\"" "$run" &&
 	test_must_contain "$CONFIRM_DIR/$run.log" "its state cannot be read" &&
 	views >"$TMP/f.after" && diff -u "$TMP/f.before" "$TMP/f.after"
+'
+
+test_expect_success '(g) a hung command during rollback RUN is an error, never the switch timer'"'"'s rollback' '
+	views >"$TMP/g.before" &&
+	rc apply -p "$POLICY" -i "$INV" --limit leaf01 --confirm 5m >"$TMP/g.out" &&
+	run=$(run_of "$TMP/g.out") &&
+	"$SIMCTL" fault "$LAB/switchsim" leaf01 hang >/dev/null &&
+	{ rc rollback "$run" -i "$INV" >"$TMP/g.rb1" 2>&1; echo $? >"$TMP/g.rc1"; } &&
+	{ "$SIMCTL" fault "$LAB/switchsim" leaf01 clear >/dev/null 2>&1 || true; } &&
+	if [ "$(cat "$TMP/g.rc1")" = 0 ]; then
+		views >"$TMP/g.mid" && diff -u "$TMP/g.before" "$TMP/g.mid"
+	else
+		test_must_contain "$TMP/g.rb1" "leaf01" &&
+		rc rollback "$run" -i "$INV" >"$TMP/g.rb2" &&
+		views >"$TMP/g.after" && diff -u "$TMP/g.before" "$TMP/g.after"
+	fi &&
+	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$run.json"
 '
 
 test_done
