@@ -16,6 +16,7 @@ void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 	o->depth = 0;
 	o->need_comma[0] = false;
 	o->no_header = false;
+	o->details = false;
 }
 
 /* Runs of characters that need no escape go out in one fwrite: a character at a time

@@ -30,6 +30,9 @@ struct rc_out {
 	/* The value printed is nested in a line that already carries the header
 	 * (rc_out_header_line: `verify --format jsonl`), so its top-level object has none. */
 	bool no_header;
+	/* Text: every device and field as it comes (--details), not the fleet's findings
+	 * grouped by kind (include/rocectl/group.h).  JSON is the same either way. */
+	bool details;
 };
 
 void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode);
