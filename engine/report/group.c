@@ -101,7 +101,8 @@ static void change_what(enum rc_report_mode mode, const struct rc_change *c, cha
 	const char *tail = c->disruptive && mode == RC_REPORT_PLAN ? " (disruptive)" : "";
 
 	if (c->kind == RC_CHANGE_UNSUPPORTED && c->warning)
-		snprintf(buf, len, "%s", c->field);
+		snprintf(buf, len, "%s%s", c->field,
+			 strstr(c->field, ".warning") ? "" : " warning"); /* not twice */
 	else if (c->kind == RC_CHANGE_UNSUPPORTED)
 		snprintf(buf, len, "%s %s", c->field,
 			 c->note[0] ? "not effective here" : "not controllable here");
@@ -116,7 +117,7 @@ static void change_what(enum rc_report_mode mode, const struct rc_change *c, cha
 
 static void add_unverified(struct rc_group *g, const struct rc_device *dev, uint32_t u)
 {
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 	const char *sep = " ";
 	size_t o;
 
@@ -148,7 +149,7 @@ static const char *error_what(const char *device, const char *msg)
  * list on every port, so that it is one line for the fleet, not one per field. */
 struct fixed {
 	const char *port;
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 	size_t len;
 };
 
@@ -176,7 +177,7 @@ void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char
 		     const struct rc_changes *changes, const char *err_msg)
 {
 	struct fixed x = {0};
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 	bool clean = true;
 
 	if (!g->grouped) {
@@ -185,10 +186,7 @@ void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char
 	}
 	g->seq++;
 	if (err_msg) {
-		char line[sizeof(what)];
-
-		snprintf(line, sizeof(line), "error: %s", error_what(dev->name, err_msg));
-		rc_group_add(g, RC_GROUP_ERROR, line, NULL, dev, NULL);
+		rc_group_add(g, RC_GROUP_ERROR, error_what(dev->name, err_msg), NULL, dev, NULL);
 		return;
 	}
 	for (size_t i = 0; changes && i < changes->n; i++) {
@@ -215,7 +213,7 @@ void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char
 
 void rc_group_note(struct rc_group *g, const struct rc_device *dev, const char *note)
 {
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 
 	if (!g->grouped) {
 		rc_out_text(g->o, "  note: %s\n", note);

@@ -91,7 +91,7 @@ static void print_hosts(struct rc_out *o, const struct rc_result *r, bool all)
 static void group_links(struct rc_group *g, const struct rc_result *r)
 {
 	const struct rc_inventory *inv = r->inv;
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 
 	for (size_t i = 0; i < r->n_links; i++) {
 		const struct rc_link_check *c = &r->links[i];
@@ -114,7 +114,7 @@ static void group_links(struct rc_group *g, const struct rc_result *r)
  * "dscp | pcp" and "pcp | dscp" are one kind. */
 static void group_hosts(struct rc_group *g, const struct rc_result *r)
 {
-	char what[160];
+	char what[RC_GROUP_WHAT_LEN];
 
 	for (size_t i = 0; i < r->n_hosts; i++) {
 		const struct rc_host_check *c = &r->hosts[i];
