@@ -58,16 +58,16 @@ static const char *suffix_of(const struct rc_name_run *r)
 }
 
 /* Could `p` belong to run `r`: the same text around the number, and a number written the
- * way the run's are (padded to its width, or not padded).  An unpadded run whose numbers all
- * have p's padded width becomes padded (gpu1000 first, then gpu0999). */
+ * way the run's are (padded to its width or longer, or not padded).  An unpadded run whose numbers
+ * all have p's padded width becomes padded (gpu1000 first, then gpu0999). */
 static bool same_family(const struct rc_name_run *r, const struct parsed *p, bool *widen)
 {
 	*widen = false;
 	if (!r->num_len || !p->len || r->num_at != p->at || memcmp(r->name, p->name, p->at) ||
 	    strcmp(suffix_of(r), p->name + p->at + p->len))
 		return false;
-	if (r->width)
-		return p->len == r->width;
+	if (r->width) /* range.c pads to at least the width: leaf[01-128] is leaf01..leaf128 */
+		return p->len == r->width || (!p->width && p->len > r->width);
 	if (!p->width)
 		return true;
 	*widen = digits(r->first) == p->width && digits(r->last) == p->width;

@@ -128,9 +128,8 @@ static void group_hosts(struct rc_group *g, const struct rc_result *r)
 			const char *x = c->v[m].a_value, *y = c->v[m].b_value;
 			bool swap = strcmp(x, y) > 0;
 
-			snprintf(what, sizeof(what),
-				 "host NICs land on switches that differ: %s %s | %s",
-				 c->v[m].field, swap ? y : x, swap ? x : y);
+			snprintf(what, sizeof(what), "%s %s | %s", c->v[m].field, swap ? y : x,
+				 swap ? x : y);
 			rc_group_add(g, RC_GROUP_HOST, what, NULL, h, NULL);
 		}
 	}

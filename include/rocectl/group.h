@@ -22,7 +22,8 @@
 #include "rocectl/nameset.h"
 #include "rocectl/report.h"
 
-#define RC_GROUP_KINDS 64
+#define RC_GROUP_KINDS	  64
+#define RC_GROUP_WHAT_LEN (RC_ERR_MSG_MAX + 16) /* a line of a kind: an error message whole */
 /* The lines a group prints at most, its headers aside (its "and more" lines included): the
  * devices' findings, then the link and host checks' (engine/report/report_fabric.c). */
 #define RC_GROUP_LINES	     60
@@ -40,7 +41,7 @@ enum rc_group_class {
 
 struct rc_group_kind {
 	enum rc_group_class cls;
-	char what[160]; /* "pfc_enabled want 3, have none" */
+	char what[RC_GROUP_WHAT_LEN]; /* "pfc_enabled want 3, have none", an error message */
 	char note[RC_WHY_LEN];
 	size_t items;	/* ports (links, hosts; devices for errors and unverified) */
 	size_t devices; /* distinct devices */
