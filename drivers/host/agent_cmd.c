@@ -239,7 +239,9 @@ struct agent {
 	int exit_code;
 	size_t n_errors;
 	size_t n_applied; /* interfaces apply changed */
-	bool drops;	  /* counters: a drop counter is non-zero */
+	size_t n_drift;	  /* plan, verify: drifted fields (changes), on n_drifted interfaces */
+	size_t n_drifted;
+	bool drops; /* counters: a drop counter is non-zero */
 	const char *policy_path;
 	struct rc_history *hist; /* `agent enforce`: the run's record, NULL when none */
 	/* --format prometheus: each interface's drift left, and whether it could be read */
@@ -462,6 +464,8 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		return;
 	}
 	drift = count_drift(a, &r.changes);
+	a->n_drift += drift;
+	a->n_drifted += drift > 0;
 	if (a->cmd != A_APPLY || rc == 0) {
 		status = !drift ? "in-sync" : a->cmd == A_PLAN ? "changes" : "drift";
 		rc_out_open_object(&a->out, NULL);
@@ -1070,6 +1074,34 @@ static void run_counters(struct agent *a)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
+/* The last line of the text, and with -q the only one. */
+static void summary_line(struct agent *a)
+{
+	struct rc_out *o = &a->out;
+	size_t n = a->o.n_if;
+	const char *ifs = n == 1 ? "interface" : "interfaces";
+
+	o->quiet = false;
+	switch (a->cmd) {
+	case A_PLAN:
+	case A_VERIFY:
+		rc_out_text(o, "%s: %zu %s%s on %zu of %zu %s, %zu failed\n", cmd_names[a->cmd],
+			    a->n_drift, a->cmd == A_PLAN ? "change" : "drifted field",
+			    a->n_drift == 1 ? "" : "s", a->n_drifted, n, ifs, a->n_errors);
+		break;
+	case A_APPLY:
+		rc_out_text(o, "%s: %zu of %zu %s changed, %zu failed\n",
+			    a->o.enforce ? "enforce" : "apply", a->n_applied, n, ifs, a->n_errors);
+		break;
+	case A_COUNTERS:
+		rc_out_text(o, "counters: %zu %s, %s\n", n, ifs,
+			    a->drops ? "drops counted" : "no drops");
+		break;
+	default:
+		rc_out_text(o, "show: %zu %s\n", n, ifs);
+	}
+}
+
 static const char *overall_status(const struct agent *a)
 {
 	if (a->exit_code == RC_EXIT_ERROR)
@@ -1305,6 +1337,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		agent_free(a);
 		return RC_EXIT_ERROR;
 	}
+	a->out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 	rc = load_policy(a, &err);
 	if (!rc)
 		rc = discover(a, &err);
@@ -1353,6 +1386,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	else
 		run_policy_cmd(a);
 	rc_out_close_array(&a->out);
+	summary_line(a);
 	rc_out_str(&a->out, "status", NULL, overall_status(a));
 	rc_out_int(&a->out, "exit_code", NULL, a->exit_code);
 	rc_out_close_object(&a->out);

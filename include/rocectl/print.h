@@ -33,6 +33,9 @@ struct rc_out {
 	/* Text: every device and field as it comes (--details), not the fleet's findings
 	 * grouped by kind (include/rocectl/group.h).  JSON is the same either way. */
 	bool details;
+	/* Text: print nothing (-q: what comes before a command's summary line).  JSON is the
+	 * same either way. */
+	bool quiet;
 };
 
 void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode);
