@@ -340,6 +340,7 @@ static int print(const struct opts *o, const struct rc_enforce_run *run)
 		rc_enforce_prometheus(dst, run);
 	} else {
 		rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+		out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 		rc_enforce_report(&out, run);
 	}
 	if (dst == stdout)
@@ -415,6 +416,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 	f.journal_dir = o.journal;
 	f.keep_journal = o.confirm_s > 0;
 	f.opts.confirm_s = o.confirm_s;
+	f.progress = rc_cli_verbosity() >= 0; /* -q: the summary alone */
 	rc_journal_new_run_id(f.run_id, sizeof(f.run_id));
 	if (rc_history_begin(&hist, "enforce", f.run_id, o.policy, o.inventory, &err)) {
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);

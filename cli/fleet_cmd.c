@@ -294,9 +294,10 @@ static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fle
 	for (size_t i = 0; i < f->n; i++) {
 		struct rc_fleet_dev *d = &f->devs[i];
 		const struct rc_device *dev = &f->inv->devices[d->index];
+		struct rc_report_times t = {.read = true, .read_ms = d->read_ms};
 
 		rc_group_device(&g, dev, rc_driver_name_for(dev), d->rc ? NULL : &d->run.changes,
-				d->rc ? d->err.msg : NULL);
+				d->rc ? d->err.msg : NULL, &t);
 		if (!notes || !(notes[i] = check_device(d)) || rc_out_json(out))
 			continue;
 		for (size_t k = 0; k < notes[i]->n; k++)
@@ -351,8 +352,13 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 		t->failed += failed;
 		t->with_changes += n > 0 && !failed;
 		t->changes += failed ? 0 : n;
-		rc_report_device(out, RC_REPORT_PLAN, dev->name, rc_driver_name_for(dev),
-				 failed ? NULL : &before[i], failed ? d->err.msg : NULL);
+		struct rc_report_times tm = {.read = true,
+					     .read_ms = d->read_ms,
+					     .apply = d->apply_timed,
+					     .apply_ms = d->apply_ms};
+
+		rc_report_device_timed(out, RC_REPORT_PLAN, dev->name, rc_driver_name_for(dev),
+				       failed ? NULL : &before[i], failed ? d->err.msg : NULL, &tm);
 		if (!failed && n)
 			rc_out_text(out, "  applied and verified\n");
 		rc_changes_fini(&before[i]);
@@ -750,6 +756,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	if (rc_fd_limit_for(f.parallel, names[cmd]))
 		goto out;
+	f.progress = rc_cli_verbosity() >= 0; /* -q: the summary alone */
 	if (cmd == RC_FLEET_CMD_APPLY && lock_fleet(&f, &locks))
 		goto out;
 	f.journal_dir = o.journal;

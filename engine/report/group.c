@@ -174,14 +174,15 @@ static void fixed_add(struct rc_group *g, const struct rc_device *dev, struct fi
 }
 
 void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char *driver,
-		     const struct rc_changes *changes, const char *err_msg)
+		     const struct rc_changes *changes, const char *err_msg,
+		     const struct rc_report_times *t)
 {
 	struct fixed x = {0};
 	char what[RC_GROUP_WHAT_LEN];
 	bool clean = true;
 
 	if (!g->grouped) {
-		rc_report_device(g->o, g->mode, dev->name, driver, changes, err_msg);
+		rc_report_device_timed(g->o, g->mode, dev->name, driver, changes, err_msg, t);
 		return;
 	}
 	g->seq++;

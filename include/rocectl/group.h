@@ -69,9 +69,11 @@ struct rc_group {
 
 /* Begin the device part of a report on `o`; fini frees it (rc_group_print prints it). */
 void rc_group_init(struct rc_group *g, struct rc_out *o, enum rc_report_mode mode);
-/* One device's diff (err_msg non-NULL: it failed).  Not grouped: printed now. */
+/* One device's diff (err_msg non-NULL: it failed).  Not grouped: printed now, with its times
+ * (NULL: none) in JSON. */
 void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char *driver,
-		     const struct rc_changes *changes, const char *err_msg);
+		     const struct rc_changes *changes, const char *err_msg,
+		     const struct rc_report_times *t);
 /* A note a driver made about a device (plan's check op).  Not grouped: printed now. */
 void rc_group_note(struct rc_group *g, const struct rc_device *dev, const char *note);
 /* One finding of a class for the table: `port` is the port (the b end of a link, the

@@ -7,8 +7,9 @@
  *     swp1  nic_ecn.np        not controllable here
  *
  * JSON: {"device":..., "driver":..., "status":"in-sync|changes|drift|error",
- *        "error": "...", "changes":[{"port","field","kind":"set|unknown|unsupported",
- *        "old","new","disruptive"}]} */
+ *        "error": "...", "read_ms": N, "apply_ms": N,
+ *        "changes":[{"port","field","kind":"set|unknown|unsupported", "old","new","disruptive"}]}
+ */
 #ifndef ROCECTL_REPORT_H
 #define ROCECTL_REPORT_H
 
@@ -23,5 +24,16 @@ enum rc_report_mode {
 /* One device as a JSON object (or a text block).  err_msg non-NULL = the device failed. */
 void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
 		      const char *driver, const struct rc_changes *changes, const char *err_msg);
+
+/* How long a device took, in milliseconds: JSON's "read_ms" and "apply_ms" (each only when
+ * it was measured), not in the text. */
+struct rc_report_times {
+	bool read, apply;
+	uint32_t read_ms, apply_ms;
+};
+/* rc_report_device with the device's times (NULL: none). */
+void rc_report_device_timed(struct rc_out *o, enum rc_report_mode mode, const char *device,
+			    const char *driver, const struct rc_changes *changes,
+			    const char *err_msg, const struct rc_report_times *t);
 
 #endif

@@ -93,9 +93,30 @@ test_expect_success 'JSON is per device whatever the text does' '
 			.port == \"$nic\" and .field == \"pfc_enabled\" and .old == \"none\" and .new == \"3\")" \
 		"$TMP/drift.json" &&
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json --details >"$TMP/drift2.json" &&
-	jq -S "del(.timestamp)" "$TMP/drift.json" >"$TMP/a.json" &&
-	jq -S "del(.timestamp)" "$TMP/drift2.json" >"$TMP/b.json" &&
+	jq -S "del(.timestamp) | del(.devices[].read_ms)" "$TMP/drift.json" >"$TMP/a.json" &&
+	jq -S "del(.timestamp) | del(.devices[].read_ms)" "$TMP/drift2.json" >"$TMP/b.json" &&
 	diff -u "$TMP/a.json" "$TMP/b.json"
+'
+
+test_expect_success 'not on a terminal: a progress line every interval, the slowest device named; JSON has each read time' '
+	"$LAB_CMD" delay "$LAB" --delay host=1500ms --jitter 0 &&
+	{ "$LAB_CMD" exec "$LAB" -- env ROCECTL_PROGRESS_INTERVAL=500ms "$ROCECTL" verify -p "$POLICY" \
+		-i "$INV" --format json >"$TMP/slow.json" 2>"$TMP/slow.err"; st=$?; } ;
+	"$LAB_CMD" delay "$LAB" &&
+	test "$st" = 2 &&
+	grep -Eq "^rocectl: \[[0-9]/9\] devices done, 0 failed, [0-9.]+s; slowest gpu00[1-6] [0-9.]+s \(still running\)$" \
+		"$TMP/slow.err" &&
+	jq -e "all(.devices[] | select(.device | startswith(\"gpu\")); .read_ms >= 1500) and
+		all(.devices[]; .read_ms >= 0)" "$TMP/slow.json" &&
+	test_expect_code 2 rc -q verify -p "$POLICY" -i "$INV" 2>"$TMP/q.err" >/dev/null &&
+	test ! -s "$TMP/q.err"
+'
+
+test_expect_success 'enforce -q repairs and prints only its summary' '
+	rc -q enforce -p "$POLICY" -i "$INV" --disruptive allow >"$TMP/enf.txt" &&
+	test "$(wc -l <"$TMP/enf.txt")" = 1 &&
+	test_must_contain "$TMP/enf.txt" "^enforce: 4 field\(s\) repaired on 4 device\(s\) of 9" &&
+	rc verify -p "$POLICY" -i "$INV" >/dev/null
 '
 
 test_expect_success 'a range from the report selects exactly those hosts with --limit' '

@@ -268,7 +268,8 @@ static char *report(struct fleet *f, enum rc_report_mode mode, bool details, boo
 	rc_group_init(&g, &o, mode);
 	for (size_t i = 0; i < f->n_hosts + f->n_switches; i++)
 		rc_group_device(&g, &f->dev[i], i < f->n_hosts ? "agent-ssh" : "nvue-ssh",
-				errors && errors[i] ? NULL : &f->ch[i], errors ? errors[i] : NULL);
+				errors && errors[i] ? NULL : &f->ch[i], errors ? errors[i] : NULL,
+				NULL);
 	rc_group_print(&g);
 	rc_group_fini(&g);
 	fclose(m);
@@ -470,7 +471,7 @@ static void test_memory_is_flat(void **state)
 	for (size_t i = 0; i < 100000; i++) {
 		snprintf(f->dev[0].name, sizeof(f->dev[0].name), "gpu%06zu", i);
 		snprintf(f->ch[0].v[0].old_value, sizeof(f->ch[0].v[0].old_value), "%zu", i);
-		rc_group_device(&g, &f->dev[0], "agent-ssh", &f->ch[0], NULL);
+		rc_group_device(&g, &f->dev[0], "agent-ssh", &f->ch[0], NULL, NULL);
 	}
 	assert_int_equal(heap_in_use(), before);
 	assert_int_equal(g.n, RC_GROUP_KINDS);
