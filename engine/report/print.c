@@ -235,6 +235,24 @@ void rc_out_text(struct rc_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
+void rc_out_list_item(struct rc_out *o, struct rc_out_list *l)
+{
+	if (!l->n++)
+		l->quiet = o->quiet;
+	if (l->n > RC_OUT_LIST_SHOWN && !o->details)
+		o->quiet = true;
+}
+
+void rc_out_list_end(struct rc_out *o, struct rc_out_list *l, const char *what)
+{
+	if (!l->n)
+		return;
+	o->quiet = l->quiet;
+	if (l->n > RC_OUT_LIST_SHOWN && !o->details)
+		rc_out_text(o, "  and %zu more %s (--details lists them)\n",
+			    l->n - RC_OUT_LIST_SHOWN, what);
+}
+
 void rc_out_end(struct rc_out *o)
 {
 	if (rc_out_json(o))

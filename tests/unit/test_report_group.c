@@ -594,6 +594,48 @@ static void test_checks_grouped(void **state)
 	fleet_free(f);
 }
 
+/* A long list (deadlock-prone ports, cabling problems) shows its first items in text and
+ * counts the rest; --details and JSON have them all. */
+static void test_long_lists_are_cut(void **state)
+{
+	for (int mode = 0; mode < 3; mode++) { /* text, --details, JSON */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		struct rc_out o;
+		struct rc_out_list l = {0};
+
+		(void)state;
+		assert_non_null(m);
+		rc_out_init(&o, m, mode == 2 ? RC_OUT_JSON : RC_OUT_TEXT);
+		o.details = mode == 1;
+		rc_out_open_array(&o, NULL);
+		for (int i = 0; i < 20; i++) {
+			char item[16];
+
+			snprintf(item, sizeof(item), "swp%d", i + 1);
+			rc_out_list_item(&o, &l);
+			rc_out_str(&o, NULL, "  %s\n", item);
+		}
+		rc_out_list_end(&o, &l, "ports");
+		rc_out_close_array(&o);
+		rc_out_text(&o, "after\n");
+		fclose(m);
+		if (mode == 0) {
+			assert_int_equal(lines(buf), RC_OUT_LIST_SHOWN + 2);
+			assert_line(buf, "  swp8");
+			assert_line(buf, "  and 12 more ports (--details lists them)");
+			assert_line(buf, "after");
+		} else if (mode == 1) {
+			assert_int_equal(lines(buf), 21);
+			assert_line(buf, "  swp20");
+		} else {
+			assert_non_null(strstr(buf, "\"swp20\"]"));
+		}
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +650,7 @@ int main(void)
 	    cmocka_unit_test(test_errors_grouped),
 	    cmocka_unit_test(test_details_and_json_per_device),
 	    cmocka_unit_test(test_checks_grouped),
+	    cmocka_unit_test(test_long_lists_are_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
