@@ -65,7 +65,9 @@ struct agent {
 	int exit_code;
 	size_t n_errors;
 	size_t n_applied; /* interfaces apply changed */
-	bool drops;	  /* counters: a drop counter is non-zero */
+	size_t n_drift;	  /* plan, verify: drifted fields (changes), on n_drifted interfaces */
+	size_t n_drifted;
+	bool drops; /* counters: a drop counter is non-zero */
 	const char *policy_path;
 	struct rc_history *hist; /* `agent enforce`: the run's record, NULL when none */
 	/* --format prometheus: each interface's drift left, and whether it could be read */

@@ -168,6 +168,35 @@ static int on_option(int id, const char *arg, void *ctx)
 
 /* ---- the command ----------------------------------------------------------------------- */
 
+/* The last line of the text, and with -q the only one. */
+static void summary_line(struct agent *a)
+{
+	struct rc_out *o = &a->out;
+	size_t n = a->o.n_if;
+	const char *ifs = n == 1 ? "interface" : "interfaces";
+
+	o->quiet = false;
+	switch (a->cmd) {
+	case A_PLAN:
+	case A_VERIFY:
+		rc_out_text(o, "%s: %zu %s%s on %zu of %zu %s, %zu failed\n",
+			    agent_cmd_names[a->cmd], a->n_drift,
+			    a->cmd == A_PLAN ? "change" : "drifted field", a->n_drift == 1 ? "" : "s",
+			    a->n_drifted, n, ifs, a->n_errors);
+		break;
+	case A_APPLY:
+		rc_out_text(o, "%s: %zu of %zu %s changed, %zu failed\n",
+			    a->o.enforce ? "enforce" : "apply", a->n_applied, n, ifs, a->n_errors);
+		break;
+	case A_COUNTERS:
+		rc_out_text(o, "counters: %zu %s, %s\n", n, ifs,
+			    a->drops ? "drops counted" : "no drops");
+		break;
+	default:
+		rc_out_text(o, "show: %zu %s\n", n, ifs);
+	}
+}
+
 static const char *overall_status(const struct agent *a)
 {
 	if (a->exit_code == RC_EXIT_ERROR)
@@ -401,6 +430,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 		agent_free(a);
 		return RC_EXIT_ERROR;
 	}
+	a->out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 	rc = load_policy(a, &err);
 	if (!rc)
 		rc = agent_discover(a, &err);
@@ -449,6 +479,7 @@ int cmd_agent(int argc, char **argv, const struct rc_global *g)
 	else
 		agent_run_policy_cmd(a);
 	rc_out_close_array(&a->out);
+	summary_line(a);
 	rc_out_str(&a->out, "status", NULL, overall_status(a));
 	rc_out_int(&a->out, "exit_code", NULL, a->exit_code);
 	rc_out_close_object(&a->out);

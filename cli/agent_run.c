@@ -99,6 +99,8 @@ static void run_interface(struct agent *a, const char *ifname, const char *base_
 		return;
 	}
 	drift = agent_count_drift(a, &r.changes);
+	a->n_drift += drift;
+	a->n_drifted += drift > 0;
 	if (a->cmd != A_APPLY || rc == 0) {
 		status = !drift ? "in-sync" : a->cmd == A_PLAN ? "changes" : "drift";
 		rc_out_open_object(&a->out, NULL);

@@ -354,12 +354,10 @@ static int report(struct ctr_run *r)
 	struct rc_out out;
 	struct tally t = {0};
 	const char *status;
-	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
 	int code;
 
-	if (rc_cli_verbosity() < 0 && !r->o.json)
-		sink = fopen("/dev/null", "we");
-	rc_out_init(&out, sink ? sink : stdout, r->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	rc_out_init(&out, stdout, r->o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "schema", NULL, COUNTERS_SCHEMA);
 	rc_out_str(&out, "command", NULL, "counters");
@@ -394,10 +392,7 @@ static int report(struct ctr_run *r)
 	rc_out_uint(&out, "drops", NULL, t.drops);
 	if (r->resets)
 		rc_out_uint(&out, "pauses", NULL, t.pauses);
-	if (sink) {
-		fclose(sink);
-		out.f = stdout;
-	}
+	out.quiet = false;
 	rc_out_text(&out, "%zu device%s: %zu with drops, ", r->f.n, r->f.n == 1 ? "" : "s",
 		    t.with_drops);
 	if (r->resets)

@@ -263,6 +263,7 @@ static int print(const struct opts *o, const struct rc_enforce_run *run)
 		rc_enforce_prometheus(dst, run);
 	} else {
 		rc_out_init(&out, dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+		out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 		rc_enforce_report(&out, run);
 	}
 	if (dst == stdout)
@@ -345,6 +346,7 @@ int cmd_enforce(int argc, char **argv, const struct rc_global *g)
 		fprintf(stderr, "rocectl enforce: %s\n", err.msg);
 		goto out;
 	}
+	f.progress = rc_cli_verbosity() >= 0; /* -q: the summary alone */
 	txn_opts(&o, g, &topts);
 	rc_cli_say_init(&say, topts.data_on_stdout);
 	if (rc_txn_begin(&txn, &topts, &f, &say.say))

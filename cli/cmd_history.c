@@ -283,7 +283,7 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 	struct rc_err err = {0};
 	struct rc_out out;
 	char **ids = NULL;
-	size_t n = 0;
+	size_t n = 0, listed = 0, failed = 0;
 	int npos, rc, bad = 0;
 
 	(void)g;
@@ -306,6 +306,7 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 	if (o.keep || o.keep_days)
 		prune(o.dir, ids, &n, o.keep, o.keep_days);
 	rc_out_init(&out, stdout, o.json ? RC_OUT_JSON : RC_OUT_TEXT);
+	out.quiet = rc_cli_verbosity() < 0; /* -q: the summary line only */
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "schema", NULL, "rocectl.runs/v1");
 	rc_out_str(&out, "command", NULL, "history");
@@ -318,13 +319,19 @@ int cmd_history(int argc, char **argv, const struct rc_global *g)
 			bad = 1;
 			continue;
 		}
-		if (h.started >= o.since && (!o.device || touched(&h, o.device)))
+		if (h.started >= o.since && (!o.device || touched(&h, o.device))) {
 			list_one(&out, &h);
+			listed++;
+			failed += h.exit_code == RC_EXIT_ERROR;
+		}
 		rc_history_fini(&h);
 	}
 	if (!o.device && !o.since)
 		list_unrecorded(&out, ids, n);
 	rc_out_close_array(&out);
+	out.quiet = false;
+	rc_out_text(&out, "history: %zu run%s, %zu failed\n", listed, listed == 1 ? "" : "s",
+		    failed);
 	rc_out_close_object(&out);
 	rc_out_end(&out);
 	rc_history_ids_free(ids, n);

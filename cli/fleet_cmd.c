@@ -22,6 +22,7 @@
 #include "rocectl/confirm.h"
 #include "rocectl/deadlock.h"
 #include "rocectl/fleet.h"
+#include "rocectl/group.h"
 #include "rocectl/lldp.h"
 #include "rocectl/plan_file.h"
 #include "rocectl/report.h"
@@ -39,6 +40,7 @@ enum {
 	OPT_COUNTERS = 260,
 	OPT_CONFIRM,
 	OPT_SNAPSHOT,
+	OPT_DETAILS,
 };
 
 enum report_format {
@@ -58,6 +60,7 @@ struct cmd_opts {
 	const char *journal;
 	const char *output;
 	bool counters;
+	bool details; /* text: every device and field, not the findings grouped */
 	enum report_format format;
 	unsigned parallel;
 	uint32_t confirm_s;   /* apply --confirm: seconds, 0 = none */
@@ -77,6 +80,9 @@ static const char *const names[] = {"plan", "apply", "verify"};
 static const struct rc_option plan_options[] = {
     COMMON_OPTIONS,
     {"format", 0, "FMT", "text (default) or json", OPT_FORMAT},
+    {"details", 0, NULL,
+     "text: every device and port as read, not one line per kind of finding (also -v)",
+     OPT_DETAILS},
     {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
      OPT_OUTPUT},
     RC_OPT_JOURNAL(OPT_JOURNAL),
@@ -90,6 +96,9 @@ static const struct rc_option verify_options[] = {
      "line per device as it is read, "
      "in flat memory: for very large fabrics)",
      OPT_FORMAT},
+    {"details", 0, NULL,
+     "text: every device and port as read, not one line per kind of finding (also -v)",
+     OPT_DETAILS},
     {"output", 'o', "FILE",
      "write the report to FILE atomically (temporary file, then rename: for the "
      "node_exporter textfile collector)",
@@ -139,6 +148,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_SNAPSHOT:
 		o->snapshot = arg;
+		break;
+	case OPT_DETAILS:
+		o->details = true;
 		break;
 	case OPT_CONFIRM: {
 		struct rc_err err = {0};
@@ -266,20 +278,27 @@ static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fle
 			struct rc_notes **notes)
 {
 	enum rc_report_mode mode = cmd == RC_FLEET_CMD_VERIFY ? RC_REPORT_VERIFY : RC_REPORT_PLAN;
+	struct rc_group g; /* text: grouped by kind unless --details (include/rocectl/group.h) */
+	char more[64];
 
+	rc_group_init(&g, out, mode);
 	for (size_t i = 0; i < f->n; i++) {
 		struct rc_fleet_dev *d = &f->devs[i];
 		const struct rc_device *dev = &f->inv->devices[d->index];
+		struct rc_report_times t = {.read = true, .read_ms = d->read_ms};
 
-		rc_report_device(out, mode, dev->name, rc_driver_name_for(dev),
-				 d->rc ? NULL : &d->run.changes, d->rc ? d->err.msg : NULL);
+		rc_group_device(&g, dev, rc_driver_name_for(dev), d->rc ? NULL : &d->run.changes,
+				d->rc ? d->err.msg : NULL, &t);
 		if (!notes || !(notes[i] = check_device(d)) || rc_out_json(out))
 			continue;
 		for (size_t k = 0; k < notes[i]->n; k++)
-			rc_out_text(out, "  note: %s\n", notes[i]->v[k]);
+			rc_group_note(&g, dev, notes[i]->v[k]);
+		snprintf(more, sizeof(more), "%zu more not shown", notes[i]->dropped);
 		if (notes[i]->dropped)
-			rc_out_text(out, "  note: %zu more not shown\n", notes[i]->dropped);
+			rc_group_note(&g, dev, more);
 	}
+	rc_group_print(&g);
+	rc_group_fini(&g);
 }
 
 static void summary(struct rc_out *out, enum rc_fleet_cmd cmd, const struct tally *t)
@@ -324,8 +343,13 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 		t->failed += failed;
 		t->with_changes += n > 0 && !failed;
 		t->changes += failed ? 0 : n;
-		rc_report_device(out, RC_REPORT_PLAN, dev->name, rc_driver_name_for(dev),
-				 failed ? NULL : &before[i], failed ? d->err.msg : NULL);
+		struct rc_report_times tm = {.read = true,
+					     .read_ms = d->read_ms,
+					     .apply = d->apply_timed,
+					     .apply_ms = d->apply_ms};
+
+		rc_report_device_timed(out, RC_REPORT_PLAN, dev->name, rc_driver_name_for(dev),
+				       failed ? NULL : &before[i], failed ? d->err.msg : NULL, &tm);
 		if (!failed && n)
 			rc_out_text(out, "  applied and verified\n");
 		rc_changes_fini(&before[i]);
@@ -518,6 +542,7 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	if (rc_cli_verbosity() < 0 && o->format == FMT_TEXT)
 		sink = fopen("/dev/null", "w");
 	rc_out_init(&out, sink ? sink : dst, o->format == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	out.details = o->details || rc_cli_verbosity() > 0;
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "command", NULL, names[cmd]);
 	if (cmd == RC_FLEET_CMD_APPLY)
@@ -622,6 +647,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	if (rc_fd_limit_for(f.parallel, names[cmd]))
 		goto out;
+	f.progress = rc_cli_verbosity() >= 0; /* -q: the summary alone */
 	f.disconnect_after_read = cmd == RC_FLEET_CMD_VERIFY;
 	f.read_counters = cmd == RC_FLEET_CMD_VERIFY && o.counters;
 	f.read_neighbors = cmd == RC_FLEET_CMD_VERIFY;

@@ -54,6 +54,31 @@ static void add_map(cJSON *o, const char *key, uint64_t mask, const uint8_t *val
 	}
 }
 
+/* "reasons": [{"groups", "why"}], each reason of "why" with the groups it is about (absent
+ * from a state whose reasons have no groups: "why" is then about every group). */
+static void add_reasons(cJSON *j, const struct rc_effect *e)
+{
+	cJSON *arr;
+
+	if (!e->n_why)
+		return;
+	arr = cJSON_AddArrayToObject(j, "reasons");
+	for (size_t i = 0; arr && i < rc_effect_n_reasons(e); i++) {
+		cJSON *r = cJSON_CreateObject();
+		char text[RC_WHY_LEN];
+		uint32_t groups;
+		size_t a, b;
+
+		if (!r)
+			return;
+		rc_effect_reason_at(e, i, &groups, &a, &b);
+		snprintf(text, sizeof(text), "%.*s", (int)(b - a), e->why + a);
+		cJSON_AddNumberToObject(r, "groups", groups);
+		cJSON_AddStringToObject(r, "why", text);
+		cJSON_AddItemToArray(arr, r);
+	}
+}
+
 /* What the driver saw beyond the values; only when it saw something. */
 static void add_effect(cJSON *o, const struct rc_effect *e)
 {
@@ -67,6 +92,7 @@ static void add_effect(cJSON *o, const struct rc_effect *e)
 	cJSON_AddNumberToObject(j, "unverified", e->unverified);
 	cJSON_AddNumberToObject(j, "warn", e->warn);
 	cJSON_AddStringToObject(j, "why", e->why);
+	add_reasons(j, e);
 }
 
 cJSON *rc_port_qos_to_cjson(const struct port_qos *q)
@@ -410,6 +436,41 @@ static void read_rest(struct rd *r, const cJSON *o, struct port_qos *q)
 		q->headroom_derived = (uint8_t)num(r, o, "headroom_derived", 0, 255);
 }
 
+/* Optional (older agents and journals have none: "why" is then about every group).  The
+ * reasons are added again as the driver added them; they must make "why" byte for byte. */
+static void read_reasons(struct rd *r, const cJSON *arr, struct rc_effect *e)
+{
+	struct rc_effect again;
+	const cJSON *it;
+
+	if (!arr)
+		return;
+	memset(&again, 0, sizeof(again));
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > RC_WHY_PARTS) {
+		bad(r, "effect.reasons");
+		return;
+	}
+	cJSON_ArrayForEach(it, arr)
+	{
+		const char *text =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "why"));
+		uint32_t groups = (uint32_t)num(r, it, "groups", 0, RC_F_ALL) & RC_F_ALL;
+
+		if (!cJSON_IsObject(it) || !text) {
+			bad(r, "effect.reasons");
+			return;
+		}
+		rc_effect_reason(&again, groups, "%s", text);
+	}
+	if (strcmp(again.why, e->why)) {
+		bad(r, "effect.reasons");
+		return;
+	}
+	e->n_why = again.n_why;
+	memcpy(e->why_end, again.why_end, sizeof(e->why_end));
+	memcpy(e->why_groups, again.why_groups, sizeof(e->why_groups));
+}
+
 /* Optional; a why too long for the model is refused, not cut (it came from our own
  * writer, so a long one means the document is not ours). */
 static void read_effect(struct rd *r, const cJSON *o, struct rc_effect *e)
@@ -435,6 +496,7 @@ static void read_effect(struct rd *r, const cJSON *o, struct rc_effect *e)
 		return;
 	}
 	memcpy(e->why, why, strlen(why) + 1);
+	read_reasons(r, cJSON_GetObjectItemCaseSensitive(j, "reasons"), e);
 }
 
 int rc_port_qos_from_cjson(const cJSON *o, struct port_qos *q, struct rc_err *err)

@@ -362,6 +362,8 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 				enum rc_lldp_state (*state)(const void *ctx, size_t dev),
 				const void *ctx, const struct rc_cabling *c)
 {
+	struct rc_out_list shown = {0};
+
 	rc_out_open_object(o, "cabling");
 	rc_out_uint(o, "links_checked", NULL, c->links_checked);
 	rc_out_uint(o, "links_unknown", NULL, c->links_unknown);
@@ -378,6 +380,7 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 		char at[2 * RC_NAME_MAX + 2];
 
 		snprintf(at, sizeof(at), "%s:%s", inv->devices[f->dev].name, f->port);
+		rc_out_list_item(o, &shown); /* text: the first few */
 		rc_out_open_object(o, NULL);
 		rc_out_str(o, "kind", "  %-9s", rc_cable_kind_name(f->kind));
 		rc_out_str(o, "at", " %s", at);
@@ -398,6 +401,7 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 		rc_out_text(o, "\n");
 		rc_out_close_object(o);
 	}
+	rc_out_list_end(o, &shown, "problems");
 	rc_out_close_array(o);
 	rc_out_str(o, "status", NULL, c->n ? "drift" : c->links_checked ? "ok" : "unknown");
 	rc_out_close_object(o);

@@ -7,7 +7,8 @@
  * without effect (struct rc_effect) is drift even when its values are equal: one SET change
  * "<group>.effect" with the driver's reason, so apply rewrites the group; a group whose
  * value is inert on the device is one UNSUPPORTED change with the reason, and a warning
- * the driver raised about a group is one UNSUPPORTED change "<group>.warning".  Byte sizes are
+ * the driver raised about a group is one UNSUPPORTED change "<group>.warning"; each carries
+ * the reasons the driver gave for that group only.  Byte sizes are
  * compared with the policy's tolerance because switch ASICs quantize (docs/POLICY.md,
  * tolerance.threshold). */
 #include <errno.h>
@@ -550,14 +551,18 @@ static const struct {
 static void emit_note(struct differ *d, const char *suffix, const char *old_value,
 		      const char *new_value)
 {
-	char field[48];
+	char field[48], *note;
 	size_t before = d->out->n;
 
 	snprintf(field, sizeof(field), "%s%s", rc_field_name(d->group), suffix);
 	emit(d, field, old_value, new_value, false);
-	if (d->rc == 0 && d->out->n > before)
-		snprintf(d->out->v[before].note, sizeof(d->out->v[before].note), "%s",
-			 d->have->effect.why[0] ? d->have->effect.why : "no reason given");
+	if (d->rc || d->out->n <= before)
+		return;
+	/* only the reasons about this group: another group's are that group's note */
+	note = d->out->v[before].note;
+	rc_effect_why_of(&d->have->effect, d->group, note, sizeof(d->out->v[before].note));
+	if (!note[0])
+		snprintf(note, sizeof(d->out->v[before].note), "no reason given");
 }
 
 static void diff_group(struct differ *d, void (*fn)(struct differ *d))

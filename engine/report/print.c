@@ -16,6 +16,8 @@ void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode)
 	o->depth = 0;
 	o->need_comma[0] = false;
 	o->no_header = false;
+	o->details = false;
+	o->quiet = false;
 }
 
 /* Runs of characters that need no escape go out in one fwrite: a character at a time
@@ -161,7 +163,7 @@ void rc_out_str(struct rc_out *o, const char *key, const char *text_fmt, const c
 	if (rc_out_json(o)) {
 		json_key(o, key);
 		rc_json_escape(o->f, value ? value : "");
-	} else if (text_fmt) {
+	} else if (text_fmt && !o->quiet) {
 		char *fixed = value && !rc_utf8_valid(value) ? rc_utf8_fix(value) : NULL;
 
 		fprintf(o->f, text_fmt, fixed ? fixed : value ? value : "");
@@ -174,7 +176,7 @@ void rc_out_uint(struct rc_out *o, const char *key, const char *text_fmt, uint64
 	if (rc_out_json(o)) {
 		json_key(o, key);
 		fprintf(o->f, "%" PRIu64, value);
-	} else if (text_fmt) {
+	} else if (text_fmt && !o->quiet) {
 		fprintf(o->f, text_fmt, value);
 	}
 }
@@ -184,7 +186,7 @@ void rc_out_int(struct rc_out *o, const char *key, const char *text_fmt, int64_t
 	if (rc_out_json(o)) {
 		json_key(o, key);
 		fprintf(o->f, "%" PRId64, value);
-	} else if (text_fmt) {
+	} else if (text_fmt && !o->quiet) {
 		fprintf(o->f, text_fmt, value);
 	}
 }
@@ -197,7 +199,7 @@ void rc_out_double(struct rc_out *o, const char *key, const char *text_fmt, doub
 			fprintf(o->f, "%.10g", value);
 		else
 			fputs("null", o->f);
-	} else if (text_fmt) {
+	} else if (text_fmt && !o->quiet) {
 		fprintf(o->f, text_fmt, value);
 	}
 }
@@ -207,7 +209,7 @@ void rc_out_bool(struct rc_out *o, const char *key, const char *text_fmt, bool v
 	if (rc_out_json(o)) {
 		json_key(o, key);
 		fputs(value ? "true" : "false", o->f);
-	} else if (text_fmt) {
+	} else if (text_fmt && !o->quiet) {
 		fprintf(o->f, text_fmt, value ? "on" : "off");
 	}
 }
@@ -217,7 +219,7 @@ void rc_out_null(struct rc_out *o, const char *key, const char *text)
 	if (rc_out_json(o)) {
 		json_key(o, key);
 		fputs("null", o->f);
-	} else if (text) {
+	} else if (text && !o->quiet) {
 		fputs(text, o->f);
 	}
 }
@@ -226,11 +228,29 @@ void rc_out_text(struct rc_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (rc_out_json(o))
+	if (rc_out_json(o) || o->quiet)
 		return;
 	va_start(ap, fmt);
 	vfprintf(o->f, fmt, ap);
 	va_end(ap);
+}
+
+void rc_out_list_item(struct rc_out *o, struct rc_out_list *l)
+{
+	if (!l->n++)
+		l->quiet = o->quiet;
+	if (l->n > RC_OUT_LIST_SHOWN && !o->details)
+		o->quiet = true;
+}
+
+void rc_out_list_end(struct rc_out *o, struct rc_out_list *l, const char *what)
+{
+	if (!l->n)
+		return;
+	o->quiet = l->quiet;
+	if (l->n > RC_OUT_LIST_SHOWN && !o->details)
+		rc_out_text(o, "  and %zu more %s (--details lists them)\n",
+			    l->n - RC_OUT_LIST_SHOWN, what);
 }
 
 void rc_out_end(struct rc_out *o)

@@ -84,6 +84,13 @@ static void report_unverified(struct rc_out *o, const struct rc_changes *changes
 void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *device,
 		      const char *driver, const struct rc_changes *changes, const char *err_msg)
 {
+	rc_report_device_timed(o, mode, device, driver, changes, err_msg, NULL);
+}
+
+void rc_report_device_timed(struct rc_out *o, enum rc_report_mode mode, const char *device,
+			    const char *driver, const struct rc_changes *changes,
+			    const char *err_msg, const struct rc_report_times *t)
+{
 	size_t n_set = changes ? rc_changes_count(changes, RC_CHANGE_SET) : 0;
 	size_t n_unknown = changes ? rc_changes_count(changes, RC_CHANGE_UNKNOWN) : 0;
 	size_t n_unsup = changes ? rc_changes_count(changes, RC_CHANGE_UNSUPPORTED) : 0;
@@ -96,8 +103,14 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
 	rc_out_str(o, "device", "%s", device);
 	rc_out_str(o, "driver", " (%s): ", driver);
 	rc_out_str(o, "status", NULL, status);
-	if (err_msg) {
+	if (err_msg)
 		rc_out_str(o, "error", "error: %s\n", err_msg);
+	if (t && t->read)
+		rc_out_uint(o, "read_ms", NULL, t->read_ms);
+	if (t && t->apply)
+		rc_out_uint(o, "apply_ms", NULL, t->apply_ms);
+	if (err_msg) {
+		/* said above */
 	} else if (!n_set && !n_unknown) {
 		rc_out_text(o, "%s", mode == RC_REPORT_PLAN ? "no changes" : "in sync");
 		if (mode == RC_REPORT_VERIFY && n_unsup > n_warn)

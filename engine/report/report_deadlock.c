@@ -78,6 +78,7 @@ void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
 {
 	const struct rc_inventory *inv = dl->inv;
 	uint8_t lossless = e->lossless;
+	struct rc_out_list lat = {0}, cyc = {0}, unp = {0}; /* text: the first few of each */
 	size_t unknown = 0;
 
 	*unprotected = 0;
@@ -108,16 +109,21 @@ void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
 
 		endpoint(a, sizeof(a), inv, &l->a);
 		endpoint(b, sizeof(b), inv, &l->b);
+		rc_out_list_item(o, &lat);
 		rc_out_open_object(o, NULL);
 		rc_out_str(o, "kind", "  %s link", rc_deadlock_lateral_kind(inv, dl->lateral[i]));
 		rc_out_str(o, "a", " %s", a);
 		rc_out_str(o, "b", " -- %s\n", b);
 		rc_out_close_object(o);
 	}
+	rc_out_list_end(o, &lat, "links");
 	rc_out_close_array(o);
 	rc_out_open_array(o, "cycles");
-	for (size_t i = 0; i < dl->n_cycles; i++)
+	for (size_t i = 0; i < dl->n_cycles; i++) {
+		rc_out_list_item(o, &cyc);
 		out_cycle(o, inv, &dl->cycles[i]);
+	}
+	rc_out_list_end(o, &cyc, "cycles");
 	rc_out_close_array(o);
 	rc_out_open_array(o, "unprotected");
 	for (size_t l = 0; lossless && l < inv->n_links; l++) {
@@ -136,6 +142,7 @@ void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
 			if (!strcmp(wd, "on"))
 				continue;
 			endpoint(at, sizeof(at), inv, ends[k]);
+			rc_out_list_item(o, &unp);
 			rc_out_open_object(o, NULL);
 			rc_out_str(o, "device", NULL, inv->devices[ends[k]->dev].name);
 			rc_out_str(o, "port", NULL, ends[k]->port);
@@ -154,6 +161,7 @@ void rc_report_deadlock_ends(struct rc_out *o, const struct rc_deadlock *dl,
 			rc_out_close_object(o);
 		}
 	}
+	rc_out_list_end(o, &unp, "ports");
 	rc_out_close_array(o);
 	rc_out_str(o, "status", NULL,
 		   !dl->prone || !lossless ? "ok"

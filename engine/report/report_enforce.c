@@ -158,6 +158,7 @@ void rc_enforce_report(struct rc_out *o, const struct rc_enforce_run *r)
 		rc_out_null(o, "guardrail", NULL);
 	}
 	confirm_print(o, r);
+	o->quiet = false; /* -q muted what came before */
 	rc_out_open_object(o, "summary");
 	rc_out_uint(o, "repaired_fields", "enforce: %" PRIu64 " field(s) repaired",
 		    r->repaired_fields);

@@ -8,6 +8,9 @@
  * JSON: "links": [{"a","b","status":"ok|mismatch|unknown","mismatches":[{"field","a","b"}]}],
  *       "hosts": [{"host","status",
  *                  "mismatches":[{"field","a_port","a","b_port","b"}]}] */
+#include <string.h>
+
+#include "rocectl/group.h"
 #include "rocectl/result.h"
 
 static const char *status_name(enum rc_check_status s)
@@ -83,16 +86,76 @@ static void print_hosts(struct rc_out *o, const struct rc_result *r, bool all)
 	rc_out_close_array(o);
 }
 
+/* The text at fleet size (include/rocectl/group.h): one line per field and pair of values,
+ * with the links (a ends -- b ends) or hosts that have it. */
+static void group_links(struct rc_group *g, const struct rc_result *r)
+{
+	const struct rc_inventory *inv = r->inv;
+	char what[RC_GROUP_WHAT_LEN];
+
+	for (size_t i = 0; i < r->n_links; i++) {
+		const struct rc_link_check *c = &r->links[i];
+		const struct rc_link *l = &inv->links[c->link];
+		const struct rc_device *a = &inv->devices[l->a.dev], *b = &inv->devices[l->b.dev];
+
+		g->seq++;
+		if (c->status == RC_CHECK_UNKNOWN)
+			rc_group_add(g, RC_GROUP_LINK, "link not checked: an end was not read",
+				     NULL, a, b->name);
+		for (size_t m = 0; m < c->n; m++) {
+			snprintf(what, sizeof(what), "%s %s | %s", c->v[m].field, c->v[m].a_value,
+				 c->v[m].b_value);
+			rc_group_add(g, RC_GROUP_LINK, what, NULL, a, b->name);
+		}
+	}
+}
+
+/* A host's sides are in the order they were read: the values of a pair are sorted so that
+ * "dscp | pcp" and "pcp | dscp" are one kind. */
+static void group_hosts(struct rc_group *g, const struct rc_result *r)
+{
+	char what[RC_GROUP_WHAT_LEN];
+
+	for (size_t i = 0; i < r->n_hosts; i++) {
+		const struct rc_host_check *c = &r->hosts[i];
+		const struct rc_device *h = &r->inv->devices[c->dev];
+
+		g->seq++;
+		if (c->status == RC_CHECK_UNKNOWN)
+			rc_group_add(g, RC_GROUP_HOST, "not checked: a switch side was not read",
+				     NULL, h, NULL);
+		for (size_t m = 0; m < c->n; m++) {
+			const char *x = c->v[m].a_value, *y = c->v[m].b_value;
+			bool swap = strcmp(x, y) > 0;
+
+			snprintf(what, sizeof(what), "%s %s | %s", c->v[m].field, swap ? y : x,
+				 swap ? x : y);
+			rc_group_add(g, RC_GROUP_HOST, what, NULL, h, NULL);
+		}
+	}
+}
+
 void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_links,
 		      size_t *bad_hosts)
 {
+	struct rc_group g;
+
 	*bad_links = *bad_hosts = 0;
 	for (size_t i = 0; i < r->n_links; i++)
 		*bad_links += r->links[i].status != RC_CHECK_OK;
 	for (size_t i = 0; i < r->n_hosts; i++)
 		*bad_hosts += r->hosts[i].status != RC_CHECK_OK;
-	print_links(o, r, false);
-	print_hosts(o, r, false);
+	rc_group_init(&g, o, RC_REPORT_VERIFY);
+	g.max_lines = RC_GROUP_CHECK_LINES;
+	if (g.grouped) {
+		group_links(&g, r);
+		group_hosts(&g, r);
+		rc_group_print(&g);
+	} else {
+		print_links(o, r, false);
+		print_hosts(o, r, false);
+	}
+	rc_group_fini(&g);
 	rc_out_text(o,
 		    "links: %zu checked, %zu not consistent; dual-homed hosts: %zu checked, "
 		    "%zu asymmetric\n",

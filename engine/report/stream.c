@@ -228,8 +228,9 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	pthread_mutex_lock(&s->lock);
 	merge_cabling(s, &mine);
 	line_open(s, "device");
-	rc_report_device(&s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
-			 d->rc ? NULL : c, d->rc ? d->err.msg : NULL);
+	rc_report_device_timed(&s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
+			       d->rc ? NULL : c, d->rc ? d->err.msg : NULL,
+			       &(struct rc_report_times){.read = true, .read_ms = d->read_ms});
 	line_close(s);
 	s->t->devices++;
 	s->t->failed += d->rc != 0;

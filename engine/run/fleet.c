@@ -1,6 +1,6 @@
 /* The fleet executor: a fixed pool of worker threads taking devices from a shared index.
  * Everything a worker touches belongs to its device (struct rc_fleet_dev), so the only
- * shared state is the next-index counter and the progress tally, both under one lock. */
+ * shared state is the next-index counter and the progress tally, all under one lock. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -12,40 +12,138 @@
 #include "rocectl/deadline.h"
 #include "rocectl/fleet.h"
 #include "rocectl/lldp.h"
+#include "rocectl/units.h"
+#include "rocectl/util.h"
+
+/* Progress on stderr: on a terminal one line redrawn as devices finish; elsewhere (a timer's
+ * journal) a line every interval, from a thread of its own so that it comes even while
+ * every worker waits on a device that hangs. */
+enum progress {
+	PROGRESS_NONE = 0,
+	PROGRESS_TTY,
+	PROGRESS_LINES,
+};
+
+#define PROGRESS_INTERVAL_MS_DEFAULT 5000
+
+/* What a worker is on, for the slowest device still being worked on. */
+struct slot {
+	bool busy;
+	size_t i;
+	struct timespec start;
+};
 
 struct pool {
 	size_t n;
 	size_t next;
 	size_t done, failed;
 	int (*work)(void *ctx, size_t i);
+	const char *(*name)(void *ctx, size_t i); /* NULL: items have no names */
 	void *ctx;
-	bool progress;
+	enum progress progress;
+	uint64_t interval_ms;
 	pthread_mutex_t lock;
+	pthread_cond_t wake; /* the ticker's: the work is over */
+	bool over;
 	struct timespec start;
+	/* the slowest item finished so far */
+	bool have_slowest;
+	size_t slowest_i;
+	double slowest_s;
+	size_t n_slots;
+	struct slot *slots;
 };
+
+struct worker_arg {
+	struct pool *p;
+	size_t slot;
+};
+
+static double seconds_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
 
 static double elapsed_s(const struct timespec *start)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
+	return seconds_between(start, &now);
 }
 
-static void progress(struct pool *p)
+static void progress_tty(struct pool *p)
 {
-	if (!p->progress)
+	if (p->progress != PROGRESS_TTY)
 		return;
 	fprintf(stderr, "\r\033[K[%zu/%zu] devices done, %zu failed, %.1fs", p->done, p->n,
 		p->failed, elapsed_s(&p->start));
 	fflush(stderr);
 }
 
-static void *worker(void *arg)
+/* One line for a journal: how far, how many failed, and the slowest device so far, finished
+ * or (when it has taken longer) still being worked on.  Under the pool's lock. */
+static void progress_line(struct pool *p)
+{
+	struct timespec now;
+	bool running = false, any = p->have_slowest;
+	double slowest = p->slowest_s;
+	size_t at = p->slowest_i;
+	const char *name;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (size_t k = 0; k < p->n_slots; k++) {
+		double s = seconds_between(&p->slots[k].start, &now);
+
+		if (p->slots[k].busy && (!any || s > slowest)) {
+			any = running = true;
+			slowest = s;
+			at = p->slots[k].i;
+		}
+	}
+	fprintf(stderr, "rocectl: [%zu/%zu] devices done, %zu failed, %.1fs", p->done, p->n,
+		p->failed, seconds_between(&p->start, &now));
+	name = any && p->name ? p->name(p->ctx, at) : NULL;
+	if (name)
+		fprintf(stderr, "; slowest %s %.1fs%s", name, slowest,
+			running ? " (still running)" : "");
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+static void *ticker(void *arg)
 {
 	struct pool *p = arg;
+	struct timespec next = p->start, now;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->over) {
+		next.tv_sec += (time_t)(p->interval_ms / 1000);
+		next.tv_nsec += (long)(p->interval_ms % 1000) * 1000000L;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		do {
+			pthread_cond_timedwait(&p->wake, &p->lock, &next);
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (!p->over && seconds_between(&now, &next) > 0);
+		if (!p->over)
+			progress_line(p);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void *worker(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct pool *p = w->p;
+	struct slot *me = &p->slots[w->slot];
 
 	for (;;) {
+		struct timespec end;
+		double took;
 		size_t i;
 		int bad;
 
@@ -55,44 +153,133 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		i = p->next++;
+		me->busy = true;
+		me->i = i;
+		clock_gettime(CLOCK_MONOTONIC, &me->start);
 		pthread_mutex_unlock(&p->lock);
 
 		bad = p->work(p->ctx, i);
 
 		pthread_mutex_lock(&p->lock);
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		took = seconds_between(&me->start, &end);
+		me->busy = false;
+		if (!p->have_slowest || took > p->slowest_s) {
+			p->have_slowest = true;
+			p->slowest_s = took;
+			p->slowest_i = i;
+		}
 		p->done++;
 		if (bad)
 			p->failed++;
-		progress(p);
+		progress_tty(p);
 		pthread_mutex_unlock(&p->lock);
 	}
+}
+
+/* ROCECTL_PROGRESS_INTERVAL: seconds ("5") or a duration ("500ms", "2s"); 0 = no lines. */
+static uint64_t progress_interval_ms(void)
+{
+	const char *env = getenv("ROCECTL_PROGRESS_INTERVAL"), *why = NULL;
+	uint64_t v;
+
+	if (!env || !*env)
+		return PROGRESS_INTERVAL_MS_DEFAULT;
+	if (!rc_parse_u64(env, 10, 0, 86400, &v))
+		return v * 1000;
+	if (!rc_parse_duration(env, &v, &why))
+		return v / 1000 ? v / 1000 : 1;
+	fprintf(stderr,
+		"rocectl: warning: ROCECTL_PROGRESS_INTERVAL '%s' is not seconds or a duration "
+		"(%s); using 5s\n",
+		env, why ? why : "?");
+	return PROGRESS_INTERVAL_MS_DEFAULT;
+}
+
+static void pool_progress(struct pool *p, bool show)
+{
+	if (!show)
+		return;
+	if (isatty(STDERR_FILENO)) {
+		p->progress = PROGRESS_TTY;
+		return;
+	}
+	p->interval_ms = progress_interval_ms();
+	p->progress = p->interval_ms ? PROGRESS_LINES : PROGRESS_NONE;
+}
+
+static size_t pool_run(unsigned parallel, bool show_progress, size_t n,
+		       int (*work)(void *ctx, size_t i), const char *(*name)(void *ctx, size_t i),
+		       void *ctx)
+{
+	struct pool p = {.n = n, .work = work, .name = name, .ctx = ctx};
+	size_t nthreads = parallel < n ? parallel : n;
+	struct slot here = {0};
+	pthread_condattr_t ca;
+	struct worker_arg *args;
+	pthread_t *tids, tick;
+	size_t started = 0;
+	bool ticking = false;
+
+	if (n == 0)
+		return 0;
+	pool_progress(&p, show_progress);
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p.wake, &ca);
+	pthread_condattr_destroy(&ca);
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	nthreads = nthreads ? nthreads : 1;
+	tids = calloc(nthreads, sizeof(*tids));
+	args = calloc(nthreads, sizeof(*args));
+	p.slots = calloc(nthreads, sizeof(*p.slots));
+	p.n_slots = nthreads;
+	if (!tids || !args || !p.slots) { /* out of memory: one worker, this thread */
+		free(p.slots);
+		p.slots = &here;
+		p.n_slots = 1;
+		nthreads = 0;
+	}
+	if (p.progress == PROGRESS_LINES)
+		ticking = pthread_create(&tick, NULL, ticker, &p) == 0;
+	for (size_t i = 0; i < nthreads; i++) {
+		args[i] = (struct worker_arg){&p, i};
+		if (pthread_create(&tids[i], NULL, worker, &args[i]) == 0)
+			started++;
+	}
+	if (started == 0) /* no thread could start: do the work here */
+		worker(&(struct worker_arg){&p, 0});
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	pthread_mutex_lock(&p.lock);
+	p.over = true;
+	pthread_cond_signal(&p.wake);
+	pthread_mutex_unlock(&p.lock);
+	if (ticking)
+		pthread_join(tick, NULL);
+	if (p.progress == PROGRESS_TTY)
+		fprintf(stderr, "\r\033[K");
+	free(tids);
+	free(args);
+	if (p.slots != &here)
+		free(p.slots);
+	pthread_cond_destroy(&p.wake);
+	pthread_mutex_destroy(&p.lock);
+	return p.failed;
 }
 
 size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
 		   int (*work)(void *ctx, size_t i), void *ctx)
 {
-	struct pool p = {.n = n, .work = work, .ctx = ctx, .progress = show_progress};
-	size_t nthreads = parallel < n ? parallel : n;
-	pthread_t *tids;
-	size_t started = 0;
+	return pool_run(parallel, show_progress, n, work, NULL, ctx);
+}
 
-	if (n == 0)
-		return 0;
-	pthread_mutex_init(&p.lock, NULL);
-	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	tids = calloc(nthreads ? nthreads : 1, sizeof(*tids));
-	for (size_t i = 0; tids && i < nthreads; i++)
-		if (pthread_create(&tids[i], NULL, worker, &p) == 0)
-			started++;
-	if (started == 0) /* no thread could start: do the work here */
-		worker(&p);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	if (show_progress)
-		fprintf(stderr, "\r\033[K");
-	free(tids);
-	pthread_mutex_destroy(&p.lock);
-	return p.failed;
+size_t rc_pool_run_named(unsigned parallel, bool show_progress, size_t n,
+			 int (*work)(void *ctx, size_t i), const char *(*name)(void *ctx, size_t i),
+			 void *ctx)
+{
+	return pool_run(parallel, show_progress, n, work, name, ctx);
 }
 
 struct fleet_job {
@@ -110,13 +297,28 @@ static int fleet_job_one(void *ctx, size_t i)
 	return d->rc != 0;
 }
 
+static const char *fleet_job_name(void *ctx, size_t i)
+{
+	struct fleet_job *j = ctx;
+
+	return j->f->inv->devices[j->f->devs[j->order[i]].index].name;
+}
+
 /* Run work() on the listed devices with at most f->parallel threads. */
 static size_t run_pool(struct rc_fleet *f, size_t *order, size_t n,
 		       void (*work)(struct rc_fleet *, struct rc_fleet_dev *))
 {
 	struct fleet_job j = {.f = f, .order = order, .work = work};
 
-	return rc_pool_run(f->parallel, f->progress, n, fleet_job_one, &j);
+	return rc_pool_run_named(f->parallel, f->progress, n, fleet_job_one, fleet_job_name, &j);
+}
+
+/* Milliseconds since `start` (CLOCK_MONOTONIC), for a device's report. */
+static uint32_t ms_since(const struct timespec *start)
+{
+	double ms = elapsed_s(start) * 1000.0;
+
+	return ms <= 0 ? 0 : ms >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)(ms + 0.5);
 }
 
 int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const struct rc_policy *pol,
@@ -131,7 +333,7 @@ int rc_fleet_init(struct rc_fleet *f, const struct rc_inventory *inv, const stru
 	f->pol = pol;
 	f->opts = *opts;
 	f->parallel = parallel ? parallel : RC_FLEET_DEFAULT_PARALLEL;
-	f->progress = isatty(STDERR_FILENO);
+	f->progress = true;
 	f->devs = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*f->devs));
 	sel = calloc(inv->n_devices ? inv->n_devices : 1, sizeof(*sel));
 	if (!f->devs || !sel) {
@@ -178,8 +380,10 @@ uint32_t rc_fleet_read_deadline_ms(const struct rc_device *dev)
 static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 {
 	const struct rc_device *dev = &f->inv->devices[d->index];
+	struct timespec start;
 	int rc = 0;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	d->rc = 0;
 	rc_deadline_set(rc_fleet_read_deadline_ms(dev));
 	if (!d->opened) {
@@ -219,6 +423,7 @@ static void read_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 		rc_devrun_disconnect(&d->run);
 		d->opened = false;
 	}
+	d->read_ms = ms_since(&start);
 	if (f->on_read)
 		f->on_read(f, d, f->on_read_ctx);
 }
@@ -337,10 +542,14 @@ size_t rc_fleet_counters(struct rc_fleet *f)
 
 static void apply_one(struct rc_fleet *f, struct rc_fleet_dev *d)
 {
+	struct timespec start;
 	int rc;
 
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	d->run.keep_journal = f->keep_journal;
 	rc = rc_devrun_apply(&d->run, f->pol, f->inv, f->journal_dir, f->run_id, &d->err);
+	d->apply_ms = ms_since(&start);
+	d->apply_timed = true;
 
 	d->rc = rc < 0 ? rc : 0;
 	d->applied = rc >= 0;

@@ -23,7 +23,8 @@ struct rc_change {
 	char old_value[48]; /* "" when unknown */
 	char new_value[48];
 	bool disruptive; /* flaps the link / restarts channels on this platform */
-	/* What the driver saw (struct rc_effect.why): with SET, the group reads as wanted but
+	/* What the driver saw about this field's group (the reasons of struct rc_effect.why
+	 * recorded for it, rc_effect_why_of): with SET, the group reads as wanted but
 	 * its effect is missing ("effect" field); with UNSUPPORTED, the value has no effect
 	 * on this device as configured ("not effective here").  "" otherwise. */
 	char note[RC_WHY_LEN];

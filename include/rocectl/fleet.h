@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rocectl/devrun.h"
 #include "rocectl/inventory.h"
@@ -31,6 +32,10 @@ struct rc_fleet_dev {
 	/* with read_neighbors: the device's LLDP, read on the session of its read (NULL: not
 	 * read; the session never opened) */
 	struct rc_lldp_dev *lldp;
+	/* How long its read phase (rc_fleet_read) and its apply (rc_fleet_apply, when
+	 * apply_timed) took, in milliseconds: the JSON report's read_ms and apply_ms. */
+	uint32_t read_ms, apply_ms;
+	bool apply_timed;
 };
 
 /* Called once per run, before the first device is written (commit-confirm arms its undo
@@ -52,7 +57,10 @@ struct rc_fleet {
 	unsigned parallel;
 	const char *journal_dir; /* NULL: no journal */
 	char run_id[64];
-	bool progress;		    /* a progress line on stderr */
+	/* Progress on stderr (rc_fleet_init sets it): on a terminal one line redrawn as devices
+	 * finish; otherwise a line every ROCECTL_PROGRESS_INTERVAL (5 s; 0 = none) with the
+	 * devices done, failed and the slowest so far, for a timer's journal. */
+	bool progress;
 	bool disconnect_after_read; /* read-only runs: free each session once read */
 	bool read_counters;	    /* also read each device's counters (verify --counters) */
 	/* also read each device's LLDP neighbours before its session closes (verify's cabling
@@ -117,6 +125,10 @@ void rc_fleet_fini(struct rc_fleet *f);
  * `parallel` threads; returns how many returned non-zero. */
 size_t rc_pool_run(unsigned parallel, bool show_progress, size_t n,
 		   int (*work)(void *ctx, size_t i), void *ctx);
+/* The same, with the name of item i for the progress lines' slowest device. */
+size_t rc_pool_run_named(unsigned parallel, bool show_progress, size_t n,
+			 int (*work)(void *ctx, size_t i), const char *(*name)(void *ctx, size_t i),
+			 void *ctx);
 /* _fini releases what the struct holds, not the struct (_free would); the old name is
  * kept for callers not yet renamed. */
 static inline void rc_fleet_free(struct rc_fleet *f)

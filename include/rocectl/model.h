@@ -109,6 +109,8 @@ struct rc_watchdog {
  * hop lossless (the buffer profile the port got, the pool a priority sits in, the startup
  * configuration after save) and says here when that is missing. */
 #define RC_WHY_LEN 200
+/* Reasons kept apart by group in one rc_effect; a ninth shares the eighth's slot. */
+#define RC_WHY_PARTS 8
 struct rc_effect {
 	/* Groups whose values read as wanted but whose effect is missing on the device (a
 	 * SONiC cable length buffermgrd dropped, PFC on a priority no lossless pool carries,
@@ -124,6 +126,13 @@ struct rc_effect {
 	 * through firmware's default map): shown with the reason, neither drift nor written. */
 	uint32_t warn;
 	char why[RC_WHY_LEN]; /* one line for drift and inert: what was seen */
+	/* Which groups each reason in `why` is about, so that a change's note carries only the
+	 * reasons of its own group (engine/plan/diff.c): reason i ends at why[why_end[i]] and
+	 * starts at 0 (i = 0) or two bytes after the previous one ("; ").  n_why 0 with a
+	 * `why`: one reason about every group (a state written before reasons had groups). */
+	uint8_t n_why;
+	uint8_t why_end[RC_WHY_PARTS];
+	uint16_t why_groups[RC_WHY_PARTS];
 };
 
 /* Add a reason to e->why ("; "-separated, truncated to fit) and the groups to e->drift. */
@@ -135,6 +144,17 @@ void rc_effect_inert(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
 /* Likewise for e->warn. */
 void rc_effect_warn(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Only the reason, about `groups` (a state being read back: engine/run/qos_json.c). */
+void rc_effect_reason(struct rc_effect *e, uint32_t groups, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reason i of e->why (i < rc_effect_n_reasons): its groups, and its text as why[*start,
+ * *end). */
+size_t rc_effect_n_reasons(const struct rc_effect *e);
+void rc_effect_reason_at(const struct rc_effect *e, size_t i, uint32_t *groups, size_t *start,
+			 size_t *end);
+/* The reasons about any of `groups`, "; "-joined, into buf (truncated to fit); "" when there
+ * are none. */
+void rc_effect_why_of(const struct rc_effect *e, uint32_t groups, char *buf, size_t len);
 
 struct port_qos {
 	uint32_t known;	      /* field groups actually read (actual) or pinned (desired) */

@@ -30,6 +30,12 @@ struct rc_out {
 	/* The value printed is nested in a line that already carries the header
 	 * (rc_out_header_line: `verify --format jsonl`), so its top-level object has none. */
 	bool no_header;
+	/* Text: every device and field as it comes (--details), not the fleet's findings
+	 * grouped by kind (include/rocectl/group.h).  JSON is the same either way. */
+	bool details;
+	/* Text: print nothing (-q: what comes before a command's summary line).  JSON is the
+	 * same either way. */
+	bool quiet;
 };
 
 void rc_out_init(struct rc_out *o, FILE *f, enum rc_out_mode mode);
@@ -40,6 +46,18 @@ static inline bool rc_out_json(const struct rc_out *o)
 {
 	return o->mode == RC_OUT_JSON;
 }
+
+/* A list whose text stops after RC_OUT_LIST_SHOWN items unless o->details (--details): the
+ * rest is muted in text and said as "and K more" (JSON has every item).  Zero it, call
+ * rc_out_list_item before printing each item and rc_out_list_end after the last. */
+#define RC_OUT_LIST_SHOWN 8
+struct rc_out_list {
+	size_t n;
+	bool quiet; /* o->quiet before the list */
+};
+void rc_out_list_item(struct rc_out *o, struct rc_out_list *l);
+/* "  and K more WHAT (--details lists them)" when items were muted. */
+void rc_out_list_end(struct rc_out *o, struct rc_out_list *l, const char *what);
 
 /* key is NULL inside arrays and for the top-level value. */
 void rc_out_open_object(struct rc_out *o, const char *key);

@@ -7,8 +7,9 @@
  *     swp1  nic_ecn.np        not controllable here
  *
  * JSON: {"device":..., "driver":..., "status":"in-sync|changes|drift|error",
- *        "error": "...", "changes":[{"port","field","kind":"set|unknown|unsupported",
- *        "old","new","disruptive"}]} */
+ *        "error": "...", "read_ms": N, "apply_ms": N,
+ *        "changes":[{"port","field","kind":"set|unknown|unsupported", "old","new","disruptive"}]}
+ */
 #ifndef ROCECTL_REPORT_H
 #define ROCECTL_REPORT_H
 
@@ -29,5 +30,16 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
  * "disruptive" and, when there is one, "note".  verify, plan and the host agent print it
  * so. */
 void rc_report_change_json(struct rc_out *o, const struct rc_change *c);
+
+/* How long a device took, in milliseconds: JSON's "read_ms" and "apply_ms" (each only when
+ * it was measured), not in the text. */
+struct rc_report_times {
+	bool read, apply;
+	uint32_t read_ms, apply_ms;
+};
+/* rc_report_device with the device's times (NULL: none). */
+void rc_report_device_timed(struct rc_out *o, enum rc_report_mode mode, const char *device,
+			    const char *driver, const struct rc_changes *changes,
+			    const char *err_msg, const struct rc_report_times *t);
 
 #endif

@@ -150,7 +150,7 @@ test_expect_success 'lab up: 4 dual-homed hosts, 2 leaves and a spine, factory s
 '
 
 test_expect_success 'bring-up: plan lists every device, apply, verify and a second plan are clean' '
-	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >"$TMP/plan0.txt" &&
+	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" --details >"$TMP/plan0.txt" &&
 	test_must_contain "$TMP/plan0.txt" "^plan: [0-9]+ changes on 7 of 7 device\(s\), 0 failed$" &&
 	for d in $HOSTS $SWITCHES; do
 		test_must_contain "$TMP/plan0.txt" "^$d \((agent-ssh|nvue-ssh)\): [0-9]+ changes" ||

@@ -24,7 +24,7 @@ test_expect_success 'a lab with leaves on NVUE, SONiC and EOS and an NVUE spine 
 '
 
 test_expect_success 'plan covers every vendor; the factory SONiC map sends DSCP 26 to a lossy class' '
-	test_expect_code 2 rc plan -p "$POLICY" -i "$LAB/inventory.yaml" >"$TMP/plan" &&
+	test_expect_code 2 rc plan -p "$POLICY" -i "$LAB/inventory.yaml" --details >"$TMP/plan" &&
 	test_must_contain "$TMP/plan" "^leaf01 \(nvue-ssh\): [0-9]+ changes" &&
 	test_must_contain "$TMP/plan" "^leaf02 \(sonic-ssh\): [0-9]+ changes" &&
 	test_must_contain "$TMP/plan" "^leaf03 \(eos-ssh\): [0-9]+ changes" &&
@@ -39,7 +39,7 @@ test_expect_success 'apply, then verify is clean end to end over SSH' '
 '
 
 test_expect_success 'verify over REST (eAPI for EOS) agrees' '
-	rc verify -p "$POLICY" -i "$LAB/inventory-rest.yaml" >"$TMP/verify-rest" &&
+	rc verify -p "$POLICY" -i "$LAB/inventory-rest.yaml" --details >"$TMP/verify-rest" &&
 	test_must_contain "$TMP/verify-rest" "^leaf03 \(eos-eapi\): in sync"
 '
 

@@ -37,7 +37,7 @@ defaults:\
 # verify INVENTORY: its output in $TMP/out, its length in seconds in $TMP/secs
 verify_timed() {
 	t0=$(date +%s%N)
-	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" verify -p "$POLICY" -i "$TMP/$1" >"$TMP/out" 2>&1
+	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" verify -p "$POLICY" -i "$TMP/$1" --details >"$TMP/out" 2>&1
 	echo $?>"$TMP/rc"
 	t1=$(date +%s%N)
 	echo $(((t1 - t0) / 1000000000)) >"$TMP/secs"

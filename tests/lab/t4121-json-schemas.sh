@@ -59,6 +59,13 @@ test_expect_success 'plan, apply, verify and trace: the report schema' '
 	jq -e ".summary.changes > 0" "$TMP/plan.json" &&
 	json report apply apply -p "$P" -i "$INV" --format json &&
 	json report verify verify -p "$P" -i "$INV" --counters -j &&
+	jq -e "all(.devices[]; .read_ms >= 0 and (has(\"apply_ms\") | not))" "$TMP/plan.json" &&
+	jq -e "all(.devices[] | select(.changes | length > 0); .apply_ms >= 0) and
+		all(.devices[]; .read_ms >= 0)" "$TMP/apply.json" &&
+	jq ".devices[0].apply_ms = 1" "$TMP/verify.json" >"$TMP/bad-apply-ms.json" &&
+	! check report "$TMP/bad-apply-ms.json" >/dev/null 2>&1 &&
+	jq "del(.devices[0].read_ms)" "$TMP/verify.json" >"$TMP/bad-read-ms.json" &&
+	! check report "$TMP/bad-read-ms.json" >/dev/null 2>&1 &&
 	json trace trace trace -p "$P" -i "$INV" gpu001 gpu002 -j
 '
 

@@ -36,7 +36,7 @@ test_expect_success 'the simulated switch comes up' '
 RUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env" 2>/dev/null)
 
 test_expect_success 'plan against a factory-default switch shows exactly the needed changes' '
-	{ rc plan -p "$P" -i "$LAB/inventory.yaml" >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan -p "$P" -i "$LAB/inventory.yaml" --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" >"$TMP/got" &&
 	for p in swp1 swp2; do
@@ -95,7 +95,7 @@ test_expect_success 'verify is in sync although the ASIC quantized the threshold
 test_expect_success 'drift behind our back is reported field by field (exit 2)' '
 	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=30 \
 		config:qos.congestion-control.default-global.traffic-class.3.min-threshold=600000 &&
-	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" --details >"$TMP/drift" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/drift" >"$TMP/got" &&
 	grep -qx "swp1 cable_length_m want 100, have 30" "$TMP/got" &&
@@ -106,7 +106,7 @@ test_expect_success 'drift behind our back is reported field by field (exit 2)' 
 
 test_expect_success 'the ASIC disagreeing with the config is drift too (per-port view)' '
 	sim fault "$LAB" leaf01 drift "oper:interface.swp2.qos.pfc.switch-priority={\"4\":{}}" &&
-	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/oper" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" --details >"$TMP/oper" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/oper" >"$TMP/got" &&
 	grep -qx "swp2 pfc_enabled want 3, have 4" "$TMP/got" &&
@@ -301,7 +301,7 @@ test_expect_success 'RoCE mode is read from the applied view; its cable length i
 	test_must_not_contain "$TMP/roce.oper" "\"enable\"" &&
 	rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/r1" 2>&1 ;
 	sim fault "$LAB" leaf02 drift config:qos.roce.cable-length=30 &&
-	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/r2" 2>&1; st=$?; } ;
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" --details >"$TMP/r2" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/r2" | grep -qx "swp1 cable_length_m want 100, have 30" &&
 	rc --save-pending apply -p "$P" -i "$LAB/inventory.yaml" -J "$J" >"$TMP/r3" 2>&1 &&

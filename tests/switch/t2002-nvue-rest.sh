@@ -64,7 +64,7 @@ RUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env" 2>/dev/null)
 I="$LAB/inventory-rest.yaml"
 
 test_expect_success 'plan over REST against a factory-default switch shows the needed changes' '
-	{ rc plan -p "$P" -i "$I" >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" >"$TMP/got" &&
 	for p in swp1 swp2; do
@@ -116,7 +116,7 @@ test_expect_success 'verify --format json says in-sync per device' '
 test_expect_success 'drift behind our back is reported field by field (exit 2)' '
 	sim fault "$LAB" leaf01 drift config:qos.mapping.default-global.trust=l2 \
 		config:interface.swp2.qos.pfc-watchdog.state=disable &&
-	{ rc verify -p "$P" -i "$I" >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --details >"$TMP/drift" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/drift" >"$TMP/got" &&
 	printf "%s\n" "swp1 trust want dscp, have pcp" "swp2 trust want dscp, have pcp" \

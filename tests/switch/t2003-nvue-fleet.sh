@@ -77,7 +77,7 @@ test_expect_success 'a mixed SSH/REST inventory' '
 '
 
 test_expect_success 'plan reads all four at once: 7 changes per port each' '
-	{ rc plan -p "$P" -i "$TMP/mixed.yaml" --parallel 4 >"$TMP/plan" 2>&1; st=$?; } ;
+	{ rc plan -p "$P" -i "$TMP/mixed.yaml" --parallel 4 --details >"$TMP/plan" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	for d in leaf01 spine01; do
 		test_must_contain "$TMP/plan" "^$d \(nvue-ssh\): 14 changes" || exit 1
@@ -90,14 +90,14 @@ test_expect_success 'plan reads all four at once: 7 changes per port each' '
 test_expect_success 'apply all four in parallel, then everything is in sync' '
 	rc apply -p "$P" -i "$TMP/mixed.yaml" -J "$J" --parallel 4 >"$TMP/apply" 2>&1 &&
 	test "$(grep -c "applied and verified" "$TMP/apply")" = 4 &&
-	rc verify -p "$P" -i "$TMP/mixed.yaml" >"$TMP/verify" 2>&1 &&
+	rc verify -p "$P" -i "$TMP/mixed.yaml" --details >"$TMP/verify" 2>&1 &&
 	test "$(grep -c ": in sync" "$TMP/verify")" = 4
 '
 
 test_expect_success '--limit selects one switch' '
 	sim fault "$LAB" spine02 drift config:qos.pfc.default-global.cable-length=7 &&
 	sim fault "$LAB" leaf01 drift config:qos.pfc.default-global.cable-length=7 &&
-	{ rc verify -p "$P" -i "$TMP/mixed.yaml" --limit spine02 >"$TMP/lim" 2>&1; st=$?; } ;
+	{ rc verify -p "$P" -i "$TMP/mixed.yaml" --limit spine02 --details >"$TMP/lim" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/lim" "^spine02 " &&
 	test_must_not_contain "$TMP/lim" "^leaf01 " &&
@@ -112,7 +112,7 @@ test_expect_success 'one failing switch does not stop the others' '
 	test "$st" = 1 &&
 	test_must_contain "$TMP/part" "^leaf01 \(nvue-ssh\): error: .*reject-next" &&
 	test_must_contain "$TMP/part" "^spine02 \(nvue-rest\): 2 changes" &&
-	{ rc verify -p "$P" -i "$TMP/mixed.yaml" >"$TMP/v2" 2>&1; st=$?; } ;
+	{ rc verify -p "$P" -i "$TMP/mixed.yaml" --details >"$TMP/v2" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/v2" "^spine02 \(nvue-rest\): in sync" &&
 	test_must_contain "$TMP/v2" "^leaf01 \(nvue-ssh\): 2 drifted"
@@ -122,7 +122,7 @@ test_expect_success 'ports sharing a PFC profile but needing different cable len
 	# the cable as LLDP sees it at both ends, so that verify checks the cabling too
 	sim fault "$LAB" leaf01 lldp swp1=spine01:swp1 &&
 	sim fault "$LAB" spine01 lldp swp1=leaf01:swp1 &&
-	{ rc plan -p "$P" -i "$TMP/links.yaml" --limit leaf01 >"$TMP/lp" 2>&1; st=$?; } ;
+	{ rc plan -p "$P" -i "$TMP/links.yaml" --limit leaf01 --details >"$TMP/lp" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/lp" "swp1 +cable_length_m +7 -> 3" &&
 	test_must_contain "$TMP/lp" "swp2 +cable_length_m +7 -> 100" &&
@@ -137,7 +137,7 @@ test_expect_success 'ports sharing a PFC profile but needing different cable len
 	test_must_contain "$TMP/p3.json" "\"rx\":\"enable\"" &&
 	sim cli "$LAB" leaf01 "nv show qos pfc default-global -o json" | tr -d " \n" >"$TMP/dg.json" &&
 	test_must_contain "$TMP/dg.json" "\"cable-length\":7" &&
-	rc verify -p "$P" -i "$TMP/links.yaml" --limit leaf01 >"$TMP/lv" 2>&1 &&
+	rc verify -p "$P" -i "$TMP/links.yaml" --limit leaf01 --details >"$TMP/lv" 2>&1 &&
 	test_must_contain "$TMP/lv" "^leaf01 \(nvue-ssh\): in sync"
 '
 

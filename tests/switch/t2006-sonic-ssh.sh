@@ -51,7 +51,7 @@ I="$LAB/inventory.yaml"
 
 test_expect_success 'plan on a factory switch: DSCP 26 leaves lossy TC 1, and GCU agrees' '
 	config_db sonic1 >"$TMP/db.before" &&
-	{ rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --limit sonic1 --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" | sed "s/>= [0-9]*/>= FLOOR/" >"$TMP/got" &&
 	for p in Ethernet0 Ethernet4; do
@@ -121,7 +121,7 @@ test_expect_success 'drift behind our back is reported field by field (exit 2)' 
 	sim fault "$LAB" sonic1 drift DSCP_TO_TC_MAP.AZURE.26=1 \
 		WRED_PROFILE.AZURE_LOSSLESS.green_min_threshold=331776 \
 		PFC_WD.Ethernet4.detection_time=400 "CABLE_LENGTH.AZURE.Ethernet4=\"300m\"" &&
-	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --limit sonic1 --details >"$TMP/drift" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/drift" >"$TMP/got" &&
 	printf "%s\n" \
@@ -208,7 +208,7 @@ test_expect_success 'dynamic buffer model: the lossless profile is looked up in 
 		"BUFFER_PG.Ethernet0|3.profile=NULL" &&
 	x=$(on sonic1 "sonic-db-cli APPL_DB HGET '\''BUFFER_PROFILE_TABLE:pg_lossless_400000_40m_profile'\'' xoff") &&
 	test -n "$x" &&
-	{ rc verify -p "$P" -i "$I" --limit sonic1 >"$TMP/dyn" 2>&1; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --limit sonic1 --details >"$TMP/dyn" 2>&1; st=$?; } ;
 	changes "$TMP/dyn" >"$TMP/got" &&
 	floor=$("$ROCECTL" headroom --speed 400G --cable 40m --mtu 9216 | awk "/total/ { print \$2 }") &&
 	test_must_not_contain "$TMP/got" "unreadable" &&
@@ -228,7 +228,7 @@ test_expect_success 'dynamic buffer model: the lossless profile is looked up in 
 # tl10 is an Arista-7060X6-64PE-B-O128 (th5) on release 202311: GCU's rules file allows
 # PFC_WD edits on th5 only from 20240500 (gcu_field_operation_validators.conf.json).
 test_expect_success 'th5 on 202311: the plan says the watchdog is not live-changeable there' '
-	{ rc plan -p "$P" -i "$I" --limit tl10 >"$TMP/tl" 2>&1; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --limit tl10 --details >"$TMP/tl" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	notes "$TMP/tl" >"$TMP/got" &&
 	for p in Ethernet0 Ethernet4; do

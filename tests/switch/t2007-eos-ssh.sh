@@ -42,7 +42,7 @@ RUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env" 2>/dev/null)
 
 test_expect_success 'plan against a factory switch shows exactly the needed changes' '
 	on eos1 "show running-config" >"$TMP/run.before" &&
-	{ rc plan -p "$P" -i "$I" --limit eos1 >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --limit eos1 --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" >"$TMP/got" &&
 	for p in Ethernet1 Ethernet2; do
@@ -102,7 +102,7 @@ test_expect_success 'drift behind our back is reported field by field (exit 2)' 
 		"interface.Ethernet2.pfc-priority={\"3\":\"no-drop\",\"4\":\"no-drop\"}" \
 		interface.Ethernet1.tx-queue.3.ecn.probability=50 pfc-watchdog.timeout=0.5 \
 		interface.Ethernet2.qos-trust=cos &&
-	{ rc verify -p "$P" -i "$I" --limit eos1 >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --limit eos1 --details >"$TMP/drift" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/drift" >"$TMP/got" &&
 	printf "%s\n" \
@@ -163,7 +163,7 @@ test_expect_success 'running differs from startup: drift on the group, apply sav
 	sim fault "$LAB" eos1 drift interface.Ethernet1.pfc-priority.3=drop &&
 	on eos1 "write memory" >/dev/null &&
 	sim fault "$LAB" eos1 drift interface.Ethernet1.pfc-priority.3=no-drop &&
-	{ rc verify -p "$P" -i "$I" --limit eos1 >"$TMP/unsaved" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --limit eos1 --details >"$TMP/unsaved" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/unsaved" "Ethernet1 .*pfc_enabled.effect" &&
 	test_must_contain "$TMP/unsaved" "running differs from startup" &&
@@ -186,7 +186,7 @@ test_expect_success 'a reload keeps the policy: verify in sync after simctl rebo
 # Issue #10 item 12: strict is EOS's default for a queue; a DWRR policy is written out.
 test_expect_success 'scheduling: the shipped policy DWRR shares are planned, applied, in sync' '
 	S="$SRC_DIR/policies/roce-lossless.yaml" &&
-	{ rc plan -p "$S" -i "$I" --limit eos1 >"$TMP/ets.plan" 2>/dev/null; st=$?; } ;
+	{ rc plan -p "$S" -i "$I" --limit eos1 --details >"$TMP/ets.plan" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/ets.plan" "Ethernet1 +ets\[3\].tsa +strict -> dwrr" &&
 	test_must_contain "$TMP/ets.plan" "Ethernet1 +ets\[0\].bw_pct +0 -> 50" &&

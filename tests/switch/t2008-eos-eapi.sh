@@ -71,7 +71,7 @@ I="$LAB/inventory-rest.yaml"
 test_expect_success 'plan over eAPI against a factory switch shows the needed changes' '
 	on "show running-config" >"$TMP/run.before" &&
 	n0=$(requests) &&
-	{ rc plan -p "$P" -i "$I" >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" >"$TMP/got" &&
 	for p in Ethernet1 Ethernet2; do
@@ -119,14 +119,14 @@ test_expect_success 'a second plan is empty (exit 0), verify in sync, over SSH t
 	rc verify -p "$P" -i "$I" >"$TMP/verify" 2>/dev/null &&
 	test_must_contain "$TMP/verify" "in sync" &&
 	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK "$ROCECTL" verify -p "$P" \
-		-i "$LAB/inventory.yaml" >"$TMP/verify.ssh" 2>/dev/null &&
+		-i "$LAB/inventory.yaml" --details >"$TMP/verify.ssh" 2>/dev/null &&
 	test_must_contain "$TMP/verify.ssh" "eos1 \(eos-ssh\): in sync"
 '
 
 test_expect_success 'drift behind our back is reported field by field (exit 2)' '
 	sim fault "$LAB" eos1 drift interface.Ethernet2.pfc= \
 		"interface.Ethernet1.tx-queue.3.ecn={\"min\":300,\"min-unit\":\"kbytes\",\"max\":2,\"max-unit\":\"mbytes\",\"probability\":100}" &&
-	{ rc verify -p "$P" -i "$I" >"$TMP/drift" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$I" --details >"$TMP/drift" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/drift" >"$TMP/got" &&
 	printf "%s\n" \

@@ -58,7 +58,7 @@ test_expect_success 'apply sends nothing (exit 1), names the table; CONFIG_DB as
 
 test_expect_success 'with a fitting map, plan binds the ports to it instead' '
 	sim fault "$LAB" rd drift "DSCP_TO_TC_MAP.ROCE={\"0\": \"0\", \"26\": \"3\", \"48\": \"6\"}" &&
-	{ rc plan -p "$P" -i "$I" --limit rd >"$TMP/plan2" 2>&1; st=$?; } ;
+	{ rc plan -p "$P" -i "$I" --limit rd --details >"$TMP/plan2" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	notes "$TMP/plan2" >"$TMP/notes2" &&
 	test_must_contain "$TMP/notes2" "^DSCP_TO_TC_MAP cannot be patched here: apply binds the ports to the existing map .ROCE. instead \(GCU dry run: \[switchsim stand-in" &&

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -650,10 +651,68 @@ static void test_effect_drift(void **state)
 	assert_string_equal(c.v[0].field, "pfc_enabled.effect");
 	assert_int_equal(c.v[0].kind, RC_CHANGE_SET);
 	assert_string_equal(c.v[0].old_value, "not in effect");
-	assert_string_equal(c.v[0].note, "no lossless traffic pool carries priority 3; "
-					 "BUFFER_PG profile still pg_lossless_400000_5m");
+	assert_string_equal(c.v[0].note, "no lossless traffic pool carries priority 3");
 	assert_string_equal(c.v[1].field, "cable_length_m.effect");
+	assert_string_equal(c.v[1].note, "BUFFER_PG profile still pg_lossless_400000_5m");
 	rc_changes_free(&c);
+}
+
+/* Each change's note carries the reasons about its own group only (an mlx5 host in
+ * firmware-buffer mode: the DSCP warning and the inert cable length are two notes), a
+ * reason about two groups is in both, and a reason without groups (a state written before
+ * reasons had them) is about every group. */
+static void test_effect_notes_stay_with_their_group(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	rc_effect_warn(&have.effect, RC_F_DSCP2PRIO,
+		       "DSCP 24-25,27-31 without an APP entry land in a lossless priority");
+	rc_effect_inert(&have.effect, RC_F_CABLE,
+			"cable length is used only once the host "
+			"sizes the buffers");
+	rc_effect_drift(&have.effect, RC_F_PFC | RC_F_ECN, "running differs from startup");
+	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), RC_F_PFC | RC_F_ECN);
+	assert_int_equal(c.n, 4);
+	assert_string_equal(c.v[0].field, "dscp2prio.warning");
+	assert_string_equal(c.v[0].note,
+			    "DSCP 24-25,27-31 without an APP entry land in a lossless priority");
+	assert_string_equal(c.v[1].field, "pfc_enabled.effect");
+	assert_string_equal(c.v[1].note, "running differs from startup");
+	assert_string_equal(c.v[2].field, "cable_length_m");
+	assert_string_equal(c.v[2].note,
+			    "cable length is used only once the host sizes the buffers");
+	assert_string_equal(c.v[3].field, "ecn.effect");
+	assert_string_equal(c.v[3].note, "running differs from startup");
+	rc_changes_fini(&c);
+
+	memset(&have.effect, 0, sizeof(have.effect));
+	have.effect.warn = RC_F_DSCP2PRIO;
+	have.effect.inert = RC_F_CABLE;
+	snprintf(have.effect.why, sizeof(have.effect.why), "seen before groups were kept");
+	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.v[0].note, "seen before groups were kept");
+	assert_string_equal(c.v[1].note, "seen before groups were kept");
+	rc_changes_fini(&c);
+}
+
+/* A group with no reason of its own says so rather than borrow another group's. */
+static void test_effect_note_without_reason(void **state)
+{
+	struct port_qos want = switch_want(), have = switch_have();
+	struct rc_changes c = {0};
+
+	(void)state;
+	rc_effect_drift(&have.effect, RC_F_CABLE, "BUFFER_PG profile still pg_lossless");
+	have.effect.drift |= RC_F_PFC;
+	assert_int_equal(rc_diff_port("swp1", &want, &have, 5.0, 0, &c), RC_F_PFC | RC_F_CABLE);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.v[0].field, "pfc_enabled.effect");
+	assert_string_equal(c.v[0].note, "no reason given");
+	assert_string_equal(c.v[1].note, "BUFFER_PG profile still pg_lossless");
+	rc_changes_fini(&c);
 }
 
 /* Restoring a journaled state that was read with the effect already missing asks for its
@@ -740,6 +799,25 @@ static void test_effect_why_bounded(void **state)
 	for (int i = 0; i < 5; i++)
 		rc_effect_drift(&e, RC_F_PFC, "%s", big);
 	assert_int_equal(strlen(e.why), sizeof(e.why) - 1);
+	assert_int_equal(e.n_why, 1);
+
+	/* more reasons than slots: the last slot holds the rest, with their groups */
+	memset(&e, 0, sizeof(e));
+	for (int i = 0; i < RC_WHY_PARTS + 2; i++)
+		rc_effect_drift(&e, 1u << i, "r%d", i);
+	assert_int_equal(e.n_why, RC_WHY_PARTS);
+	{
+		char buf[RC_WHY_LEN];
+
+		rc_effect_why_of(&e, 1u << (RC_WHY_PARTS + 1), buf, sizeof(buf));
+		assert_string_equal(buf, "r7; r8; r9");
+		rc_effect_why_of(&e, 1u << 1, buf, sizeof(buf));
+		assert_string_equal(buf, "r1");
+		rc_effect_why_of(&e, (1u << 0) | (1u << 2), buf, sizeof(buf));
+		assert_string_equal(buf, "r0; r2");
+		rc_effect_why_of(&e, RC_F_ALL, buf, 6);
+		assert_string_equal(buf, "r0; r");
+	}
 }
 
 int main(void)
@@ -767,6 +845,8 @@ int main(void)
 	    cmocka_unit_test(test_within_tolerance),
 	    cmocka_unit_test(test_bad_arguments),
 	    cmocka_unit_test(test_effect_drift),
+	    cmocka_unit_test(test_effect_notes_stay_with_their_group),
+	    cmocka_unit_test(test_effect_note_without_reason),
 	    cmocka_unit_test(test_effect_missing_in_restored_state),
 	    cmocka_unit_test(test_effect_drift_with_value_drift),
 	    cmocka_unit_test(test_effect_inert),

@@ -48,6 +48,10 @@ static struct port_qos full_state(void)
 	q.nic_ecn_rp = (1u << 3) | (1u << 4);
 	q.roce_tos = 106;
 	q.dcbx_host = true;
+	rc_effect_warn(&q.effect, RC_F_DSCP2PRIO, "DSCP 24-25 land in a lossless priority");
+	rc_effect_inert(&q.effect, RC_F_CABLE, "firmware sizes the buffers; 100%% of them");
+	rc_effect_drift(&q.effect, RC_F_PFC | RC_F_ECN, "running differs from startup");
+	q.effect.unverified = RC_F_CABLE;
 	return q;
 }
 
@@ -62,6 +66,52 @@ static void test_state_round_trips(void **unused)
 	assert_int_equal(rc_port_qos_from_json(json, &out, &err), 0);
 	free(json);
 	assert_memory_equal(&in, &out, sizeof(in));
+}
+
+/* A port state's reasons keep their groups through the journal; a state written before they
+ * had groups reads as one reason about every group; reasons that do not make "why" are
+ * refused. */
+static void test_effect_reasons_round_trip(void **unused)
+{
+	static const char *const refused[] = {
+	    "{\"known\":0,\"unsupported\":0,\"effect\":{\"drift\":4,\"inert\":0,"
+	    "\"unverified\":0,\"why\":\"a; b\",\"reasons\":[{\"groups\":4,\"why\":\"a\"}]}}",
+	    "{\"known\":0,\"unsupported\":0,\"effect\":{\"drift\":4,\"inert\":0,"
+	    "\"unverified\":0,\"why\":\"a\",\"reasons\":{\"groups\":4,\"why\":\"a\"}}}",
+	    "{\"known\":0,\"unsupported\":0,\"effect\":{\"drift\":4,\"inert\":0,"
+	    "\"unverified\":0,\"why\":\"a\",\"reasons\":[{\"groups\":-1,\"why\":\"a\"}]}}",
+	    "{\"known\":0,\"unsupported\":0,\"effect\":{\"drift\":4,\"inert\":0,"
+	    "\"unverified\":0,\"why\":\"a\",\"reasons\":[{\"groups\":4}]}}",
+	};
+	const char *legacy = "{\"known\":0,\"unsupported\":0,\"effect\":{\"drift\":4,"
+			     "\"inert\":8,\"unverified\":0,\"why\":\"a; b\"}}";
+	struct port_qos in = full_state(), out;
+	struct rc_err err = {0};
+	char *json = rc_port_qos_to_json(&in), buf[RC_WHY_LEN];
+
+	(void)unused;
+	assert_non_null(strstr(json, "\"reasons\""));
+	assert_int_equal(rc_port_qos_from_json(json, &out, &err), 0);
+	free(json);
+	assert_int_equal(out.effect.n_why, 3);
+	rc_effect_why_of(&out.effect, RC_F_CABLE, buf, sizeof(buf));
+	assert_string_equal(buf, "firmware sizes the buffers; 100% of them");
+	rc_effect_why_of(&out.effect, RC_F_ECN, buf, sizeof(buf));
+	assert_string_equal(buf, "running differs from startup");
+
+	assert_int_equal(rc_port_qos_from_json(legacy, &out, &err), 0);
+	assert_int_equal(out.effect.n_why, 0);
+	rc_effect_why_of(&out.effect, RC_F_CABLE, buf, sizeof(buf));
+	assert_string_equal(buf, "a; b");
+	json = rc_port_qos_to_json(&out);
+	assert_null(strstr(json, "reasons"));
+	free(json);
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		memset(&err, 0, sizeof(err));
+		assert_true(rc_port_qos_from_json(refused[i], &out, &err) < 0);
+		assert_non_null(strstr(err.msg, "malformed port state"));
+	}
 }
 
 static void test_unknown_groups_are_not_written(void **unused)
@@ -305,6 +355,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_state_round_trips),
+	    cmocka_unit_test(test_effect_reasons_round_trip),
 	    cmocka_unit_test(test_unknown_groups_are_not_written),
 	    cmocka_unit_test(test_hostile_state_is_refused),
 	    cmocka_unit_test(test_save_list_done),
