@@ -181,8 +181,8 @@ static void summary_line(struct agent *a)
 	case A_VERIFY:
 		rc_out_text(o, "%s: %zu %s%s on %zu of %zu %s, %zu failed\n",
 			    agent_cmd_names[a->cmd], a->n_drift,
-			    a->cmd == A_PLAN ? "change" : "drifted field", a->n_drift == 1 ? "" : "s",
-			    a->n_drifted, n, ifs, a->n_errors);
+			    a->cmd == A_PLAN ? "change" : "drifted field",
+			    a->n_drift == 1 ? "" : "s", a->n_drifted, n, ifs, a->n_errors);
 		break;
 	case A_APPLY:
 		rc_out_text(o, "%s: %zu of %zu %s changed, %zu failed\n",
