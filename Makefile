@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # rocectl — plain GNU make.  `make` builds ./rocectl, `make test` runs every test with
 # ASan+UBSan, `make demo` runs the demo, `make deps` installs the Debian packages.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `rocectl verify` over a simulated fabric (tests/lab) against the transport floor
 # and against Ansible, side by side in one run (rounds interleaved), on the same devices with
 # the same parallelism, the same SSH key exchange and cipher, and the same command lines:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `rocectl agent verify` on a simulated host with 8 mlx5 NICs, against a shell
 # loop of the iproute2 `dcb ... show` commands that read the same DCB objects (PFC, APP
 # table, buffers, DCBX, ETS), side by side in one run (rounds interleaved), with the ratio.

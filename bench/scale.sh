@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Benchmark: `rocectl verify --format jsonl` at three fabric sizes and a latency sweep, on
 # one simulated fabric (tests/lab), in one run.  Issue #15's targets:
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CPU floor of one SSH session with libssh alone: connect, key exchange, host key
  * check, public key authentication, and (optionally) one command, N times in a row on one
  * thread, as rocectl's transport does them (drivers/transport/ssh.c) but with nothing of

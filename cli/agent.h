@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl agent` (cli/agent_cmd.c): the run every subcommand shares, between the options
  * (agent_cmd.c), the orchestration (agent_run.c: each interface through devrun, the
  * history, the counters) and the printing (agent_show.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl agent show|plan|apply|verify|counters: the local host's RoCE interfaces against
  * the policy.  Each interface is its own run through engine/run/devrun.c (read -> diff ->
  * journal -> apply -> re-read -> verify), so that a NIC that fails (no DCB, a refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The two agent subcommands the controller runs on a host over SSH (drivers/host/
  * agent_ssh.c), so that a host reached from the controller goes through the same mlx5
  * driver as a local `rocectl agent`:

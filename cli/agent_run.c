@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl agent`: the orchestration: the RDMA interfaces, each one's plan/verify/apply
  * through devrun, the preflight, the history record, the counters. */
 #include "agent.h"

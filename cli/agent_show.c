@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl agent`: the printing: changes, errors and `agent show`'s NIC details. */
 #include "agent.h"
 #include "rocectl/report.h"

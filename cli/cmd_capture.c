@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl capture -i INVENTORY [--limit NAMES] -o DIR
  *
  * Where no public source shows what a device answers (no EOS show output in AVD or the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl confirm RUN: keep a run applied with --confirm (include/rocectl/txn.h
  * rc_txn_confirm), and say so in text or JSON (examples/confirm.schema.json).
  * rocectl confirm-timer RUN (internal): the detached process that restores the run at its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl counters: the counters that tell whether the fabric is lossless in practice
  * (PFC pauses, ECN marks, CNPs, discards, RDMA sequence errors), named by meaning with the
  * platform's own name kept as the source, and every non-zero drop counter flagged.

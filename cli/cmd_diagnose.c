@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl diagnose -p P -i I [HOST...] [--interval 10s]: where it hurts.  The counters of
  * every device on the paths between the hosts (every host when none is named; HOST takes
  * names, ranges, globs and roles as --limit does) are read twice, --interval apart; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl diff RUN_A RUN_B [--format text|json]: what differs between the records two runs
  * left in the history (engine/run/history.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl discover -i INVENTORY [--limit NAMES]: the `links:` section the inventory should
  * have, from what the devices' LLDP agents see (include/rocectl/lldp.h).  A cable seen from
  * both ends is printed once; speed and cable length are kept from the inventory where it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl enforce -p POLICY -i INVENTORY: verify, decide, repair, verify, in one run, for
  * a timer (dist/systemd/rocectl-enforce.timer).  Exit 0 in sync, 2 drift left (a guardrail,
  * disruptive fields held, a quarantined device), 1 error.  The run itself is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl export -i INVENTORY [--limit L] [-o FILE] [--overrides FILE] [--name NAME]:
  * onboarding a brownfield fabric starts from what it does now.  Every selected device is
  * read; engine/plan/export.c makes the policy most ports follow and the switch overrides the

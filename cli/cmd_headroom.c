@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl headroom: the PFC headroom a link needs and how it is made up. */
 #include <errno.h>
 #include <inttypes.h>

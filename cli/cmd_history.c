@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl history [--device D] [--since T] [--format text|json] [--keep N | --keep-days D]
  * rocectl show RUN [--format text|json]
  * The run records of engine/run/history.c: a list, one record in full, and retention.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl render: one host's full desired state as the controller computes it (policy,
  * the cable length and speed of each of its links, the overrides the device may have), for
  * `rocectl agent ... --desired FILE` on that host (docs/ENFORCE.md, "One source of truth").

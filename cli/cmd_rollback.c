@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl rollback [RUN]: options, the engine's rollback (include/rocectl/txn.h
  * rc_txn_rollback: every device left by an interrupted or failed run, or every device of
  * RUN, restored under its lock), and its report: the engine's lines as they come, and with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl trace -p P -i I A B: every path between two hosts through the link graph (each
  * NIC, each leaf, every equal-cost spine), each hop with its state, the first misaligned
  * hop of each path marked.  Only the devices on the paths are read.

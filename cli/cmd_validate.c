@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl validate: load, check, and print the normalized policy (and inventory).  Text
  * lines are "key.path: value" with the same names as the JSON keys, so the two outputs
  * describe one model. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "fleet_cmd.h"
 
 /* rocectl verify -p POLICY -i INVENTORY: see cli/fleet_cmd.c. */

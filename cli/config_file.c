@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* /etc/rocectl/rocectl.conf: the defaults an operator would otherwise type on every command
  * (policy, inventory, parallel, state_dir).  Precedence, strongest first: the command line
  * (-p, -i, --parallel), the environment (ROCECTL_POLICY, ROCECTL_INVENTORY, ROCECTL_PARALLEL,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A command whose --format json promises one document on stdout still keeps that promise
  * when it fails before its report: the message goes to stderr as in text mode, and stdout
  * gets the header, "schema", "command", "error" and "exit_code": 1, which the command's

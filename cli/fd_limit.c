@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Enough file descriptors for --parallel (bench/README.md).  Each device worked on holds its
  * transport's socket, and libssh/libcurl a few more descriptors around it (a resolver
  * socket, the known_hosts and key files while connecting): 4 per worker and 64 for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plan / apply / verify over the inventory: load, read every selected device through the
  * fleet executor, print per device and port, exit with the codes of README.md "Exit status":
  *   plan    0 no changes, 2 changes, 1 error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What `rocectl plan`, `apply` and `verify` share (cli/fleet_cmd.c): options, loading
  * the policy and inventory, running the fleet executor over the selected devices (the
  * inventory's switches unless --limit says otherwise), printing, exit codes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* --limit is the operator's selector: a term that matches no device, or a list that leaves
  * none selected, is a mistake in the command line (a typo, an old name), so it is a usage
  * error (exit 64) named before any device is opened, the same for every command. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl: make RoCEv2 fabrics lossless and keep them that way. */
 #include <dlfcn.h>
 #include <errno.h>

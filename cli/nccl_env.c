@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rocectl nccl-env: the NCCL variables that make a job on this host use the managed RDMA
  * devices the way the policy marks its traffic (NVIDIA NCCL's src/transport/net_ib: NCCL_IB_HCA,
  * NCCL_IB_GID_INDEX, NCCL_IB_TC):

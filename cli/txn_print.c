@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CLI's printer for the run transaction (cli/txn_print.h). */
 #include <stdio.h>
 

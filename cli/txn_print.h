@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The CLI's printer for the engine's run transaction (include/rocectl/txn.h): notes on
  * stdout (stderr when stdout carries a document), errors and warnings on stderr as
  * "rocectl CMD: ..." (cli/txn_print.c). */

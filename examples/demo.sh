@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make demo`: rocectl on a simulated RoCE fabric, end to end.
 #
 # The fabric lab (tests/lab) starts 4 GPU hosts with 2 RoCE NICs each, dual-homed to 2 leaf

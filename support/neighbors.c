@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The LLDP neighbours one device's driver saw (include/rocectl/lldp.h): what every driver
  * fills and the cabling check (engine/diag/lldp.c) reads. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* struct port_qos <-> JSON, for the journal and for the agent's --json output.
  *
  * Only the groups in `known` (and the `unsupported` mask) are written, so a journaled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The driver registry: the one piece of global mutable state.  Drivers register from
  * constructors: the host driver's before main() runs, the network drivers' when
  * rocectl-net.so is loaded, the first time a driver is not found.  The registry is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Run every test and print one summary line: "N passed, N failed" (always the last line).
 #
 # Unit tests are cmocka binaries given as arguments (TAP output); shell tests are every

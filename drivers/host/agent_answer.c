@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The remote agent's answer is untrusted input like any device output: a host without
  * rocectl prints nothing (and its shell exits 127), a broken install prints a stack of
  * errors, a hostile host prints anything.  Each of these is an error for that device,

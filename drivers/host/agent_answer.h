@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a remote `rocectl agent ...` answered, judged before anything reads it
  * (agent_answer.c).  Private to drivers/host/agent_ssh.c and its tests. */
 #ifndef ROCECTL_DRIVERS_HOST_AGENT_ANSWER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The "agent-ssh" driver: a host reached from the controller.  It runs `rocectl agent
  * state|write|counters` on the host over one SSH session (cli/agent_remote.c), so
  * the host's NICs are read and written by the same mlx5 driver as a local agent, while

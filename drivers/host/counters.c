@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counters that tell whether the fabric is lossless in practice (mlx5's en_stats.c and
  * drivers/infiniband/hw/mlx5/counters.c; the kernel's
  * Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* DCB netlink through libnl-3: RTM_GETDCB/RTM_SETDCB messages (the kernel's
  * include/uapi/linux/dcbnl.h and net/dcb/dcbnl.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The "mlx5" driver: a Linux host with ConnectX NICs, managed locally.  It combines DCB
  * netlink (dcbnl.c), the mlx5 sysfs/configfs knobs (mlx5.c) and rdma-core's view
  * (rdma.c) into the vendor-neutral model, and writes back only what the diff names. */

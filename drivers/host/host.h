@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host side (private to drivers/host/, its commands included): DCB netlink (dcbnl.c),
  * mlx5 knobs outside DCB (mlx5.c), rdma-core view of a netdev (rdma.c), counters
  * (counters.c), the --root prefix (sysfs.c), and the "mlx5" rc_driver on top (host.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lldpd's neighbours as `lldpcli -f json0 show neighbors` prints them.  lldpcli(8) says
  * json0 keeps one structure whatever the number of interfaces and neighbours, unlike
  * `-f json`, whose objects become arrays when there are several: every level is an array,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lldpd's neighbour list on a host (drivers/host/lldpd.c). */
 #ifndef ROCECTL_HOST_LLDPD_H
 #define ROCECTL_HOST_LLDPD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lldpd's neighbours on this machine (a host with transport local): `lldpcli -f json0 show
  * neighbors` run directly (posix_spawnp, no shell, a fixed argument list), its answer read
  * by the same parser as a remote host's (lldpd.c).  A machine without lldpcli, or whose lldpd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* mlx5 knobs outside DCB netlink (mlx5's en_dcbnl.c, drivers/infiniband/hw/mlx5/cong.c,
  * MLNX_OFED's en_ecn.c, drivers/infiniband/core/cma_configfs.c):
  *   - legacy MLNX_OFED trust file  /sys/class/net/IF/qos/trust  ("pcp" | "dscp")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* CNP marking on upstream mlx5: debugfs mlx5/<pci-bdf>/cc_params/
  * (drivers/infiniband/hw/mlx5/cong.c and "Corrections and additions";
  * drivers/infiniband/hw/mlx5/cong.c). np_cnp_dscp       the DSCP of the CNPs this NIC sends (6-bit

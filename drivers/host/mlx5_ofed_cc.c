@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* DCQCN RP/NP parameters through MLNX_OFED's sysfs: /sys/class/net/<if>/ecn/roce_rp/ and
  * ecn/roce_np/ (MLNX_OFED en_sysfs.c mlx5e_fill_rp_attributes/np, en_ecn.c; NVIDIA's
  * MLNX_OFED manual, "Explicit Congestion Notification (ECN)").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The raw material of a host read, for `rocectl capture` (cli/cmd_capture.c): while a log
  * is set (`rocectl agent state --raw`, agent_remote.c), every file access of sysfs.c and
  * every DCB netlink read reply of dcbnl.c is appended to it, so that a capture holds what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rdma-core's view of a netdev: which RDMA device and port it backs, the port state and
  * the GID table (drivers/infiniband/core/sysfs.c and cache.c).  The sysfs ABI is what rdma-core
  * itself reads and it honours --root; with the real root and a device libibverbs can open, the GID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The --root prefix: every sysfs and configfs path of the host side is built here, so that
  * tests (and the simulated NIC) can point the whole driver at a directory tree. */
 #include <ctype.h>

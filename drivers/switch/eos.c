@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The eos-ssh and eos-eapi drivers: EOS's dialect (eos_parse.c, eos_views.c, eos_ops.c)
  * over SSH (CLI text) or eAPI (JSON-RPC 2.0 runCmds on HTTPS /command-api).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arista EOS dialect, shared by the eos-ssh and eos-eapi drivers: the running-config (CLI
  * text, or eAPI's JSON tree of it) -> the vendor-neutral model, writes -> configuration
  * lines for one configuration session, and eAPI JSON-RPC answers judged

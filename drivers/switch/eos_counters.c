@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arista EOS counters (`show priority-flow-control counters` at revision 3 and `show qos
  * interfaces ecn counters queue` at revision 1, JSON from eAPI or `| json revision N` over
  * SSH, eos_cmd_revision) into counters named by meaning.  Revision 3 counts PFC frames per

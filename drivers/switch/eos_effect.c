@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS effects the values alone do not show (struct rc_effect, include/rocectl/model.h):
  *
  *  - ECN marks are counted only with `random-detect ecn count` under the queue (AVD's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS LLDP neighbours, `show lldp neighbors detail` at revision 1 as JSON (eAPI, or `| json
  * revision 1` over SSH), in the shapes real switches answer (conformance eos/FACTS.md facts
  * 18-21, napalm's captures eos/napalm/show_lldp_neighbors_detail.*.json, ANTA's mocks):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS write side: writes of the vendor-neutral model -> configuration lines in their mode
  * (global, interface, interface tx-queue), rendered in session order; and the answers of
  * the CLI and of eAPI judged.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS read side: the running-config (text over SSH, the JSON tree over eAPI) -> one list of
  * lines with their depth -> struct port_qos.
  *

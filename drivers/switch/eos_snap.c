@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS native snapshot (include/rocectl/driver.h, snapshot/restore_native): the
  * running-config lines rocectl manages -- global `qos ...` and `priority-flow-control ...`
  * lines, and in each managed port's `interface` block its `qos`, `priority-flow-control`

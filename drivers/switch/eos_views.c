@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS operational views laid over the running-config: what the switch says is in effect,
  * EOS's defaults included (the running-config shows only what was configured).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The nvue-ssh and nvue-rest drivers: NVUE's dialect (nvue_parse.c, nvue_ops.c) over the
  * SSH or HTTPS transport.  One session per device for read -> apply -> verify.
  *

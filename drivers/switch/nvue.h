@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVIDIA Cumulus Linux NVUE dialect, shared by the nvue-ssh and nvue-rest drivers:
  * parse the qos configuration tree into the vendor-neutral model, and turn writes into
  * NVUE operations rendered as `nv set/unset` lines or one JSON patch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE's per-port QoS counters (`nv show interface swpN counters qos -o json`) into the
  * vendor-neutral counter list: PFC pause frames per switch priority; buffer and WRED
  * discards and ECN marks per traffic class.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE's LLDP neighbour table, `nv show interface lldp` (NVUE command reference, "LLDP"):
  *
  *   Interface  Speed  Type  Remote Host      Remote Port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE write side: writes of the vendor-neutral model -> NVUE operations, rendered as
  * `nv set`/`nv unset` lines (SSH) or one JSON patch of the root tree (REST).  The two
  * renderings come from the same list, so they cannot disagree: a CLI path and a JSON path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE read side: the qos tree and a port's interface qos tree -> struct port_qos.
  *
  * The tree has the same shape in every view (`nv show ... -o json`, GET /nvue_v1/...):

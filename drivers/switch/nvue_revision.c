@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE revision objects, as the REST API (GET /nvue_v1/revision[/<id>]) and the CLI
  * (`nv config revision -o json`) show them: ids, states, and which states end an apply.
  *

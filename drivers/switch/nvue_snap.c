@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE native snapshot (include/rocectl/driver.h, snapshot/restore_native): the applied
  * configuration of what rocectl manages -- the `qos` tree and each managed port's
  * `interface <if> qos` tree -- as NVUE keeps it (sparse: only what was set), and the

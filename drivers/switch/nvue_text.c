@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE's row tables, as `nv show` prints them without -o json: a header naming the columns
  * ("operational", "applied", "description"), a rule of dashes under it that gives each
  * column's start, then one row per field, nested fields indented by two spaces and set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a switch driver read last, per port: the port names and the dialect's own per-port
  * facts (profile bindings, shared maps...), kept in the session so that apply can check a
  * write against every port sharing what it changes.  One copy for every dialect. */

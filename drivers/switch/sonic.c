@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sonic-ssh driver: SONiC's dialect (sonic_parse.c, sonic_ops.c) over SSH.
  *
  * Read: `show runningconfiguration all` (CONFIG_DB as JSON); on the dynamic buffer model

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC dialect of the sonic-ssh driver: CONFIG_DB (as `show runningconfiguration all`
  * JSON, or `sonic-db-cli ... HGETALL` Python-dict lines) -> the vendor-neutral model, and
  * writes -> one RFC 6902 JSON Patch for the Generic Config Updater, whose output is judged

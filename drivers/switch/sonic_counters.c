@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's `show pfc counters` into counters named by meaning: two text tables, "Port Rx"
  * and "Port Tx", one row per port with PFC0..PFC7.  The output is untrusted text: rows
  * are split on blanks, digits may carry thousands separators, anything else ("N/A") is

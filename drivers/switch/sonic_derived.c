@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The lossless profiles buffermgrd derives from a run's values, and what a rollback must
  * remove of them.  buffermgrd (static buffer model) names a port's lossless profile
  * `pg_lossless_<speed>_<cable>_profile` and writes it to CONFIG_DB BUFFER_PROFILE when it

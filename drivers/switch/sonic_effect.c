@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC: what makes the values take effect, checked beside the values (verify effects, not
  * echoes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's LLDP neighbour summary, `show lldp table` (sonic-utilities' lldpshow, conformance
  * sonic/outputs/show_lldp_table.2macs.txt and sonic/FACTS.md fact 10):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sonic-ssh driver's plan notes (its `check` op): what GCU refuses to change live
  * here, the ports outside the inventory a shared map's edit changes too, and GCU's own
  * verdict on the patch (its --dry-run). */

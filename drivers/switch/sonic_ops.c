@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC write side: writes of the vendor-neutral model -> CONFIG_DB changes -> one RFC 6902
  * JSON Patch for the Generic Config Updater (sonic-utilities generic_config_updater; SONiC's
  * "Generic Config Update and Rollback" design), and GCU's output judged.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC read side: CONFIG_DB (and APPL_DB's buffer tables) -> struct port_qos.
  *
  * Every CONFIG_DB value is a string (sonic-buildimage src/sonic-yang-models/doc/Configuration.md),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The Python dict lexer of the SONiC dialect: `sonic-db-cli` prints a hash as a Python dict
  * repr ({'key': 'value', ...}, Python's str.__repr__ quoting and escapes), which is parsed
  * here into a cJSON object of strings; anything else is refused with the byte offset where

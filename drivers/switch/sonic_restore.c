@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sonic-ssh driver's native snapshot and restore: GCU stages nothing, so the values
  * are restored by value; the snapshot says which buffer profiles buffermgrd derived before
  * the run (sonic_derived.c) and holds the saved configuration as it was. */

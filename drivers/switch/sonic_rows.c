@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC lookup rows when the switch's pg_profile_lookup.ini cannot be read (no permission,
  * a platform directory named otherwise): the inventory's `cable_rows`, else the cable
  * lengths of the SKUs in sonic-buildimage's device/<vendor>/<platform>/<HWSKU>/.  Each

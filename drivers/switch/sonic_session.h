@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The sonic-ssh driver's session and what its files share (sonic.c: open, read, apply and
  * the GCU runs; sonic_notes.c: the plan's notes; sonic_restore.c: snapshot and restore). */
 #ifndef ROCECTL_SONIC_SESSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What every switch dialect does the same way: refuse unsafe port names before anything
  * is sent, and run a command over a session that is replaced once when it was abandoned
  * (after a timeout), so that a rollback can still reach a switch that hung once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* known_hosts read once per run (bench/README.md).  libssh's ssh_session_is_known_server()
  * reads and parses the whole file for every connection, under the transport's lock; a
  * fleet's file has a line per device, so a 4,352-device verify parsed 19 million lines

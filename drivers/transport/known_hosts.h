@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A read-once index of a known_hosts file (drivers/transport/known_hosts.c), for the fast
  * path of the SSH host key check. */
 #ifndef ROCECTL_KNOWN_HOSTS_H

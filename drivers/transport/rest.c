@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* HTTPS transport (libcurl, cJSON): one reused connection per device.
  *
  * Certificate verification is always on unless the inventory says `insecure: true`, and

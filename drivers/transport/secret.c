@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Passwords from the inventory's password_file / password_env, and "~/" expansion for the
  * key and known_hosts paths.  The secret itself never goes into a message. */
 #include <errno.h>

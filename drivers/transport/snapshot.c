@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The snapshot transport (`--snapshot DIR`, docs/SNAPSHOT.md): a device's answers are read
  * from files instead of from the device, so verify, diagnose and export can judge a fabric
  * from a capture, a support bundle or a backup, offline.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SSH transport (libssh): one authenticated session per device, one channel per command.
  *
  * Host keys follow OpenSSH's StrictHostKeyChecking=yes, or =accept-new when the user asked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* proxy_jump without libssh's own jump support.  Debian 12's libssh is 0.10.6: it has no
  * SSH_OPTIONS_PROXYJUMP (added in 0.11), and a ProxyJump line of an ssh_config file becomes
  * a ProxyCommand running OpenSSH's `ssh -W [%h]:%p JUMP` (libssh 0.10 src/config.c,

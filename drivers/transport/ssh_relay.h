@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The byte pipe between a device's SSH session and the direct-tcpip channel a jump host
  * opened to it (drivers/transport/ssh_relay.c, used by ssh.c for proxy_jump). */
 #ifndef ROCECTL_SSH_RELAY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The capture tap's rules (include/rocectl/transport.h): which commands and requests are
  * read-only, and how a raw answer is scrubbed before it is written to a file that may be
  * shared (secrets, addresses, serial numbers -> placeholders).

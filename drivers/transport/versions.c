@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What `rocectl --version` reports of the network plugin's libraries: the versions of the
  * libssh and libcurl loaded at run time (ssh_version(3) and curl_version_info(3)), which
  * may differ from the headers the plugin was built against. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The inventory file (docs/INVENTORY.md): devices with ranges expanded, links paired
  * element-wise and checked against the devices' ports, roles derived. */
 #include <errno.h>

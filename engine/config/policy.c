@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The policy file (docs/POLICY.md): strict schema, units, then the cross-field rules. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Range expansion.  Zero padding follows the first number's width, as pdsh and ClusterShell
  * do: "gpu[001-032]" is gpu001..gpu032, "gpu[1-32]" is gpu1..gpu32. */
 #include <errno.h>

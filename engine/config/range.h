@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Range expressions in names and addresses (docs/INVENTORY.md): "gpu[001-032]",
  * "10.0.1.[1-32]", "swp[1-32]", and for ports also the bare "swp1-32", "Ethernet1/1-32". */
 #ifndef ROCECTL_RANGE_H

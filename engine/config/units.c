@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Units of docs/POLICY.md.  Every form is parsed exactly with integers ("1.5MB" is 1500000 B,
  * never 1499999.99 B) so that a value printed back and parsed again is the same value. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The per-device blocks of an inventory.  Values inherit: built-in defaults, then
  * `defaults:`, then the device's own block, key by key. */
 #include <errno.h>

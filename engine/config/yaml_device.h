@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading the per-device blocks of an inventory (ssh, rest, credentials, overrides), shared
  * by `defaults:`, hosts and switches. */
 #ifndef ROCECTL_YAML_DEVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libyaml events -> struct yd_doc.  Iterative (an explicit stack bounded by YD_MAX_DEPTH),
  * so hostile nesting cannot exhaust the C stack, and libyaml's own lookahead is bounded by
  * the depth cap because we stop at the first event past it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A YAML document as a small tree with source positions, built from libyaml events under
  * hard caps: the input is untrusted, so size, nesting and node count are bounded and the
  * features our format does not need (anchors/aliases, tags, several documents) are refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Strict typed reading of YAML trees.  Values from the file are shown in messages only
  * through yw_show() (printable, truncated) so that an error stays one line, and never for
  * a key we refuse (a literal password's value must not reach a terminal or a log). */

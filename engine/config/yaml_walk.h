@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Typed, strict reading of a struct yd_doc: every mapping is checked against the keys it
  * may have (unknown and duplicate keys are errors), every value against its type, and every
  * error is "file:line:col: key.path: rule". */

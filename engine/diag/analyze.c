@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The pause tree, DCQCN health and a verdict per path, from counter deltas alone
  * (include/rocectl/diag.h).  The reasoning follows how PFC and DCQCN work (IEEE 802.1Qbb:
  * a port sends pause upstream when its ingress buffer for a priority passes xoff, so the

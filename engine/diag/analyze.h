@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the path analysis (analyze.c) and the whole-fabric one (classes.c) share: the
  * pause tree's roots, storms and findings are judged the same way by both. */
 #ifndef ROCECTL_DIAG_ANALYZE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The whole-fabric judgement (include/rocectl/diag.h, rc_diag_analyze_classes): the same
  * reasoning as the per-path one in analyze.c, applied once per equal-cost class.  A class
  * crosses its source edge's host-facing ports (ingress), the fabric ports of every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The buffer dependency graph of the inventory's topology and its cycles
  * (include/rocectl/deadlock.h).  Routing: every shortest path between every two hosts, over
  * switches only (hosts do not forward). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counter deltas per port between two samples, by meaning (include/rocectl/diag.h).  The
  * names are the drivers' vendor-neutral ones (drivers/host/counters.c,
  * drivers/switch/{nvue,sonic,eos}_counters.c): "pfc_pause_tx[3]", "ecn_marked", "cnp_sent", ... */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The whole fabric as equal-cost classes (include/rocectl/diag.h): the NIC ports of the
  * chosen hosts grouped by the switch they hang off (their edge), and one class per ordered
  * pair of edges standing for every path between a NIC behind the first and a NIC of

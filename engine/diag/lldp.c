@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* LLDP neighbours of every device and the cabling they show (include/rocectl/lldp.h). */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The two samples `diagnose` and `trace --counters` work on, and the paths they judge: the
  * devices on the paths read twice through their drivers' counters op, on the fleet's one
  * worker pool, `interval` apart. */

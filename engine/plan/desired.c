@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Desired state: what one port's QoS must be, from the policy (with the device's
  * overrides) and the link the port is on.  Only the groups set in `known` are pinned; the
  * diff leaves every other group alone. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A host's desired state as a file (`rocectl render`, `rocectl agent --desired`): one source
  * of truth for the controller and the host agent.  The values that only the inventory knows
  * (cable length of each link, the device's overrides) are computed here, by the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Diff: desired vs actual port_qos -> typed changes in the operator's names.
  *
  * Only the groups the desired state pins are looked at.  For each, in a fixed order: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The policy a fabric already follows (include/rocectl/export.h): each field by vote of the
  * ports that report it, written in the policy's own syntax (docs/POLICY.md) so that
  * `rocectl validate` loads it and `plan` finds nothing to change where the fabric agrees

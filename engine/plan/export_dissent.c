@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where the devices of a fabric disagree, `export` writes what most ports have
  * (engine/plan/export.c) and names the others here, each with the value its own ports
  * mostly hold, so that the reader sees who `plan` with the export would change and to

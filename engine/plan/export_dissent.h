@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The devices that disagree with an export (engine/plan/export_dissent.c). */
 #ifndef ROCECTL_EXPORT_DISSENT_H
 #define ROCECTL_EXPORT_DISSENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PFC headroom: what a lossless priority must be able to absorb after the receiver has
  * decided to pause its peer (the IEEE 802.1Qbb / 802.3 Annex 31B worst case, as mlx5's
  * en/port_buffer.c and SONiC's buffer_headroom_mellanox.lua compute it):

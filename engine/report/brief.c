@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The compact per-port state the cross-hop checks need (include/rocectl/stream.h). */
 #include <string.h>
 

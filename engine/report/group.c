@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The grouped text of plan and verify (include/rocectl/group.h).
  *
  * A kind is a class and the text of one line ("pfc_enabled want 3, have none") with its note;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Name sets folded into ranges (include/rocectl/nameset.h).  The number of a name is its last
  * run of digits, zero padding kept as engine/config/range.c reads it back: "gpu[0001-2048]" is
  * gpu0001..gpu2048, "swp[1-32]" swp1..swp32. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>

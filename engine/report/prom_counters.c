@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The devices' counters (verify --counters) as Prometheus metrics.  Prometheus' naming rules
  * (prometheus.io "Metric and label naming", enforced by `promtool check metrics`): one
  * metric per quantity with what varies in labels, base units (seconds, bytes), counters

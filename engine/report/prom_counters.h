@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The devices' counters as Prometheus metrics: one family per quantity, in base units, the
  * priority or queue a label (engine/report/prom_counters.c). */
 #ifndef ROCECTL_PROM_COUNTERS_H

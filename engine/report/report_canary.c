@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the canary of `rocectl enforce --canary N` did (include/rocectl/canary.h): the units
  * and devices chosen, how their counters were judged, what was rolled back.  One printer
  * for text and JSON (engine/report/print.c); the gauges follow report_enforce.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verify's deadlock section (include/rocectl/deadlock.h): the links that break up-down, the
  * cycles of the buffer dependency graph, and the switch ports on them whose PFC watchdog is
  * off while the policy keeps a priority lossless. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Printers of a diagnosis (include/rocectl/diag.h): text and JSON through the one printer
  * (print.c), and the Prometheus text format. */
 #include <errno.h>

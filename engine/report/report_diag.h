@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the diagnosis printers share (report_diag.c: per path, report_diag_class.c: per
  * equal-cost class). */
 #ifndef ROCECTL_REPORT_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A whole-fabric diagnosis (include/rocectl/diag.h, by class) as text, JSON and Prometheus.
  * Text stays short at any size: classes with the same verdict at the same place are one
  * line with their count and a few examples; JSON lists every class and every port that is

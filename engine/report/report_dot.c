@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Graphviz DOT of a fabric result (include/rocectl/result.h): one node per selected device,
  * one edge per checked link, faults in red.  dot ranks an undirected edge from its first
  * node to its second, so every edge is written from the upper tier down (spine, leaf,

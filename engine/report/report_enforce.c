@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The report of `rocectl enforce` (include/rocectl/enforce.h): per device what the first
  * read found and what was done about it, the guardrail that stopped the run if one did, the
  * quarantined devices, a summary; and the same as Prometheus gauges for node_exporter's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Link and host checks of a fabric result, in text or JSON with the one printer:
  *
  *   link gpu001:enp12s0np0 -- leaf01:swp1: mismatch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A fabric report as one self-contained HTML file (include/rocectl/result.h, diag.h): inline
  * CSS, a small inline script, and the data as JSON in a <script type="application/json">
  * element; the script draws spines on top, then each leaf with its hosts under it, every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Prometheus text exposition format 0.0.4 of a fabric result (include/rocectl/result.h),
  * for node_exporter's textfile collector: gauges (and counters with --counters), no sample
  * timestamps (the collector rejects them), every family's HELP and TYPE before its samples and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cross-hop checks on a fabric that has been read (include/rocectl/result.h).
  *
  * Per-port compliance is the fleet's diff.  What a port-by-port view cannot see is

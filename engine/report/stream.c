@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verify --format jsonl: print each device as it is read, free it, keep only the compact
  * per-link-end state the cross-hop checks need (include/rocectl/stream.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Paths between two hosts through the inventory's link graph (engine/report/trace.c), for
  * `rocectl trace`: each NIC, each leaf, every equal-cost spine, and each hop judged from a
  * fabric result (its device's read, its ports' drift, the link it is reached by). */

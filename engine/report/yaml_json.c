@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A YAML document (one our own code wrote: `export`'s policy and overrides) printed as the
  * same tree in JSON (include/rocectl/print.h).  Typing follows YAML 1.2's core schema for
  * plain scalars only: null, true/false, integers and finite decimals become JSON literals;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl enforce --canary N`: repair a few units first and watch them before touching
  * the rest (include/rocectl/canary.h, docs/ENFORCE.md "Canary").
  *

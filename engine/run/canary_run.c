@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The canary phase of `rocectl enforce` (rc_enforce_canary, include/rocectl/canary.h):
  * sample, repair the canaries, wait, sample again, read everything again, judge, and roll
  * the canaries back from the journal when they are not clean.  Which devices and how they

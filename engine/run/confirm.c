@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Commit-confirm state (include/rocectl/confirm.h): the duration parser, the state machine
  * and the run's state file.  The file is read back by a different process (the timer,
  * `confirm`, `history`), so it is parsed like any input: a symlink, a file too big or a

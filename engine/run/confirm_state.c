@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run record's transitions, each under the run's lock (include/rocectl/confirm.h):
  * what the commit-confirm commands and the timer do to a run's state, apart from the
  * devices they restore or keep (cli/cmd_confirm.c, cli/cmd_rollback.c). */

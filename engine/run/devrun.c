@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One device through read -> diff -> journal -> apply -> re-read -> verify.
  *
  * The phases follow FRR's northbound transactions: the diff validates, the journal is the

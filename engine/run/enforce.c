@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl enforce`: the decision between the first read and the repair.  The read already
  * left the disruptive groups out of what each device would write (struct
  * rc_devrun.hold_groups), so what is counted here is exactly what rc_fleet_apply would

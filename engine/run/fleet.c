@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fleet executor: a fixed pool of worker threads taking devices from a shared index.
  * Everything a worker touches belongs to its device (struct rc_fleet_dev), so the only
  * shared state is the next-index counter and the progress tally, all under one lock. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Run records for audit and undo (include/rocectl/history.h).  A record is written once, at
  * the end of the run, whole and atomically; reading treats it as untrusted (it sits on disk
  * where anyone with root could edit it): a symlink, a file that is not regular or too big,

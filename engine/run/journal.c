@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The journal (include/rocectl/journal.h): pre-change state on disk before any write. */
 #include <dirent.h>
 #include <limits.h>

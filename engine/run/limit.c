@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* --limit (include/rocectl/fleet.h): which devices of the inventory a command works on.
  * A comma-separated list of terms, each a device name, a role (spine, leaf, switch, host),
  * an inventory-style range ("gpu[001-016]", engine/config/range.c), or a shell glob

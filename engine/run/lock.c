@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Per-device run locks (include/rocectl/lock.h).  A holder writes "pid N\nhost H\nstarted T\n
  * command C\n" into its lock file and truncates it when it releases: a non-empty file whose
  * lock could be taken was therefore left by a run that did not finish (killed, crashed), as

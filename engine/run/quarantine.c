@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The enforce quarantine: a device that failed in the last K scheduled runs is not retried
  * until someone clears it (`rocectl enforce --clear DEVICE`).  A timer that keeps hitting
  * a switch whose apply fails keeps opening sessions, journaling and restoring on it every

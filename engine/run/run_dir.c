@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run directory and where a run's record is (include/rocectl/run_dir.h).  A state file
  * is read back by another process (the timer, `confirm`, `rollback RUN`, `history`): the
  * directories it lives in are made 0700 and must be ours, and nothing is read through a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A run's kept snapshots (include/rocectl/run_snap.h).  The files are state of our own that
  * a later `rollback RUN` reads back: they are opened below a directory we own through
  * descriptors, without following a symlink, and used only when owned by us (or root) and

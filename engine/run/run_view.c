@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run record as `history` and `show` see it (include/rocectl/run_dir.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run transaction's owner and crash points (include/rocectl/txn.h).
  *
  * An owner is alive only when its pid exists AND that process started when the record

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One run over a fleet (include/rocectl/txn.h rc_txn_begin .. rc_txn_end): what plan,
  * apply, verify and enforce do around their read and write.  apply and enforce hold the
  * lock of every device they selected (engine/run/lock.c) from before the read to the end,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Keeping a pending run (include/rocectl/txn.h rc_txn_confirm): under the run's lock, with
  * its deadline checked there, each switch's own timed commit is kept (engine/run/
  * txn_keep.c), the record says confirmed, and the entries kept for the undo go.  An

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Runs that are not over (engine/run/txn_int.h): a device of a run pending its confirm
  * belongs to that run, and any other run that would write it is refused (its timer would
  * undo the other run's work without a word); an orphaned run, which nobody alive will

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* An owner that is alive but hung (include/rocectl/confirm.h rc_confirm_hung): a timer or a
  * `rollback RUN` stuck on a device that never answers still holds the run and its device
  * locks; past the run's grace it is reported, and `rollback RUN --force` takes the run

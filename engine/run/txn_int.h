@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What the files of the run transaction share (engine/run/txn_*.c); the public side is
  * include/rocectl/txn.h.  A run's record and its kept entries are found through struct
  * rc_run_loc (include/rocectl/run_dir.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `confirm RUN` on the switches themselves (engine/run/txn_int.h rc_txn_confirm_devices): a
  * run applied with --confirm committed NVUE and EOS under the platform's own timer (struct
  * rc_driver.confirm); keeping the run means keeping each of those commits and saving it,

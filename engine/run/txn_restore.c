@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Restoring journal entries (include/rocectl/txn.h, rc_txn_rollback): every device through
  * the same driver path as apply, on the fleet's worker pool (one job per device, its
  * entries newest run first so that it ends in the state the oldest interrupted run found),

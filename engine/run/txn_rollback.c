@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rollback [RUN] (include/rocectl/txn.h rc_txn_rollback): restore every device left in the
  * journal by an interrupted or failed run, or every device of run RUN (its entries, its
  * pending confirm, or once it finished its kept snapshots, include/rocectl/run_snap.h),

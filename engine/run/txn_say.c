@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* How the run transaction speaks and what it shares (include/rocectl/txn.h): lines go
  * through the caller's printer, never straight to a stream of the engine's choosing. */
 #include <stdarg.h>

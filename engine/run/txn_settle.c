@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What `apply --confirm D` and `enforce --confirm D` do once the change is made (engine/run/
  * txn_int.h rc_txn_after_run): re-read every device (does it still answer? is it in
  * policy?), then roll back now, confirm (enforce) or leave the run pending under its timer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The confirm timer (include/rocectl/txn.h): armed before a --confirm run's first write,
  * it restores the run's devices at the deadline unless `rocectl confirm RUN` came first.
  * It is rocectl's own for every platform: each device restored from the journaled pre-run

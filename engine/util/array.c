@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One way to grow an array (include/rocectl/util.h), instead of a doubling loop in every
  * file that collects something: devices, links, changes, counters, commands, lines. */
 #include <errno.h>

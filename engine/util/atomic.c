@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One atomic, durable file replacement for the journal, saved plans and report files.
  * rename(2) is atomic within a file system (POSIX rename), and without the fsync before it
  * a crash can leave the new name pointing at an empty file; the fsync of the directory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Per-thread deadlines and the monotonic clock (include/rocectl/deadline.h). */
 #include <errno.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One file per device in the journal and the lock directory: the file name must stay in
  * its directory whatever the inventory calls the device.  Device names pass
  * rc_name_is_safe() (engine/util/names.c), which allows '/' ("rack1/leaf01"): a '/' is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The inventory's `proxy_jump: [user@]host[:port]` (docs/INVENTORY.md), parsed and checked
  * once at load.  The host ends up in an SSH direct-tcpip request and in known_hosts lookups,
  * the user in an SSH login: both must be in the character sets of names.c.  IPv6 takes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Character sets for names that end up inside CLI commands, URLs and file paths on remote
  * devices.  Checked once at load; everything built later can rely on them. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Strict unsigned numbers for options, saved plans and journals.  strtoul(3) alone accepts
  * leading blanks, a sign ("-1" becomes ULONG_MAX) and, in base 16, a "0x" prefix; a
  * number that reaches us from a command line or a file must be digits and nothing else. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Reading a whole file rocectl wrote itself or was handed (plans, desired states, history
  * records, the enforce state): capped, regular files only, never a FIFO that would block. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SHA-256 as FIPS 180-4 (Secure Hash Standard, August 2015) specifies it: section 4.1.2
  * (the functions Ch, Maj, Σ0, Σ1, σ0, σ1), 4.2.2 (the constants K), 5.1.1 (padding),
  * 5.3.3 (the initial hash value) and 6.2.2 (the computation).  Saved plans carry one of

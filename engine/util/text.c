@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Device text made fit for one line of a report (include/rocectl/util.h). */
 #include <stdbool.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* UTF-8 validation for output (include/rocectl/util.h).  Device answers and file names are
  * bytes, but JSON must be Unicode (RFC 8259 section 8.1) and a terminal shows the text:
  * what is not well-formed UTF-8 per RFC 3629 section 4 (overlong forms, surrogates, code

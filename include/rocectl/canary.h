@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Canary repairs for `rocectl enforce --canary N` (engine/run/canary.c): a few units of the
  * fabric are repaired first, their drop and pause counters (and their link peers') are
  * compared before and after a settle interval, and only when they stay clean and in sync

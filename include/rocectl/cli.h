@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Command-line plumbing shared by cli/main.c, the cli/cmd_*.c files and the host commands in
  * drivers/host/. */
 #ifndef ROCECTL_CLI_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Commit-confirm (`apply --confirm DURATION`, `enforce --confirm DURATION`, `rocectl
  * confirm RUN`; engine/run/confirm.c, cli/cmd_confirm.c, docs/ENFORCE.md "Commit-confirm").
  *

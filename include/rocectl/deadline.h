@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A deadline for the work one thread does on behalf of one device (engine/util/deadline.c).
  *
  * The fleet's read phase gives each device a deadline (rc_fleet_read): a device that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PFC deadlock risk from the inventory's topology (engine/diag/deadlock.c).
  *
  * A lossless priority deadlocks when pause frames chase each other around a cycle of

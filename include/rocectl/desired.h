@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Desired state: policy x device x port -> struct port_qos (engine/plan/desired.c). */
 #ifndef ROCECTL_DESIRED_H
 #define ROCECTL_DESIRED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One device through read -> diff -> journal -> apply -> re-read -> verify (engine/run/devrun.c).
  * Shared by `rocectl agent` (the local host), the switch commands and the fleet executor;
  * drivers only translate, this decides and sequences. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Where it hurts: counter deltas between two samples, judged along the paths between hosts
  * (engine/diag/).  Pure: no device is read here; the caller samples the counters twice
  * (`rocectl diagnose`, `rocectl trace --counters`) and hands over both lists.

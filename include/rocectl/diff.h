@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Diff: desired vs actual port_qos -> typed changes (engine/plan/diff.c). */
 #ifndef ROCECTL_DIFF_H
 #define ROCECTL_DIFF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The driver interface: a table of functions, registered by name ("mlx5", "nvue-ssh",
  * "nvue-rest", "sonic-ssh", "eos-ssh", "eos-eapi").  Drivers translate between the
  * vendor-neutral model and a platform; they never decide what should be. */

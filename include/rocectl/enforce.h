@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unattended drift remediation (`rocectl enforce`): after the fleet has been read, decide
  * what may be repaired (engine/run/enforce.c), and remember which devices keep failing so
  * that a scheduled run stops retrying them until a human looks (engine/run/quarantine.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Errors: every fallible function returns 0 or a negative errno and fills a struct rc_err
  * with a human message, produced once where the context (file, device, object) is known. */
 #ifndef ROCECTL_ERR_H

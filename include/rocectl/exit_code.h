@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Process exit codes (README.md, "Exit status"): 0 in sync / ok, 2 changes or drift, 1 a
  * runtime error, 64 a usage error (the command line itself is wrong: EX_USAGE of BSD's
  * sysexits.h), so that a script can tell "the fabric is not right" from "I called it wrong".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl export` (engine/plan/export.c): the fabric's configuration as it is, written as a
  * policy.  Each field of the policy takes the value most ports have (ties: the first device
  * of the inventory that has it); a switch whose own value differs where the inventory can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fleet executor (engine/run/fleet.c): every selected device of the inventory through
  * rc_devrun with bounded parallelism; one session per device reused across read -> apply
  * -> verify; a device that fails does not stop the others, and the apply order keeps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* plan's and verify's text at fleet size (engine/report/group.c): the same finding on many
  * devices is one line,
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PFC headroom a lossless priority needs on a link (IEEE 802.1Qbb / 802.3 Annex
  * 31B; SONiC's dynamic buffer formula, sonic-swss cfgmgr/buffer_headroom_mellanox.lua). */
 #ifndef ROCECTL_HEADROOM_H

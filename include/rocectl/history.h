@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* History and audit (engine/run/history.c): every plan, apply, enforce and rollback leaves a
  * record of who ran it (user, host), when, on which inputs (SHA-256 of the policy and the
  * inventory), per device what it changed (field, old -> new) and the result.  A record of a

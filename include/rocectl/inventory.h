@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The inventory: which hosts and switches, how to reach them, how they are linked
  * (docs/INVENTORY.md). */
 #ifndef ROCECTL_INVENTORY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The journal: a device's pre-change state saved (and fsynced) before anything is written,
  * so that a failed apply can roll the device back and a crash mid-apply can be recovered
  * with `rocectl rollback` (engine/run/journal.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Cabling against LLDP (engine/diag/lldp.c): what each device's LLDP agent sees on its ports,
  * compared with the inventory's links, and the `links:` the inventory should have.
  *

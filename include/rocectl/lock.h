@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Excluding concurrent runs that write to the same device, across the machine: one lock
  * file per device name in a lock directory ($ROCECTL_LOCK_DIR, else /run/lock/rocectl),
  * whatever journal directory each run uses.  flock(2): the kernel releases a lock when its

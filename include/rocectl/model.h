@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The vendor-neutral model: what one port's lossless QoS is, whoever the vendor.
  *
  * Drivers fill a struct port_qos from the device (the actual state); engine/plan/desired.c

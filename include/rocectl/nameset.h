@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A set of device or port names kept as ranges, for a summary line (engine/report/nameset.c).
  *
  * Names are added one at a time, in any order, repeats ignored, into at most RC_NAMESET_RUNS

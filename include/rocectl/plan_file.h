@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Saved plans (`rocectl plan -o FILE`, `rocectl apply FILE`): what was reviewed is what
  * is applied.  The file records the policy and inventory files and, per device, a
  * fingerprint of the state read when the plan was made; apply re-reads and refuses when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The policy: what lossless means for a fabric (docs/POLICY.md). */
 #ifndef ROCECTL_POLICY_H
 #define ROCECTL_POLICY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One printer for text and JSON, after iproute2's json_print: every field is printed by a
  * call that knows both its JSON key and its text format, so the two outputs cannot
  * disagree.  In JSON mode the text formats are ignored; in text mode keys and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Printing a device's changes (plan) or drift (verify) with the one printer
  * (engine/report/report_changes.c).  Text:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The result of reading a fabric: per device and port (the fleet's diffs), per link (both
  * ends agree) and per host (every NIC lands on switches with the same QoS).  One model,
  * several printers: text and JSON (engine/report/report_fabric.c), Prometheus text exposition

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run directory (engine/run/run_dir.c, docs/ARCHITECTURE.md "The run record"): one
  * directory per run, $ROCECTL_STATE_DIR/runs/<run-id>/ (else $ROCECTL_HISTORY/runs/<run-id>/,
  * else /var/lib/rocectl/runs/<run-id>/), 0700, holding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a run keeps of each device it writes (engine/run/run_snap.c): the driver's native
  * snapshot (running and saved configuration, include/rocectl/driver.h) and the values read
  * before the first write, taken at the journal's prepare step and never rewritten.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verify for very large fabrics (`--format jsonl`, engine/report/stream.c): each device's
  * report is printed as one JSON line as soon as that device is read, and its full state
  * (every port's read and wanted QoS, every change) is freed there.  What the cross-hop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Paths between two hosts and the judgement of each hop (engine/report/trace.c). */
 #ifndef ROCECTL_TRACE_H
 #define ROCECTL_TRACE_H

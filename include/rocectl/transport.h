@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Transports shared by the switch dialects (drivers/transport/): SSH (libssh) for CLI
  * dialects, HTTPS (libcurl) for REST/JSON-RPC dialects.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run transaction's shared pieces (engine/run/txn.c, docs/ARCHITECTURE.md "The run
  * record"): who owns a run (pid + process start time + host, so that a dead owner is
  * recognised and never assumed alive), and the named crash points a test build stops at.

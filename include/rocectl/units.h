@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Units of docs/POLICY.md: sizes, lengths, speeds, durations, percentages. */
 #ifndef ROCECTL_UNITS_H
 #define ROCECTL_UNITS_H

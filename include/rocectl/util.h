@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers the core shares instead of keeping near-copies (engine/util/). */
 #ifndef ROCECTL_UTIL_H
 #define ROCECTL_UTIL_H

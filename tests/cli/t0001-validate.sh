@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl validate: shipped files are valid, every bad input is refused with its position.
 . "$SRC_DIR/tests/lib/testlib.sh"
 

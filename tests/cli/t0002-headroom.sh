@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl headroom: the PFC headroom a link needs and how it is made up.
 # Expected totals are worked out by hand in tests/unit/test_headroom.c.
 . "$SRC_DIR/tests/lib/testlib.sh"

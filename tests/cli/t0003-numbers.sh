@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Numbers on the command line are digits and nothing else (engine/util/number.c): strtoul
 # alone would take " 5", "+5" and "-1" (as a huge value) and run with them.
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # verify -o FILE (cli/fleet_cmd.c, engine/util/atomic.c): the report is written through a
 # temporary file and a rename; a FILE whose directory is missing is an error naming FILE
 # (it used to be a segfault: the stream was closed twice), and nothing is left behind.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Device locks across journal directories (engine/run/lock.c) and rollback over a journal
 # with a corrupt file (cli/cmd_rollback.c): no lab needed, the devices are never reached.
 . "$SRC_DIR/tests/lib/testlib.sh"

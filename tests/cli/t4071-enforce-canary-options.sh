@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `rocectl enforce --canary N --canary-wait D --canary-pause-rate R`: values out of range are
 # refused with exit 64 and the range, before any input is read (docs/ENFORCE.md "Canary").
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One CLI (README.md "Exit status", "Output"): every command refuses a bad option with exit
 # 64, takes -j/--json as --format json, and its JSON validates against its schema in
 # examples/, carries schema_version, rocectl_version and timestamp, and is UTF-8 whatever

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every YAML example in docs/POLICY.md and docs/INVENTORY.md is a complete file that
 # `rocectl validate` accepts: the reference documentation cannot drift from the parser.
 . "$SRC_DIR/tests/lib/testlib.sh"

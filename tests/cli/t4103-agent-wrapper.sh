@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # dist/ssh/rocectl-agent-wrapper, the forced command of the controller's key on a node
 # (docs/DEPLOY.md): what the agent-ssh driver sends reaches the real rocectl against a
 # simulated NIC; everything else is refused with exit 64 before anything runs.

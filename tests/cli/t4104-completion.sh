@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # dist/completion/rocectl: commands, each command's options (from its --help), and after
 # --limit the roles and the inventory's device names, ranges expanded.
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make install: the man pages (groff-clean, and mandoc -Tlint-clean where mandoc exists), the
 # completion, the wrapper pointing at the installed binary, the docs and the schemas.
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # make deb: the packages rocectl and rocectl-agent are built with dpkg-buildpackage, lintian
 # finds no error, both install into a scratch root with dpkg --root, the installed binary
 # answers --version and `agent show` against the simulated NIC, and both purge cleanly.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A network plugin built for another rocectl version is refused (support/registry.c):
 # its drivers are not registered, -v --version and the command that needs them say why, with
 # both versions.  The plugin is a real shared object registering through RC_DRIVER_REGISTER.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rollback restores devices at once, not one after the other: two switches that accept the
 # TCP connection and never answer (a listener that does not speak SSH) each cost rollback
 # their connect timeout; with the default workers both waits overlap, with --parallel 1

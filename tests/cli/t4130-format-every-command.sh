@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --format on every command (README.md "Exit status and output conventions"): each command
 # `rocectl --help` lists, and the agent's subcommands, take --format and -j/--json; a format
 # a command does not write is a usage error (64) naming --format.  The commands that need

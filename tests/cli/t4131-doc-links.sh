@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The reference documentation is in the repository and reachable (issue "Done when": the
 # docs exist and the README links them): README.md links every docs/*.md page; every
 # relative link in README.md and docs/ leads to a file that exists; every docs/… path a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --limit (README.md "Common options"): a term that matches no device, or a list that leaves
 # no device selected, is a usage error (exit 64) naming the term, on every command that
 # takes --limit, before any device is opened (the inventory's addresses answer nothing).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # /etc/rocectl/rocectl.conf (here $ROCECTL_CONFIG): -p, -i and --parallel defaults for the
 # fabric commands; the command line wins over the environment, which wins over the file; a
 # file that does not parse, or that others could have written, is an error naming it.

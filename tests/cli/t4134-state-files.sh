@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # State files are trusted no further than their owner: a run record, a journal entry, a
 # saved plan or a --desired file that another user owns or can write, a symlink in its
 # place, a FIFO given as an input, a truncated record, a run id that does not exist or is

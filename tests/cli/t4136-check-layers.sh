@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The layer check (scripts/check-layers, `make check-layers`): the product's objects
 # reference only the layers below them, and a reference up the order is found and named.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --parallel and file descriptors (cli/fd_limit.c): the soft RLIMIT_NOFILE is raised to
 # what the workers need; a hard limit too low for --parallel is refused before any device
 # is opened, naming the limit and the --parallel that would fit.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The switch simulator's GCU gate against GCU's own code.
 
 Loads the kit's real field_operation_validators.py (sonic/gcu/, the newest rules, with

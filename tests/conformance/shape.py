@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Shape conformance: the switch simulator's answers against the kit's real ones.
 
 usage: shape.py CONFORMANCE_DIR BUILD_DIR ROCECTL SRC_DIR PENDING_FILE WORKDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The SONiC simulator's GCU gate decides as GCU's own code does: the kit's real
 # field_operation_validators.py and newest rules file, run over jsonpatch's diff of running
 # and target as gu_common.py does, against `config apply-patch --dry-run` on the simulator

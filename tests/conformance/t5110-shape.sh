@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Shape conformance: every request rocectl's switch drivers send (asked of rocectl itself:
 # verify --counters against a snapshot the simulator's binaries fill, no sshd) with a real
 # answer in the conformance kit is answered by the simulator in the same shape — JSON key

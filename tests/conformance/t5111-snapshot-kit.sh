@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The kit's real SONiC outputs through the whole pipeline, offline (--snapshot,
 # docs/SNAPSHOT.md): sonic-utilities' CONFIG_DB (the running and the startup configuration
 # of switch str-s6000, its DEVICE_METADATA hostname) and its `show pfc counters` text, laid

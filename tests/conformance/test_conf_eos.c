@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Conformance: every configuration line rocectl's EOS driver emits has a shape found in
  * the real EOS configurations of $CONFORMANCE_DIR/eos/avd/intended_configs/ (AVD's
  * expected output, conformance README).  The writer is driven through its unit-level

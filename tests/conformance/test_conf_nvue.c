@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE parsers against NVIDIA's documented outputs ($CONFORMANCE_DIR/nvue/, see its
  * README): the row-table reader reads the values the docs show, an output shape it cannot
  * read is an error naming the command, the REST client's revision handling follows the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC parsers against real vendor artifacts in $CONFORMANCE_DIR (sonic-buildimage
  * YANG models and SKU files, sonic-utilities outputs; provenance in its README):
  * every SKU's pg_profile_lookup.ini (sonic-buildimage) must read as its rows,

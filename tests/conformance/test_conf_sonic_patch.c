@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Every JSON Patch the SONiC writer emits, applied to a switch's CONFIG_DB and judged by
  * SONiC's own YANG models ($CONFORMANCE_DIR/sonic/validate-config-db, which runs yanglint).
  *

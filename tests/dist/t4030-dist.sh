@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The shipped operations files (dist/), each checked by the tool made for it: the systemd
 # units by systemd-analyze verify, the alert rules by promtool check rules and their unit
 # tests by promtool test rules; and what the units promise (guardrails on, hardening)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # dist/kubernetes/rocectl-agent-daemonset.yaml, by its structure (no Kubernetes API server
 # or schema download here: kubectl cannot validate offline): the fields that make the
 # agent work and keep it contained — host network, CAP_NET_ADMIN as the only capability,

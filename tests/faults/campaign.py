@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The fault campaign: seeded trials of `rocectl apply` with one fault each, over lab fabrics
 of every platform mix (tests/faults/README.md).
 

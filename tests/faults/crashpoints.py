@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Every named step of the run transaction, crashed at (include/rocectl/txn.h).
 
 For each (command, crash point) pair: the lab back to its factory state, the command run

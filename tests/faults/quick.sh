@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The quick form of the fault campaign (tests/faults/README.md, `make faults-quick`; in
 # `make test` through t3300-faults-quick.sh): 21 seeded trials over small
 # fabrics of every platform and transport (NVUE over SSH and REST, SONiC, EOS, hosts), a

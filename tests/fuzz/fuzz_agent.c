@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c):
  * the transport's raw result (stdout that may be empty, NUL-laden, not UTF-8; stderr; any
  * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal

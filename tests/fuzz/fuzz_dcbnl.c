@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: DCB netlink replies are untrusted input (drivers/host/dcbnl.c).
  * Every parser gets the same bytes; none may crash, read out of bounds or leak. */
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target for the EOS parsers (drivers/switch/eos_parse.c, eos_views.c,
  * eos_ops.c): the input is device output, as any of `show running-config` (text, or
  * eAPI's JSON tree), the operational views (text and JSON), CLI error output or an eAPI

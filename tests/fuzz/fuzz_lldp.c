@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target for the LLDP neighbour parsers: NVUE's `nv show interface lldp` table
  * (drivers/switch/nvue_lldp.c), SONiC's `show lldp table` (sonic_lldp.c), EOS's
  * `show lldp neighbors` JSON (eos_lldp.c) and lldpd's `lldpcli -f json0` (drivers/host/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target for the NVUE parsers (drivers/switch/nvue_parse.c, nvue_ops.c): the
  * input is device output, as any of an `nv show` row table, `nv show qos -o json`, `nv show
  * interface <if> qos -o json`, `nv config apply` output or a REST revision object.

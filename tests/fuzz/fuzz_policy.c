@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target for the policy and inventory loaders (untrusted YAML).  `make fuzz`
  * builds it as build/fuzz/fuzz_policy (t0900 gives it a short smoke run); for a campaign,
  * or by hand without the Makefile, from the repository root:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target for the SONiC parsers (drivers/switch/sonic_parse.c, sonic_ops.c,
  * sonic_effect.c): the input is device output, as any of `show runningconfiguration all`
  * (CONFIG_DB JSON), `sonic-db-cli ... HGETALL` lines (Python dicts), a pg_profile_lookup.ini

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The main of a fuzz target built without libFuzzer: it hands each file named on the
  * command line to LLVMFuzzerTestOneInput once, as libFuzzer does with files it is given,
  * so that a corpus or a crash can be replayed with any compiler's sanitizers.  Linked with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every libFuzzer target (tests/fuzz/fuzz_*.c) gets a fixed number of generated inputs on
 # top of its seed corpus.  Long campaigns are run by hand:
 #   make fuzz && build/fuzz/fuzz_policy -max_total_time=600 tests/data

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl agent against the real kernel: a dummy netdev in a network namespace has no
 # dcbnl ops, so the kernel answers EOPNOTSUPP and the agent must say so, clearly.  Kernels
 # built without the dummy driver get a veth pair instead (no dcbnl ops either).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl agent through the simulated NIC (tests/sim/nic), with the real iproute2 `dcb` as
 # the independent witness: what the agent writes, dcb reads back; what dcb breaks, the agent
 # reports and repairs; plan writes nothing; a second apply changes nothing.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl nccl-env, rocectl counters and the apply pre-flight against the simulated NIC
 # (tests/sim/nic).  Witnesses nobody here wrote: the simulated host's sysfs read with
 # cat/ls (GID tables, the netdev -> RDMA device links), the real ethtool and iproute2 dcb.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # DCQCN RP/NP parameters (policy section dcqcn) through the simulated NIC's debugfs
 # cc_params (tests/sim/nic/cong.c models drivers/infiniband/hw/mlx5/cong.c): plan shows
 # old -> new per parameter and writes nothing, apply writes only what differs, verify is in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # DCQCN RP/NP parameters (policy section dcqcn) through MLNX_OFED's sysfs
 # /sys/class/net/<if>/ecn/roce_rp/ and ecn/roce_np/ (tests/sim/nic/cong.c models OFED's
 # en_sysfs.c/en_ecn.c): the OFED route is preferred where the host has it, show reports

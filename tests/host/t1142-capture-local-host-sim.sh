@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl capture of a host with transport local (this machine: no transport to tap): the
 # agent's own `agent state --raw` document, scrubbed, under the provenance header; it
 # replays through the host parsers (tests/unit/test_captured_replay.c) for an OFED host, an

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # What `rocectl capture` writes stays under -o DIR and is private: a device name that is not
 # one safe path component is refused when the inventory is loaded (file:line:col, nothing
 # written), an existing device directory or a symlink in its place is not followed or

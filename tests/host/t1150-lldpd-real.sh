@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Cabling against Debian's real lldpd, no simulator in the LLDP path.  Two network
 # namespaces joined by two veth pairs, an lldpd in each (each in its own mount namespace,
 # so each has its own /run/lldpd.socket): one configured as a SONiC switch's lldpmgrd

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl counters --interval, --save and --since against the simulated NIC (tests/sim/nic):
 # the rise of each counter between two samples, with exit 2 only when a drop, discard or
 # pause counter rose in the window.  The witness is nicsim, which sets the counters

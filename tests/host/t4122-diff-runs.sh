@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl diff RUN_A RUN_B: what differs between the records of two runs.  The runs are
 # real: plan, apply and plan again of a simulated host (tests/sim/nic) managed through an
 # inventory; `rocectl show` of the same runs is what diff must agree with.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The host agent writes node_exporter's textfile itself (`agent verify|enforce --format
 # prometheus -o FILE`), through the simulated NIC (tests/sim/nic): the controller's metric
 # families for this one host, so the shipped alert rules read a node's file as they read the

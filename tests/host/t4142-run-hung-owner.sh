@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A run whose owner is alive but hung (include/rocectl/confirm.h rc_confirm_hung): the confirm
 # timer of `apply --confirm` takes the deadline and then stops (ROCECTL_HANG_AT, SIGSTOP: as
 # a process stuck on a device that never answers, alive, its run held).  Within the run's

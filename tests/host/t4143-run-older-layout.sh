@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A run made before the run directory (include/rocectl/run_dir.h) kept its record, its log
 # and its kept entries in CONFIRM_DIR ("confirm" next to the journal: RUN.json, RUN.lock,
 # RUN.log, RUN/DEVICE.json).  Such a run is still listed, confirmed, rolled back by

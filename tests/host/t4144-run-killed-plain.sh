@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A plain apply (no --confirm) keeps no run record: killed while it writes, what is left of
 # it is its journal entries.  `history` lists it as needing recovery until the next plain
 # `rollback` restores them (include/rocectl/run_dir.h rc_run_list_open); a simulated host

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # -q means "only the summary" on every command (README.md "Exit status and output
 # conventions"): counters, history and agent's plan, verify, apply, show and counters print
 # their last line alone, with the exit code they have without -q, and JSON is the same with

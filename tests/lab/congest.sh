@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=sh disable=SC2154
 # congest.sh: `lab congest DIR DEVICE:PORT [--storm] [--ecn-off] [--priority P]` and
 # `lab congest DIR --clear`, sourced by tests/lab/lab (README.md "Congestion"); uses its

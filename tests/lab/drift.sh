@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=sh disable=SC2154
 # drift.sh: `lab drift DIR SEED K`, sourced by tests/lab/lab (README.md "Drift"); uses its
 # variables (dir, RUN, SWDIR, SIMCTL, HOST_PORT, HOST_MODE) and functions (die, as_lab).

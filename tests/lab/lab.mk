@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fabric lab (tests/lab): shell and awk driving the simulators (tests/sim/switch, tests/sim/nic),
 # nothing of its own to build.  What it runs on the machine: jq (drift, tests), sshd and ssh,
 # ip netns, setpriv/unshare (util-linux), hostname (host sessions' UTS namespace).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=sh disable=SC2154
 # lldp.sh: what the lab's switches' LLDP agents see, sourced by tests/lab/lab (README.md
 # "Cabling and LLDP"); uses its variables (dir, SWDIR, SIMCTL) and functions (die, usage).

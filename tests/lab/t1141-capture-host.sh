@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl capture on a lab host (MLNX_OFED files, DCQCN through ecn/roce_rp): the agent's
 # state with the files and DCB netlink replies it read, and lldpd's answer, scrubbed, with a
 # provenance header; nothing written to the host; the capture replays through the host

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The fabric lab (tests/lab): a small fabric comes up, its inventory is one rocectl accepts,
 # every device answers the real OpenSSH client as operators use it (dcb on hosts, nv on
 # switches), `lab drift` changes exactly what drift.json says, and `lab down` leaves nothing.

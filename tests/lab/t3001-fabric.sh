@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The fabric commands end to end on the lab (tests/lab): a factory fabric is brought up with
 # plan -> apply -> verify; a saved plan is refused once a device changed behind its back;
 # a device lock keeps a second apply out; a hung switch fails alone and the hosts behind

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Drift on the lab (tests/lab): after a bring-up, `lab drift` makes random behind-the-back
 # changes on hosts (dcb) and switches (NVUE revisions) for 20 seeds.  Each round, verify
 # must report exactly the recorded changes (device, port, field and the value found),

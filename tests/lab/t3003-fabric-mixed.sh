@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A mixed-vendor fabric (NVUE, SONiC and EOS switches, hosts behind sshd): one plan, one
 # apply, a clean verify end to end, and a trace that crosses vendors; then drift
 # anywhere in it is found and repaired.  Over SSH and over REST (eAPI).

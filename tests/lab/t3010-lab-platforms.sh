@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The fabric lab with a platform mix (--platforms nvue,sonic,eos): round-robin assignment,
 # each platform's port names in the topology and inventory, every switch answering in its
 # own dialect, and `lab drift` on SONiC and EOS switches read back with their own commands.

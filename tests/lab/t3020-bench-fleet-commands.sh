@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # bench/fleet.sh compares rocectl verify with an OpenSSH floor and Ansible sending the same
 # command lines; when rocectl's drivers change what they send, the bench must refuse rather
 # than time something else.  Its check (sshds that log every command, a verify through them,

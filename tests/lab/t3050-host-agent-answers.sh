@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A GPU host whose rocectl is missing, prints nothing, prints garbage, prints too much or
 # is not UTF-8: the controller reports an error for that host alone and carries on with
 # the others (drivers/host/agent_answer.c).  It used to read the empty answer unchecked

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # kill -9 of `rocectl apply` at several moments, then `rocectl rollback`, on an NVUE and an
 # EOS switch, over SSH and over REST (NVUE API, eAPI).  After the rollback each switch's
 # configuration must be EXACTLY its pre-run one -- nothing the run created may remain

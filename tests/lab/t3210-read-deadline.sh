@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One hung or slow switch never holds the fleet's read phase (engine/run/fleet.c,
 # rc_fleet_read_deadline_ms): each device's read has a deadline (SSH: connect + command
 # timeout; REST: twice its timeout).  A switch that answers every request just inside its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A stale journal entry (left by a killed run) is cleared by a verify that finds its device
 # in policy (cli/fleet_cmd.c, clear_verified), so that a later `rollback` never reverts
 # verified work; the entry of a device that verify finds drifted or cannot read stays.

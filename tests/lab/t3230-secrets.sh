@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Secrets never leave their source: every fabric command is run against NVUE switches whose
 # REST passwords come from a password_file and from an environment variable (password_env),
 # and every output (stdout, stderr, JSON, Prometheus, DOT, `verify -o`), saved plan, journal

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # --parallel 256 on a 64-host lab leaks neither memory nor file descriptors: plan, apply,
 # verify and rollback under LeakSanitizer (the ASan build, detect_leaks=1 set here whatever
 # the caller's ASAN_OPTIONS), once on a healthy fabric and once with a hung switch (the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # kill -9 of `rocectl apply` at several moments on a SONiC leaf, then `rocectl rollback`
 # (fault campaign seed 1010, tests/faults/README.md).  The policy's cable length makes
 # buffermgrd create a `pg_lossless_<speed>_<cable>_profile` in CONFIG_DB, and buffermgrd

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A host apply that fails after the DSCP APP table was written puts the table back EXACTLY:
 # an entry the run added is deleted even when its priority is firmware's default for that
 # DSCP (48 -> 6 = 48 >> 3), which the value alone cannot tell from no entry (fault campaign

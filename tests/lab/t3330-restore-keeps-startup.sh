@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every journal-based restore leaves each switch's startup (saved) configuration exactly as
 # it was found (fault campaign seed 42039, tests/faults/README.md).  The SONiC leaf's
 # CONFIG_DB and the EOS leaf's running-config are changed behind rocectl's back and not

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # An NVUE switch whose applied configuration differs from its startup one (Cumulus Linux
 # before 5.9, where `nv config apply` does not save; NVUE reference, "Config Commands"):
 # a run would save that pending change along with its own (`nv config save` saves the whole

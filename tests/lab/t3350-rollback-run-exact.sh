@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `rollback RUN` of a run that finished puts every device back EXACTLY as the run found it,
 # running and saved configuration alike, from the native snapshots the run kept
 # (include/rocectl/run_snap.h) -- not from values, which cannot say what did not exist

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `rocectl enforce` on the lab (tests/lab): after a bring-up, three hosts drift and
 # --max-devices 1 repairs nothing (exit 2, the guardrail named in text, JSON and the
 # Prometheus output); PFC turned off on a host is reported and not repaired under the

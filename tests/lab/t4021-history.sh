@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # History and undo on the lab (tests/lab): every plan, apply, enforce and rollback leaves
 # a record (0600, in a 0700 directory); `history` lists them, `show RUN` tells who changed
 # what; `rollback RUN` undoes a run that succeeded, back to the values it found, and only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # One source of truth (docs/ENFORCE.md): after the controller applied the fabric with the
 # inventory's 3 m cables (the policy's default is 100 m) to hosts whose buffers are sized by
 # the host (manual-buffer mode, where the cable length counts), `agent plan` on each host with

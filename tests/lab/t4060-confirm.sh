@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Commit-confirm on a lab with an NVUE, a SONiC and an EOS leaf (over SSH) and three hosts:
 #   (a) `apply --confirm 20s` and nobody confirms: after the deadline every device is
 #       exactly its pre-run state (the simulators' state files and the hosts' NIC and sysfs

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Commit-confirm through the switches' own timers (docs/ENFORCE.md "Commit-confirm"): an
 # `apply --confirm` commits NVUE (over SSH: `nv config apply --confirm <minutes>`) and EOS
 # (`commit timer hh:mm:ss`, over SSH and eAPI) under the platform's timer and saves nothing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `rocectl enforce --canary 1` on the lab (tests/lab): two leaves and their hosts drifted.
 # With a quiet fabric the canary (leaf01 with gpu001 and gpu003) is repaired, stays clean,
 # and everything is repaired.  With a PFC storm on a NIC behind leaf01 (`lab congest

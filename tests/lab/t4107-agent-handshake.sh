@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The controller refuses a host whose rocectl speaks another agent protocol, or predates
 # the handshake, naming both protocols and versions (drivers/host/agent_answer.c), and
 # still reports the other hosts.  Through the lab's real sshd.

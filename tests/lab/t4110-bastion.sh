@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Devices behind a jump host (inventory proxy_jump): a second real sshd is the bastion, and
 # the controller runs in a network namespace of its own whose only route is a veth to the
 # bastion's address.  The lab's devices listen on loopback addresses of the lab namespace

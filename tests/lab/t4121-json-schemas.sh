@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every JSON document rocectl writes validates against its schema in examples/ (README.md
 # "Exit status and output conventions"), here on a real fabric (tests/lab, NVUE, SONiC and
 # EOS) where the documents have content: plan, apply, verify, trace, enforce (repairing and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl export on the lab (tests/lab): a brownfield fabric written as a policy.  A fabric
 # set up by a policy exports to the same values, and plan with the export finds nothing; a
 # switch set up with other ECN thresholds gets an inventory override; after random drift

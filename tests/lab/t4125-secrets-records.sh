@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Secrets stay out of what the unattended commands leave behind: enforce (text, JSON,
 # Prometheus), history, show, diff, render and rollback RUN run against NVUE switches whose
 # REST password comes from a password_file (leaf01) and from password_env (leaf02); every

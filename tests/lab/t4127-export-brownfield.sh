@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl export from a fabric set up by hand, as operators do before rocectl: the hosts
 # with `dcb app ... dscp-prio 26:3` and PFC on 3 (their RDMA ToS left at its default 0), an
 # NVUE leaf with `nv set qos roce`, an EOS leaf with `qos map dscp 26 to traffic-class 3`.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every named step of the run transaction crashed at (include/rocectl/txn.h,
 # tests/faults/crashpoints.py): apply, apply --confirm, enforce --confirm, confirm,
 # rollback RUN and the confirm timer, each stopped at each of its steps by ROCECTL_CRASH_AT

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The run transaction's undo paths when a process dies (include/rocectl/txn.h): a kill is
 # simulated at a named step with ROCECTL_CRASH_AT (the process _exit(137)s there, as
 # kill -9 leaves it), on an NVUE and an EOS leaf over SSH and two hosts:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # plan's and verify's text at fleet size (engine/report/group.c): the same drift on several
 # hosts is one line with its count and the hosts as a range, --details lists every device
 # and port as before, -q prints only the summary, a fabric in sync fits a few lines, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl diagnose on the lab (tests/lab): `lab congest` makes the counters of the fabric
 # move as a congestion tree would (congest.json is the witness: written by the lab from the
 # topology, not by rocectl).  diagnose must find no fault on a quiet fabric, the congested

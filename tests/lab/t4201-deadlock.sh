@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # PFC deadlock risk in verify, on the lab: a leaf-leaf cable (an inventory link between two
 # free leaf ports) breaks up-down routing; with a lossless priority and the PFC watchdog off
 # on its ports verify reports drift, with the watchdog on it reports the risk as protected,

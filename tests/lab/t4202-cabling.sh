@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Cabling against LLDP on the lab: the switches' LLDP agents see the lab's true cables
 # (DIR/cabling, written by the lab, not by rocectl); the hosts run no lldpd.  verify must
 # find the inventory's cabling right with the hosts "unknown", name both links of a swapped

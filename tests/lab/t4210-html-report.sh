@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # verify --format html on the lab, opened in Debian's headless Chromium: the page's script
 # must draw every device of the inventory with the state verify's JSON gives it for the same
 # fabric, with no network at all (its own network namespace, a proxy that refuses, names

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Scale (bench/README.md), in a small lab: `verify --format jsonl` reports exactly what
 # `--format json` does (every device, link and dual-homed host; devices in the order they
 # finish), a 128-port SONiC leaf is cabled, hosts share a pool of simulated hosts, and the

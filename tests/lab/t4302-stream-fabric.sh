@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # verify --format jsonl ends with the fabric-wide sections of the JSON report, each on one
 # line, equal to what --format json says: the PFC deadlock risk (a leaf-leaf cable, the
 # watchdog off, then on) and the cabling against LLDP (right, then two swapped cables).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* LD_PRELOAD helper for leak tests (tests/lab/t3240-parallel-leaks.sh): when the process
  * exits, write "<fds at start> <fds at exit>" to $FDCOUNT_OUT, counting the entries of
  * /proc/self/fd.  A preloaded object's destructor runs after the program's own, so what

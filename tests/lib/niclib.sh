@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers shared by the host tests: the simulated NIC (tests/sim/nic) and the policies the
 # host tests apply (also on a real kernel, in the VM and on a lab host).  Source after
 # testlib.sh.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers shared by the lab tests that kill -9 `rocectl apply` on a simulated switch and
 # check what `rocectl rollback` leaves (t3200, t3310).  The witness is the simulator's own
 # state file, normalized as the fault campaign does (tests/faults/campaign.py switch_view),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """schema_check.py SCHEMA FILE...: each FILE must be one JSON document, well-formed UTF-8
 (RFC 8259 section 8.1), that validates against SCHEMA (JSON Schema 2020-12, the
 python3-jsonschema package).  Prints the first error of each bad file; exit 1 if any."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers shared by the tests that run rocectl against the simulated switches
 # (tests/sim/switch/simctl).  Source after testlib.sh; the script sets SIMCTL and LAB.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # shellcheck shell=sh
 # with_syslog LOG CMD...: run CMD with its syslog(3) messages collected in LOG: /dev/log is
 # a socket of ours in a private mount namespace (the devices rocectl and ssh use are bound

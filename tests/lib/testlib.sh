@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shell test library, after git's test-lib.sh: each test is a sentence and a body.
 #
 #   . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl plan / apply / verify against a simulated NVUE switch over a real OpenSSH sshd in
 # a network namespace (tests/sim/switch).  The switch's own CLI (`simctl cli`, no SSH) is
 # the independent witness of what was applied.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl plan / apply / verify against a simulated NVUE switch over its HTTPS REST API
 # (nvue_v1 revisions) in a network namespace.  The switch's CLI (`simctl cli`) is the
 # witness; the REST server's request log shows what reached it.

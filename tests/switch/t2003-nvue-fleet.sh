@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Several simulated NVUE switches at once, over SSH and REST in the same run (the fleet
 # executor's threads share the transports), and per-port NVUE profiles: links with
 # different cable lengths on one switch need separate PFC profiles.

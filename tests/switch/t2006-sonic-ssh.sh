@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl plan / apply / verify against simulated SONiC switches over a real OpenSSH sshd in
 # a network namespace (tests/sim/switch): CONFIG_DB read with `show runningconfiguration
 # all`, one JSON Patch through the Generic Config Updater (dry run in the plan, checkpoint,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl plan / apply / verify against simulated Arista EOS switches over a real OpenSSH
 # sshd (tests/sim/switch): the running-config and the operational views read as CLI text,
 # changes made in one configuration session (staged, then committed; aborted on any error).

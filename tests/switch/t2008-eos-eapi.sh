@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl plan / apply / verify against a simulated Arista EOS switch over eAPI (JSON-RPC
 # 2.0 runCmds on HTTPS /command-api) in a network namespace: the running-config and views
 # as JSON, one configuration session per apply (staged, then committed; aborted on error),

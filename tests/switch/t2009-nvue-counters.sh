@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl counters and verify --counters against a simulated NVUE switch over a real sshd:
 # the switch's QoS counters named by meaning, drops flagged (exit 2), the NVUE path kept.
 # The switch answers `counters qos -o json` keyed directly by priority and traffic class

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl counters against a simulated Arista EOS switch, over SSH (`| json revision N`) and
 # eAPI ({"cmd", "revision"}): PFC frames per port (revision 3 of `show priority-flow-control
 # counters`, the model Arista's ANTA reads; the simulator answers revisions 1-2 with other

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl counters against a simulated SONiC switch over a real sshd: `show pfc counters`
 # read back as PFC pause frames per priority, `show queue wredcounters` as ECN marks and WRED
 # drops per queue, `show queue counters` as queue drops, `show priority-group drop counters`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # LLDP port IDs as the devices send them, on a SONiC and an EOS switch cabled together:
 # SONiC's lldpmgrd advertises each port's CONFIG_DB alias as a locally assigned port ID
 # (`portidsubtype local <alias>`: etp1, ...; conformance sonic/FACTS.md facts 6-7), so the EOS

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl capture end to end against simulated EOS (SSH and eAPI), NVUE (SSH and REST) and
 # SONiC switches: one file per read command with a provenance header, nothing written to
 # the devices, no secret or address of the inventory in any file, and the files replay

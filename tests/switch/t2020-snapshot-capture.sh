@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # verify --snapshot from what `rocectl capture` wrote (docs/SNAPSHOT.md): against simulated
 # EOS, NVUE and SONiC switches over SSH and over the APIs, the offline verify of a capture
 # finds the same changes as the live verify, outside the lab's network namespace (nothing

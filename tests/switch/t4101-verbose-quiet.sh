@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # -v shows every command and request sent to a device, with secrets redacted; -q prints only
 # the summary (README.md "Exit status and output conventions"), through a simulated NVUE
 # switch over SSH and over HTTPS.

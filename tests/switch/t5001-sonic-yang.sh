@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A real `rocectl apply` of each shipped policy, in turn, on simulated SONiC switches of both
 # SKU families of the conformance kit (Broadcom: Arista-7060X6-64PE-B-O128 and
 # Arista-7260CX3-D108C8; Mellanox: SN4600C-C64 and SN5600-O128), and after each one the

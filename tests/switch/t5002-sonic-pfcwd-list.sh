@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # PORT_QOS_MAP's pfcwd_sw_enable must follow pfc_enable (the QoS template writes both from
 # the same lossless list, sonic-buildimage files/build_templates/qos_config.j2): a switch
 # left with pfc_enable as wanted but the watchdog's list parted (as a half-applied patch

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # An RDMA SKU whose GCU cannot patch DSCP_TO_TC_MAP (commit-2e9e81c1-gcu-4219.message.txt
 # lists DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP patches as failing there, PORT_QOS_MAP bindings
 # as allowed; the simulator's "+rdma" models, with a labelled stand-in message).  rocectl

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # SONiC's dynamic buffer model (DEVICE_METADATA buffer_model dynamic, the Mellanox SKUs):
 # rocectl writes the cable length as the policy gives it (no lookup-table rounding: the
 # dynamic buffermgrd computes headroom for any length), reads the lossless profile

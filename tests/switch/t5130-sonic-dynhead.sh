@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The shipped policy (policies/roce-lossless.yaml, 9216-byte frames, headroom computed) on a
 # Mellanox SKU running SONiC's dynamic buffer model, no "+traditional": buffermgrd derives the
 # headroom from speed, cable length and MTU, and rocectl verifies the effect (the derived

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Persistence over NVUE's REST API: on Cumulus Linux 5.8 `nv config apply` does not save
 # (NVUE reference, Config Commands), so after a verified apply rocectl saves with the API's
 # form of `nv config save`, a PATCH of revision "applied" to state "save" (NVIDIA's "Data

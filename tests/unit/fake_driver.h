@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A scripted driver for unit tests of the transaction (engine/run/devrun.c) and the fleet
  * executor (engine/run/fleet.c): no root, no lab, no network.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fixture of the `rocectl enforce` unit tests (test_enforce.c, test_canary.c): a small
  * fabric of fake_driver.h devices with its inventory, the reference policy and a journal
  * directory, brought into policy by one enforce run before each test.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fixture of the inventory loader's unit tests (test_inventory.c, test_jump.c): YAML
  * text loaded as "i.yaml" into one inventory, with its warnings and error, and the checks
  * those tests make of a load.  Header-only, like testutil.h; include after <cmocka.h>. */

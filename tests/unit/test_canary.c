@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl enforce --canary N` (engine/run/canary.c, engine/run/canary_run.c) against
  * scripted fake devices whose counters move as the test says:
  *

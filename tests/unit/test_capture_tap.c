@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The capture tap's rules (drivers/transport/tap.c): only read-only commands and requests
  * pass, and answers are scrubbed of addresses, MACs, secrets and serial numbers. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Replay of field captures (`rocectl capture`, cli/cmd_capture.c): every file under
  * tests/data/<platform>/captured/ (any depth) is fed to the parser its header names by
  * platform and command, and must parse; a file whose header says `# expect: error` must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The controller/agent handshake (drivers/host/agent_answer.c): an answer of another
  * protocol, or of an agent older than the handshake, is refused with both sides' protocol
  * and version in the message; the host's version text is bounded and made printable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* --limit (engine/run/limit.c): names, roles, ranges, globs and '!' exclusions over an
  * inventory built by hand; a term that matches nothing is refused. */
 #include <setjmp.h>

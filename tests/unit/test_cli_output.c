@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What every command's output shares (engine/util/utf8.c, engine/report/print.c): bytes
  * that are not UTF-8 become U+FFFD, in JSON and in text, and every JSON document opens with
  * schema_version, rocectl_version and timestamp. */

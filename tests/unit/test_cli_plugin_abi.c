@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The network plugin's ABI check (support/registry.c): a driver compiled for another
  * rocectl version is not registered, and the load error names both versions. */
 #include <setjmp.h>

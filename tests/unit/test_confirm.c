@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Commit-confirm (include/rocectl/confirm.h): the --confirm duration, the state machine
  * that decides between a confirm and the timer, and the state file other processes read. */
 #include <errno.h>

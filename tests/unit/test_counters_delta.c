@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rc_counters_delta (engine/diag/deltas.c), what `counters --interval` and `--since`
  * report: each counter's rise between two samples, matched by port and name whatever
  * the order, a counter that went back counted from zero, one absent from the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* DCB netlink: requests byte for byte (the layout of include/uapi/linux/dcbnl.h as net/dcb/dcbnl.c
  * parses it), replies parsed from bytes, including truncated and hostile ones, and the real
  * kernel's answer for a netdev without dcbnl ops. */

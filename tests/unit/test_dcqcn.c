@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* DCQCN RP/NP parameters: the policy's dcqcn section (names and ranges of
  * drivers/infiniband/hw/mlx5/cong.c), the desired host state, the diff group and its
  * journal form. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Per-thread deadlines (engine/util/deadline.c) and the fleet's read-phase deadline of a
  * device (engine/run/fleet.c). */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PFC deadlock risk of a topology (engine/diag/deadlock.c): links that break up-down and
  * cycles of the buffer dependency graph, on small inventories. */
 #include <setjmp.h>

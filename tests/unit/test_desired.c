@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Desired state of a port from policy x device x link (engine/plan/desired.c).  Policies and
  * inventories are built by hand so that these tests do not depend on the YAML loader. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A host's rendered desired state (engine/plan/desired_file.c): what `rocectl render`
  * writes is what `agent --desired` reads back, the inventory's cable lengths included, and
  * a file that is not one is refused with its reason. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The per-device transaction (engine/run/devrun.c) against a scripted fake driver: a
  * failure at each step leaves the device with its old state or the new one, never in
  * between, and restore drives it back from what the journal holds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The pause tree, DCQCN findings and path verdicts of engine/diag/ on synthetic counter
  * samples of a small Clos: gpu1 and gpu2 on leaf1, gpu3 on leaf2, one spine.  Each test
  * sets the deltas a fault would make and checks roles, verdicts and findings. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Whole-fabric diagnose by equal-cost class (engine/diag/fabric.c, classes.c) on generated
  * Clos fabrics: the classes stand for exactly the paths the per-path enumeration lists,
  * and on 2,176 devices (2,048 hosts, 64 leaves, 64 spines: 2^27 paths, far past what can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* diagnose --format prometheus on a fabric with two spines: every host pair across the
  * leaves has two equal-cost paths with the same end ports.  node_exporter's textfile
  * collector refuses a whole file that holds two samples of one series, so each series

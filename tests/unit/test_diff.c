@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Diff of desired vs actual port state (engine/plan/diff.c). */
 #include <errno.h>
 #include <math.h>

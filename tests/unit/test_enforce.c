@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `rocectl enforce` (engine/run/enforce.c, engine/run/quarantine.c) against scripted fake
  * devices: the guardrails repair nothing when over a limit, disruptive drift is reported
  * but not written unless allowed, only the drifted groups are written, and a device that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS counter views into counters named by meaning (eos_counters.c). */
 #include <errno.h>
 #include <setjmp.h>

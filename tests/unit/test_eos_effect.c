@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS effects beyond the values (drivers/switch/eos_effect.c): ECN marks that nothing
  * counts (no `random-detect ecn count`), a running-config that differs from the
  * startup-config a reload boots, and every group read marked

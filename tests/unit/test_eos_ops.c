@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS write side (drivers/switch/eos_ops.c): configuration lines in session order from
  * recorded running-configs, global lines checked against every port read, the CLI's error
  * lines, and eAPI JSON-RPC answers (tests/data/eos/eapi-*) with the failing command named. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS read side (drivers/switch/eos_parse.c, eos_views.c) fed recorded outputs from
  * tests/data/eos/: the running-config as text and as eAPI's JSON tree, a platform with
  * uc-tx-queues and qos profiles, the operational views (priority-flow-control, qos

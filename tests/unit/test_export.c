@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rc_export_derive (engine/plan/export.c): the policy a fabric already follows.  Ports are
  * built by hand as drivers report them; the exported YAML must load as a policy with the
  * majority's values, a switch that differs where the inventory can say so gets an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fleet executor (engine/run/fleet.c) against scripted fake devices: the apply order
  * across tiers, a device skipped behind a failed one, and the rollback of a failed device
  * while the others are applied.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* PFC headroom arithmetic (engine/plan/headroom.c).
  *
  * Every expected value is worked out by hand below from the decomposition

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Run records (engine/run/history.c): what a record keeps (who, inputs' digests, per device
  * the changes and the pre-change values of the written groups only), that it is 0600 in a
  * 0700 directory and reads back the same, that a record which is not ours is refused, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a remote host's agent answers the controller (drivers/host/agent_answer.c): a host
  * without rocectl prints nothing and exits 127; a broken one prints garbage.  Each must be
  * a clear error for that device, never a crash and never a parsed state. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host side's files: the --root prefix, RDMA netdev discovery and GIDs, the mlx5
  * OFED knobs (read before write), counter names, and the model view of a NIC. */
 #include <errno.h>

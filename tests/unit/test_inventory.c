@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Inventory loading: ranges, lock-step pairing, links, roles, defaults, safe names,
  * lookups and per-device policies. */
 #include <errno.h>

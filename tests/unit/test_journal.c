@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The journal and the port state serialization it relies on. */
 #include <errno.h>
 #include <setjmp.h>

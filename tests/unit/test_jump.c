@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Inventory proxy_jump: the [user@]host[:port] parser, inheritance (defaults, then the
  * entry: most specific wins, `none` cancels), and load errors with their positions. */
 #include <errno.h>

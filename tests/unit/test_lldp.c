@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* LLDP: NVUE's neighbour table parser (drivers/switch/nvue_lldp.c) on well-formed and
  * hostile text, and the cabling check against the inventory (engine/diag/lldp.c) on
  * neighbour lists made by hand. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Per-device run locks (engine/run/lock.c): one lock file per device in a machine-wide
  * directory, whatever journal each run uses; a second run touching a locked device is
  * refused with the holder's pid, host and start; a run killed while holding its locks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Native snapshots (drivers/switch/nvue_snap.c, eos_snap.c): the blob written and read
  * back, malformed or hostile blobs refused (they come from a journal file on disk), and the
  * restore that deletes what a run created -- NVUE profiles and explicit settings, EOS lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE's per-port QoS counters into counters named by meaning (nvue_counters.c). */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE write side (drivers/switch/nvue_ops.c): the change list for a write, its CLI and
  * JSON renderings, shared-profile conflicts, and the judgement of apply results. */
 #include <errno.h>

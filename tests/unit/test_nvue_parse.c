@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE read side (drivers/switch/nvue_parse.c) fed recorded outputs from tests/data/nvue/:
  * factory defaults of two releases, RoCE mode, custom profiles, older spellings, the
  * quantized per-interface view, and truncated and hostile documents. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Saved plans (engine/run/plan_file.c) and SHA-256 (engine/util/sha256.c): a plan carries
  * the digest of its canonical body, so that a truncated or edited file is refused with a
  * reason; a plan naming no device or a role instead of a device is refused, because apply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Policy loading: the shipped policies, defaults, every validation rule with its position,
  * the warnings, per-device overrides, and hostile input. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The worker pool's progress when stderr is not a terminal (engine/run/fleet.c): a line every
  * ROCECTL_PROGRESS_INTERVAL with the devices done, failed and the slowest so far, naming one
  * that is still being worked on when it has taken longest; none when the interval is 0 or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The counter -> metric map of verify --counters (engine/report/prom_counters.c): every name
  * the drivers write (drivers/host/counters.c, drivers/switch/ *_counters.c) has a family of
  * its own, family names follow Prometheus' rules, and a name of another shape is not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Graphviz DOT of a fabric result (engine/report/report_dot.c).  Graphviz itself is the witness:
  * the output must render with `dot -Tsvg` without a warning, and `dot -Tplain` must place
  * spines above leaves above hosts.  graphviz is a build dependency (DEB_PACKAGES), so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verify --format dot at fabric size: hosts are drawn in their leaf's cluster, eight to a
  * row, so that 32 hosts on two leaves do not make one row tens of thousands of points wide.
  * Graphviz is the witness: `dot -Tplain` gives the picture's width and each node's place. */

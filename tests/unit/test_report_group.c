@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The grouped text of plan and verify (engine/report/group.c) and the name sets it folds
  * device and port names into (engine/report/nameset.c).  Devices and their diffs are built by
  * hand, at fleet size, so that these tests depend on neither drivers nor the loader. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The HTML fabric report (engine/report/report_html.c).  The embedded data is parsed back
  * with cJSON, an independent JSON parser, to check every device and its state; hostile
  * strings from the devices must come back intact from the JSON but never appear raw in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Prometheus text exposition of a fabric result (engine/report/report_prom.c).  The output is
  * checked by a strict parser of format 0.0.4 written here (stricter than the format where
  * node_exporter's textfile collector is: no sample timestamps), then value by value.  The

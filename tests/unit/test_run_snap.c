@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The snapshots a run keeps for `rollback RUN` (engine/run/run_snap.c): where they live,
  * kept once, refused when someone else could have written them, into the journal. */
 #include <errno.h>

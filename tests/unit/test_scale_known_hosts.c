@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The known_hosts index behind the SSH host key check's fast path
  * (drivers/transport/known_hosts.c): it may only ever say "this exact key is recorded for
  * this exact host"; anything it cannot vouch for literally is left to libssh. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* verify's memory does not grow with the devices it has finished (bench/README.md), measured on
  * the heap (mallinfo2, or ASan's allocator when the test runs under it), never timed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host driver keeps one netlink socket for a whole run (bench/README.md): `rocectl agent`
  * opens a session per interface, one after the other, and each used to open its own
  * socket.  Sessions in turn now share one (the same socket inode every time); sessions

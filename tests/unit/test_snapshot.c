@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The snapshot transport (drivers/transport/snapshot.c, docs/SNAPSHOT.md): capture files found
  * by their `# command:` line, raw answers by name, NVUE's `&&` line piece by piece, eAPI
  * answered command by command; writes refused through the SSH and REST transports; a

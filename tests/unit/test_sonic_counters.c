@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's show pfc counters into counters named by meaning (sonic_counters.c). */
 #include <setjmp.h>
 #include <stdarg.h>

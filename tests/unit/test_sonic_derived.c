@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The lossless profiles buffermgrd made from a run's values, found after a restore
  * (sonic_derived.c): only pg_lossless_* profiles the snapshot did not hold and that
  * nothing references; the journaled blob is untrusted. */

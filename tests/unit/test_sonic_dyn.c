@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's two buffer models as the driver reads them (drivers/switch/sonic_parse.c,
  * sonic_effect.c, sonic_ops.c): the headroom compared is xoff in both (plus the shared
  * headroom pool's bound on the dynamic model), the cable length's effect is CONFIG_DB's

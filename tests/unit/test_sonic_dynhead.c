@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Headroom on SONiC's dynamic buffer model (docs/platforms/sonic.md, "Headroom on the dynamic
  * buffer model"): buffermgrd derives it from speed, cable length and MTU, so a computed policy
  * headroom is judged by the effect (a derived profile that absorbs something, in the lossless

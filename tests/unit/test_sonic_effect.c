@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC effects (drivers/switch/sonic_effect.c): the SKU's lookup rows, a cable length
  * buffermgrd has no row for, and a running configuration that differs from startup. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC write side (drivers/switch/sonic_ops.c): the CONFIG_DB changes and the RFC 6902
  * patch for the Generic Config Updater from recorded switch states, shared maps and
  * profiles checked against every port read, JSON pointer escaping, and GCU's output

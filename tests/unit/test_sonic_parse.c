@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC read side (drivers/switch/sonic_parse.c) fed recorded outputs from
  * tests/data/sonic/: `sonic-db-cli HGETALL` Python dicts, the factory CONFIG_DB (AZURE
  * templates: DSCP 26 -> TC 1), the state after a lossless apply, the dynamic buffer model

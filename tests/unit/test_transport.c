@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Transports (drivers/transport/): secrets from files and the environment never leak
  * into messages, names are checked before anything is sent, unreachable devices give
  * errors that name the device and where, and `insecure: true` always warns.  The real

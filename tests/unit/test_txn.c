@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The run transaction's API (include/rocectl/txn.h) as the CLI calls it: options in, a
  * result out, every line through the caller's printer.  No device is reached: an empty
  * journal, a corrupt entry, a run nobody made, a run id too long to be one. */

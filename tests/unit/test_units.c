@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Units of docs/POLICY.md: every accepted form, and the edges that must be refused. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The shared helpers of engine/util/: the atomic file replacement used by the journal,
  * saved plans and `verify -o`. */
 #include <dirent.h>

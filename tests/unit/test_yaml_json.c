@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rc_out_yaml (engine/report/yaml_json.c): the YAML `export` writes, as the same tree in
  * JSON.  Plain null/bool/number scalars become JSON literals; quoted scalars, units and
  * everything else stay strings; a document that does not parse is refused. */

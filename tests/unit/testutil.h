@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Helpers shared by the unit tests: reading fixtures from the source tree, scratch
  * directories.  Header-only (each test is one translation unit); include after <cmocka.h>. */
 #ifndef ROCECTL_TESTUTIL_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The real-kernel tier itself: a Debian 12 kernel under QEMU with rxe0 on a virtio NIC.
 # Everything judged here comes from tools nobody in this project wrote (rdma-core,
 # iproute2, the kernel's sysfs/configfs), so this also pins the facts rocectl relies on.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # rocectl on the real kernel: Debian 12's kernel under QEMU, rxe0 on a virtio NIC (no DCB).
 # One boot runs tests/vm/guest/rocectl-rdma.sh, which puts every rocectl answer next to
 # the answer of a tool nobody here wrote: ibv_devinfo for the GID table, cat of sysfs and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Real-kernel test tier (tests/vm/README.md): Debian 12's kernel under QEMU with rxe0.
 #
 # The guest image is not in SIM_TARGETS: the first `tests/vm/vm run` (t4000 under

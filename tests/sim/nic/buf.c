@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Small helpers shared by the preload library and nicsimctl: growable buffers, errno names. */
 #include <errno.h>
 #include <stdarg.h>

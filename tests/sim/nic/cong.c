@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The congestion-control parameters of upstream mlx5_ib in debugfs
  * (drivers/infiniband/hw/mlx5/cong.c; mlx5_ib_dbg_cc_name[] and its params):
  *   sys/kernel/debug/mlx5/<pci>/cc_params/<name>, mode 0600, one file per parameter,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The counters a ConnectX port exposes (mlx5's en_stats.c, drivers/infiniband/hw/mlx5/counters.c):
  * ethtool -S names of mlx5_core, RDMA hw_counters and IB port counters, carrier counters of the
  * netdev. */

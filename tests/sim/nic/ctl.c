@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nicsimctl: creates simulated hosts and injects faults (the `nicsim` script calls it).
  *
  *   nicsimctl init DIR [--ofed] --nic SPEC [--nic SPEC]...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The kernel's DCB netlink handler (net/dcb/dcbnl.c dcb_doit() and friends) in front of the
  * simulated mlx5: parsing, policy checks, command table, reply and ACK framing.
  * net/dcb/dcbnl.c (dcb_doit and its IEEE handlers) and include/uapi/linux/dcbnl.h. */

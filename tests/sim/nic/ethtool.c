@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SIOCETHTOOL for simulated netdevs: driver info and the ETH_SS_STATS string set, the way
  * `ethtool -S` asks for them (GSSET_INFO or GDRVINFO, then GSTRINGS, then GSTATS). */
 #include <errno.h>

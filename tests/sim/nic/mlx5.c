@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The dcbnl_rtnl_ops of upstream mlx5_core (en_dcbnl.c, en/port_buffer.c) on simulated
  * hardware.  mlx5's en_dcbnl.c and en/port_buffer.c hold each rule; the comments here say which
  * quirk of the driver a line keeps. */

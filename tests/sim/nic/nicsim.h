@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nicsim: a simulated mlx5 NIC (kernel dcbnl + upstream mlx5 semantics, fake sysfs/configfs).
  *
  * An independent witness for rocectl's host side: nothing here includes or links product code.

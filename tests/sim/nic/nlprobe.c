@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* nlprobe: a raw DCB netlink client for the simulator's own tests.  It sends requests the dcb
  * tool cannot (short attributes, trust tables, CEE commands) and prints every message the
  * socket receives, one line each.  It reads the way libnl does (poll, then recvmsg with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libnicsim.so: LD_PRELOAD interposition that makes simulated NICs look real to a process.
  *
  * - RTM_GETDCB/RTM_SETDCB requests on a real NETLINK_ROUTE socket that name a simulated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Private to libnicsim.so: what the interposition files (preload*.c) share. */
 #ifndef NICSIM_PRELOAD_H
 #define NICSIM_PRELOAD_H

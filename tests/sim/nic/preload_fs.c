@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libnicsim.so, file side: writes, mkdir and rmdir below DIR/sys get the sysfs/configfs
  * semantics of tree.c, whether they come through open()/write() (and dup'ed descriptors),
  * fopen()/fdopen() streams or dprintf().  read()/write() also serve netlink sockets. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libnicsim.so, netlink side: DCB requests for simulated interfaces are answered from the
  * simulated state and their replies queued per socket; recv*(), read() and poll/select hand
  * them out.  Also SIOCETHTOOL for simulated interfaces. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counters that move with time (`nicsim rate`): nics/<if>.rates holds one line per moving
  * counter, "NAME PER_SECOND SINCE_MS".  Every load of the NIC adds PER_SECOND x the time
  * since SINCE_MS to the stored counter (and remembers the addition in nic->acc, so that a

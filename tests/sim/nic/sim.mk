@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Simulated NIC (tests/sim/nic): an LD_PRELOAD library answering DCB netlink, SIOCETHTOOL and
 # fake sysfs writes for simulated mlx5 interfaces, and nicsimctl, which creates the simulated
 # hosts.  An independent witness: it builds from its own sources only (no engine/, drivers/,

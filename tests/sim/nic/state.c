@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* State files of a simulated host: text in a stable field order, written atomically (rename)
  * under an flock, so that concurrent processes see whole states and equal configurations give
  * byte-identical files. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated NIC, witnessed by the real iproute2 dcb and ethtool tools: factory state,
 # round trips, mlx5 rules, faults, pass-through, the write log, canonical state files.
 . "$SRC_DIR/tests/lib/testlib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The fake sysfs/configfs tree under DIR/sys, laid out like an mlx5 PF's:
  *   devices/pci0000:00/<bdf>/{vendor,device,driver,net/<if>/...,infiniband/<rdma>/...}
  *   class/net/<if> and class/infiniband/<rdma> as symlinks into devices/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* switchsim-cli: the login "shell" of the simulated switches, run by a real OpenSSH sshd
  * as ForceCommand.  The switch is the one at the server address of SSH_CONNECTION; the
  * command is SSH_ORIGINAL_COMMAND (a POSIX-sh-like line: ';', '&&', '||', quotes), or, when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* switchsim-ctl: what simctl does to the switches' state files.
  *
  *   switchsim-ctl --run-dir RUN add NAME ADDR PLATFORM [MODEL]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The dialect registry: adding a platform = one file defining a struct sim_dialect and one
  * line here. */
 #include <string.h>

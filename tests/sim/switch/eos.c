@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The EOS dialect's entry points (struct sim_dialect): models, factory state, drift. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Arista EOS dialect: shared declarations of eos*.c.
  *
  * The switch is its running configuration (st["eos"]["running"], a JSON form of the

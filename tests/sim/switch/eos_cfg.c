@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS configuration: the config/interface/tx-queue mode grammar (AVD's eos_cli_config_gen
  * templates), the running-config rendering (3-space indents, '!' separators), loading text back,
  * and the unified diff of configuration sessions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The EOS CLI: exec and configuration modes, configuration sessions (configure session
  * NAME ... commit | abort), output pipes (| json, | include, | section), and the SSH front
  * end (one CLI line at a time, errors as "% ..." on stderr).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* eAPI: JSON-RPC 2.0 runCmds on POST /command-api (Arista eAPI, JSON-RPC 2.0).
  *
  * A command is a string or an object {"cmd", "revision"}: the revision of the command's JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* EOS show commands (Arista eAPI): running-config (whole, section REGEX, interfaces),
  * priority-flow-control [counters], qos maps, qos interfaces [trust|ecn|ecn counters queue],
  * interfaces [status], version, hostname, session-config [diffs], configuration sessions.

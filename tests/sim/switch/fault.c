@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Injected faults, kept in the switch's state file ("faults" object) so that every SSH
  * session and the REST server see the same ones:
  *   reject-next [N]  the next N applies fail (default 1)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cJSON helpers: paths, merge patches, and NVUE-like JSON / YAML printing. */
 #include <ctype.h>
 #include <math.h>

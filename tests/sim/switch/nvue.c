@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The NVUE dialect's entry points (struct sim_dialect). */
 #include <stdlib.h>
 #include <string.h>

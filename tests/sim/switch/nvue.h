@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVIDIA Cumulus Linux NVUE dialect: shared declarations of nvue_*.c. */
 #ifndef SWITCHSIM_NVUE_H
 #define SWITCHSIM_NVUE_H

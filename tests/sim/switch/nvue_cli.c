@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The "nv" command: set/unset stage changes, "nv config ..." manages revisions, "nv show"
  * lives in nvue_show.c.  Texts follow Cumulus Linux "NVUE CLI" and Cumulus Linux "NVUE CLI"; where
  * the reference has none, the choice is documented in README.md. */

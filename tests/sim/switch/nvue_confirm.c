@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE commit-confirm and the revision list (NVUE reference, Config Commands):
  *   nv config apply [<rev>] --confirm [<minutes>] -y   applied, rolled back by itself unless
  *                                                      confirmed (ten minutes by default;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* `nv show interface <if> counters qos [<sub-object>] [-o json]` (NVUE reference, Show
  * Commands, QoS; CL 5.5+).  Four sub-objects, each keyed directly by index in JSON, the
  * nesting NVIDIA's own switch tests read (sonic-mgmt fork, ngts nvue_interface_clis.py,

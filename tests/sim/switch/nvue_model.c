@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What an NVUE switch does with its configuration: factory defaults, what RoCE mode implies
  * (RoCE page), validation at apply, and the operational state the ASIC ends up with. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE REST API below /nvue_v1 (Cumulus Linux "NVUE API"):
  *   GET    /nvue_v1/<path>[?rev=operational|applied|startup|pending|N][&filled=false]
  *   POST   /nvue_v1/revision                      -> {"<id>": {"state": "pending", ...}}

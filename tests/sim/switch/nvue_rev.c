@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* NVUE revisions (Cumulus Linux "NVUE CLI", Cumulus Linux "NVUE API"): "nv set"/"nv unset" and REST
  * PATCH/DELETE stage changes in a pending revision; apply validates them against the *current*
  * applied configuration (a revision is a list of changes, so a concurrent apply by someone else is

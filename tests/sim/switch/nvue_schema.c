@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The NVUE object model for the parts rocectl touches (Cumulus Linux QoS guide and RoCE page), used
  * by the CLI parser, the REST validator and the show renderers alike so that they cannot disagree.
  * JSON keys are the CLI keywords; ids are object keys; list-membership collections are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* "nv show": tables with operational/applied columns (Cumulus Linux "NVUE CLI", Cumulus Linux QoS
  * guide and RoCE page) and JSON.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Counters that move with time: a congestion state, not a fixed number.
  *
  * st["rates"] maps a counters path (the same dotted path `drift counters:PATH=V` takes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* switchsim-rest: one HTTPS server (libmicrohttpd + GnuTLS) for every simulated switch of a
  * lab.  The switch is the one whose address the client connected to (the local address of
  * the connection), the API is the switch's dialect's (NVUE: /nvue_v1), access is HTTP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* switchsim: simulated switches for rocectl's tests.
  *
  * An independent witness: nothing here includes or links rocectl's product code.  The core

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Simulated switches (tests/sim/switch): switchsim-cli (sshd ForceCommand), switchsim-rest
 # (HTTPS, libmicrohttpd + GnuTLS), switchsim-ctl (used by simctl).  Links none of rocectl.
 # SWSIM_SAN=1 builds an ASan+UBSan variant into $(BUILD)/sim/switch-san/.

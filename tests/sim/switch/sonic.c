@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The SONiC dialect's entry points (struct sim_dialect): factory state, the bash-like
  * command dispatch (sonic-db-cli, show, config, sonic-cfggen), drift. */
 #include <stdlib.h>

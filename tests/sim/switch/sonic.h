@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC dialect: shared declarations of sonic*.c.
  *
  * The switch is its CONFIG_DB (st["sonic"]["config_db"], the JSON shape `config

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's CONFIG_DB: models, the factory database (sonic-buildimage Configuration.md and
  * sonic-yang-models templates), buffermgrd's lossless headroom (sonic-swss cfgmgr/buffermgr.cpp and
  * buffer_headroom_mellanox.lua), YANG-style validation, the printers, and sonic-db-cli

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* buffermgrd of the dynamic buffer model (DEVICE_METADATA buffer_model "dynamic", the model
  * of the Mellanox SKUs here).  In this model CONFIG_DB names the lossless PGs with profile
  * "NULL" (the SKUs' buffers_defaults_objects.j2 writes BUFFER_PG|<port>|3-4 "NULL" when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GCU's field operation validators (sonic-utilities generic_config_updater), as the real
  * rules files say.  Two pairs of files, chosen by the simulated release (sn_sw.rules):
  *   NEW: $CONFORMANCE_DIR/sonic/gcu/gcu_field_operation_validators.conf.json with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's "config" group: the Generic Config Updater (apply-patch, replace, checkpoint,
  * rollback, list-checkpoints, delete-checkpoint; SONiC's Generic Config Update design and
  * sonic-utilities generic_config_updater), save, and qos reload.

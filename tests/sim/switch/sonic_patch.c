@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* RFC 6902 JSON Patch over RFC 6901 pointers, as GCU uses them (python-jsonpatch's
  * semantics and, loosely, its messages), and the table/key/field diff GCU sorts into
  * changes. */

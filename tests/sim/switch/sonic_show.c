@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* SONiC's "show" commands that concern lossless QoS (sonic-utilities Command-Reference.md):
  * runningconfiguration, version, pfc priority|counters, pfcwd config, ecn, queue
  * counters|wredcounters, priority-group drop counters, lldp table. */

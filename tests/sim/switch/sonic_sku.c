@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The simulated SONiC switches are real HWSKUs, with facts taken from their files in
  * $CONFORMANCE_DIR/sonic/skus/<HWSKU>/ (sonic-buildimage@086b03bd70f9,
  * device/<vendor>/<platform>/<HWSKU>/, Apache-2.0; see

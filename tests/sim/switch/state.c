@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* One JSON file per switch, read and written under an exclusive flock.
  *
  * Many SSH sessions and REST threads touch the same switch at once, so every command is a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated switches through real clients: OpenSSH's ssh and curl, run inside the lab's
 # network namespace with simctl exec, as rocectl will be.
 . "$SRC_DIR/tests/lib/testlib.sh"

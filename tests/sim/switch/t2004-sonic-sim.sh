@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated SONiC switches through the real ssh client: CONFIG_DB reads (sonic-db-cli's
 # Python-dict output, show runningconfiguration all), the Generic Config Updater (dry-run,
 # checkpoint, apply, rollback), the per-SKU gate on lossless tables, buffermgrd, drift and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated Arista EOS switches through the real ssh client (CLI lines as the command
 # or on stdin) and curl (eAPI JSON-RPC on /command-api): running-config sections, PFC and
 # ECN views, configuration sessions with commit and abort, eAPI results and per-command

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated EOS commit timer (EOS manual, "Configure session": `commit timer hh:mm:ss`
 # commits the session, which is rolled back at the timer unless `configure session NAME
 # commit` follows): over ssh and eAPI, the rollback reaches the state file by itself (the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The simulated NVUE commit-confirm (NVUE reference, "Config Commands": `nv config apply
 # --confirm [<minutes>]` rolls back unless confirmed, ten minutes by default;
 # `--confirm-status` shows the time left; `nv config apply <rev> --confirm-yes|--confirm-no`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Strings, tables, sizes and a small command-line splitter. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Timed commits: a change that undoes itself at a deadline unless it is confirmed (EOS
  * `commit timer hh:mm:ss`, EOS manual "Configure session").
  *
