@@ -104,7 +104,7 @@ test_expect_success 'a truncated real answer fails, naming the device and the co
 	head -c 5000 "$f" >"$f.cut" && mv "$f.cut" "$f" &&
 	test_expect_code 1 "$ROCECTL" verify -p "$POLICY" -i "$INV" --snapshot "$TMP/broken" \
 		>"$TMP/b.out" 2>&1 &&
-	test_must_contain "$TMP/b.out" "str-s6000.*error.*show runningconfiguration all"
+	test_must_contain "$TMP/b.out" "show runningconfiguration all. on .str-s6000.: output is not JSON"
 '
 
 test_expect_success 'a missing answer fails, naming the file expected' '
