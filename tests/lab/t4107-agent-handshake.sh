@@ -64,14 +64,14 @@ test_expect_success 'hosts with the same rocectl pass the handshake' '
 
 test_expect_success 'an agent of another protocol is refused with both versions' '
 	host_rocectl gpu002 "echo \"{\\\"schema\\\":\\\"rocectl.agent-state/v1\\\",\\\"protocol\\\":2,\\\"rocectl_version\\\":\\\"9.0.0\\\",\\\"interfaces\\\":[]}\"" &&
-	test_expect_code 1 rc verify -p "$POLICY" -i "$INV" --limit host >"$TMP/v.out" 2>"$TMP/v.err" &&
+	test_expect_code 1 rc verify -p "$POLICY" -i "$INV" --limit host --details >"$TMP/v.out" 2>"$TMP/v.err" &&
 	test_must_contain "$TMP/v.out" "gpu002.*the agent speaks protocol 2 \(rocectl 9\.0\.0\), this controller protocol 1 \(rocectl [0-9.]+\)" &&
 	test_must_contain "$TMP/v.out" "gpu001"
 '
 
 test_expect_success 'an agent older than the handshake is refused too' '
 	host_rocectl gpu002 "echo \"{\\\"schema\\\":\\\"rocectl.agent-state/v1\\\",\\\"interfaces\\\":[]}\"" &&
-	test_expect_code 1 rc plan -p "$POLICY" -i "$INV" --limit host >"$TMP/p.out" 2>"$TMP/p.err" &&
+	test_expect_code 1 rc plan -p "$POLICY" -i "$INV" --limit host --details >"$TMP/p.out" 2>"$TMP/p.err" &&
 	test_must_contain "$TMP/p.out" "gpu002.*protocol none \(rocectl unknown\)"
 '
 
