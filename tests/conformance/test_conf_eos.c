@@ -568,19 +568,31 @@ static const struct rc_neighbor *on_port(const struct rc_neighbors *nb, const ch
 	return NULL;
 }
 
-static void lldp_of(const char *rel, struct rc_neighbors *nb)
+/* An ANTA file's answer named case ("<AntaTest>/<case>"), or its first when case is NULL;
+ * a napalm file is the answer itself. */
+static void lldp_case(const char *rel, const char *name, struct rc_neighbors *nb)
 {
 	cJSON *j = kit_json(rel);
-	const cJSON *doc = j;
+	const cJSON *doc = j, *answers = cJSON_GetObjectItemCaseSensitive(j, "answers");
 	struct rc_err err = {0};
 
-	if (cJSON_GetObjectItemCaseSensitive(j, "answers"))
-		doc = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(j, "answers")->child, "eos_data_0");
+	if (answers) {
+		const cJSON *a =
+		    name ? cJSON_GetObjectItemCaseSensitive(answers, name) : answers->child;
+
+		if (!a)
+			fail_msg("%s has no answer '%s'", rel, name);
+		doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+	}
 	memset(nb, 0, sizeof(*nb));
 	if (eos_parse_lldp(doc, "eos", nb, &err))
 		fail_msg("%s: %s", rel, err.msg);
 	cJSON_Delete(j);
+}
+
+static void lldp_of(const char *rel, struct rc_neighbors *nb)
+{
+	lldp_case(rel, NULL, nb);
 }
 
 static void expect(const struct rc_neighbors *nb, const char *port, const char *dev,
@@ -619,6 +631,20 @@ static void test_lldp_answers(void **state)
 	lldp_of("anta/show_lldp_neighbors_detail.rev1.pre-d2b2c787.json", &nb);
 	expect(&nb, "Ethernet1", "DC1-SPINE1", "Ethernet1");
 	expect(&nb, "Ethernet2", "DC1-SPINE2", "Ethernet1");
+	rc_neighbors_fini(&nb);
+	/* ANTA's current answers (revision 1, interfaceId_v2 beside interfaceId) */
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json", "VerifyLLDPNeighbors/success", &nb);
+	assert_int_equal(nb.n, 2);
+	expect(&nb, "Ethernet1", "DC1-SPINE1.local.com", "Ethernet1");
+	expect(&nb, "Ethernet2", "DC1-SPINE2.local.com", "Ethernet1");
+	rc_neighbors_fini(&nb);
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json",
+		  "VerifyLLDPNeighbors/success-external-lldp-neighbors", &nb);
+	expect(&nb, "Ethernet1", "dc1-leaf2-server1.local.com", "iLO"); /* v2 over interfaceId */
+	rc_neighbors_fini(&nb);
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json",
+		  "VerifyLLDPNeighbors/failure-no-neighbor", &nb);
+	assert_int_equal(nb.n, 1); /* Ethernet2: lldpNeighborInfo [] */
 	rc_neighbors_fini(&nb);
 	/* the summary form: neighborPort a dotted MAC for Linux hosts (fact 20) */
 	lldp_of("napalm/show_lldp_neighbors.normal.json", &nb);
