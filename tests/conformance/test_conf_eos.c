@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cJSON.h>
 #include <cmocka.h>
@@ -31,6 +32,7 @@
 #include "rocectl/driver.h"
 #include "rocectl/diff.h"
 #include "rocectl/policy.h"
+#include "rocectl/transport.h"
 
 enum mode { M_GLOBAL, M_IF, M_QUEUE };
 
@@ -569,19 +571,31 @@ static const struct rc_neighbor *on_port(const struct rc_neighbors *nb, const ch
 	return NULL;
 }
 
-static void lldp_of(const char *rel, struct rc_neighbors *nb)
+/* An ANTA file's answer named case ("<AntaTest>/<case>"), or its first when case is NULL;
+ * a napalm file is the answer itself. */
+static void lldp_case(const char *rel, const char *name, struct rc_neighbors *nb)
 {
 	cJSON *j = kit_json(rel);
-	const cJSON *doc = j;
+	const cJSON *doc = j, *answers = cJSON_GetObjectItemCaseSensitive(j, "answers");
 	struct rc_err err = {0};
 
-	if (cJSON_GetObjectItemCaseSensitive(j, "answers"))
-		doc = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(j, "answers")->child, "eos_data_0");
+	if (answers) {
+		const cJSON *a =
+		    name ? cJSON_GetObjectItemCaseSensitive(answers, name) : answers->child;
+
+		if (!a)
+			fail_msg("%s has no answer '%s'", rel, name);
+		doc = cJSON_GetObjectItemCaseSensitive(a, "eos_data_0");
+	}
 	memset(nb, 0, sizeof(*nb));
 	if (eos_parse_lldp(doc, "eos", nb, &err))
 		fail_msg("%s: %s", rel, err.msg);
 	cJSON_Delete(j);
+}
+
+static void lldp_of(const char *rel, struct rc_neighbors *nb)
+{
+	lldp_case(rel, NULL, nb);
 }
 
 static void expect(const struct rc_neighbors *nb, const char *port, const char *dev,
@@ -621,6 +635,20 @@ static void test_lldp_answers(void **state)
 	expect(&nb, "Ethernet1", "DC1-SPINE1", "Ethernet1");
 	expect(&nb, "Ethernet2", "DC1-SPINE2", "Ethernet1");
 	rc_neighbors_fini(&nb);
+	/* ANTA's current answers (revision 1, interfaceId_v2 beside interfaceId) */
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json", "VerifyLLDPNeighbors/success", &nb);
+	assert_int_equal(nb.n, 2);
+	expect(&nb, "Ethernet1", "DC1-SPINE1.local.com", "Ethernet1");
+	expect(&nb, "Ethernet2", "DC1-SPINE2.local.com", "Ethernet1");
+	rc_neighbors_fini(&nb);
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json",
+		  "VerifyLLDPNeighbors/success-external-lldp-neighbors", &nb);
+	expect(&nb, "Ethernet1", "dc1-leaf2-server1.local.com", "iLO"); /* v2 over interfaceId */
+	rc_neighbors_fini(&nb);
+	lldp_case("anta/show_lldp_neighbors_detail.rev1.json",
+		  "VerifyLLDPNeighbors/failure-no-neighbor", &nb);
+	assert_int_equal(nb.n, 1); /* Ethernet2: lldpNeighborInfo [] */
+	rc_neighbors_fini(&nb);
 	/* the summary form: neighborPort a dotted MAC for Linux hosts (fact 20) */
 	lldp_of("napalm/show_lldp_neighbors.normal.json", &nb);
 	assert_true(nb.n > 0);
@@ -629,12 +657,123 @@ static void test_lldp_answers(void **state)
 	rc_neighbors_fini(&nb);
 }
 
+/* ---- the eAPI path: each answer as a snapshot's raw answer (docs/SNAPSHOT.md) ----------- */
+
+/* The kit answer as the raw file a snapshot holds for cmd, printed as compact JSON (a napalm
+ * file is the answer, an ANTA file holds it as its first eos_data_0); half of it when cut. */
+static void lay_out(const char *dir, const char *rel, const char *cmd, bool cut)
+{
+	cJSON *j = kit_json(rel), *ans = cJSON_GetObjectItemCaseSensitive(j, "answers");
+	char name[200], path[1200], *text;
+	size_t k = 0, len;
+	FILE *f;
+
+	for (const char *c = cmd; *c; c++)
+		name[k++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c : '-';
+	name[k] = '\0';
+	snprintf(path, sizeof(path), "%s/leaf/%s.rev%d.json", dir, name, eos_cmd_revision(cmd));
+	text = cJSON_PrintUnformatted(
+	    ans ? cJSON_GetObjectItemCaseSensitive(ans->child, "eos_data_0") : j);
+	assert_non_null(text);
+	len = strlen(text);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, cut ? len / 2 : len, f), cut ? len / 2 : len);
+	fclose(f);
+	free(text);
+	cJSON_Delete(j);
+}
+
+/* runCmds ["enable", cmd] as the driver builds it, answered from dir; the result of cmd in
+ * *answer (0), or the error. */
+static int replay(const char *dir, const char *cmd, cJSON **answer, const cJSON **result,
+		  struct rc_err *err)
+{
+	const char *const cmds[] = {"enable", cmd};
+	cJSON *req = eos_eapi_request("conf-1", cmds, 2, "json");
+	char *body = cJSON_PrintUnformatted(req), *out = NULL;
+	const cJSON *res = NULL;
+	size_t len = 0;
+	int rc = rc_snapshot_eapi(dir, "leaf", body, strlen(body), &out, &len, err);
+
+	*answer = NULL;
+	if (!rc) {
+		*answer = cJSON_ParseWithLength(out, len);
+		rc = eos_eapi_result(*answer, "conf-1", cmds, 2, &res, err);
+	}
+	*result = rc ? NULL : cJSON_GetArrayItem(res, 1);
+	free(out);
+	free(body);
+	cJSON_Delete(req);
+	return rc;
+}
+
+/* The answers rocectl asks for, replayed through the eAPI request the driver builds and the
+ * snapshot transport: what reaches the parser is the kit's answer (napalm's capture read to
+ * its values), and half an answer is an error naming the command. */
+static void test_eapi_replay(void **state)
+{
+	static const struct {
+		const char *rel, *cmd;
+	} a[] = {
+	    {"napalm/show_lldp_neighbors_detail.normal.json", "show lldp neighbors detail"},
+	    {"anta/show_priority-flow-control_counters.rev3.json",
+	     "show priority-flow-control counters"},
+	    {"anta/show_qos_interfaces_ecn_counters_queue.rev1.json",
+	     "show qos interfaces ecn counters queue"},
+	    {"anta/show_interfaces_counters_queue_drops.rev1.json",
+	     "show interfaces counters queue drops"},
+	};
+	char dir[] = "/tmp/conf-eos-XXXXXX", sub[64];
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/leaf", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		cJSON *answer, *kit = kit_json(a[i].rel);
+		const cJSON *ans = cJSON_GetObjectItemCaseSensitive(kit, "answers"), *res;
+		struct rc_err err = {0};
+
+		lay_out(dir, a[i].rel, a[i].cmd, false);
+		if (replay(dir, a[i].cmd, &answer, &res, &err))
+			fail_msg("%s: %s", a[i].rel, err.msg);
+		assert_true(cJSON_Compare(
+		    res, ans ? cJSON_GetObjectItemCaseSensitive(ans->child, "eos_data_0") : kit,
+		    true));
+		if (i == 0) {
+			struct rc_neighbors nb = {0};
+
+			assert_int_equal(eos_parse_lldp(res, "leaf", &nb, &err), 0);
+			assert_int_equal(nb.n, 41);
+			expect(&nb, "Ethernet8", "78m3", "00:0f:53:2e:ce:d1");
+			rc_neighbors_fini(&nb);
+		}
+		cJSON_Delete(answer);
+		lay_out(dir, a[i].rel, a[i].cmd, true);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(replay(dir, a[i].cmd, &answer, &res, &err), -EPROTO);
+		if (!strstr(err.msg, a[i].cmd) || !strstr(err.msg, "leaf"))
+			fail_msg("%s cut: '%s' names neither device nor command", a[i].rel,
+				 err.msg);
+		cJSON_Delete(answer);
+		cJSON_Delete(kit);
+	}
+	{
+		char cmd[1200];
+
+		snprintf(cmd, sizeof(cmd), "rm -r '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_checker_refuses), cmocka_unit_test(test_shipped_policies),
 	    cmocka_unit_test(test_revisions),	    cmocka_unit_test(test_counters_answers),
 	    cmocka_unit_test(test_lldp_answers),    cmocka_unit_test(test_queue_drops_answers),
+	    cmocka_unit_test(test_eapi_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
