@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Every real output in the conformance kit is replayed through rocectl offline, fed to the
 # driver's parser of the command it answers, or listed with the reason rocectl never reads
 # it from a device (tests/conformance/kit-coverage.txt says which): a kit file missing from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The host LLDP parser against lldpd's own expectation of its json0 output
  * ($CONFORMANCE_DIR/host/lldp/lldpcli.json0.show_neighbors_details.expected.json, lldpd's
  * tests/integration/test_lldpcli.py test_json0_output; host/FACTS.md fact 13): rocectl sends
