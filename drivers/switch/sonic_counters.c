@@ -172,7 +172,7 @@ static int parse_table(const char *text, size_t len, const char *port, const str
 {
 	int at[2] = {-1, -1}, key = -1;
 	bool seen = false, titled = !c->title;
-	size_t off = 0;
+	size_t off = 0, width = 0;
 	int rc = 0;
 
 	while (off < len && !rc) {
@@ -195,10 +195,20 @@ static int parse_table(const char *text, size_t len, const char *port, const str
 					key = (int)i;
 			}
 			seen = at[0] > 0 && (!c->key || key > 0);
+			width = n;
 			continue;
 		}
 		if (!seen || !n || strcmp(tok[0], port))
 			continue;
+		/* every row has a cell under each heading ("N/A" where there is no value) and
+		 * the CLI ends each with a newline: a row short of cells, or cut before its
+		 * newline, is a truncated answer, never numbers to read (the kit's tables,
+		 * sonic/outputs/show_queue_counters.txt and the others, are so) */
+		if (n != width || !nl)
+			return rc_errf(err, EPROTO,
+				       "'%s': a '%s' row has %zu of its header's %zu cells%s "
+				       "(truncated?)",
+				       port, c->cmd, n, width, nl ? "" : " and no newline");
 		if (!c->key) { /* Port PG0 ... PG7 */
 			for (size_t i = 1; i < n && i <= 8 && !rc; i++)
 				rc = add_cell(out, port, c, 0, (unsigned)(i - 1), tok[i]);

@@ -241,6 +241,37 @@ static void test_queue_and_pg_counters(void **state)
 	free(text);
 }
 
+/* A table cut short is an error naming the command, never a number read from half a
+ * cell: the kit's PG drop table cut inside Ethernet8's row ("... 101    1" of "102"), and
+ * cut at the end of that row before its newline. */
+static void test_truncated_tables_fail(void **state)
+{
+	struct rc_counters c = {0};
+	struct rc_err err = {0};
+	size_t len;
+	char *text = artifact("sonic/outputs/show_priority-group_drop_counters.txt", &len);
+	const char *row = strstr(text, "Ethernet8");
+	const char *cut;
+	(void)state;
+
+	assert_non_null(row);
+	cut = strstr(row, "102");
+	assert_non_null(cut);
+	assert_int_not_equal(
+	    sonic_parse_pg_drops(text, (size_t)(cut - text) + 1, "Ethernet8", &c, &err), 0);
+	assert_non_null(strstr(err.msg, "show priority-group drop counters"));
+	rc_counters_free(&c);
+	memset(&c, 0, sizeof(c));
+	assert_true(len > 0 && text[len - 1] == '\n');
+	assert_int_not_equal(sonic_parse_pg_drops(text, len - 1, "Ethernet8", &c, &err), 0);
+	assert_non_null(strstr(err.msg, "no newline"));
+	rc_counters_free(&c);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(sonic_parse_pg_drops(text, len, "Ethernet8", &c, &err), 0);
+	rc_counters_free(&c);
+	free(text);
+}
+
 /* `show lldp table` as lldpshow prints it (sonic/outputs/show_lldp_table.2macs.txt, whose
  * input is sonic/lldp/lldpctl_xml.2macs.xml): two neighbours on one port, colon MAC port
  * IDs; and with the System Name taken out of the same row (what lldpshow prints for a peer
@@ -306,9 +337,13 @@ static void test_gcu_scoped_failure(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_lookup_rows),	 cmocka_unit_test(test_builtin_rows),
-	    cmocka_unit_test(test_pfc_counters), cmocka_unit_test(test_queue_and_pg_counters),
-	    cmocka_unit_test(test_lldp_table),	 cmocka_unit_test(test_gcu_scoped_failure),
+	    cmocka_unit_test(test_lookup_rows),
+	    cmocka_unit_test(test_builtin_rows),
+	    cmocka_unit_test(test_pfc_counters),
+	    cmocka_unit_test(test_queue_and_pg_counters),
+	    cmocka_unit_test(test_truncated_tables_fail),
+	    cmocka_unit_test(test_lldp_table),
+	    cmocka_unit_test(test_gcu_scoped_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
