@@ -40,7 +40,7 @@ test_expect_success 'apply made EOS count ECN marks; an uncounted marking queue 
 	test_must_contain "$TMP/before" "ecn_marked\[3\] +not enabled +eos:show qos interfaces ecn counters queue.3 .-.: marks not countable here$" &&
 	test_must_not_contain "$TMP/before" "ecn_marked\[3\] +0" &&
 	test_must_contain "$TMP/all" "ecn_marked\[3\] +0" &&
-	{ rc verify -p "$P" -i "$LAB/inventory.yaml" >"$TMP/verify" 2>/dev/null; st=$?; } ;
+	{ rc verify -p "$P" -i "$LAB/inventory.yaml" --details >"$TMP/verify" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/verify" "Ethernet1 .*ecn.effect" &&
 	test_must_contain "$TMP/verify" "tx-queue 3 are not counted" &&

@@ -61,7 +61,7 @@ test_expect_success 'a capture file cut short fails, naming the device and the c
 	cp -r "$TMP/cap/ssh" "$TMP/cut" &&
 	f=$(grep -l "^# command: show runningconfiguration all$" "$TMP/cut/so1/"*) &&
 	head -c 2000 "$f" >"$f.cut" && mv "$f.cut" "$f" &&
-	test_expect_code 1 "$ROCECTL" verify -p "$POLICY" -i "$LAB/inventory.yaml" \
+	test_expect_code 1 "$ROCECTL" verify -p "$POLICY" -i "$LAB/inventory.yaml" --details \
 		--snapshot "$TMP/cut" >"$TMP/cut.out" 2>&1 &&
 	test_must_contain "$TMP/cut.out" "^so1 .*error.*show runningconfiguration all"
 '
