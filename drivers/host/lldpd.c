@@ -8,8 +8,9 @@
  *                             "chassis": [{"name": [{"value": "leaf01"}]}],
  *                             "port": [{"id": [{"type": "ifname", "value": "swp1"}]}]}]}]}
  *
- * No captured answer backs this reading (docs/PLATFORMS.md: unverified): anything else is
- * an error naming the command; entries missing a name are skipped. */
+ * lldpd's own expected json0 output (conformance kit host/lldp/, read through this parser
+ * by tests/conformance/test_conf_host.c; docs/PLATFORMS.md: checked) has this shape;
+ * anything else is an error naming the command; entries missing a name are skipped. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
