@@ -58,8 +58,8 @@ int sonic_parse_pfc_counters(const char *text, size_t len, const char *port,
 			     struct rc_counters *out, struct rc_err *err)
 {
 	const char *dir = NULL;
-	bool seen_table = false;
-	size_t off = 0;
+	bool seen_rx = false, seen_tx = false;
+	size_t off = 0, width = 0;
 	int rc = 0;
 
 	while (off < len && !rc) {
@@ -72,11 +72,19 @@ int sonic_parse_pfc_counters(const char *text, size_t len, const char *port,
 		if (n >= 2 && !strcmp(tok[0], "Port") &&
 		    (!strcmp(tok[1], "Rx") || !strcmp(tok[1], "Tx"))) {
 			dir = !strcmp(tok[1], "Rx") ? "rx" : "tx";
-			seen_table = true;
+			*(!strcmp(tok[1], "Rx") ? &seen_rx : &seen_tx) = true;
+			width = n; /* "Port Rx PFC0 .. PFC7": the rows have one word less */
 			continue;
 		}
 		if (!dir || n < 2 || strcmp(tok[0], port))
 			continue;
+		/* pfcstat prints a cell under every heading and ends each row with a newline
+		 * (conformance sonic/outputs/show_pfc_counters.txt): anything short is cut */
+		if (n + 1 != width || !nl)
+			return rc_errf(err, EPROTO,
+				       "'%s': a 'show pfc counters' %s row has %zu of %zu cells%s "
+				       "(truncated?)",
+				       port, dir, n, width - 1, nl ? "" : " and no newline");
 		for (size_t i = 1; i < n && i <= 8 && !rc; i++) {
 			char name[48], src[64];
 			uint64_t v;
@@ -90,9 +98,10 @@ int sonic_parse_pfc_counters(const char *text, size_t len, const char *port,
 	}
 	if (rc)
 		return rc_errf(err, -rc, "out of memory");
-	if (!seen_table)
-		return rc_errf(err, EPROTO, "'%s': 'show pfc counters' has no Port Rx/Tx table",
-			       port);
+	if (!seen_rx || !seen_tx)
+		return rc_errf(err, EPROTO, "'%s': 'show pfc counters' has no Port %s table%s",
+			       port, seen_rx ? "Tx" : "Rx",
+			       seen_rx || seen_tx ? " (truncated?)" : "");
 	return 0;
 }
 

@@ -270,6 +270,24 @@ static void test_truncated_tables_fail(void **state)
 	assert_int_equal(sonic_parse_pg_drops(text, len, "Ethernet8", &c, &err), 0);
 	rc_counters_free(&c);
 	free(text);
+
+	/* `show pfc counters` cut after its Rx table, and inside Ethernet4's Tx row */
+	text = artifact("sonic/outputs/show_pfc_counters.txt", &len);
+	cut = strstr(text, "  Port Tx");
+	assert_non_null(cut);
+	memset(&c, 0, sizeof(c));
+	assert_int_not_equal(
+	    sonic_parse_pfc_counters(text, (size_t)(cut - text), "Ethernet4", &c, &err), 0);
+	assert_non_null(strstr(err.msg, "no Port Tx table"));
+	rc_counters_free(&c);
+	cut = strstr(cut, "1,410");
+	assert_non_null(cut);
+	memset(&c, 0, sizeof(c));
+	assert_int_not_equal(
+	    sonic_parse_pfc_counters(text, (size_t)(cut - text) + 3, "Ethernet4", &c, &err), 0);
+	assert_non_null(strstr(err.msg, "truncated"));
+	rc_counters_free(&c);
+	free(text);
 }
 
 /* `show lldp table` as lldpshow prints it (sonic/outputs/show_lldp_table.2macs.txt, whose

@@ -55,7 +55,10 @@ static void test_pfc_tables(void **state)
 static void test_hostile_output(void **state)
 {
 	static const char *const bad[] = {"", "Error: no such command\n", "Ethernet0 1 2 3\n"};
-	static const char overflow[] = "Port Rx PFC0\nEthernet0 99999999999999999999999 7x 3\n";
+	static const char overflow[] = "Port Rx PFC0 PFC1 PFC2\n"
+				       "Ethernet0 99999999999999999999999 7x 3\n"
+				       "Port Tx PFC0 PFC1 PFC2\n"
+				       "Ethernet0 0 0 0\n";
 	struct rc_counters c = {0};
 	struct rc_err err = {0};
 
@@ -63,17 +66,21 @@ static void test_hostile_output(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		assert_true(
 		    sonic_parse_pfc_counters(bad[i], strlen(bad[i]), "Ethernet0", &c, &err) < 0);
-		assert_non_null(strstr(err.msg, "no Port Rx/Tx table"));
+		assert_non_null(strstr(err.msg, "has no Port Rx table"));
 		rc_counters_free(&c);
 	}
+	/* a cell that is not a number is skipped, never read as one */
 	assert_int_equal(
 	    sonic_parse_pfc_counters(overflow, strlen(overflow), "Ethernet0", &c, &err), 0);
-	assert_int_equal(c.n, 1);
+	assert_int_equal(c.n, 4);
 	assert_string_equal(c.v[0].name, "pfc_pause_rx[2]");
 	rc_counters_free(&c);
-	/* not NUL-terminated: only `len` bytes are read */
-	assert_int_equal(sonic_parse_pfc_counters(table, 40, "Ethernet0", &c, &err), 0);
-	assert_int_equal(c.n, 0);
+	/* not NUL-terminated: only `len` bytes are read, and 40 of them are a cut answer */
+	assert_true(sonic_parse_pfc_counters(table, 40, "Ethernet0", &c, &err) < 0);
+	rc_counters_free(&c);
+	/* a row short of cells, or the Tx table missing: cut, an error */
+	assert_true(sonic_parse_pfc_counters(table, strlen(table) - 20, "Ethernet0", &c, &err) < 0);
+	assert_non_null(strstr(err.msg, "truncated"));
 	rc_counters_free(&c);
 }
 
