@@ -673,12 +673,22 @@ static int eos_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 	return 0;
 }
 
+/* The sessions a restore from this snapshot stages in: named from the journaled session
+ * (step 1: the startup-config's, step 2: the running-config's), so that a restore killed
+ * between staging and commit leaves a session the next restore knows by name and aborts,
+ * never one left open on the switch (fault campaign seed 130031). */
+static void undo_session_name(const struct eos_snap *snap, int step, char *name, size_t len)
+{
+	snprintf(name, len, "%.50s-u%d", snap->session, step);
+}
+
 /* Entering a session that does not exist opens an empty one, which abort drops: the same
- * commands whether the killed run's session is pending or was never opened. */
+ * commands whether the killed run's session (or a killed restore's) is pending or was
+ * never opened. */
 static int eos_discard(struct rc_session *s, const char *blob, struct rc_err *err)
 {
 	struct eos_snap snap;
-	char why[MSG_MAX];
+	char why[MSG_MAX], name[64];
 	int rc;
 
 	if (!blob)
@@ -687,6 +697,12 @@ static int eos_discard(struct rc_session *s, const char *blob, struct rc_err *er
 	if (!rc && !abort_session(s, snap.session, why, sizeof(why)))
 		rc = rc_errf(err, EIO, "cannot abort configuration session '%s': %s", snap.session,
 			     why);
+	for (int step = 1; !rc && step <= 2; step++) {
+		undo_session_name(&snap, step, name, sizeof(name));
+		if (!abort_session(s, name, why, sizeof(why)))
+			rc = rc_errf(err, EIO, "cannot abort configuration session '%s': %s", name,
+				     why);
+	}
 	eos_snap_free(&snap);
 	return rc;
 }
@@ -768,8 +784,9 @@ static int verify_restored(struct rc_session *s, const struct eos_snap *snap, st
 	return 0;
 }
 
-/* One committed session from the running-config to `to`; nothing when they are equal. */
-static int restore_to(struct rc_session *s, const struct eos_snap *snap,
+/* One committed session (undo_session_name's `step`) from the running-config to `to`;
+ * nothing when they are equal. */
+static int restore_to(struct rc_session *s, const struct eos_snap *snap, int step,
 		      const struct eos_config *to, struct rc_err *err)
 {
 	struct eos_config now = {0};
@@ -781,7 +798,7 @@ static int restore_to(struct rc_session *s, const struct eos_snap *snap,
 		rc = eos_snap_restore_lines(&now, snap, to, &lines, &n, err);
 	eos_config_free(&now);
 	if (!rc && n) {
-		new_session_name(s, name, sizeof(name));
+		undo_session_name(snap, step, name, sizeof(name));
 		rc = session_step(s, name, lines, n, NULL, err);
 		if (!rc)
 			rc = session_step(s, name, lines, n, "commit", err);
@@ -803,13 +820,13 @@ static int eos_restore_native(struct rc_session *s, const char *blob, struct rc_
 		rc = eos_discard(s, blob, err);
 	s->session[0] = '\0';
 	if (!rc && snap.has_startup) {
-		rc = restore_to(s, &snap, &snap.startup, err);
+		rc = restore_to(s, &snap, 1, &snap.startup, err);
 		if (!rc)
 			rc = save(s, err);
 		if (!rc)
-			rc = restore_to(s, &snap, &snap.cfg, err);
+			rc = restore_to(s, &snap, 2, &snap.cfg, err);
 	} else if (!rc) {
-		rc = restore_to(s, &snap, &snap.cfg, err);
+		rc = restore_to(s, &snap, 2, &snap.cfg, err);
 		if (!rc)
 			rc = save(s, err);
 	}

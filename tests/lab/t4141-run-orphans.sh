@@ -19,7 +19,10 @@
 #   (g) `rollback RUN` of a pending run whose NVUE leaf hangs once: a command that timed
 #       out fails that device's restore (it is not taken for the switch's own timer
 #       having rolled back), so no run ends "rolled back" with the switch's revision still
-#       waiting for its confirm; run again, it finishes exactly.
+#       waiting for its confirm; run again, it finishes exactly;
+#   (h) an EOS restore killed between staging and committing its session leaves that
+#       session pending: the next restore knows it by name (from the journaled session)
+#       and aborts it, so no session is left open on the switch.
 # The witnesses are the simulators' state files (tests/faults/campaign.py's views).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -177,6 +180,20 @@ test_expect_success '(g) a hung command during rollback RUN is an error, never t
 		views >"$TMP/g.after" && diff -u "$TMP/g.before" "$TMP/g.after"
 	fi &&
 	jq -e ".state == \"rolled back\"" "$CONFIRM_DIR/$run.json"
+'
+
+test_expect_success '(h) a restore session a killed rollback left pending on EOS is aborted by the next one' '
+	views >"$TMP/h.before" &&
+	rc apply -p "$POLICY" -i "$INV" --limit leaf02 >"$TMP/h.out" &&
+	run=$(sed -n "s/^run \(.*\)/\1/p" "$TMP/h.out") && test -n "$run" &&
+	sess=$(grep -o "rocectl-[0-9]*-[0-9]*-[0-9]*" "$RUNS_DIR/$run/leaf02.snap" | head -1) &&
+	test -n "$sess" &&
+	"$SIMCTL" cli "$LAB/switchsim" leaf02 "configure session $sess-u2
+interface Ethernet1
+description left-by-a-killed-restore" >/dev/null &&
+	views >"$TMP/h.mid" && grep -q "pending" "$TMP/h.mid" &&
+	rc rollback "$run" -i "$INV" >"$TMP/h.rb" &&
+	views >"$TMP/h.after" && diff -u "$TMP/h.before" "$TMP/h.after"
 '
 
 test_done
