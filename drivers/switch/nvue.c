@@ -36,6 +36,12 @@ struct rc_session {
 	bool timed;		  /* this session applied under `--confirm` */
 	bool read_once;		  /* found_unsaved is set (only with save_only_if_saved) */
 	bool found_unsaved;	  /* the first read: applied != startup, or not known */
+	/* rc_run_opts.read_neighbors: the LLDP table the last read's command line printed,
+	 * handed over once by nvue_neighbors (lldp_rc and lldp_err: its section's error) */
+	bool lldp_kept;
+	int lldp_rc;
+	struct rc_err lldp_err;
+	struct rc_neighbors lldp;
 };
 
 /* ---- SSH ------------------------------------------------------------------------------ */
@@ -331,11 +337,38 @@ static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts 
 	"nv show qos -o json && nv show qos --applied -o json && "                                 \
 	"nv show qos --rev=startup -o json"
 
+static void drop_lldp(struct rc_session *s)
+{
+	rc_neighbors_fini(&s->lldp);
+	memset(&s->lldp, 0, sizeof(s->lldp));
+	s->lldp_kept = false;
+}
+
+/* The LLDP section of a read's answer (NVUE_LLDP_PREFIX), kept for nvue_neighbors; *from:
+ * where the QoS documents start. */
+static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
+		     struct rc_err *err)
+{
+	int rc;
+
+	drop_lldp(s);
+	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	rc = nvue_split_lldp(res->out, res->out_len, s->dev->name, &s->lldp, &s->lldp_rc,
+			     &s->lldp_err, from, err);
+	if (rc)
+		drop_lldp(s);
+	else
+		s->lldp_kept = true;
+	return rc;
+}
+
 static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_port_state *ports,
 			  size_t k, cJSON **docs, struct rc_err *err)
 {
-	size_t len = (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD), o = 0;
-	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0);
+	size_t len =
+	    (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD) + sizeof(NVUE_LLDP_PREFIX);
+	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0), o = 0, from = 0;
+	bool lldp = with_qos && s->opts.read_neighbors;
 	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
 	struct rc_ssh_result res;
 	int rc;
@@ -344,7 +377,8 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 		return rc_errf(err, ENOMEM, "out of memory");
 	cmd[0] = '\0';
 	if (with_qos)
-		o += (size_t)snprintf(cmd + o, len - o, "%s", QOS_VIEWS_CMD);
+		o += (size_t)snprintf(cmd + o, len - o, "%s%s", lldp ? NVUE_LLDP_PREFIX : "",
+				      QOS_VIEWS_CMD);
 	for (size_t i = 0; i < k; i++) {
 		/* checked at open; checked again because these bytes go into a command line */
 		if (!nvue_port_name_ok(ports[i].name)) {
@@ -364,7 +398,11 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 	if (res.exit_status != 0) {
 		rc = rc_switch_exit_error(&res, what, err);
 	} else {
-		rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, ndocs, err);
+		if (lldp)
+			rc = keep_lldp(s, &res, &from, err);
+		if (!rc)
+			rc = nvue_parse_json_seq(res.out + from, res.out_len - from, what, docs,
+						 ndocs, err);
 	}
 	rc_ssh_result_free(&res);
 	return rc;
@@ -994,6 +1032,7 @@ static void nvue_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	rc_port_memo_free(&s->read);
+	rc_neighbors_fini(&s->lldp);
 	free(s);
 }
 
@@ -1058,6 +1097,15 @@ static int nvue_neighbors(struct rc_session *s, struct rc_neighbors *out, struct
 
 	if (s->rest)
 		return -ENOENT;
+	if (s->lldp_kept) { /* the read's own command line printed them (keep_lldp) */
+		rc_neighbors_fini(out);
+		*out = s->lldp;
+		memset(&s->lldp, 0, sizeof(s->lldp));
+		s->lldp_kept = false;
+		if (s->lldp_rc)
+			*err = s->lldp_err;
+		return s->lldp_rc;
+	}
 	rc = ssh_run(s, "nv show interface lldp", &res, err);
 	if (rc)
 		return rc;
