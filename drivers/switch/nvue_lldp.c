@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nvue.h"
+#include "switch_common.h"
 
 /* The word starting at column col of line (len bytes), into out; false when none fits. */
 static bool cell(const char *line, size_t len, size_t col, size_t end, char *out, size_t max)
@@ -101,42 +102,18 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 	return 0;
 }
 
-/* Offset of the first line of text[0..len) that is exactly `marker`; len when none. */
-static size_t line_at(const char *text, size_t len, const char *marker)
-{
-	size_t m = strlen(marker);
-
-	for (size_t off = 0; off < len;) {
-		const char *nl = memchr(text + off, '\n', len - off);
-		size_t l = nl ? (size_t)(nl - (text + off)) : len - off;
-
-		if (l && text[off + l - 1] == '\r')
-			l--;
-		if (l == m && !memcmp(text + off, marker, m))
-			return off;
-		off = nl ? (size_t)(nl - text) + 1 : len;
-	}
-	return len;
-}
-
 int nvue_split_lldp(const char *out, size_t len, const char *device, struct rc_neighbors *nb,
 		    int *nb_rc, struct rc_err *nb_err, size_t *qos_off, struct rc_err *err)
 {
-	size_t qos = line_at(out, len, NVUE_QOS_BEGIN), end;
-	const char *nl;
+	size_t end;
+	bool ok;
 
-	if (qos == len)
+	if (rc_switch_split_folded(out, len, NVUE_LLDP_END, NVUE_QOS_BEGIN, &end, &ok, qos_off))
 		return rc_errf(err, EPROTO,
 			       "'%s': the read's answer has no QoS section (no '%s' line): cut "
 			       "short",
 			       device, NVUE_QOS_BEGIN);
-	nl = memchr(out + qos, '\n', len - qos);
-	*qos_off = nl ? (size_t)(nl - out) + 1 : len;
-	/* the end marker must be the section's last line: the line just before the QoS one */
-	end = qos ? qos - 1 : 0;
-	while (end && out[end - 1] != '\n')
-		end--;
-	if (!qos || line_at(out + end, qos - end, NVUE_LLDP_END) != 0) {
+	if (!ok) {
 		*nb_rc = rc_errf(nb_err, EIO,
 				 "'%s': the LLDP section ('nv show interface lldp') of the read "
 				 "failed or was cut short",
