@@ -1,10 +1,11 @@
 #!/bin/sh
-# Each device is read with one command line per read: an NVUE switch's LLDP table rides on
-# the read's own `nv show` line (drivers/switch/nvue.c, NVUE_LLDP_PREFIX) instead of a
-# second SSH exec.  The simulators' ForceCommands are wrapped by a logger so that every
-# command line a device receives is counted, per device and per run; the neighbours the
-# folded read returns must still be the real ones (cabling right, a swapped cable found).
-# SONiC, EOS and hosts still take a second line for LLDP: counted as such here, so that
+# A device's LLDP table rides on its read's own command line instead of a second SSH exec:
+# NVUE's `nv show` line (drivers/switch/nvue.c, NVUE_LLDP_PREFIX) makes the whole read one
+# line; SONiC's `show runningconfiguration all` line (drivers/switch/sonic.c, FOLDED_CMD),
+# whose aliases the neighbours reuse.  The simulators' ForceCommands are wrapped by a logger
+# so that every command line a device receives is counted, per device and per run; the
+# neighbours the folded reads return must still be the real ones (cabling right, a swapped
+# cable found).  EOS and hosts still take separate lines: counted as such here, so that
 # folding them later shows up as a change of this test.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
@@ -48,8 +49,9 @@ counts() {
 			"$LAB/topology" "$TMP/log"
 }
 
-test_expect_success 'a small NVUE lab, its sessions logged' '
-	"$LAB_CMD" up "$LAB" --hosts 1 --leaves 1 --spines 1 >/dev/null &&
+test_expect_success 'a small mixed lab, its sessions logged' '
+	"$LAB_CMD" up "$LAB" --hosts 1 --leaves 3 --spines 1 --platforms nvue,sonic,eos \
+		>/dev/null &&
 	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
 	HOSTRUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env") &&
 	wrap "$SWRUN" switchsim-cli && wrap "$HOSTRUN" host-shell &&
@@ -57,15 +59,27 @@ test_expect_success 'a small NVUE lab, its sessions logged' '
 	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n"
 '
 
-test_expect_success 'verify: one command line per switch, the LLDP table in it' '
+test_expect_success 'verify: NVUE one command line, SONiC the LLDP table in its read' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/v.json" &&
 	counts >"$TMP/n" &&
-	printf "%s\n" "gpu001 2" "leaf01 1" "spine01 1" >"$TMP/expect" &&
-	diff -u "$TMP/expect" "$TMP/n" &&
+	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	grep -qx "gpu001 2" "$TMP/n" &&
 	grep "nv show interface lldp && echo @@rocectl-lldp-end@@; echo @@rocectl-qos@@; nv show qos -o json" \
 		"$TMP/log" >"$TMP/lines" && test "$(wc -l <"$TMP/lines")" = 2 &&
+	grep -c "show runningconfiguration all" "$TMP/log" >"$TMP/c" && test "$(cat "$TMP/c")" = 1 &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$3 }" "$LAB/topology") &&
+	grep -qx "$sonic|show lldp table && echo @@rocectl-lldp-end@@; echo @@rocectl-config@@; show runningconfiguration all" \
+		"$TMP/log" &&
 	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
-		.cabling.links_checked == 3" "$TMP/v.json"
+		.cabling.links_checked == 5" "$TMP/v.json"
+'
+
+test_expect_success 'verify --counters: the same neighbours' '
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format json \
+		>"$TMP/vc.json" &&
+	jq .cabling "$TMP/v.json" >"$TMP/cab" && jq .cabling "$TMP/vc.json" >"$TMP/cabc" &&
+	diff -u "$TMP/cab" "$TMP/cabc" &&
+	counts >"$TMP/n" && grep -qx "leaf01 2" "$TMP/n" && ! grep -q "|show lldp table\$" "$TMP/log"
 '
 
 test_expect_success 'a swapped cable is still found from the folded read' '
@@ -73,7 +87,8 @@ test_expect_success 'a swapped cable is still found from the folded read' '
 	"$LAB_CMD" miscable "$LAB" $(cat "$TMP/ends") >/dev/null &&
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/v2.json" &&
 	jq -e ".cabling.status != \"ok\" and (.cabling.findings | length) > 0" "$TMP/v2.json" &&
-	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n"
+	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	! grep -q "|show lldp table\$" "$TMP/log"
 '
 
 test_expect_success 'plan and counters: one command line per switch' '
