@@ -368,7 +368,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 	size_t len =
 	    (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD) + sizeof(NVUE_LLDP_PREFIX);
 	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0), o = 0, from = 0;
-	bool lldp = with_qos && s->opts.read_neighbors;
+	bool lldp = with_qos && rc_switch_folds_lldp(&s->opts);
 	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
 	struct rc_ssh_result res;
 	int rc;

@@ -171,7 +171,7 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, struct rc_err *e
 	size_t from = 0;
 	int rc;
 
-	if (!s->opts.read_neighbors)
+	if (!rc_switch_folds_lldp(&s->opts))
 		return sonic_fetch_config(s, cfg, err);
 	rc = sonic_ssh_run(s, FOLDED_CMD, NULL, 0, &res, err);
 	if (rc)

@@ -151,6 +151,11 @@ static size_t line_at(const char *text, size_t len, const char *marker)
 	return len;
 }
 
+bool rc_switch_folds_lldp(const struct rc_run_opts *opts)
+{
+	return opts->read_neighbors && !opts->tap && !opts->snapshot;
+}
+
 int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
 			   size_t *extra_len, bool *extra_ok, size_t *read_off)
 {

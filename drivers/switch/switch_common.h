@@ -68,7 +68,10 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
  * as a whole line.  -EPROTO when there is no BEGIN line (cut short, or another command);
  * else *extra_len is where EXTRA's output ends (the END line excluded), *extra_ok whether
  * the END line closes it (false: EXTRA failed or was cut short), *read_off where READ's
- * output starts. */
+ * output starts.  rc_switch_folds_lldp: whether a read folds LLDP in (opts->read_neighbors),
+ * never under `rocectl capture` or --snapshot, whose files hold one command's answer each
+ * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
+bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
 int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
 			   size_t *extra_len, bool *extra_ok, size_t *read_off);
 

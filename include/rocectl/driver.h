@@ -59,7 +59,8 @@ struct rc_run_opts {
 	/* The run will ask the session for the device's LLDP neighbours right after its read
 	 * (`verify`): a driver that can fold them into the read's own command line does, and
 	 * its `neighbors` then answers from what the read kept, without a second round trip
-	 * (drivers/switch/nvue.c).  Without it, `neighbors` asks the device itself. */
+	 * (drivers/switch/nvue.c, sonic.c; not under `capture` or --snapshot, whose files hold
+	 * one command each).  Without it, `neighbors` asks the device itself. */
 	bool read_neighbors;
 };
 
