@@ -7,7 +7,7 @@
 # neighbours the folded reads return must still be the real ones (cabling right, a swapped
 # cable found).  EOS and hosts still take separate lines: counted as such here, so that
 # folding them later shows up as a change of this test.
-# shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
+# shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
@@ -29,10 +29,11 @@ rc() {
 }
 
 # wrap RUN/bin/PROG: each session appends "SERVER-ADDR|COMMAND" to RUN/cmdlog, then runs it
+# (after the sed expression in RUN/rewrite, if any: a command made to fail on the device)
 wrap() {
 	mv "$1/bin/$2" "$1/bin/$2.real" &&
-		printf '#!/bin/sh\nset -f\nset -- "$@"\nc=${SSH_CONNECTION:-}\nc=${c#* * }\nprintf "%%s|%%s\\n" "${c%% *}" "${SSH_ORIGINAL_COMMAND:-}" >>%s\nexec %s "$@"\n' \
-			"$1/cmdlog" "$1/bin/$2.real" >"$1/bin/$2" &&
+		printf '#!/bin/sh\nset -f\nc=${SSH_CONNECTION:-}\nc=${c#* * }\nprintf "%%s|%%s\\n" "${c%% *}" "${SSH_ORIGINAL_COMMAND:-}" >>%s\n[ -s %s ] && SSH_ORIGINAL_COMMAND=$(printf "%%s" "$SSH_ORIGINAL_COMMAND" | sed -f %s) && export SSH_ORIGINAL_COMMAND\nexec %s "$@"\n' \
+			"$1/cmdlog" "$1/rewrite" "$1/rewrite" "$1/bin/$2.real" >"$1/bin/$2" &&
 		chmod 755 "$1/bin/$2" && : >"$1/cmdlog" && chmod 666 "$1/cmdlog"
 }
 
@@ -80,6 +81,23 @@ test_expect_success 'verify --counters: the same neighbours' '
 	jq .cabling "$TMP/v.json" >"$TMP/cab" && jq .cabling "$TMP/vc.json" >"$TMP/cabc" &&
 	diff -u "$TMP/cab" "$TMP/cabc" &&
 	counts >"$TMP/n" && grep -qx "leaf01 2" "$TMP/n" && ! grep -q "|show lldp table\$" "$TMP/log"
+'
+
+# The error itself (naming the device and the section) is checked by tests/unit/test_lldp.c;
+# here: such a switch is "unknown" to the cabling check, never one with no neighbours (which
+# would be findings), and its read still counts.
+test_expect_success 'a folded LLDP section that fails leaves the cabling unknown, not empty' '
+	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
+	echo "s/show lldp table/show lldp tablex/; s/nv show interface lldp/nv show interface lldpx/" \
+		>"$SWRUN/rewrite" && chmod 644 "$SWRUN/rewrite" &&
+	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/bad.json"; echo $? >"$TMP/bad.rc"; } &&
+	rm -f "$SWRUN/rewrite" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/bad.rc")" = 2 &&
+	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	jq -e ".cabling.findings == [] and .cabling.links_unknown == 4 and
+		(.cabling.unknown_devices | index(\"leaf01\") and index(\"leaf02\") and
+		 index(\"spine01\"))" "$TMP/bad.json" &&
+	jq -e "all(.devices[]; .status == \"drift\")" "$TMP/bad.json"
 '
 
 test_expect_success 'a swapped cable is still found from the folded read' '
