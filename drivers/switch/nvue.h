@@ -102,6 +102,15 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 #define NVUE_LLDP_PREFIX                                                                           \
 	"nv show interface lldp && echo " NVUE_LLDP_END "; echo " NVUE_QOS_BEGIN "; "
 
+/* With the counters too (rc_run_opts.read_counters, every port in the one line):
+ * NVUE_CNT_PREFIX, the ports' `nv show interface PORT counters qos -o json` &&-chained,
+ * NVUE_CNT_SUFFIX, then the QoS chain. */
+#define NVUE_CNT_BEGIN "@@rocectl-counters@@"
+#define NVUE_CNT_END   "@@rocectl-counters-end@@"
+#define NVUE_CNT_PREFIX                                                                            \
+	"nv show interface lldp && echo " NVUE_LLDP_END "; echo " NVUE_CNT_BEGIN "; "
+#define NVUE_CNT_SUFFIX " && echo " NVUE_CNT_END "; echo " NVUE_QOS_BEGIN "; "
+
 /* Split such an answer: the neighbours into *nb (*nb_rc 0, or the LLDP section's error in
  * nb_err, naming the device and the section), *qos_off where the QoS documents start.
  * An answer without the QoS marker is an error in err (cut short, or not this command). */

@@ -62,6 +62,8 @@ struct rc_run_opts {
 	 * (drivers/switch/nvue.c, sonic.c; not under `capture` or --snapshot, whose files hold
 	 * one command each).  Without it, `neighbors` asks the device itself. */
 	bool read_neighbors;
+	/* Likewise for `counters` after the read (verify --counters; drivers/switch/nvue.c). */
+	bool read_counters;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */
