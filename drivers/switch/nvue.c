@@ -444,6 +444,10 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, bool all,
 			return rc_errf(err, EINVAL,
 				       "'%s': port name '%s' is not a valid NVUE interface name",
 				       s->dev->name, ports[i].name);
+	if (lldp) { /* nothing of an earlier read is handed over for this one */
+		drop_lldp(s);
+		drop_counters(s);
+	}
 	cmd = malloc(len);
 	if (!cmd)
 		return rc_errf(err, ENOMEM, "out of memory");

@@ -173,6 +173,7 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, struct rc_err *e
 
 	if (!rc_switch_folds_lldp(&s->opts))
 		return sonic_fetch_config(s, cfg, err);
+	drop_lldp(s); /* nothing of an earlier read is handed over for this one */
 	rc = sonic_ssh_run(s, FOLDED_CMD, NULL, 0, &res, err);
 	if (rc)
 		return rc;
