@@ -17,6 +17,7 @@
 #include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
 #include "../../drivers/switch/sonic.h"
+#include "../../drivers/switch/switch_common.h"
 #include "rocectl/lldp.h"
 
 /* The shape of the NVUE command reference's example, with this project's names. */
@@ -72,6 +73,36 @@ static void test_nvue_split(void **state)
 	assert_non_null(strstr(err.msg, "QoS section"));
 	assert_non_null(strstr(err.msg, "leaf01"));
 	rc_neighbors_fini(&nb);
+}
+
+/* Three sections (NVUE_CNT_PREFIX): the outer split finds the counters' end, the inner one
+ * the LLDP end inside what precedes it; a counters section cut short is told apart. */
+static void test_split_nested(void **state)
+{
+	const char ok[] = "T\n" NVUE_LLDP_END "\n" NVUE_CNT_BEGIN "\n{}\n" NVUE_CNT_END
+			  "\n" NVUE_QOS_BEGIN "\n{}\n";
+	const char cut[] = "T\n" NVUE_LLDP_END "\n" NVUE_CNT_BEGIN "\n{\n" NVUE_QOS_BEGIN "\n{}\n";
+	size_t pre, lend, coff, qoff;
+	bool cok, lok;
+
+	(void)state;
+	assert_int_equal(
+	    rc_switch_split_folded(ok, strlen(ok), NVUE_CNT_END, NVUE_QOS_BEGIN, &pre, &cok, &qoff),
+	    0);
+	assert_true(cok);
+	assert_string_equal(ok + qoff, "{}\n");
+	assert_int_equal(
+	    rc_switch_split_folded(ok, pre, NVUE_LLDP_END, NVUE_CNT_BEGIN, &lend, &lok, &coff), 0);
+	assert_true(lok);
+	assert_int_equal(lend, 2);
+	assert_int_equal(pre - coff, 3); /* "{}\n" */
+	assert_int_equal(rc_switch_split_folded(cut, strlen(cut), NVUE_CNT_END, NVUE_QOS_BEGIN,
+						&pre, &cok, &qoff),
+			 0);
+	assert_false(cok);
+	assert_int_equal(
+	    rc_switch_split_folded("T\n", 2, NVUE_CNT_END, NVUE_QOS_BEGIN, &pre, &cok, &qoff),
+	    -EPROTO);
 }
 
 static void test_nvue_table(void **state)
@@ -523,6 +554,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
 	    cmocka_unit_test(test_nvue_split),
+	    cmocka_unit_test(test_split_nested),
 	    cmocka_unit_test_setup_teardown(test_discover_links, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_identities, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_nameless_mac, setup, teardown),
