@@ -173,15 +173,17 @@ ssh_config=$lab_dir/ssh_config
 n_hosts=$(grep -c '^host ' "$lab_dir/topology" || true)
 n_switches=$(grep -c '^switch ' "$lab_dir/topology" || true)
 devices=$((n_hosts + n_switches))
+lines=$((2 * n_hosts + n_switches)) # command lines of one verify (commands() below)
 
 # The command lines rocectl's verify sends to each device, in inventory order (hosts, then
-# switches), one "NAME CMD" per line, two per device (one SSH session each):
-#   host    drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in order; then
-#           the neighbours, `lldpcli -f json0 show neighbors`
-#   switch  drivers/switch/nvue.c ssh_show_batch: `nv show qos -o json`, the applied and
-#           the startup revision's, then one `nv show interface PORT qos -o json` per
-#           inventory port, &&-chained (more than SHOW_BATCH ports would take another
-#           line: not in a 64-port lab); then the neighbours, `nv show interface lldp`
+# switches), one "NAME CMD" per line (one SSH session each):
+#   host    two lines: drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in
+#           order; then the neighbours, `lldpcli -f json0 show neighbors`
+#   switch  one line: drivers/switch/nvue.c ssh_show_batch: the neighbours first
+#           (NVUE_LLDP_PREFIX: `nv show interface lldp` and its section markers), then
+#           `nv show qos -o json`, the applied and the startup revision's, then one
+#           `nv show interface PORT qos -o json` per inventory port, &&-chained (more than
+#           SHOW_BATCH ports would take another line: not in a 64-port lab)
 commands() {
 	awk -v batch="$SHOW_BATCH" '
 	$1 == "host" {
@@ -196,16 +198,16 @@ commands() {
 			print "bench: " $2 " has more than " batch " ports" >"/dev/stderr"
 			exit 1
 		}
-		line = $2 " nv show qos -o json && nv show qos --applied -o json && " \
-			"nv show qos --rev=startup -o json"
+		line = $2 " nv show interface lldp && echo @@rocectl-lldp-end@@; " \
+			"echo @@rocectl-qos@@; nv show qos -o json && " \
+			"nv show qos --applied -o json && nv show qos --rev=startup -o json"
 		for (i = 7; i <= NF; i++)
 			line = line " && nv show interface " $i " qos -o json"
 		print line
-		print $2 " nv show interface lldp"
 	}' "$lab_dir/topology"
 }
 commands >"$tmp/commands"
-[ "$(wc -l <"$tmp/commands")" = "$((2 * devices))" ] || die "cannot list the devices' commands"
+[ "$(wc -l <"$tmp/commands")" = "$lines" ] || die "cannot list the devices' commands"
 
 # xargs input: NAME and COMMAND as two NUL-terminated arguments of one ssh
 awk '{ n = $1; sub(/^[^ ]+ /, ""); printf "%s%c%s%c", n, 0, $0, 0 }' "$tmp/commands" \
@@ -259,8 +261,8 @@ check_floor() { # OUT RC
 check_ansible() { # OUT RC
 	[ "$2" = 0 ] || { echo "exit status $2"; return 1; }
 	ok=$(grep -c '^[^ ]* | CHANGED | rc=0 >>' "$1" || true)
-	[ "$ok" = "$((2 * devices))" ] ||
-		{ echo "$ok of $((2 * devices)) command lines answered rc=0"; return 1; }
+	[ "$ok" = "$lines" ] ||
+		{ echo "$ok of $lines command lines answered rc=0"; return 1; }
 }
 
 run_contender() { # NAME

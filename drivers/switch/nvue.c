@@ -37,6 +37,18 @@ struct rc_session {
 	bool timed;		  /* this session applied under `--confirm` */
 	bool read_once;		  /* found_unsaved is set (only with save_only_if_saved) */
 	bool found_unsaved;	  /* the first read: applied != startup, or not known */
+	/* rc_run_opts.read_neighbors: the LLDP table the last read's command line printed,
+	 * handed over once by nvue_neighbors (lldp_rc and lldp_err: its section's error) */
+	bool lldp_kept;
+	int lldp_rc;
+	struct rc_err lldp_err;
+	struct rc_neighbors lldp;
+	/* rc_run_opts.read_counters: the counters the last read's line printed, handed over
+	 * once by nvue_counters */
+	bool cnt_kept;
+	int cnt_rc;
+	struct rc_err cnt_err;
+	struct rc_counters cnt;
 };
 
 /* ---- SSH ------------------------------------------------------------------------------ */
@@ -332,31 +344,130 @@ static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts 
 	"nv show qos -o json && nv show qos --applied -o json && "                                 \
 	"nv show qos --rev=startup -o json"
 
-static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_port_state *ports,
-			  size_t k, cJSON **docs, struct rc_err *err)
+static void drop_lldp(struct rc_session *s)
 {
-	size_t len = (k + 1) * (RC_NAME_MAX + 48) + sizeof(QOS_VIEWS_CMD), o = 0;
-	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0);
-	char *cmd = malloc(len), what[RC_NAME_MAX + 48];
+	rc_neighbors_fini(&s->lldp);
+	memset(&s->lldp, 0, sizeof(s->lldp));
+	s->lldp_kept = false;
+}
+
+/* The LLDP section of a read's answer (NVUE_LLDP_PREFIX), kept for nvue_neighbors; *from:
+ * where the QoS documents start. */
+static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
+		     struct rc_err *err)
+{
+	int rc;
+
+	drop_lldp(s);
+	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	rc = nvue_split_lldp(res->out, res->out_len, s->dev->name, &s->lldp, &s->lldp_rc,
+			     &s->lldp_err, from, err);
+	if (rc)
+		drop_lldp(s);
+	else
+		s->lldp_kept = true;
+	return rc;
+}
+
+static void drop_counters(struct rc_session *s)
+{
+	rc_counters_fini(&s->cnt);
+	memset(&s->cnt, 0, sizeof(s->cnt));
+	s->cnt_kept = false;
+}
+
+/* The counters section of a read that folded them in too (NVUE_CNT_PREFIX): the LLDP table,
+ * then `nv show interface PORT counters qos -o json` per port (NVUE command reference,
+ * "Interface Commands"; conformance nvue/FACTS.md), kept for nvue_counters; *from: where
+ * the QoS documents start. */
+static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *res,
+			      const struct rc_port_state *ports, size_t k, size_t *from,
+			      struct rc_err *err)
+{
+	cJSON *docs[SHOW_BATCH];
+	size_t pre, lldp_end, cnt_off;
+	bool cnt_ok, lldp_ok;
+	char what[RC_NAME_MAX + 48];
+
+	drop_lldp(s);
+	drop_counters(s);
+	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	memset(&s->cnt_err, 0, sizeof(s->cnt_err));
+	if (rc_switch_split_folded(res->out, res->out_len, NVUE_CNT_END, NVUE_QOS_BEGIN, &pre,
+				   &cnt_ok, from) ||
+	    rc_switch_split_folded(res->out, pre, NVUE_LLDP_END, NVUE_CNT_BEGIN, &lldp_end,
+				   &lldp_ok, &cnt_off))
+		return rc_errf(
+		    err, EPROTO,
+		    "'%s': the read's answer lacks its counters or QoS section: cut short",
+		    s->dev->name);
+	s->lldp_rc = lldp_ok
+			 ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp, &s->lldp_err)
+			 : rc_errf(&s->lldp_err, EIO,
+				   "'%s': the LLDP section ('nv show interface lldp') of the "
+				   "read failed or was cut short",
+				   s->dev->name);
+	snprintf(what, sizeof(what), "counters of '%s'", s->dev->name);
+	if (!cnt_ok)
+		s->cnt_rc = rc_errf(&s->cnt_err, EIO,
+				    "'%s': the counters section ('nv show interface ... counters "
+				    "qos') of the read failed or was cut short",
+				    s->dev->name);
+	else
+		s->cnt_rc = nvue_parse_json_seq(res->out + cnt_off, pre - cnt_off, what, docs, k,
+						&s->cnt_err);
+	for (size_t i = 0; cnt_ok && !s->cnt_rc && i < k; i++)
+		s->cnt_rc = nvue_parse_counters(docs[i], ports[i].name, &s->cnt, &s->cnt_err);
+	for (size_t i = 0; cnt_ok && i < k; i++)
+		cJSON_Delete(docs[i]);
+	s->lldp_kept = s->cnt_kept = true;
+	return 0;
+}
+
+/* One batch's command line; `all`: it holds every port of the read (counters are folded in
+ * only then). */
+static int ssh_show_batch(struct rc_session *s, bool with_qos, bool all,
+			  const struct rc_port_state *ports, size_t k, cJSON **docs,
+			  struct rc_err *err)
+{
+	size_t len = (2 * k + 1) * (RC_NAME_MAX + 56) + sizeof(QOS_VIEWS_CMD) +
+		     sizeof(NVUE_LLDP_PREFIX) + sizeof(NVUE_CNT_PREFIX) + sizeof(NVUE_CNT_SUFFIX);
+	size_t ndocs = k + (with_qos ? QOS_VIEWS : 0), o = 0, from = 0;
+	bool lldp = with_qos && rc_switch_folds_lldp(&s->opts);
+	bool cnt = lldp && all && s->opts.read_counters;
+	char *cmd, what[RC_NAME_MAX + 48];
 	struct rc_ssh_result res;
 	int rc;
 
-	if (!cmd)
-		return rc_errf(err, ENOMEM, "out of memory");
-	cmd[0] = '\0';
-	if (with_qos)
-		o += (size_t)snprintf(cmd + o, len - o, "%s", QOS_VIEWS_CMD);
-	for (size_t i = 0; i < k; i++) {
+	for (size_t i = 0; i < k; i++)
 		/* checked at open; checked again because these bytes go into a command line */
-		if (!nvue_port_name_ok(ports[i].name)) {
-			free(cmd);
+		if (!nvue_port_name_ok(ports[i].name))
 			return rc_errf(err, EINVAL,
 				       "'%s': port name '%s' is not a valid NVUE interface name",
 				       s->dev->name, ports[i].name);
-		}
+	if (lldp) { /* nothing of an earlier read is handed over for this one */
+		drop_lldp(s);
+		drop_counters(s);
+	}
+	cmd = malloc(len);
+	if (!cmd)
+		return rc_errf(err, ENOMEM, "out of memory");
+	cmd[0] = '\0';
+	if (cnt) {
+		o += (size_t)snprintf(cmd + o, len - o, "%s", NVUE_CNT_PREFIX);
+		for (size_t i = 0; i < k; i++)
+			o += (size_t)snprintf(cmd + o, len - o,
+					      "%snv show interface %s counters qos -o json",
+					      i ? " && " : "", ports[i].name);
+		o += (size_t)snprintf(cmd + o, len - o, "%s", NVUE_CNT_SUFFIX);
+	} else if (lldp) {
+		o += (size_t)snprintf(cmd + o, len - o, "%s", NVUE_LLDP_PREFIX);
+	}
+	if (with_qos)
+		o += (size_t)snprintf(cmd + o, len - o, "%s", QOS_VIEWS_CMD);
+	for (size_t i = 0; i < k; i++)
 		o += (size_t)snprintf(cmd + o, len - o, "%snv show interface %s qos -o json",
 				      o ? " && " : "", ports[i].name);
-	}
 	rc = ssh_run(s, cmd, &res, err);
 	free(cmd);
 	if (rc)
@@ -365,7 +476,13 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, const struct rc_p
 	if (res.exit_status != 0) {
 		rc = rc_switch_exit_error(&res, what, err);
 	} else {
-		rc = nvue_parse_json_seq(res.out, res.out_len, what, docs, ndocs, err);
+		if (cnt)
+			rc = keep_with_counters(s, &res, ports, k, &from, err);
+		else if (lldp)
+			rc = keep_lldp(s, &res, &from, err);
+		if (!rc)
+			rc = nvue_parse_json_seq(res.out + from, res.out_len - from, what, docs,
+						 ndocs, err);
 	}
 	rc_ssh_result_free(&res);
 	return rc;
@@ -381,7 +498,7 @@ static int ssh_fetch(struct rc_session *s, const struct rc_port_state *ports, si
 	while (first || done < n) {
 		size_t k = n - done < SHOW_BATCH ? n - done : SHOW_BATCH;
 		size_t d = 0;
-		int rc = ssh_show_batch(s, first, ports + done, k, docs, err);
+		int rc = ssh_show_batch(s, first, first && k == n, ports + done, k, docs, err);
 
 		if (rc)
 			return rc;
@@ -1006,6 +1123,8 @@ static void nvue_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	rc_port_memo_free(&s->read);
+	rc_neighbors_fini(&s->lldp);
+	rc_counters_fini(&s->cnt);
 	free(s);
 }
 
@@ -1022,6 +1141,15 @@ static int nvue_counters(struct rc_session *s, const struct rc_port_state *ports
 	if (s->rest)
 		return rc_errf(err, EOPNOTSUPP, "'%s': counters are read over SSH only",
 			       s->dev->name);
+	if (s->cnt_kept) { /* the read's own command line printed them (keep_with_counters) */
+		rc_counters_fini(out);
+		*out = s->cnt;
+		memset(&s->cnt, 0, sizeof(s->cnt));
+		s->cnt_kept = false;
+		if (s->cnt_rc)
+			*err = s->cnt_err;
+		return s->cnt_rc;
+	}
 	for (size_t done = 0; done < n && !rc;) {
 		size_t k = n - done < SHOW_BATCH ? n - done : SHOW_BATCH, len, o = 0;
 		char *cmd, what[RC_NAME_MAX + 48];
@@ -1070,6 +1198,15 @@ static int nvue_neighbors(struct rc_session *s, struct rc_neighbors *out, struct
 
 	if (s->rest)
 		return -ENOENT;
+	if (s->lldp_kept) { /* the read's own command line printed them (keep_lldp) */
+		rc_neighbors_fini(out);
+		*out = s->lldp;
+		memset(&s->lldp, 0, sizeof(s->lldp));
+		s->lldp_kept = false;
+		if (s->lldp_rc)
+			*err = s->lldp_err;
+		return s->lldp_rc;
+	}
 	rc = ssh_run(s, "nv show interface lldp", &res, err);
 	if (rc)
 		return rc;

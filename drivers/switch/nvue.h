@@ -92,6 +92,32 @@ int nvue_parse_counters(const struct cJSON *doc, const char *port, struct rc_cou
 int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_neighbors *out,
 		    struct rc_err *err);
 
+/* A read that folds the LLDP table into its one command line (rc_run_opts.read_neighbors)
+ * prefixes its `nv show` chain with NVUE_LLDP_PREFIX: the table, a line NVUE_LLDP_END when
+ * it was printed whole (exit 0), then NVUE_QOS_BEGIN before the QoS documents.  `;` and
+ * `echo` are the login shell's, as the `&&` the reads already chain (Cumulus Linux runs
+ * bash; tests/sim/switch/cli_main.c implements the same subset).  A marker counts only as a
+ * whole line: a table row starts with the switch's own interface name, JSON with '{'. */
+#define NVUE_LLDP_END  "@@rocectl-lldp-end@@"
+#define NVUE_QOS_BEGIN "@@rocectl-qos@@"
+#define NVUE_LLDP_PREFIX                                                                           \
+	"nv show interface lldp && echo " NVUE_LLDP_END "; echo " NVUE_QOS_BEGIN "; "
+
+/* With the counters too (rc_run_opts.read_counters, every port in the one line):
+ * NVUE_CNT_PREFIX, the ports' `nv show interface PORT counters qos -o json` &&-chained,
+ * NVUE_CNT_SUFFIX, then the QoS chain. */
+#define NVUE_CNT_BEGIN "@@rocectl-counters@@"
+#define NVUE_CNT_END   "@@rocectl-counters-end@@"
+#define NVUE_CNT_PREFIX                                                                            \
+	"nv show interface lldp && echo " NVUE_LLDP_END "; echo " NVUE_CNT_BEGIN "; "
+#define NVUE_CNT_SUFFIX " && echo " NVUE_CNT_END "; echo " NVUE_QOS_BEGIN "; "
+
+/* Split such an answer: the neighbours into *nb (*nb_rc 0, or the LLDP section's error in
+ * nb_err, naming the device and the section), *qos_off where the QoS documents start.
+ * An answer without the QoS marker is an error in err (cut short, or not this command). */
+int nvue_split_lldp(const char *out, size_t len, const char *device, struct rc_neighbors *nb,
+		    int *nb_rc, struct rc_err *nb_err, size_t *qos_off, struct rc_err *err);
+
 /* One field of an `nv show` row table (no -o json): `field` is the dotted path of the rows
  * ("pfc.cable-length", "[switch-priority]"), `column` a header ("operational",
  * "applied").  0 with the cell (set members joined by ','; "" when the column is empty

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nvue.h"
+#include "switch_common.h"
 
 /* The word starting at column col of line (len bytes), into out; false when none fits. */
 static bool cell(const char *line, size_t len, size_t col, size_t end, char *out, size_t max)
@@ -99,5 +100,27 @@ int nvue_parse_lldp(const char *text, size_t len, const char *device, struct rc_
 			       "'%s': 'nv show interface lldp' has no Interface/Remote Host/Remote "
 			       "Port table",
 			       device);
+	return 0;
+}
+
+int nvue_split_lldp(const char *out, size_t len, const char *device, struct rc_neighbors *nb,
+		    int *nb_rc, struct rc_err *nb_err, size_t *qos_off, struct rc_err *err)
+{
+	size_t end;
+	bool ok;
+
+	if (rc_switch_split_folded(out, len, NVUE_LLDP_END, NVUE_QOS_BEGIN, &end, &ok, qos_off))
+		return rc_errf(err, EPROTO,
+			       "'%s': the read's answer has no QoS section (no '%s' line): cut "
+			       "short",
+			       device, NVUE_QOS_BEGIN);
+	if (!ok) {
+		*nb_rc = rc_errf(nb_err, EIO,
+				 "'%s': the LLDP section ('nv show interface lldp') of the read "
+				 "failed or was cut short",
+				 device);
+		return 0;
+	}
+	*nb_rc = nvue_parse_lldp(out, end, device, nb, nb_err);
 	return 0;
 }

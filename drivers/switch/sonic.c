@@ -116,6 +116,77 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 	return rc;
 }
 
+/* A read that also answers `neighbors` (rc_run_opts.read_neighbors): `show lldp table`
+ * (sonic-utilities' lldpshow, conformance sonic/FACTS.md fact 10) folded in front of
+ * `show runningconfiguration all` on the same command line, between whole-line markers
+ * (rc_switch_split_folded).  `&&`, `;` and `echo` are the login shell's (bash on SONiC, which
+ * the driver's other chains already rely on, appl_hgetall). */
+#define LLDP_END     "@@rocectl-lldp-end@@"
+#define CONFIG_BEGIN "@@rocectl-config@@"
+#define LLDP_PART    "show lldp table && echo " LLDP_END "; "
+#define FOLDED_CMD   LLDP_PART "echo " CONFIG_BEGIN "; show runningconfiguration all"
+
+static void drop_lldp(struct rc_session *s)
+{
+	rc_neighbors_fini(&s->lldp);
+	memset(&s->lldp, 0, sizeof(s->lldp));
+	s->lldp_kept = false;
+}
+
+/* The LLDP section of a folded read, and the aliases from its configuration section, kept
+ * for sonic_neighbors; *from: where the configuration starts. */
+static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
+		     struct rc_err *err)
+{
+	struct rc_err e = {0};
+	size_t end;
+	bool ok;
+
+	drop_lldp(s);
+	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	if (rc_switch_split_folded(res->out, res->out_len, LLDP_END, CONFIG_BEGIN, &end, &ok, from))
+		return rc_errf(err, EPROTO,
+			       "'%s': the read's answer has no configuration section (no '%s' "
+			       "line): cut short",
+			       s->dev->name, CONFIG_BEGIN);
+	if (!ok)
+		s->lldp_rc =
+		    rc_errf(&s->lldp_err, EIO,
+			    "'%s': the LLDP section ('show lldp table') of the read failed "
+			    "or was cut short",
+			    s->dev->name);
+	else
+		s->lldp_rc = sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp, &s->lldp_err);
+	if (!s->lldp_rc && sonic_parse_port_aliases(res->out + *from, res->out_len - *from,
+						    s->dev->name, &s->lldp, &e) == -ENOMEM)
+		s->lldp_rc = rc_errf(&s->lldp_err, ENOMEM, "out of memory");
+	s->lldp_kept = true;
+	return 0;
+}
+
+/* The read's `show runningconfiguration all`, with the LLDP table when the run asks. */
+static int fetch_config_read(struct rc_session *s, cJSON **cfg, struct rc_err *err)
+{
+	struct rc_ssh_result res;
+	char what[RC_NAME_MAX + 64];
+	size_t from = 0;
+	int rc;
+
+	if (!rc_switch_folds_lldp(&s->opts))
+		return sonic_fetch_config(s, cfg, err);
+	drop_lldp(s); /* nothing of an earlier read is handed over for this one */
+	rc = sonic_ssh_run(s, FOLDED_CMD, NULL, 0, &res, err);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "'show runningconfiguration all' on '%s'", s->dev->name);
+	if (res.exit_status != 0)
+		rc = rc_switch_exit_error(&res, what, err);
+	else if (!(rc = keep_lldp(s, &res, &from, err)))
+		rc = sonic_parse_configdb(res.out + from, res.out_len - from, what, cfg, err);
+	rc_ssh_result_free(&res);
+	return rc;
+}
+
 /* Run `n` HGETALLs of APPL_DB in one command line and parse the n answers. */
 static int appl_hgetall(struct rc_session *s, char (*keys)[SONIC_KEY_MAX + 32], size_t n,
 			cJSON **docs, struct rc_err *err)
@@ -494,7 +565,7 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = sonic_fetch_config(s, &cfg, err);
+	rc = fetch_config_read(s, &cfg, err);
 	md = cfg ? cJSON_GetObjectItemCaseSensitive(
 		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
 		 : NULL;
@@ -945,8 +1016,18 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 {
 	struct rc_ssh_result res;
 	struct rc_err e = {0};
-	int rc = sonic_ssh_run(s, "show lldp table", NULL, 0, &res, err);
+	int rc;
 
+	if (s->lldp_kept) { /* the read's own command line printed them (keep_lldp) */
+		rc_neighbors_fini(out);
+		*out = s->lldp;
+		memset(&s->lldp, 0, sizeof(s->lldp));
+		s->lldp_kept = false;
+		if (s->lldp_rc)
+			*err = s->lldp_err;
+		return s->lldp_rc;
+	}
+	rc = sonic_ssh_run(s, "show lldp table", NULL, 0, &res, err);
 	if (rc)
 		return rc;
 	if (res.exit_status != 0)
@@ -996,6 +1077,7 @@ static void sonic_close(struct rc_session *s)
 	cJSON_Delete(s->appl);
 	cJSON_Delete(s->startup);
 	rc_port_memo_free(&s->read);
+	rc_neighbors_fini(&s->lldp);
 	free(s);
 }
 

@@ -132,3 +132,46 @@ bool rc_switch_port_writes(const struct rc_port_write *w, size_t n, const char *
 			return true;
 	return false;
 }
+
+/* Offset of the first line of text[0..len) that is exactly `marker` ("\r" aside); len when
+ * none. */
+static size_t line_at(const char *text, size_t len, const char *marker)
+{
+	size_t m = strlen(marker);
+
+	for (size_t off = 0; off < len;) {
+		const char *nl = memchr(text + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - (text + off)) : len - off;
+
+		if (l && text[off + l - 1] == '\r')
+			l--;
+		if (l == m && !memcmp(text + off, marker, m))
+			return off;
+		off = nl ? (size_t)(nl - text) + 1 : len;
+	}
+	return len;
+}
+
+bool rc_switch_folds_lldp(const struct rc_run_opts *opts)
+{
+	return opts->read_neighbors && !opts->tap && !opts->snapshot;
+}
+
+int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
+			   size_t *extra_len, bool *extra_ok, size_t *read_off)
+{
+	size_t at = line_at(out, len, begin), last;
+	const char *nl;
+
+	if (at == len)
+		return -EPROTO;
+	nl = memchr(out + at, '\n', len - at);
+	*read_off = nl ? (size_t)(nl - out) + 1 : len;
+	/* END must be the last line before BEGIN: nothing of EXTRA may follow it */
+	last = at ? at - 1 : 0;
+	while (last && out[last - 1] != '\n')
+		last--;
+	*extra_ok = at && line_at(out + last, at - last, end) == 0;
+	*extra_len = *extra_ok ? last : at;
+	return 0;
+}

@@ -63,4 +63,17 @@ int rc_switch_write_infos(const struct rc_port_memo *read, const struct rc_port_
 int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, size_t err_len,
 			 int exit_status, char *why, size_t why_len);
 
+/* A read that folds a second command into its one command line sends
+ * `EXTRA && echo END; echo BEGIN; READ`: EXTRA's output, a line END when EXTRA exited 0,
+ * a line BEGIN, then READ's output; the line's exit status is READ's.  A marker counts only
+ * as a whole line.  -EPROTO when there is no BEGIN line (cut short, or another command);
+ * else *extra_len is where EXTRA's output ends (the END line excluded), *extra_ok whether
+ * the END line closes it (false: EXTRA failed or was cut short), *read_off where READ's
+ * output starts.  rc_switch_folds_lldp: whether a read folds LLDP in (opts->read_neighbors),
+ * never under `rocectl capture` or --snapshot, whose files hold one command's answer each
+ * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
+bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
+int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
+			   size_t *extra_len, bool *extra_ok, size_t *read_off);
+
 #endif

@@ -444,6 +444,9 @@ size_t rc_fleet_read(struct rc_fleet *f)
 
 	if (!order)
 		return f->n;
+	/* set before the pool: every session opened by this read folds LLDP into it */
+	f->opts.read_neighbors = f->read_neighbors;
+	f->opts.read_counters = f->read_counters;
 	failed = run_pool(f, order, f->n, read_one);
 	free(order);
 	return failed;

@@ -57,6 +57,14 @@ struct rc_run_opts {
 	 * differs from its startup one, saving that pending change along with its own; without
 	 * it such a switch is not written (drivers/switch/nvue.c, refuse_unsaved). */
 	bool save_pending;
+	/* The run will ask the session for the device's LLDP neighbours right after its read
+	 * (`verify`): a driver that can fold them into the read's own command line does, and
+	 * its `neighbors` then answers from what the read kept, without a second round trip
+	 * (drivers/switch/nvue.c, sonic.c; not under `capture` or --snapshot, whose files hold
+	 * one command each).  Without it, `neighbors` asks the device itself. */
+	bool read_neighbors;
+	/* Likewise for `counters` after the read (verify --counters; drivers/switch/nvue.c). */
+	bool read_counters;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */

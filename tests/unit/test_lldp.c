@@ -18,6 +18,7 @@
 #include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
 #include "../../drivers/switch/sonic.h"
+#include "../../drivers/switch/switch_common.h"
 #include "rocectl/lldp.h"
 
 /* The shape of the NVUE command reference's example, with this project's names. */
@@ -27,6 +28,83 @@ static const char table[] = "Interface  Speed  Type  Remote Host      Remote Por
 			    "swp1       400G   swp   gpu001           aa:bb:cc:00:11:22\n"
 			    "swp2              swp                                     \n"
 			    "swp51      400G   swp   spine01.dc1      swp1             \n";
+
+/* A read with the LLDP table folded in (NVUE_LLDP_PREFIX): the table, its end marker, the
+ * QoS marker, the QoS documents. */
+static void test_nvue_split(void **state)
+{
+	char buf[1024];
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0}, nerr = {0};
+	size_t from = 0;
+	int nrc = -1;
+
+	(void)state;
+	snprintf(buf, sizeof(buf), "%s" NVUE_LLDP_END "\n" NVUE_QOS_BEGIN "\n{}\n", table);
+	assert_int_equal(nvue_split_lldp(buf, strlen(buf), "leaf01", &nb, &nrc, &nerr, &from, &err),
+			 0);
+	assert_int_equal(nrc, 0);
+	assert_int_equal(nb.n, 3);
+	assert_string_equal(buf + from, "{}\n");
+	rc_neighbors_fini(&nb);
+	memset(&nb, 0, sizeof(nb));
+
+	/* `nv show interface lldp` failed: no table, no end marker -> an error of the LLDP
+	 * section naming the device, never an empty list; the QoS part still parses */
+	snprintf(buf, sizeof(buf), NVUE_QOS_BEGIN "\n{}\n");
+	assert_int_equal(nvue_split_lldp(buf, strlen(buf), "leaf01", &nb, &nrc, &nerr, &from, &err),
+			 0);
+	assert_int_equal(nrc, -EIO);
+	assert_non_null(strstr(nerr.msg, "leaf01"));
+	assert_non_null(strstr(nerr.msg, "LLDP"));
+	assert_int_equal(nb.n, 0);
+
+	/* the table cut short before its end marker */
+	snprintf(buf, sizeof(buf), "%.80s\n" NVUE_QOS_BEGIN "\n{}\n", table);
+	assert_int_equal(nvue_split_lldp(buf, strlen(buf), "leaf01", &nb, &nrc, &nerr, &from, &err),
+			 0);
+	assert_int_equal(nrc, -EIO);
+	rc_neighbors_fini(&nb);
+	memset(&nb, 0, sizeof(nb));
+
+	/* a marker inside a line is not a marker; no QoS line at all is the read's error */
+	snprintf(buf, sizeof(buf), "%s x" NVUE_LLDP_END "\n x" NVUE_QOS_BEGIN "\n", table);
+	assert_int_equal(nvue_split_lldp(buf, strlen(buf), "leaf01", &nb, &nrc, &nerr, &from, &err),
+			 -EPROTO);
+	assert_non_null(strstr(err.msg, "QoS section"));
+	assert_non_null(strstr(err.msg, "leaf01"));
+	rc_neighbors_fini(&nb);
+}
+
+/* Three sections (NVUE_CNT_PREFIX): the outer split finds the counters' end, the inner one
+ * the LLDP end inside what precedes it; a counters section cut short is told apart. */
+static void test_split_nested(void **state)
+{
+	const char ok[] = "T\n" NVUE_LLDP_END "\n" NVUE_CNT_BEGIN "\n{}\n" NVUE_CNT_END
+			  "\n" NVUE_QOS_BEGIN "\n{}\n";
+	const char cut[] = "T\n" NVUE_LLDP_END "\n" NVUE_CNT_BEGIN "\n{\n" NVUE_QOS_BEGIN "\n{}\n";
+	size_t pre, lend, coff, qoff;
+	bool cok, lok;
+
+	(void)state;
+	assert_int_equal(
+	    rc_switch_split_folded(ok, strlen(ok), NVUE_CNT_END, NVUE_QOS_BEGIN, &pre, &cok, &qoff),
+	    0);
+	assert_true(cok);
+	assert_string_equal(ok + qoff, "{}\n");
+	assert_int_equal(
+	    rc_switch_split_folded(ok, pre, NVUE_LLDP_END, NVUE_CNT_BEGIN, &lend, &lok, &coff), 0);
+	assert_true(lok);
+	assert_int_equal(lend, 2);
+	assert_int_equal(pre - coff, 3); /* "{}\n" */
+	assert_int_equal(rc_switch_split_folded(cut, strlen(cut), NVUE_CNT_END, NVUE_QOS_BEGIN,
+						&pre, &cok, &qoff),
+			 0);
+	assert_false(cok);
+	assert_int_equal(
+	    rc_switch_split_folded("T\n", 2, NVUE_CNT_END, NVUE_QOS_BEGIN, &pre, &cok, &qoff),
+	    -EPROTO);
+}
 
 static void test_nvue_table(void **state)
 {
@@ -476,6 +554,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cabling_per_device, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_wrong, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_unknown, setup, teardown),
+	    cmocka_unit_test(test_nvue_split),
+	    cmocka_unit_test(test_split_nested),
 	    cmocka_unit_test_setup_teardown(test_discover_links, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_identities, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cabling_nameless_mac, setup, teardown),
