@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A device's LLDP table rides on its read's own command line instead of a second SSH exec:
 # NVUE's `nv show` line (drivers/switch/nvue.c, NVUE_LLDP_PREFIX) makes the whole read one
 # line; SONiC's `show runningconfiguration all` line (drivers/switch/sonic.c, FOLDED_CMD),
