@@ -676,7 +676,10 @@ static int eos_snapshot(struct rc_session *s, char **blob, struct rc_err *err)
 /* The sessions a restore from this snapshot stages in: named from the journaled session
  * (step 1: the startup-config's, step 2: the running-config's), so that a restore killed
  * between staging and commit leaves a session the next restore knows by name and aborts,
- * never one left open on the switch (fault campaign seed 130031). */
+ * never one left open on the switch (fault campaign seed 130031).  A second restore in the
+ * same run enters a name already committed; what real EOS answers to that (as to the abort
+ * of a completed session, which the discard already does) is unverified: nothing in the
+ * conformance kit shows it, and an error there fails the restore loudly, never silently. */
 static void undo_session_name(const struct eos_snap *snap, int step, char *name, size_t len)
 {
 	snprintf(name, len, "%.50s-u%d", snap->session, step);
