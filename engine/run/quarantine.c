@@ -114,23 +114,6 @@ void rc_quarantine_default_path(const char *journal, char *buf, size_t len)
 		snprintf(buf, len, "%.*s/enforce-state.json", (int)(slash - dir), dir);
 }
 
-/* The state file's missing parents, 0700 like the journal's. */
-static int make_parents(const char *path, struct rc_err *err)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return rc_errf(err, errno, "cannot create '%s': %s", dir, strerror(errno));
-		*p = '/';
-	}
-	return 0;
-}
-
 int rc_quarantine_save(const char *path, const struct rc_quarantine *q, struct rc_err *err)
 {
 	cJSON *root = cJSON_CreateObject(), *devs = cJSON_AddArrayToObject(root, "devices");
@@ -151,7 +134,7 @@ int rc_quarantine_save(const char *path, const struct rc_quarantine *q, struct r
 	cJSON_Delete(root);
 	if (!text)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = make_parents(path, err);
+	rc = rc_make_parents(path, err);
 	if (!rc)
 		rc = rc_write_atomic(path, text, strlen(text), 0600, "enforce state", err);
 	free(text);

@@ -76,30 +76,22 @@ int rc_run_dir(const char *run_id, char *buf, size_t len, struct rc_err *err)
 
 int rc_run_make_dir(const char *path, struct rc_err *err)
 {
-	char tmp[PATH_MAX];
 	struct stat st;
+	int rc = rc_make_parents(path, err);
 
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return rc_errf(err, ENAMETOOLONG, "'%s': path too long", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return rc_errf(err, errno, "cannot create '%s': %s", tmp, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return rc_errf(err, errno, "cannot create '%s': %s", tmp, strerror(errno));
-	if (lstat(tmp, &st))
-		return rc_errf(err, errno, "cannot read '%s': %s", tmp, strerror(errno));
+	if (rc)
+		return rc;
+	if (mkdir(path, 0700) && errno != EEXIST)
+		return rc_errf(err, errno, "cannot create '%s': %s", path, strerror(errno));
+	if (lstat(path, &st))
+		return rc_errf(err, errno, "cannot read '%s': %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return rc_errf(err, ENOTDIR, "'%s' is not a directory", tmp);
+		return rc_errf(err, ENOTDIR, "'%s' is not a directory", path);
 	if (st.st_uid != geteuid() && st.st_uid != 0)
-		return rc_errf(err, EPERM, "'%s' is owned by another user (uid %u)", tmp,
+		return rc_errf(err, EPERM, "'%s' is owned by another user (uid %u)", path,
 			       (unsigned)st.st_uid);
 	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return rc_errf(err, EPERM, "'%s' is writable by group or others", tmp);
+		return rc_errf(err, EPERM, "'%s' is writable by group or others", path);
 	return 0;
 }
 

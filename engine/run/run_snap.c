@@ -37,31 +37,6 @@ static int check_ours(const struct stat *st, const char *path, struct rc_err *er
 	return 0;
 }
 
-/* Each missing component made 0700; then the directory itself must be ours. */
-static int make_dirs(const char *path, struct rc_err *err)
-{
-	char tmp[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return rc_errf(err, ENAMETOOLONG, "'%s': path too long", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return rc_errf(err, errno, "cannot create '%s': %s", tmp, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return rc_errf(err, errno, "cannot create '%s': %s", tmp, strerror(errno));
-	if (lstat(tmp, &st))
-		return rc_errf(err, errno, "cannot read '%s': %s", tmp, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return rc_errf(err, ENOTDIR, "'%s' is not a directory", tmp);
-	return check_ours(&st, tmp, err);
-}
-
 /* The run's directory, open; `create` makes it (and the runs directory).  -ENOENT when
  * it does not exist and is not to be made. */
 static int open_run_dir(const char *run_id, bool create, int *fd, char *path, size_t len,
@@ -72,7 +47,7 @@ static int open_run_dir(const char *run_id, bool create, int *fd, char *path, si
 
 	*fd = -1;
 	if (!rc && create)
-		rc = make_dirs(path, err);
+		rc = rc_run_make_dir(path, err);
 	if (rc)
 		return rc;
 	*fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

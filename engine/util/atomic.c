@@ -116,3 +116,20 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		return rc_errf(err, -rc, "cannot write %s '%s': %s", what, path, strerror(-rc));
 	return 0;
 }
+
+int rc_make_parents(const char *path, struct rc_err *err)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return rc_errf(err, ENAMETOOLONG, "'%s': path too long", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return rc_errf(err, errno, "cannot create '%s': %s", tmp, strerror(errno));
+		*p = '/';
+	}
+	return 0;
+}

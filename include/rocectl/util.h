@@ -23,6 +23,10 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 int rc_write_atomic_at(int dfd, const char *name, const void *data, size_t len, mode_t mode,
 		       const char *what, struct rc_err *err);
 
+/* Each missing directory above `path` (not `path` itself) made 0700, as the state
+ * directory's files need: 0, or a negative errno naming the directory it could not make. */
+int rc_make_parents(const char *path, struct rc_err *err);
+
 /* `s` as an unsigned number in base 10 or 16: digits only (no blank, sign or "0x"), the
  * whole string, min <= value <= max.  -EINVAL when it is not a number, -ERANGE when it is
  * out of range. */
