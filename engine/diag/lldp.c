@@ -354,14 +354,57 @@ static enum rc_lldp_state state_in(const void *ctx, size_t dev)
 	return ((const struct rc_lldp *)ctx)->d[dev].state;
 }
 
+static const char *why_in(const void *ctx, size_t dev)
+{
+	const struct rc_lldp_dev *d = &((const struct rc_lldp *)ctx)->d[dev];
+
+	return d->state == RC_LLDP_ERROR && d->err.msg[0] ? d->err.msg : NULL;
+}
+
 size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c)
 {
-	return rc_report_cabling_states(o, l->inv, state_in, l, c);
+	return rc_report_cabling_states(o, l->inv, state_in, why_in, l, c);
+}
+
+/* The devices whose LLDP answer could not be read (cut, failed, an unknown shape) and why:
+ * their ends of links are unknown, and the operator is told so rather than left with a
+ * count (text: the first few). */
+static void report_unreadable(struct rc_out *o, const struct rc_inventory *inv,
+			      enum rc_lldp_state (*state)(const void *ctx, size_t dev),
+			      const char *(*why)(const void *ctx, size_t dev), const void *ctx)
+{
+	struct rc_out_list shown = {0};
+	bool head = false;
+
+	rc_out_open_array(o, "unreadable");
+	for (size_t d = 0; d < inv->n_devices; d++) {
+		const char *name = inv->devices[d].name;
+		const char *msg = state(ctx, d) == RC_LLDP_ERROR && why ? why(ctx, d) : NULL;
+		char quoted[RC_NAME_MAX + 4];
+
+		if (!msg)
+			continue;
+		if (!head)
+			rc_out_text(o, "cabling (LLDP): neighbours not read (the links there are "
+				       "unknown):\n");
+		head = true;
+		/* drivers' errors usually start with the device's name; text says it once */
+		snprintf(quoted, sizeof(quoted), "'%s': ", name);
+		rc_out_list_item(o, &shown);
+		rc_out_open_object(o, NULL);
+		rc_out_str(o, "device", strncmp(msg, quoted, strlen(quoted)) ? "  %s: " : "  ",
+			   name);
+		rc_out_str(o, "error", "%s\n", msg);
+		rc_out_close_object(o);
+	}
+	rc_out_list_end(o, &shown, "devices");
+	rc_out_close_array(o);
 }
 
 size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv,
 				enum rc_lldp_state (*state)(const void *ctx, size_t dev),
-				const void *ctx, const struct rc_cabling *c)
+				const char *(*why)(const void *ctx, size_t dev), const void *ctx,
+				const struct rc_cabling *c)
 {
 	struct rc_out_list shown = {0};
 
@@ -373,6 +416,7 @@ size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv
 		if (state(ctx, d) == RC_LLDP_UNKNOWN || state(ctx, d) == RC_LLDP_ERROR)
 			rc_out_str(o, NULL, NULL, inv->devices[d].name);
 	rc_out_close_array(o);
+	report_unreadable(o, inv, state, why, ctx);
 	if (c->n)
 		rc_out_text(o, "cabling (LLDP): %zu problem%s\n", c->n, c->n == 1 ? "" : "s");
 	rc_out_open_array(o, "findings");

@@ -46,6 +46,12 @@ struct stream {
 		char port[RC_NAME_MAX], alias[RC_NAME_MAX];
 	} * alias;
 	size_t n_alias, cap_alias;
+	/* why each device whose LLDP read failed failed (a healthy fabric has none) */
+	struct stream_why {
+		size_t dev;
+		char *msg;
+	} * why;
+	size_t n_why, cap_why;
 };
 
 static int index_links(struct stream *s, struct rc_err *err)
@@ -135,7 +141,7 @@ static void section_close(struct stream *s)
 	fputc('\n', s->out.f);
 }
 
-/* Called under the stream's lock, as keep_cabling is. */
+/* Under the stream's lock (devices finish in parallel), as keep_cabling is. */
 static void keep_aliases(struct stream *s, const struct rc_fleet_dev *d)
 {
 	for (size_t i = 0; d->lldp && i < d->lldp->nb.n_ids; i++) {
@@ -185,20 +191,49 @@ static void resolve_aliases(struct stream *s)
 	s->cab.n = kept;
 }
 
-/* The device's cabling findings, from its LLDP (read by the fleet on the device's session),
- * which is then freed: only the state and the findings stay. */
-static void keep_cabling(struct stream *s, struct rc_fleet_dev *d, struct rc_cabling *mine)
+/* The device's cabling findings, from its LLDP (read by the fleet on the device's session);
+ * outside the stream's lock: they go only into `mine`. */
+static int find_cabling(struct stream *s, const struct rc_fleet_dev *d, struct rc_cabling *mine)
 {
 	struct rc_err err = {0};
 
 	memset(mine, 0, sizeof(*mine));
-	/* a device whose session never opened was not read: as rc_lldp_read says of it */
-	s->lldp_state[d->index] = (uint8_t)(d->lldp ? d->lldp->state : RC_LLDP_ERROR);
-	keep_aliases(s, d);
 	if (d->lldp && rc_cabling_check_device(mine, s->f->inv, d->index, d->lldp,
 					       s->ends + s->first[d->index],
 					       s->first[d->index + 1] - s->first[d->index], &err))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Why the device's LLDP could not be read, kept for the report (a failed read is said, not
+ * only counted as unknown).  Under the stream's lock. */
+static void keep_why(struct stream *s, const struct rc_fleet_dev *d)
+{
+	struct stream_why *w;
+
+	if (!d->lldp || d->lldp->state != RC_LLDP_ERROR || !d->lldp->err.msg[0])
+		return;
+	if (rc_array_reserve((void **)&s->why, &s->cap_why, s->n_why + 1, sizeof(*s->why), 8)) {
 		s->cab_rc = -ENOMEM;
+		return;
+	}
+	w = &s->why[s->n_why];
+	w->dev = d->index;
+	w->msg = strdup(d->lldp->err.msg);
+	if (!w->msg)
+		s->cab_rc = -ENOMEM;
+	else
+		s->n_why++;
+}
+
+/* The state, aliases and error of the device's LLDP kept, the LLDP freed: under the
+ * stream's lock. */
+static void keep_cabling(struct stream *s, struct rc_fleet_dev *d)
+{
+	/* a device whose session never opened was not read: as rc_lldp_read says of it */
+	s->lldp_state[d->index] = (uint8_t)(d->lldp ? d->lldp->state : RC_LLDP_ERROR);
+	keep_aliases(s, d);
+	keep_why(s, d);
 	rc_lldp_dev_free(d->lldp);
 	d->lldp = NULL;
 }
@@ -223,10 +258,14 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	size_t n =
 	    d->rc ? 0 : rc_changes_count(c, RC_CHANGE_SET) + rc_changes_count(c, RC_CHANGE_UNKNOWN);
 	struct rc_cabling mine;
+	int found;
 
 	keep_briefs(s, d);
-	keep_cabling(s, d, &mine);
+	found = find_cabling(s, d, &mine);
 	pthread_mutex_lock(&s->lock);
+	if (found)
+		s->cab_rc = found;
+	keep_cabling(s, d);
 	merge_cabling(s, &mine);
 	line_open(s, "device");
 	rc_report_device_timed(&s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
@@ -356,6 +395,23 @@ static enum rc_lldp_state cab_state(const void *ctx, size_t dev)
 	return (enum rc_lldp_state)((const struct stream *)ctx)->lldp_state[dev];
 }
 
+static int why_cmp(const void *a, const void *b)
+{
+	size_t x = ((const struct stream_why *)a)->dev, y = ((const struct stream_why *)b)->dev;
+
+	return x < y ? -1 : x > y;
+}
+
+/* s->why sorted by device (print_cabling sorts it once every device is read). */
+static const char *cab_why(const void *ctx, size_t dev)
+{
+	const struct stream *s = ctx;
+	struct stream_why key = {.dev = dev}, *w;
+
+	w = s->n_why ? bsearch(&key, s->why, s->n_why, sizeof(*s->why), why_cmp) : NULL;
+	return w ? w->msg : NULL;
+}
+
 /* Findings in rc_cabling_check's order: by link (end a, then b), then the extra ones by
  * device, each device's in the order its LLDP listed them (one device's were added
  * together, in that order: their position breaks ties, qsort being unstable). */
@@ -424,10 +480,12 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		s->cab.links_unknown += !read;
 	}
 	resolve_aliases(s);
+	if (s->n_why)
+		qsort(s->why, s->n_why, sizeof(*s->why), why_cmp);
 	if (sort_findings(&s->cab, inv))
 		return rc_errf(err, ENOMEM, "out of memory (cabling findings)");
 	section_open(s);
-	s->t->cabling = rc_report_cabling_states(&s->out, inv, cab_state, s, &s->cab);
+	s->t->cabling = rc_report_cabling_states(&s->out, inv, cab_state, cab_why, s, &s->cab);
 	section_close(s);
 	return 0;
 }
@@ -494,6 +552,9 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 	free(s.fleet_of);
 	free(s.lldp_state);
 	free(s.alias);
+	for (size_t i = 0; i < s.n_why; i++)
+		free(s.why[i].msg);
+	free(s.why);
 	rc_cabling_fini(&s.cab);
 	return rc;
 }

@@ -86,12 +86,15 @@ int rc_cabling_check_device(struct rc_cabling *c, const struct rc_inventory *inv
 			    const struct rc_lldp_dev *ld, const size_t *ends, size_t n_ends,
 			    struct rc_err *err);
 
-/* verify's "cabling" object (text: the findings); returns the number of findings. */
+/* verify's "cabling" object (text: the findings, and why a device's LLDP could not be
+ * read); returns the number of findings. */
 size_t rc_report_cabling(struct rc_out *o, const struct rc_lldp *l, const struct rc_cabling *c);
-/* The same from each inventory device's LLDP state alone. */
+/* The same from each inventory device's LLDP state and read error alone (`why` NULL: the
+ * device's read failed with nothing to say beyond its own error). */
 size_t rc_report_cabling_states(struct rc_out *o, const struct rc_inventory *inv,
 				enum rc_lldp_state (*state)(const void *ctx, size_t dev),
-				const void *ctx, const struct rc_cabling *c);
+				const char *(*why)(const void *ctx, size_t dev), const void *ctx,
+				const struct rc_cabling *c);
 
 void rc_report_cabling_prom(FILE *f, const struct rc_cabling *c);
 

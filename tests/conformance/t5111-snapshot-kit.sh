@@ -107,9 +107,9 @@ test_expect_success 'verify'\''s cabling: the real show lldp table and lldpd'\''
 		.seen == \"dummy:00:00:00:00:00:01\")" "$TMP/c.json"
 '
 
-# verify does not print why a device's LLDP read failed (rocectl discover does): a cut
-# answer leaves the cabling unjudged at that end rather than judged on half a table
-test_expect_success 'a truncated LLDP answer is not judged: that end'\''s cabling is unknown' '
+# A cut answer leaves the cabling unjudged at that end rather than judged on half a table,
+# and verify says why, in text and in JSON, naming the device and what was cut.
+test_expect_success 'a truncated LLDP answer is not judged, and verify says why' '
 	for f in gpu3/lldpcli-f-json0-show-neighbors.json str-s6000/show-lldp-table.txt; do
 		rm -rf "$TMP/cut" && cp -r "$S" "$TMP/cut" &&
 			head -c 150 "$S/$f" >"$TMP/cut/$f" &&
@@ -118,8 +118,13 @@ test_expect_success 'a truncated LLDP answer is not judged: that end'\''s cablin
 				return 1; } &&
 			d=${f%%/*} &&
 			jq -e "(.cabling.unknown_devices | index(\"$d\")) != null and
-				all(.cabling.findings[]; .at | startswith(\"$d:\") | not)" "$TMP/u.json" ||
-			return 1
+				all(.cabling.findings[]; .at | startswith(\"$d:\") | not) and
+				(.cabling.unreadable | length == 1 and .[0].device == \"$d\" and
+				 (.[0].error | length > 0))" "$TMP/u.json" &&
+			{ test_expect_code 2 "$ROCECTL" verify -p "$POLICY" -i "$TMP/cabled.yaml" \
+				--snapshot "$TMP/cut" >"$TMP/u.txt" 2>&1 || return 1; } &&
+			grep -A1 "neighbours not read" "$TMP/u.txt" | grep -q "^  .$d.: ." ||
+			{ cat "$TMP/u.txt" "$TMP/u.json"; return 1; }
 	done
 '
 

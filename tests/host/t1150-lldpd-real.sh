@@ -124,7 +124,7 @@ test_expect_success 'verify reads the host'\''s lldpd: both links right' '
 	test_expect_code 1 rocectl_in_host verify -p "$POLICY" -i "$INV" --limit gpu1 \
 		--format json >"$TMP/v.json" 2>"$TMP/v.err" &&
 	jq -e ".cabling == {\"links_checked\": 2, \"links_unknown\": 0,
-		\"unknown_devices\": [], \"findings\": [], \"status\": \"ok\"}" "$TMP/v.json" &&
+		\"unknown_devices\": [], \"unreadable\": [], \"findings\": [], \"status\": \"ok\"}" "$TMP/v.json" &&
 	jq -e ".devices[0].error | test(\"no DCB support\")" "$TMP/v.json"
 '
 
