@@ -28,6 +28,7 @@
 #include "../../drivers/switch/eos.h"
 #include "../../drivers/switch/nvue.h"
 #include "../../drivers/switch/sonic.h"
+#include "testutil.h"
 
 struct capture {
 	char platform[32], command[512], format[16];
@@ -435,26 +436,6 @@ static int replay(const struct capture *c, struct rc_err *err)
 	return rc;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static void walk(const char *dir, size_t *files)
 {
 	DIR *d = opendir(dir);
@@ -480,7 +461,9 @@ static void walk(const char *dir, size_t *files)
 			walk(path, files);
 			continue;
 		}
-		buf = slurp(path, &len);
+		buf = rc_test_slurp_file(path, &len);
+		if (!buf)
+			fail_msg("cannot read %s", path);
 		if (header(buf, len, &c))
 			fail_msg("%s: no rocectl-capture v1 header", path);
 		rc = replay(&c, &err);

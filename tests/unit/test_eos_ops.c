@@ -16,30 +16,7 @@
 
 #include "../../drivers/switch/eos.h"
 #include "rocectl/diff.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/eos/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static void policy_want(struct port_qos *q)
 {
@@ -71,7 +48,7 @@ static void setup(struct fixture *f, const char *file, size_t n, const char *con
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp(file, &len);
+	char *buf = rc_test_fixture("tests/data/eos", file, &len);
 
 	memset(f, 0, sizeof(*f));
 	if (eos_parse_config_text(buf, len, file, &f->cfg, &err))
@@ -345,7 +322,7 @@ static const cJSON *answer(const char *file, cJSON **j, struct rc_err *err, int 
 					   "qos map dscp 26 to traffic-class 9"};
 	const cJSON *res = NULL;
 	size_t len;
-	char *buf = slurp(file, &len);
+	char *buf = rc_test_fixture("tests/data/eos", file, &len);
 
 	*j = cJSON_ParseWithLength(buf, len);
 	free(buf);

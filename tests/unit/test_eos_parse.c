@@ -16,35 +16,12 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/eos.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/eos/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static cJSON *json(const char *name)
 {
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/eos", name, &len);
 	cJSON *j = cJSON_ParseWithLength(buf, len);
 
 	free(buf);
@@ -56,7 +33,7 @@ static cJSON *json(const char *name)
 static int config_text(const char *name, struct eos_config *cfg, struct rc_err *err)
 {
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/eos", name, &len);
 	int rc;
 
 	memset(err, 0, sizeof(*err));
@@ -198,7 +175,7 @@ static void test_views(void **state)
 	assert_int_equal(config_text("running-factory.txt", &cfg, &err), 0);
 	port_ok(&cfg, "Ethernet1", &q, &in);
 	/* EOS's watchdog defaults are in the view, not in the running-config */
-	t = slurp("pfc-factory.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "pfc-factory.txt", &len);
 	assert_int_equal(eos_view_pfc(NULL, t, len, "Ethernet1", &q, &in, &err), 0);
 	assert_int_equal(q.watchdog.detection_ms, 200);
 	assert_int_equal(q.watchdog.restoration_ms, 200);
@@ -207,7 +184,7 @@ static void test_views(void **state)
 	assert_int_equal(q.pfc_enabled, 0);
 	free(t);
 	/* the view is what is in effect: PFC on 3 and 4 with the watchdog on Et2 */
-	t = slurp("pfc-lossless.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "pfc-lossless.txt", &len);
 	assert_int_equal(eos_view_pfc(NULL, t, len, "Ethernet2", &q, &in, &err), 0);
 	assert_int_equal(q.pfc_enabled, 0x18);
 	assert_false(q.watchdog.enabled);
@@ -218,7 +195,7 @@ static void test_views(void **state)
 	/* a port the view does not list */
 	assert_int_equal(eos_view_pfc(NULL, t, len, "Ethernet9", &q, &in, &err), 1);
 	free(t);
-	t = slurp("pfc-global-off.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "pfc-global-off.txt", &len);
 	assert_int_equal(eos_view_pfc(NULL, t, len, "Ethernet1", &q, &in, &err), 0);
 	assert_true(in.pfc_on);
 	assert_int_equal(q.pfc_enabled, 0);
@@ -229,7 +206,7 @@ static void test_views(void **state)
 	assert_int_equal(q.watchdog.restoration_ms, 300);
 	cJSON_Delete(j);
 
-	t = slurp("trust.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "trust.txt", &len);
 	assert_int_equal(eos_view_trust(NULL, t, len, "Ethernet1", &q, &err), 0);
 	assert_int_equal(q.trust, RC_TRUST_DSCP);
 	assert_int_equal(eos_view_trust(NULL, t, len, "Ethernet2", &q, &err), 0);
@@ -241,7 +218,7 @@ static void test_views(void **state)
 	assert_int_equal(q.trust, RC_TRUST_UNSET);
 	cJSON_Delete(j);
 
-	t = slurp("ecn.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "ecn.txt", &len);
 	assert_int_equal(eos_view_ecn(t, len, "Ethernet2", &q, &in, &uc, &err), 0);
 	assert_false(uc);
 	assert_true(q.ecn[3].enabled);
@@ -251,7 +228,7 @@ static void test_views(void **state)
 	assert_int_equal(q.ecn[3].kmax_bytes, 1500000);
 	assert_false(q.ecn[0].enabled);
 	free(t);
-	t = slurp("ecn-uc.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "ecn-uc.txt", &len);
 	assert_int_equal(eos_view_ecn(t, len, "Ethernet3/1/1", &q, &in, &uc, &err), 0);
 	assert_true(uc);
 	assert_true(q.ecn[3].pmax_pct == 20.0);
@@ -335,10 +312,10 @@ static void test_hostile_views(void **state)
 	cJSON *j;
 	(void)state;
 
-	t = slurp("hostile-pfc-row.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "hostile-pfc-row.txt", &len);
 	assert_int_equal(eos_view_pfc(NULL, t, len, "Ethernet1", &q, &in, &err), -EPROTO);
 	free(t);
-	t = slurp("hostile-ecn-row.txt", &len);
+	t = rc_test_fixture("tests/data/eos", "hostile-ecn-row.txt", &len);
 	assert_int_equal(eos_view_ecn(t, len, "Ethernet1", &q, &in, NULL, &err), -EPROTO);
 	assert_non_null(strstr(err.msg, "probability 1..100"));
 	free(t);

@@ -35,7 +35,8 @@ static void put(const char *rel, const char *content)
 	fclose(f);
 }
 
-static char *slurp(const char *rel)
+/* What the product's reader (rc_host_read) reads from the simulated sysfs. */
+static char *host_read(const char *rel)
 {
 	static char buf[256];
 	char path[1024];
@@ -282,14 +283,14 @@ static void ecn_writes_read_first(void **state)
 	assert_false(written("sys/class/net/eth2/ecn/roce_np/enable/2"));
 	assert_int_equal(rc_mlx5_write_ecn(root, "eth2", "rp", 0x08, 0x08, &err), 0);
 	assert_true(written("sys/class/net/eth2/ecn/roce_rp/enable/3"));
-	assert_string_equal(slurp("sys/class/net/eth2/ecn/roce_rp/enable/3"), "1");
+	assert_string_equal(host_read("sys/class/net/eth2/ecn/roce_rp/enable/3"), "1");
 
 	age("sys/class/net/eth2/ecn/roce_np/cnp_dscp");
 	assert_int_equal(rc_mlx5_read(root, "eth2", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
 	assert_int_equal(st.cnp_route, RC_CNP_OFED);
 	assert_int_equal(rc_mlx5_write_cnp(root, "eth2", &st, 48, 5, &err), 0);
 	assert_false(written("sys/class/net/eth2/ecn/roce_np/cnp_dscp"));
-	assert_string_equal(slurp("sys/class/net/eth2/ecn/roce_np/cnp_802p_prio"), "5");
+	assert_string_equal(host_read("sys/class/net/eth2/ecn/roce_np/cnp_802p_prio"), "5");
 
 	assert_int_equal(rc_mlx5_write_ecn(root, "eth1", "np", 0x08, 0x08, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "'eth1': cannot read"));
@@ -336,7 +337,7 @@ static void cnp_through_debugfs(void **state)
 	assert_false(written(rel));
 	snprintf(rel, sizeof(rel), "%s/np_cnp_prio", cc);
 	assert_true(written(rel));
-	assert_string_equal(slurp(rel), "6");
+	assert_string_equal(host_read(rel), "6");
 	assert_int_equal(rc_mlx5_write_cnp(root, "eth3", &st, 64, 6, &err), -ERANGE);
 
 	/* Hostile values: out of range is not a reading. */
@@ -418,9 +419,9 @@ static void dcqcn_through_ofed_sysfs(void **state)
 	snprintf(rel, sizeof(rel), "%s/rpg_gd", rp);
 	assert_false(written(rel));
 	snprintf(rel, sizeof(rel), "%s/rpg_ai_rate", rp);
-	assert_string_equal(slurp(rel), "10");
+	assert_string_equal(host_read(rel), "10");
 	snprintf(rel, sizeof(rel), "%s/rpg_hai_rate", rp);
-	assert_string_equal(slurp(rel), "-1294967296");
+	assert_string_equal(host_read(rel), "-1294967296");
 	assert_int_equal(rc_mlx5_read(root, "eth4", NULL, RC_HOST_SEC_ECN, &st, &err), 0);
 	assert_int_equal(st.dcqcn[RC_DCQCN_RP_HAI_RATE], 3000000000u);
 
@@ -461,7 +462,7 @@ static void roce_tos_through_configfs(void **state)
 	(void)state;
 	rc_rdma_lookup(root, "eth2", p, &err);
 	assert_int_equal(rc_mlx5_write_tos(root, p, 106, &err), 0);
-	assert_string_equal(slurp("sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"),
+	assert_string_equal(host_read("sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"),
 			    "106");
 	assert_int_equal(rc_mlx5_write_tos(root, p, 300, &err), -EINVAL);
 	free(p);

@@ -14,35 +14,12 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/nvue.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/nvue/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static cJSON *load(const char *name)
 {
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/nvue", name, &len);
 	cJSON *j = cJSON_ParseWithLength(buf, len);
 
 	free(buf);
@@ -463,7 +440,7 @@ static void test_ets_and_prio2tc(void **state)
 
 static char *file_text(const char *name, size_t *len)
 {
-	return slurp(name, len);
+	return rc_test_fixture("tests/data/nvue", name, len);
 }
 
 static void test_apply_output(void **state)

@@ -15,36 +15,13 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/nvue.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/nvue/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static cJSON *load(const char *name)
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/nvue", name, &len);
 	cJSON *j = NULL;
 
 	if (nvue_parse_json(buf, len, name, &j, &err))
@@ -278,7 +255,7 @@ static void test_not_json(void **state)
 	cJSON *j = NULL;
 	(void)state;
 
-	buf = slurp("qos-truncated.json", &len);
+	buf = rc_test_fixture("tests/data/nvue", "qos-truncated.json", &len);
 	assert_int_equal(nvue_parse_json(buf, len, "nv show qos -o json", &j, &err), -EPROTO);
 	assert_null(j);
 	assert_non_null(strstr(err.msg, "nv show qos -o json"));
@@ -291,7 +268,7 @@ static void test_not_json(void **state)
 	    -EPROTO);
 
 	/* deeply nested: refused by the JSON parser's depth limit, not by a crash */
-	buf = slurp("qos-hostile-deep.json", &len);
+	buf = rc_test_fixture("tests/data/nvue", "qos-hostile-deep.json", &len);
 	assert_int_equal(nvue_parse_json(buf, len, "x", &j, &err), -EPROTO);
 	free(buf);
 

@@ -17,36 +17,13 @@
 
 #include "../../drivers/switch/sonic.h"
 #include "rocectl/diff.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static cJSON *load_db(const char *name)
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/sonic", name, &len);
 	cJSON *j = NULL;
 
 	if (sonic_parse_configdb(buf, len, name, &j, &err))
@@ -470,8 +447,8 @@ static void verdict(const char *out_file, const char *err_file, int status, int 
 		    const char *why_part)
 {
 	size_t ol = 0, el = 0;
-	char *o = out_file ? slurp(out_file, &ol) : NULL,
-	     *e = err_file ? slurp(err_file, &el) : NULL;
+	char *o = out_file ? rc_test_fixture("tests/data/sonic", out_file, &ol) : NULL,
+	     *e = err_file ? rc_test_fixture("tests/data/sonic", err_file, &el) : NULL;
 	char why[400];
 	int rc = sonic_gcu_verdict(SONIC_GCU_APPLY, o, ol, e, el, status, why, sizeof(why));
 
@@ -502,7 +479,7 @@ static void test_gcu_output(void **state)
 	verdict(NULL, "gcu-refused.err", 2, -EIO, NULL);
 	{
 		char why[400];
-		char *x = slurp("gcu-refused.err", &len);
+		char *x = rc_test_fixture("tests/data/sonic", "gcu-refused.err", &len);
 
 		sonic_gcu_verdict(SONIC_GCU_APPLY, NULL, 0, x, len, 2, why, sizeof(why));
 		assert_true(!strncmp(why, "Modification of CABLE_LENGTH", 28));
@@ -526,7 +503,7 @@ static void test_gcu_output(void **state)
 		assert_int_equal(sonic_gcu_refused_tables(why, strlen(why), tables, 4), 2);
 	}
 
-	e = slurp("gcu-refused.err", &len);
+	e = rc_test_fixture("tests/data/sonic", "gcu-refused.err", &len);
 	assert_int_equal(sonic_gcu_refused_tables(e, len, tables, 4), 1);
 	assert_string_equal(tables[0], "CABLE_LENGTH");
 	free(e);

@@ -16,36 +16,13 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/sonic.h"
-
-static char *slurp(const char *name, size_t *len)
-{
-	const char *src = getenv("SRC_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/sonic/%s", src && *src ? src : ".", name);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "testutil.h"
 
 static cJSON *load_db(const char *name)
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp(name, &len);
+	char *buf = rc_test_fixture("tests/data/sonic", name, &len);
 	cJSON *j = NULL;
 
 	if (sonic_parse_configdb(buf, len, name, &j, &err))
@@ -101,7 +78,7 @@ static void parse_fails(const char *cfg_file, const char *port, const char *msg_
 static cJSON *pydict(const char *file, struct rc_err *err, int *rc)
 {
 	size_t len;
-	char *buf = slurp(file, &len);
+	char *buf = rc_test_fixture("tests/data/sonic", file, &len);
 	cJSON *j = NULL;
 
 	memset(err, 0, sizeof(*err));
@@ -168,7 +145,7 @@ static void test_pydict_lines(void **state)
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp("hgetall-lines.txt", &len);
+	char *buf = rc_test_fixture("tests/data/sonic", "hgetall-lines.txt", &len);
 	cJSON *docs[4];
 	(void)state;
 
@@ -353,7 +330,7 @@ static void test_configdb_text(void **state)
 {
 	struct rc_err err = {0};
 	size_t len;
-	char *buf = slurp("configdb-truncated.json", &len);
+	char *buf = rc_test_fixture("tests/data/sonic", "configdb-truncated.json", &len);
 	cJSON *j = NULL;
 	(void)state;
 
@@ -398,7 +375,7 @@ static void test_shapes(void **state)
 	parse_ok("configdb-bgpraw.json", NULL, "Ethernet8", &q, &in);
 	assert_int_equal(q.dscp2prio[26], 3);
 	/* multi-ASIC: one CONFIG_DB per namespace; refused by name */
-	buf = slurp("configdb-multi-asic.json", &len);
+	buf = rc_test_fixture("tests/data/sonic", "configdb-multi-asic.json", &len);
 	assert_int_equal(
 	    sonic_parse_configdb(buf, len, "'show runningconfiguration all'", &j, &err), -ENOTSUP);
 	assert_null(j);

@@ -52,6 +52,20 @@ static inline char *rc_test_slurp(const char *rel, size_t *len)
 	return rc_test_slurp_file(path, len);
 }
 
+/* A fixture that must exist, dir/name of the source tree ("tests/data/eos", "show.json"):
+ * the test fails naming the file otherwise. */
+static inline char *rc_test_fixture(const char *dir, const char *name, size_t *len)
+{
+	char rel[1024];
+	char *buf;
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir, name);
+	buf = rc_test_slurp(rel, len);
+	if (!buf)
+		fail_msg("cannot read the fixture %s: %s", rel, strerror(errno));
+	return buf;
+}
+
 /* A fresh scratch directory under $TMPDIR (or /tmp) into buf; NULL on failure.  It is also
  * where a run applied from now on keeps its snapshots ($ROCECTL_STATE_DIR,
  * include/rocectl/run_snap.h), so that a test run by hand never writes /var/lib/rocectl. */
