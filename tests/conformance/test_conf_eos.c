@@ -33,6 +33,7 @@
 #include "rocectl/diff.h"
 #include "rocectl/policy.h"
 #include "rocectl/transport.h"
+#include "../unit/testutil.h"
 
 enum mode { M_GLOBAL, M_IF, M_QUEUE };
 
@@ -386,26 +387,13 @@ static void test_checker_refuses(void **state)
 
 static cJSON *kit_json(const char *rel)
 {
-	const char *dir = getenv("CONFORMANCE_DIR");
 	char path[1024], *buf;
-	FILE *f;
-	long n;
+	size_t n;
 	cJSON *j;
 
-	if (!dir || !*dir)
-		fail_msg("CONFORMANCE_DIR is not set (the Makefile exports it)");
-	snprintf(path, sizeof(path), "%s/eos/%s", dir, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("conformance artifact missing: %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	j = cJSON_ParseWithLength(buf, (size_t)n);
+	snprintf(path, sizeof(path), "eos/%s", rel);
+	buf = rc_test_artifact(path, &n);
+	j = cJSON_ParseWithLength(buf, n);
 	free(buf);
 	if (!j)
 		fail_msg("%s is not JSON", path);

@@ -17,33 +17,9 @@
 #include <cmocka.h>
 
 #include "../../drivers/host/lldpd.h"
+#include "../unit/testutil.h"
 
 #define JSON0 "host/lldp/lldpcli.json0.show_neighbors_details.expected.json"
-
-static char *artifact(const char *rel, size_t *len)
-{
-	const char *dir = getenv("CONFORMANCE_DIR");
-	char path[1024], *buf;
-	FILE *f;
-	long n;
-
-	if (!dir || !*dir)
-		fail_msg("CONFORMANCE_DIR is not set (the Makefile exports it)");
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("conformance artifact missing: %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 /* eth0's neighbour as lldpd prints it: chassis name ns-2.example.com, port ID the MAC
  * 00:00:00:00:00:02 (type mac) */
@@ -52,7 +28,7 @@ static void test_json0_neighbour(void **state)
 	struct rc_neighbors nb = {0};
 	struct rc_err err = {0};
 	size_t len;
-	char *text = artifact(JSON0, &len);
+	char *text = rc_test_artifact(JSON0, &len);
 	(void)state;
 
 	if (rc_lldpd_parse(text, len, "gpu1", &nb, &err))
@@ -70,7 +46,7 @@ static void test_json0_neighbour(void **state)
 static void test_json0_truncated(void **state)
 {
 	size_t len, errors = 0;
-	char *text = artifact(JSON0, &len);
+	char *text = rc_test_artifact(JSON0, &len);
 	(void)state;
 
 	for (size_t cut = 0; cut < len - 1; cut++) {

@@ -17,30 +17,16 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/nvue.h"
+#include "../unit/testutil.h"
 
-/* An artifact without its first line (the prompt and the command, README). */
+/* An NVUE artifact without its first line (the prompt and the command, the kit's README). */
 static char *artifact(const char *rel, size_t *len)
 {
-	const char *dir = getenv("CONFORMANCE_DIR");
 	char path[1024];
-	FILE *f;
 	char *buf, *nl;
-	long n;
 
-	if (!dir || !*dir)
-		fail_msg("CONFORMANCE_DIR is not set");
-	snprintf(path, sizeof(path), "%s/nvue/%s", dir, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("missing artifact %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
+	snprintf(path, sizeof(path), "nvue/%s", rel);
+	buf = rc_test_artifact(path, len);
 	nl = strchr(buf, '\n');
 	assert_non_null(nl);
 	memmove(buf, nl + 1, strlen(nl + 1) + 1);

@@ -18,32 +18,7 @@
 #include <cmocka.h>
 
 #include "../../drivers/switch/sonic.h"
-
-static char *artifact(const char *rel, size_t *len)
-{
-	const char *dir = getenv("CONFORMANCE_DIR");
-	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
-
-	if (!dir || !*dir)
-		fail_msg("CONFORMANCE_DIR is not set");
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "rb");
-	if (!f)
-		fail_msg("missing artifact %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "../unit/testutil.h"
 
 static void lookup(const char *sku, size_t rows_expected, uint32_t speed, uint32_t cable,
 		   uint32_t up)
@@ -55,7 +30,7 @@ static void lookup(const char *sku, size_t rows_expected, uint32_t speed, uint32
 	char *text;
 
 	snprintf(rel, sizeof(rel), "sonic/skus/%s/pg_profile_lookup.ini", sku);
-	text = artifact(rel, &len);
+	text = rc_test_artifact(rel, &len);
 	if (sonic_parse_lookup(text, len, rel, &rows, &err))
 		fail_msg("%s", err.msg);
 	assert_int_equal(rows.n, rows_expected);
@@ -92,7 +67,7 @@ static void test_builtin_rows(void **state)
 		char *text;
 
 		snprintf(rel, sizeof(rel), "sonic/skus/%s/pg_profile_lookup.ini", skus[k]);
-		text = artifact(rel, &len);
+		text = rc_test_artifact(rel, &len);
 		if (sonic_parse_lookup(text, len, rel, &file, &err))
 			fail_msg("%s", err.msg);
 		free(text);
@@ -125,7 +100,7 @@ static void test_pfc_counters(void **state)
 	struct rc_counters c = {0};
 	struct rc_err err = {0};
 	size_t len;
-	char *text = artifact("sonic/outputs/show_pfc_counters.txt", &len);
+	char *text = rc_test_artifact("sonic/outputs/show_pfc_counters.txt", &len);
 	bool rx3 = false, tx0 = false;
 	(void)state;
 
@@ -184,7 +159,7 @@ check_table(const cJSON *db, const char *file, const char *port,
 	struct rc_counters c = {0};
 	struct rc_err err = {0};
 	size_t len, checked = 0;
-	char *text = artifact(file, &len);
+	char *text = rc_test_artifact(file, &len);
 
 	if (parse(text, len, port, &c, &err))
 		fail_msg("%s: %s", file, err.msg);
@@ -222,7 +197,7 @@ static void test_queue_and_pg_counters(void **state)
 	static const char *const pg_fields[] = {"SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS"};
 	static const char *const ports[] = {"Ethernet0", "Ethernet4", "Ethernet8"};
 	size_t len;
-	char *text = artifact("sonic/mock_tables/counters_db.json", &len);
+	char *text = rc_test_artifact("sonic/mock_tables/counters_db.json", &len);
 	cJSON *db = cJSON_ParseWithLength(text, len);
 	(void)state;
 
@@ -249,7 +224,7 @@ static void test_truncated_tables_fail(void **state)
 	struct rc_counters c = {0};
 	struct rc_err err = {0};
 	size_t len;
-	char *text = artifact("sonic/outputs/show_priority-group_drop_counters.txt", &len);
+	char *text = rc_test_artifact("sonic/outputs/show_priority-group_drop_counters.txt", &len);
 	const char *row = strstr(text, "Ethernet8");
 	const char *cut;
 	(void)state;
@@ -272,7 +247,7 @@ static void test_truncated_tables_fail(void **state)
 	free(text);
 
 	/* `show pfc counters` cut after its Rx table, and inside Ethernet4's Tx row */
-	text = artifact("sonic/outputs/show_pfc_counters.txt", &len);
+	text = rc_test_artifact("sonic/outputs/show_pfc_counters.txt", &len);
 	cut = strstr(text, "  Port Tx");
 	assert_non_null(cut);
 	memset(&c, 0, sizeof(c));
@@ -300,7 +275,7 @@ static void test_lldp_table(void **state)
 	struct rc_neighbors nb = {0};
 	struct rc_err err = {0};
 	size_t len;
-	char *text = artifact("sonic/outputs/show_lldp_table.2macs.txt", &len);
+	char *text = rc_test_artifact("sonic/outputs/show_lldp_table.2macs.txt", &len);
 	char *dummy = strstr(text, "Ethernet0    dummy   ");
 	(void)state;
 
@@ -335,7 +310,7 @@ static void test_gcu_scoped_failure(void **state)
 				   "returned False";
 	char why[400], tables[4][RC_NAME_MAX];
 	size_t len;
-	char *text = artifact("sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt", &len);
+	char *text = rc_test_artifact("sonic/gcu/commit-2e9e81c1-gcu-4219.message.txt", &len);
 	const char *from = strstr(text, "Patch Applier: localhost: Patch application starting.");
 	const char *to = from ? strstr(from, "\nValidation for RDMA tables") : NULL;
 	(void)state;

@@ -66,6 +66,23 @@ static inline char *rc_test_fixture(const char *dir, const char *name, size_t *l
 	return buf;
 }
 
+/* A file of the conformance kit, $CONFORMANCE_DIR/rel (the Makefile exports it): the test
+ * fails naming the file when the kit or the file is missing, never skips. */
+static inline char *rc_test_artifact(const char *rel, size_t *len)
+{
+	const char *dir = getenv("CONFORMANCE_DIR");
+	char path[4096];
+	char *buf;
+
+	if (!dir || !*dir)
+		fail_msg("CONFORMANCE_DIR is not set (the Makefile exports it)");
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	buf = rc_test_slurp_file(path, len);
+	if (!buf)
+		fail_msg("conformance artifact missing: %s: %s", path, strerror(errno));
+	return buf;
+}
+
 /* A fresh scratch directory under $TMPDIR (or /tmp) into buf; NULL on failure.  It is also
  * where a run applied from now on keeps its snapshots ($ROCECTL_STATE_DIR,
  * include/rocectl/run_snap.h), so that a test run by hand never writes /var/lib/rocectl. */
