@@ -5,7 +5,12 @@
 # Unit tests are cmocka binaries given as arguments (TAP output); shell tests are every
 # tests/**/tNNNN-*.sh script (tests/lib/testlib.sh, TAP output).  A binary or script that
 # dies without reporting a failure (sanitizer abort, crash) counts as one failure.
-# ROCECTL_TEST_FILTER=pattern runs only the shell tests whose path matches.
+# ROCECTL_TEST_FILTER="pattern ..." runs only the shell tests whose path matches one.
+#
+# Shell scripts run ROCECTL_TEST_JOBS at a time (default: twice the CPUs; each lab is in
+# namespaces of its own and each script gets its own lock, history and journal directories,
+# tests/lib/run-script.sh); a script that says "# test-serial: WHY" runs alone after them.
+# Blocks of results print as scripts finish; the tally is in the scripts' order.
 set -u
 : "${ROCECTL:?}" "${BUILD_DIR:?}" "${SRC_DIR:?}"
 export ROCECTL BUILD_DIR SRC_DIR
@@ -35,6 +40,7 @@ failed=0
 
 # count FILE STATUS NAME: tally TAP lines of one test program
 count() {
+	[ -f "$1" ] || : >"$1"
 	p=$(grep -c '^ok ' "$1")
 	f=$(grep -c '^not ok ' "$1")
 	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
@@ -55,16 +61,31 @@ for bin in "$@"; do
 	count "$out" "$st" "$name"
 done
 
-for t in $(find "$SRC_DIR/tests" -name 't[0-9][0-9][0-9][0-9]-*.sh' | sort); do
-	case "$t" in *"${ROCECTL_TEST_FILTER:-}"*) ;; *) continue ;; esac
-	name=$(basename "$t" .sh)
-	out="$log_dir/$name.log"
-	(cd "$(dirname "$t")" && sh "$t") >"$out" 2>&1
-	st=$?
-	grep -E '^(not )?ok ' "$out" | sed "s/^/[$name] /"
-	grep -q '^not ok ' "$out" && grep -E '^#' "$out" | head -n 60 | sed 's/^/    /'
-	count "$out" "$st" "$name"
+scripts=$(find "$SRC_DIR/tests" -name 't[0-9][0-9][0-9][0-9]-*.sh' | sort |
+	while IFS= read -r t; do
+		[ -z "${ROCECTL_TEST_FILTER:-}" ] && echo "$t" && continue
+		for pat in $ROCECTL_TEST_FILTER; do
+			case "$t" in *"$pat"*) echo "$t" && break ;; esac
+		done
+	done)
+serial=$(for t in $scripts; do grep -l '^# test-serial:' "$t"; done)
+jobs=${ROCECTL_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 2))}
+start=$(date +%s)
+for t in $scripts; do
+	case " $(echo $serial) " in *" $t "*) ;; *) echo "$t" ;; esac
+done | xargs -r -P "$jobs" -n 1 sh "$SRC_DIR/tests/lib/run-script.sh" "$log_dir" --
+for t in $serial; do
+	sh "$SRC_DIR/tests/lib/run-script.sh" "$log_dir" -- "$t"
 done
 
+failed_scripts=
+for t in $scripts; do
+	name=$(basename "$t" .sh)
+	before=$failed
+	count "$log_dir/$name.log" "$(cat "$log_dir/$name.rc" 2>/dev/null || echo 1)" "$name"
+	[ "$failed" -eq "$before" ] || failed_scripts="$failed_scripts $name"
+done
+[ -z "$failed_scripts" ] || echo "failed:$failed_scripts"
+echo "shell scripts: $(echo $scripts | wc -w), $jobs at a time, $(($(date +%s) - start)) s wall"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
