@@ -1,4 +1,4 @@
 # SPDX-License-Identifier: Apache-2.0
 # The operations files (dist/) are checked by their own tools in `make test`
-# (tests/dist/t4030-dist.sh, t4051-kubernetes.sh): systemd-analyze (systemd), promtool (prometheus), python3-yaml.
+# (tests/dist/t6030-dist.sh, t6051-kubernetes.sh): systemd-analyze (systemd), promtool (prometheus), python3-yaml.
 DEB_PACKAGES += systemd prometheus python3-yaml man-db

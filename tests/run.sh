@@ -7,10 +7,12 @@
 # dies without reporting a failure (sanitizer abort, crash) counts as one failure.
 # ROCECTL_TEST_FILTER="pattern ..." runs only the shell tests whose path matches one.
 #
-# Shell scripts run ROCECTL_TEST_JOBS at a time (default: twice the CPUs; each lab is in
+# Shell scripts run ROCECTL_TEST_JOBS at a time (default: four per CPU; each lab is in
 # namespaces of its own and each script gets its own lock, history and journal directories,
 # tests/lib/run-script.sh); a script that says "# test-serial: WHY" runs alone after them.
 # Blocks of results print as scripts finish; the tally is in the scripts' order.
+# A script whose prerequisite is missing skips (tests/lib/testlib.sh test_needs); with
+# ROCECTL_TEST_NO_SKIP set (make check) each skip counts as a failure.
 set -u
 : "${ROCECTL:?}" "${BUILD_DIR:?}" "${SRC_DIR:?}"
 export ROCECTL BUILD_DIR SRC_DIR
@@ -37,17 +39,25 @@ log_dir="$BUILD_DIR/test-logs"
 rm -rf "$log_dir" && mkdir -p "$log_dir"
 passed=0
 failed=0
+skipped=0
 
 # count FILE STATUS NAME: tally TAP lines of one test program
 count() {
 	[ -f "$1" ] || : >"$1"
 	p=$(grep -c '^ok ' "$1")
 	f=$(grep -c '^not ok ' "$1")
+	s=$(grep -ci '^ok .*# skip' "$1")
 	if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $3 exited with status $2 without reporting a failure"
 		f=1
 	fi
-	passed=$((passed + p))
+	if [ "$s" -gt 0 ] && [ -n "${ROCECTL_TEST_NO_SKIP:-}" ]; then
+		echo "not ok - $3 skipped $s test(s) where every prerequisite must be present" \
+			"($(grep -i -m1 '^ok .*# skip' "$1" | sed 's/.*# *//'); make deps, run as root)"
+		f=$((f + s))
+	fi
+	passed=$((passed + p - s))
+	skipped=$((skipped + s))
 	failed=$((failed + f))
 }
 
@@ -69,7 +79,7 @@ scripts=$(find "$SRC_DIR/tests" -name 't[0-9][0-9][0-9][0-9]-*.sh' | sort |
 		done
 	done)
 serial=$(for t in $scripts; do grep -l '^# test-serial:' "$t"; done)
-jobs=${ROCECTL_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 2))}
+jobs=${ROCECTL_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 4))}
 start=$(date +%s)
 for t in $scripts; do
 	case " $(echo $serial) " in *" $t "*) ;; *) echo "$t" ;; esac
@@ -86,6 +96,7 @@ for t in $scripts; do
 	[ "$failed" -eq "$before" ] || failed_scripts="$failed_scripts $name"
 done
 [ -z "$failed_scripts" ] || echo "failed:$failed_scripts"
+[ "$skipped" -eq 0 ] || echo "$skipped skipped (a prerequisite missing: see the [name] ok ... # skip lines)"
 echo "shell scripts: $(echo $scripts | wc -w), $jobs at a time, $(($(date +%s) - start)) s wall"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

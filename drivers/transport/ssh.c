@@ -451,7 +451,7 @@ static void kh_name(char *buf, size_t len, const char *address, unsigned int por
 /* Connect to the jump host, again when it cut the handshake.  Every device has its own
  * connection to the bastion, so a run starts up to --parallel handshakes there at once;
  * sshd drops unauthenticated connections beyond its MaxStartups (default 10:30:100,
- * sshd_config(5)) with a reset, and measured in tests/lab/t4110 with MaxStartups 2:100:2
+ * sshd_config(5)) with a reset, and measured in tests/lab/t3110 with MaxStartups 2:100:2
  * and 5 devices, 3 of them failed that way.  Not tried again: a timeout (it has used the
  * connect budget) and a refused connection (no sshd there: the bastion is down). */
 static int connect_jump(struct rc_ssh *b, const char *host, unsigned int port, const char *user,

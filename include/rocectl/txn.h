@@ -10,9 +10,9 @@
  * the first of them it meets with _exit(137), as a kill -9 would leave it (no
  * atexit, no flush, no unlock but the kernel's).  ROCECTL_CRASH_LIST=1 makes `rocectl`
  * print every name it knows and exit 0, so that a test can cover each one
- * (tests/lab/t4140-crash-points.sh).  ROCECTL_HANG_AT=name stops the process there instead
+ * (tests/lab/t3140-crash-points.sh).  ROCECTL_HANG_AT=name stops the process there instead
  * (SIGSTOP: alive, its locks held, doing nothing), as a process stuck on a device that never
- * answers (tests/host/t4142-run-hung-owner.sh).  Without the variables a crash point is one
+ * answers (tests/host/t1144-run-hung-owner.sh).  Without the variables a crash point is one
  * compare. */
 #ifndef ROCECTL_TXN_H
 #define ROCECTL_TXN_H

@@ -4,7 +4,7 @@
 # `rocectl --help` lists, and the agent's subcommands, take --format and -j/--json; a format
 # a command does not write is a usage error (64) naming --format.  The commands that need
 # no fabric are checked here against their schemas in examples/ (rollback, confirm, agent
-# state), with bytes that are not UTF-8 in a journal file name; t4121 does the rest on a
+# state), with bytes that are not UTF-8 in a journal file name; t3121 does the rest on a
 # real lab fabric.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"

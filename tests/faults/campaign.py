@@ -43,7 +43,7 @@ FABRICS = {
     # one platform each: SONiC (SSH only: rocectl reaches SONiC over SSH) and EOS (SSH and eAPI)
     "sonic": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--platforms", "sonic", "--host-features", "debugfs"], "inventories": ["inventory.yaml"]},
     "eos": {"args": ["--hosts", "2", "--leaves", "2", "--spines", "1", "--platforms", "eos", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
-    # the quick form (tests/faults/quick.sh, t3300-faults-quick.sh): every platform and transport on
+    # the quick form (tests/faults/quick.sh, t8300-faults-quick.sh): every platform and transport on
     # fabrics small enough for `make test`
     "quick-nvue": {"args": ["--hosts", "1", "--nics", "1", "--leaves", "1", "--spines", "0", "--host-features", "ofed"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},
     "quick-mixed": {"args": ["--hosts", "2", "--nics", "1", "--leaves", "2", "--spines", "0", "--platforms", "sonic,eos", "--host-features", "debugfs"], "inventories": ["inventory.yaml", "inventory-rest.yaml"]},

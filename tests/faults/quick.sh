@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # The quick form of the fault campaign (tests/faults/README.md, `make faults-quick`; in
-# `make test` through t3300-faults-quick.sh): 21 seeded trials over small
+# `make test` through t8300-faults-quick.sh): 21 seeded trials over small
 # fabrics of every platform and transport (NVUE over SSH and REST, SONiC, EOS, hosts), a
 # fixed first seed so that a failure replays; every trial must hold.  Replay one with
 #   python3 tests/faults/campaign.py --fabrics quick-nvue,quick-mixed --trials 1 --seed N

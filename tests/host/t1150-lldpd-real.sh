@@ -13,11 +13,7 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
-if [ "$(id -u)" != 0 ] || ! command -v lldpd >/dev/null || ! command -v lldpcli >/dev/null; then
-	test_expect_success 'needs root and lldpd (make deps): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root lldpd lldpcli
 
 H=rocectl-t1150-h-$$
 S=rocectl-t1150-s-$$

@@ -3,5 +3,5 @@
 # nothing of its own to build.  What it runs on the machine: jq (drift, tests), sshd and ssh,
 # ip netns, setpriv/unshare (util-linux), hostname (host sessions' UTS namespace).
 DEB_PACKAGES += jq openssh-server openssh-client iproute2 util-linux hostname mawk
-# t4210: verify's HTML report opened in a headless browser (deps installs no recommends: a font)
+# t3211: verify's HTML report opened in a headless browser (deps installs no recommends: a font)
 DEB_PACKAGES += chromium fonts-dejavu-core

@@ -23,11 +23,7 @@ HOSTS="gpu001 gpu002 gpu003 gpu004"
 SWITCHES="leaf01 leaf02 spine01"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

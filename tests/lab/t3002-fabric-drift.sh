@@ -18,11 +18,7 @@ ROCECTL_JOURNAL="$TMP/journal"
 SEEDS=$(seq 1 20)
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

@@ -8,11 +8,7 @@
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_expect_success 'the bench replays exactly the command lines rocectl verify sends' '
 	ROCECTL="$ROCECTL" sh "$SRC_DIR/bench/fleet.sh" --hosts 2 --switches 3 --check-only \

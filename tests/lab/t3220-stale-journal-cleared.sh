@@ -15,11 +15,7 @@ JOURNAL="$TMP/journal"
 ROCECTL_LOCK_DIR="$TMP/locks"
 export BUILD_DIR ROCECTL ROCECTL_LOCK_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

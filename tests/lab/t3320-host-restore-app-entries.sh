@@ -16,11 +16,7 @@ POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

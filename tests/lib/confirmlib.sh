@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Set-up shared by the lab tests of commit-confirm (t3330, t4060, t4068): the lab's tools
+# Set-up shared by the lab tests of commit-confirm (t3330, t3060, t3068): the lab's tools
 # and files, a journal, history and confirm directory of the test's own, the root check,
 # and, when the test ends, any confirm timer of the test's runs stopped and the lab taken
 # down (the timers are detached: they would outlive the test).  Source after testlib.sh.

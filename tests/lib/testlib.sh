@@ -62,14 +62,26 @@ test_done() {
 	[ "$test_failed" -eq 0 ]
 }
 
-# test_lab_needs_root: a lab test (tests/lab/lab) needs root for its namespaces and sshd;
-# without it one failing test says so and the script ends.  Otherwise the lab in $LAB is
-# taken down when the script exits, whatever happened.
+# test_needs CAP...: what the whole script needs: `root` (namespaces, sshd, the lab) or a
+# command (lldpd, chromium, qemu-system-x86_64 ...).  When one is missing the script says
+# "ok 1 # skip (needs CAP)" and ends.  tests/run.sh counts skips, and `make check` (the
+# README's test command, on a machine with every prerequisite: `make deps`) counts each one
+# as a failure, so that a missing prerequisite never passes for a tested feature.
+test_needs() {
+	for cap in "$@"; do
+		case $cap in
+		root) [ "$(id -u)" = 0 ] && continue ;;
+		*) command -v "$cap" >/dev/null 2>&1 && continue ;;
+		esac
+		echo "ok 1 # skip (needs $cap)"
+		echo "1..1"
+		exit 0
+	done
+}
+
+# test_lab_needs_root: a lab test (tests/lab/lab) needs root for its namespaces and sshd
+# (test_needs root).  The lab in $LAB is taken down when the script exits, whatever happened.
 test_lab_needs_root() {
-	if [ "$(id -u)" != 0 ]; then
-		test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-		test_done
-		exit
-	fi
+	test_needs root
 	test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 }

@@ -14,11 +14,7 @@ POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
 export ROCECTL_JOURNAL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the simulated switches need root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 rc() {
 	sh "$SIMCTL" exec "$LAB" -- env -u SSH_AUTH_SOCK ROCECTL_JOURNAL="$ROCECTL_JOURNAL" \

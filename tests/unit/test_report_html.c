@@ -3,7 +3,7 @@
  * with cJSON, an independent JSON parser, to check every device and its state; hostile
  * strings from the devices must come back intact from the JSON but never appear raw in the
  * page; the page must reference nothing outside itself; and a 2,200-device fabric must give
- * a small file in time that grows linearly.  tests/lab/t4210-html-report.sh runs the
+ * a small file in time that grows linearly.  tests/lab/t3211-html-report.sh runs the
  * script in Chromium. */
 #include <errno.h>
 #include <setjmp.h>

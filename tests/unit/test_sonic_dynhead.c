@@ -52,7 +52,7 @@ static cJSON *cfg_doc(const char *pg34, const char *extra)
 }
 
 /* APPL_DB as buffermgrd leaves it: 400G 7m on Spectrum-4, xoff 99328 (the value
- * buffer_headroom_mellanox.lua gives, tests/switch/t5120-sonic-dynbuf.sh), in `pool`. */
+ * buffer_headroom_mellanox.lua gives, tests/switch/t2120-sonic-dynbuf.sh), in `pool`. */
 static cJSON *appl_doc(const char *pool)
 {
 	char buf[1024];

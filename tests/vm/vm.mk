@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Real-kernel test tier (tests/vm/README.md): Debian 12's kernel under QEMU with rxe0.
 #
-# The guest image is not in SIM_TARGETS: the first `tests/vm/vm run` (t4000 under
+# The guest image is not in SIM_TARGETS: the first `tests/vm/vm run` (t7000 under
 # `make check`) builds it on demand and caches it in $(BUILD)/vm; later runs reuse it.
 # `make vm-image` builds it ahead of time, `make vm-refresh` picks up a newer kernel.
 

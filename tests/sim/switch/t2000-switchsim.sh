@@ -8,11 +8,7 @@ SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
 LAB="$TMP/lab"
 export BUILD_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the switch simulator needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$SIMCTL" down "$LAB" >/dev/null 2>&1 || true'
 

@@ -10,11 +10,7 @@ SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
 LAB="$TMP/lab"
 export BUILD_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the switch simulator needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 if ! command -v jq >/dev/null; then
 	test_expect_success 'these tests need jq (make deps installs it): not run' 'false'
 	test_done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Runs inside the guest (t4000): collects what rdma-core, iproute2 and the kernel say about
+# Runs inside the guest (t7000): collects what rdma-core, iproute2 and the kernel say about
 # rxe0, one section per probe, so one boot answers every question.  Each section is
 #   ### NAME
 #   <stdout and stderr of the probe>

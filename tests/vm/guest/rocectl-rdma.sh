@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Runs inside the guest (t4001): rocectl against rxe0 on the real kernel, next to the
+# Runs inside the guest (t7001): rocectl against rxe0 on the real kernel, next to the
 # tools that judge it (ibv_devinfo, cat of sysfs/configfs, dcb, rdma).  One section per
 # probe, in the order the host side reads them:
 #   ### NAME

@@ -13,30 +13,7 @@ POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_expect_success 'agent_command runs the rocectl it names instead of the PATH one' '
-	. "$LAB/lab.env" &&
-	host_rocectl gpu002 "echo broken >&2; exit 127" &&
-	sed "/^  - name: gpu002$/a\\    agent_command: $RUN/bin/rocectl" "$INV" >"$TMP/inv-ac.yaml" &&
-	grep -q "agent_command: $RUN/bin/rocectl" "$TMP/inv-ac.yaml" &&
-	rc -v verify -p "$POLICY" -i "$TMP/inv-ac.yaml" --limit host >"$TMP/ac.out" 2>"$TMP/ac.err";
-	test $? -le 2 &&
-	test_must_contain "$TMP/ac.err" "^gpu002 ssh: $RUN/bin/rocectl agent state" &&
-	test_must_not_contain "$TMP/ac.out" "error|not installed" &&
-	test_expect_code 1 rc verify -p "$POLICY" -i "$INV" --limit gpu002 >"$TMP/path.out" 2>&1 &&
-	test_must_contain "$TMP/path.out" "not installed"
-'
-
-test_expect_success 'an agent_command with shell syntax is refused by validate' '
-	sed "/^  - name: gpu002$/a\\    agent_command: \"rocectl; reboot\"" "$INV" >"$TMP/inv-bad.yaml" &&
-	test_expect_code 1 "$ROCECTL" validate -i "$TMP/inv-bad.yaml" 2>"$TMP/bad.err" &&
-	test_must_contain "$TMP/bad.err" "agent_command: .rocectl; reboot. is not"
-'
-
-test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

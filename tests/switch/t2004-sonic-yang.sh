@@ -7,7 +7,7 @@
 # ($CONFORMANCE_DIR/sonic/validate-config-db, yanglint): exit 1 and exit 2 both fail.  The
 # Mellanox switches run the traditional buffer model here: on the dynamic one the shipped
 # policies' headroom floor (9216-byte frames) is above what buffermgrd derives, so apply is
-# rolled back (t5120 covers the dynamic model's CONFIG_DB).
+# rolled back (t2120 covers the dynamic model's CONFIG_DB).
 . "$SRC_DIR/tests/lib/testlib.sh"
 
 SIMCTL="$SRC_DIR/tests/sim/switch/simctl"

@@ -16,30 +16,7 @@ ROCECTL_JOURNAL="$TMP/journal"
 ROCECTL_LOCK_DIR="$TMP/locks"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	# SONiC's lldpmgrd advertises each port's alias as its port ID (conformance sonic/FACTS.md
-# facts 6-7): on a SONiC/EOS lab the switches see aliases (etpN) from the SONiC switches, and
-# rocectl must still match every cable to the inventory's port names.
-test_expect_success 'SONiC and EOS switches: ports seen by their aliases, cabling right, discover by names' '
-	"$LAB_CMD" down "$LAB" >/dev/null &&
-	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 2 --spines 1 --platforms sonic,eos >/dev/null &&
-	grep -q " etp[0-9]* local$" "$LAB/portids" &&
-	sh "$SRC_DIR/tests/sim/switch/simctl" cli "$LAB/switchsim" spine01 "show lldp table" \
-		>"$TMP/spine.lldp" &&
-	grep -q "^Ethernet0  *leaf01  *etp[0-9]" "$TMP/spine.lldp" &&
-	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/mix.json" &&
-	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
-		.cabling.links_checked == 6" "$TMP/mix.json" &&
-	rc discover -i "$INV" >"$TMP/mix.yaml" &&
-	pairs_yaml "$TMP/mix.yaml" >"$TMP/mix.pairs" &&
-	pairs_yaml "$INV" >"$TMP/mixinv.pairs" &&
-	diff -u "$TMP/mixinv.pairs" "$TMP/mix.pairs"
-'
-
-test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

@@ -23,11 +23,7 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR ROCECTL_HISTORY
 # Each command whose document was validated is written to $TMP/validated (json, check_as).
 : >"$TMP/validated"
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

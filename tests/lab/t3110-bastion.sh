@@ -27,11 +27,7 @@ ROCECTL_JOURNAL="$TMP/journal"
 ROCECTL_LOCK_DIR="$TMP/locks"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 rand=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
 CNS="rcjump-$rand"

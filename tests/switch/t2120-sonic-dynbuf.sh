@@ -71,7 +71,7 @@ test_expect_success 'a 3000m cable is written too, and its headroom is larger' '
 '
 
 # the device sizes headroom on this model: rocectl's estimate is shown, not compared
-# (docs/platforms/sonic.md; tests/switch/t5130-sonic-dynhead.sh runs the shipped policy)
+# (docs/platforms/sonic.md; tests/switch/t2130-sonic-dynhead.sh runs the shipped policy)
 test_expect_success 'derived xoff below the estimate for 9216-byte frames: in sync, shown' '
 	write_policy "$TMP/jumbo.yaml" 7m &&
 	rc verify -p "$TMP/jumbo.yaml" -i "$I" >"$TMP/jumbo" 2>&1 ||

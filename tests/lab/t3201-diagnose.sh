@@ -17,31 +17,7 @@ ROCECTL_JOURNAL="$TMP/journal"
 ROCECTL_LOCK_DIR="$TMP/locks"
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	# SONiC counts ECN marks and drops per queue (`show queue wredcounters`, `show queue counters`)
-# and drops per priority group (`show priority-group drop counters`): a congested SONiC leaf
-# port is named as the root, and a lossless PG that drops makes the paths through it lossy.
-test_expect_success 'SONiC: the congested port is the root, a dropping lossless PG is lossy' '
-	"$LAB_CMD" down "$LAB" >/dev/null &&
-	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 2 --spines 1 --platforms sonic >/dev/null &&
-	rc apply -p "$POLICY" -i "$INV" >/dev/null &&
-	"$LAB_CMD" congest "$LAB" leaf01:Ethernet0 >/dev/null &&
-	test_expect_code 2 diagnose --format json >"$TMP/sonic.json" &&
-	jq -e ".roots == [\"leaf01:Ethernet0\"]" "$TMP/sonic.json" &&
-	jq -e "any(.paths[].hops[]; .role == \"root\" and .device == \"leaf01\" and
-		.out == \"Ethernet0\" and .deltas.out.ecn_marked > 0)" "$TMP/sonic.json" &&
-	"$LAB_CMD" congest "$LAB" --clear &&
-	sh "$SRC_DIR/tests/sim/switch/simctl" fault "$LAB/switchsim" leaf01 rate \
-		Ethernet4.pg.3.drop=500 >/dev/null &&
-	test_expect_code 2 diagnose --format json >"$TMP/lossy.json" &&
-	jq -e "[.paths[] | select(.verdict == \"lossy\") | .at] | length > 0 and
-		all(. == \"leaf01:Ethernet4\")" "$TMP/lossy.json"
-'
-
-test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

@@ -14,11 +14,7 @@
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 FABRIC=${CRASH_FABRIC:-crash-mixed}
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit '"$LAB_CMD" down "$TMP/crash/$FABRIC" >/dev/null 2>&1 || true'
 
