@@ -38,11 +38,8 @@ struct rc_session {
 	bool read_once;		  /* found_unsaved is set (only with save_only_if_saved) */
 	bool found_unsaved;	  /* the first read: applied != startup, or not known */
 	/* rc_run_opts.read_neighbors: the LLDP table the last read's command line printed,
-	 * handed over once by nvue_neighbors (lldp_rc and lldp_err: its section's error) */
-	bool lldp_kept;
-	int lldp_rc;
-	struct rc_err lldp_err;
-	struct rc_neighbors lldp;
+	 * handed over once by nvue_neighbors */
+	struct rc_switch_lldp lldp;
 	/* rc_run_opts.read_counters: the counters the last read's line printed, handed over
 	 * once by nvue_counters */
 	bool cnt_kept;
@@ -344,13 +341,6 @@ static int nvue_rest_open(const struct rc_device *dev, const struct rc_run_opts 
 	"nv show qos -o json && nv show qos --applied -o json && "                                 \
 	"nv show qos --rev=startup -o json"
 
-static void drop_lldp(struct rc_session *s)
-{
-	rc_neighbors_fini(&s->lldp);
-	memset(&s->lldp, 0, sizeof(s->lldp));
-	s->lldp_kept = false;
-}
-
 /* The LLDP section of a read's answer (NVUE_LLDP_PREFIX), kept for nvue_neighbors; *from:
  * where the QoS documents start. */
 static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
@@ -358,14 +348,13 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 {
 	int rc;
 
-	drop_lldp(s);
-	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
-	rc = nvue_split_lldp(res->out, res->out_len, s->dev->name, &s->lldp, &s->lldp_rc,
-			     &s->lldp_err, from, err);
+	rc_switch_lldp_begin(&s->lldp);
+	rc = nvue_split_lldp(res->out, res->out_len, s->dev->name, &s->lldp.nb, &s->lldp.rc,
+			     &s->lldp.err, from, err);
 	if (rc)
-		drop_lldp(s);
+		rc_switch_lldp_drop(&s->lldp);
 	else
-		s->lldp_kept = true;
+		s->lldp.kept = true;
 	return rc;
 }
 
@@ -389,9 +378,8 @@ static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *
 	bool cnt_ok, lldp_ok;
 	char what[RC_NAME_MAX + 48];
 
-	drop_lldp(s);
+	rc_switch_lldp_begin(&s->lldp);
 	drop_counters(s);
-	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
 	memset(&s->cnt_err, 0, sizeof(s->cnt_err));
 	if (rc_switch_split_folded(res->out, res->out_len, NVUE_CNT_END, NVUE_QOS_BEGIN, &pre,
 				   &cnt_ok, from) ||
@@ -401,9 +389,9 @@ static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *
 		    err, EPROTO,
 		    "'%s': the read's answer lacks its counters or QoS section: cut short",
 		    s->dev->name);
-	s->lldp_rc = lldp_ok
-			 ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp, &s->lldp_err)
-			 : rc_errf(&s->lldp_err, EIO,
+	s->lldp.rc = lldp_ok
+			 ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp.nb, &s->lldp.err)
+			 : rc_errf(&s->lldp.err, EIO,
 				   "'%s': the LLDP section ('nv show interface lldp') of the "
 				   "read failed or was cut short",
 				   s->dev->name);
@@ -420,7 +408,7 @@ static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *
 		s->cnt_rc = nvue_parse_counters(docs[i], ports[i].name, &s->cnt, &s->cnt_err);
 	for (size_t i = 0; cnt_ok && i < k; i++)
 		cJSON_Delete(docs[i]);
-	s->lldp_kept = s->cnt_kept = true;
+	s->lldp.kept = s->cnt_kept = true;
 	return 0;
 }
 
@@ -446,7 +434,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, bool all,
 				       "'%s': port name '%s' is not a valid NVUE interface name",
 				       s->dev->name, ports[i].name);
 	if (lldp) { /* nothing of an earlier read is handed over for this one */
-		drop_lldp(s);
+		rc_switch_lldp_drop(&s->lldp);
 		drop_counters(s);
 	}
 	cmd = malloc(len);
@@ -1123,7 +1111,7 @@ static void nvue_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	rc_rest_close(s->api);
 	rc_port_memo_free(&s->read);
-	rc_neighbors_fini(&s->lldp);
+	rc_switch_lldp_drop(&s->lldp);
 	rc_counters_fini(&s->cnt);
 	free(s);
 }
@@ -1198,15 +1186,8 @@ static int nvue_neighbors(struct rc_session *s, struct rc_neighbors *out, struct
 
 	if (s->rest)
 		return -ENOENT;
-	if (s->lldp_kept) { /* the read's own command line printed them (keep_lldp) */
-		rc_neighbors_fini(out);
-		*out = s->lldp;
-		memset(&s->lldp, 0, sizeof(s->lldp));
-		s->lldp_kept = false;
-		if (s->lldp_rc)
-			*err = s->lldp_err;
-		return s->lldp_rc;
-	}
+	if (rc_switch_lldp_take(&s->lldp, out, err, &rc)) /* the read's own line printed them */
+		return rc;
 	rc = ssh_run(s, "nv show interface lldp", &res, err);
 	if (rc)
 		return rc;

@@ -126,13 +126,6 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 #define LLDP_PART    "show lldp table && echo " LLDP_END "; "
 #define FOLDED_CMD   LLDP_PART "echo " CONFIG_BEGIN "; show runningconfiguration all"
 
-static void drop_lldp(struct rc_session *s)
-{
-	rc_neighbors_fini(&s->lldp);
-	memset(&s->lldp, 0, sizeof(s->lldp));
-	s->lldp_kept = false;
-}
-
 /* The LLDP section of a folded read, and the aliases from its configuration section, kept
  * for sonic_neighbors; *from: where the configuration starts. */
 static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
@@ -142,25 +135,25 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 	size_t end;
 	bool ok;
 
-	drop_lldp(s);
-	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	rc_switch_lldp_begin(&s->lldp);
 	if (rc_switch_split_folded(res->out, res->out_len, LLDP_END, CONFIG_BEGIN, &end, &ok, from))
 		return rc_errf(err, EPROTO,
 			       "'%s': the read's answer has no configuration section (no '%s' "
 			       "line): cut short",
 			       s->dev->name, CONFIG_BEGIN);
 	if (!ok)
-		s->lldp_rc =
-		    rc_errf(&s->lldp_err, EIO,
+		s->lldp.rc =
+		    rc_errf(&s->lldp.err, EIO,
 			    "'%s': the LLDP section ('show lldp table') of the read failed "
 			    "or was cut short",
 			    s->dev->name);
 	else
-		s->lldp_rc = sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp, &s->lldp_err);
-	if (!s->lldp_rc && sonic_parse_port_aliases(res->out + *from, res->out_len - *from,
-						    s->dev->name, &s->lldp, &e) == -ENOMEM)
-		s->lldp_rc = rc_errf(&s->lldp_err, ENOMEM, "out of memory");
-	s->lldp_kept = true;
+		s->lldp.rc =
+		    sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp.nb, &s->lldp.err);
+	if (!s->lldp.rc && sonic_parse_port_aliases(res->out + *from, res->out_len - *from,
+						    s->dev->name, &s->lldp.nb, &e) == -ENOMEM)
+		s->lldp.rc = rc_errf(&s->lldp.err, ENOMEM, "out of memory");
+	s->lldp.kept = true;
 	return 0;
 }
 
@@ -174,7 +167,7 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, struct rc_err *e
 
 	if (!rc_switch_folds_lldp(&s->opts))
 		return sonic_fetch_config(s, cfg, err);
-	drop_lldp(s); /* nothing of an earlier read is handed over for this one */
+	rc_switch_lldp_drop(&s->lldp); /* nothing of an earlier read is handed over for this one */
 	rc = sonic_ssh_run(s, FOLDED_CMD, NULL, 0, &res, err);
 	if (rc)
 		return rc;
@@ -1018,15 +1011,8 @@ static int sonic_neighbors(struct rc_session *s, struct rc_neighbors *out, struc
 	struct rc_err e = {0};
 	int rc;
 
-	if (s->lldp_kept) { /* the read's own command line printed them (keep_lldp) */
-		rc_neighbors_fini(out);
-		*out = s->lldp;
-		memset(&s->lldp, 0, sizeof(s->lldp));
-		s->lldp_kept = false;
-		if (s->lldp_rc)
-			*err = s->lldp_err;
-		return s->lldp_rc;
-	}
+	if (rc_switch_lldp_take(&s->lldp, out, err, &rc)) /* the read's own line printed them */
+		return rc;
 	rc = sonic_ssh_run(s, "show lldp table", NULL, 0, &res, err);
 	if (rc)
 		return rc;
@@ -1077,7 +1063,7 @@ static void sonic_close(struct rc_session *s)
 	cJSON_Delete(s->appl);
 	cJSON_Delete(s->startup);
 	rc_port_memo_free(&s->read);
-	rc_neighbors_fini(&s->lldp);
+	rc_switch_lldp_drop(&s->lldp);
 	free(s);
 }
 

@@ -10,6 +10,7 @@
 #include <cJSON.h>
 
 #include "port_memo.h"
+#include "switch_common.h"
 #include "rocectl/transport.h"
 #include "sonic.h"
 
@@ -34,12 +35,8 @@ struct rc_session {
 	bool read_once;		/* found_unsaved is set */
 	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
 	/* rc_run_opts.read_neighbors: the LLDP table (and the ports' aliases) the last read's
-	 * command line printed, handed over once by sonic_neighbors (lldp_rc and lldp_err: its
-	 * section's error) */
-	bool lldp_kept;
-	int lldp_rc;
-	struct rc_err lldp_err;
-	struct rc_neighbors lldp;
+	 * command line printed, handed over once by sonic_neighbors */
+	struct rc_switch_lldp lldp;
 };
 
 /* The bit number of a one-bit RC_F_* group. */

@@ -175,3 +175,32 @@ int rc_switch_split_folded(const char *out, size_t len, const char *end, const c
 	*extra_len = *extra_ok ? last : at;
 	return 0;
 }
+
+void rc_switch_lldp_drop(struct rc_switch_lldp *k)
+{
+	rc_neighbors_fini(&k->nb);
+	memset(&k->nb, 0, sizeof(k->nb));
+	k->kept = false;
+}
+
+void rc_switch_lldp_begin(struct rc_switch_lldp *k)
+{
+	rc_switch_lldp_drop(k);
+	k->rc = 0;
+	memset(&k->err, 0, sizeof(k->err));
+}
+
+bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,
+			 int *rc)
+{
+	if (!k->kept)
+		return false;
+	rc_neighbors_fini(out);
+	*out = k->nb;
+	memset(&k->nb, 0, sizeof(k->nb));
+	k->kept = false;
+	if (k->rc)
+		*err = k->err;
+	*rc = k->rc;
+	return true;
+}

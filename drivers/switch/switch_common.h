@@ -73,6 +73,24 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
  * never under `rocectl capture` or --snapshot, whose files hold one command's answer each
  * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
 bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
+
+/* The neighbours a read's own command line printed (rc_switch_folds_lldp), kept in the
+ * session until the run asks for them through the driver's neighbors op, once: the list, or
+ * its section's error (rc, err). */
+struct rc_switch_lldp {
+	bool kept;
+	int rc;
+	struct rc_err err;
+	struct rc_neighbors nb;
+};
+/* Forget what was kept (a new read keeps its own). */
+void rc_switch_lldp_drop(struct rc_switch_lldp *k);
+/* The read starts keeping: what was kept before dropped, the error cleared. */
+void rc_switch_lldp_begin(struct rc_switch_lldp *k);
+/* When something was kept: hands it to *out (whose old list is freed) and *err, returns
+ * true with *rc its result, and keeps nothing more; false when the read kept nothing. */
+bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,
+			 int *rc);
 int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
 			   size_t *extra_len, bool *extra_ok, size_t *read_off);
 
