@@ -556,6 +556,9 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 			notes = calloc(f->n ? f->n : 1, sizeof(*notes));
 		tally_read(f, &t);
 		report_read(&out, cmd, f, notes);
+		/* a device whose apply would be refused fails the plan (its note says why) */
+		for (size_t i = 0; notes && i < f->n; i++)
+			t.failed += notes[i] && notes[i]->apply_fails && !f->devs[i].rc;
 		exit_code = t.failed ? RC_EXIT_ERROR : t.changes ? RC_EXIT_CHANGES : RC_EXIT_OK;
 	}
 	rc_out_close_array(&out);

@@ -463,29 +463,65 @@ static void new_session_name(struct rc_session *s, char *name, size_t len)
 	snprintf(name, len, "rocectl-%d-%ld-%u", (int)getpid(), (long)time(NULL), ++s->seq);
 }
 
-static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
-		     struct rc_err *err)
+/* The commands apply would send for `w`, from what the last read kept; plan's check builds
+ * the same, so that what apply would refuse is found without writing. */
+static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		 struct eos_cmds *cmds, struct rc_err *err)
 {
 	struct eos_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	struct eos_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
+	int rc;
+
+	memset(cmds, 0, sizeof(*cmds));
+	if (!info || !peers)
+		rc = rc_errf(err, ENOMEM, "out of memory");
+	else
+		rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
+	for (size_t i = 0; !rc && i < s->read.n; i++)
+		peers[i] = (struct eos_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
+	if (!rc)
+		rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->read.n, cmds, err);
+	free(info);
+	free(peers);
+	return rc;
+}
+
+/* plan: what apply would refuse (a global line that would also change a port already as
+ * wanted, a value EOS cannot take), said before anything is written. */
+static int eos_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		     struct rc_notes *notes, struct rc_err *err)
+{
+	struct rc_port_write *writes = calloc(n ? n : 1, sizeof(*writes));
+	struct eos_cmds cmds = {0};
+	struct rc_err berr = {0};
+	size_t nw = 0;
+
+	if (!writes)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (w[i].fields)
+			writes[nw++] = w[i];
+	if (nw && build(s, writes, nw, &cmds, &berr)) {
+		rc_switch_note(notes, "apply would write nothing and fail: %s", berr.msg);
+		notes->apply_fails = true;
+	}
+	eos_cmds_free(&cmds);
+	free(writes);
+	return 0;
+}
+
+static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		     struct rc_err *err)
+{
 	struct eos_cmds cmds = {0};
 	char **lines = NULL, name[64], why[MSG_MAX], timer[40];
 	const char *commit = commit_line(s, timer, sizeof(timer));
 	size_t nl = 0;
-	int rc = 0;
+	int rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
 
-	if (!info || !peers) {
-		rc = rc_errf(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
-	if (!rc)
-		rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
 	if (rc)
-		goto out;
-	for (size_t i = 0; i < s->read.n; i++)
-		peers[i] = (struct eos_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
-	rc = eos_build_cmds(&s->cfg, w, info, n, peers, s->read.n, &cmds, err);
+		return rc;
+	rc = build(s, w, n, &cmds, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
@@ -525,8 +561,6 @@ static int eos_apply(struct rc_session *s, const struct rc_port_write *w, size_t
 out:
 	eos_lines_free(lines);
 	eos_cmds_free(&cmds);
-	free(info);
-	free(peers);
 	return rc;
 }
 
@@ -894,6 +928,7 @@ static const struct rc_driver eos_ssh_driver = {
     .open = eos_ssh_open,
     .read = eos_read,
     .apply = eos_apply,
+    .check = eos_check,
     .counters = eos_counters,
     .close = eos_close,
     .neighbors = eos_neighbors,
@@ -911,6 +946,7 @@ static const struct rc_driver eos_eapi_driver = {
     .open = eos_eapi_open,
     .read = eos_read,
     .apply = eos_apply,
+    .check = eos_check,
     .counters = eos_counters,
     .close = eos_close,
     .neighbors = eos_neighbors,

@@ -681,26 +681,74 @@ static void persist(struct rc_session *s)
 		rc_ssh_result_free(&res);
 }
 
+/* The operations apply would send for `w`, from what the last read kept (*info: each written
+ * port's, freed by the caller); plan's check builds the same, so that what apply would
+ * refuse is found without writing. */
+static int build(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		 struct nvue_port_info **info, struct nvue_ops *ops, struct rc_err *err)
+{
+	struct nvue_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
+	int rc;
+
+	memset(ops, 0, sizeof(*ops));
+	*info = calloc(n ? n : 1, sizeof(**info));
+	if (!*info || !peers) {
+		free(peers);
+		return rc_errf(err, ENOMEM, "out of memory");
+	}
+	rc = rc_switch_write_infos(&s->read, w, n, *info, sizeof(**info), err);
+	for (size_t i = 0; !rc && i < s->read.n; i++)
+		peers[i] = (struct nvue_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
+	if (!rc)
+		rc = nvue_build_ops(w, *info, n, peers, s->read.n, ops, err);
+	free(peers);
+	return rc;
+}
+
+/* plan: what apply would refuse (a profile shared with a port already as wanted, RoCE mode's
+ * one cable length for the switch, a value outside NVUE's range), and that the switch runs
+ * RoCE mode, which rocectl then changes from inside (nvue_ops.c). */
+static int nvue_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
+		      struct rc_notes *notes, struct rc_err *err)
+{
+	struct rc_port_write *writes = calloc(n ? n : 1, sizeof(*writes));
+	struct nvue_port_info *info = NULL;
+	struct nvue_ops ops = {0};
+	struct rc_err berr = {0};
+	size_t nw = 0;
+	bool roce = false;
+
+	if (!writes)
+		return rc_errf(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (w[i].fields)
+			writes[nw++] = w[i];
+	if (nw && build(s, writes, nw, &info, &ops, &berr)) {
+		rc_switch_note(notes, "apply would write nothing and fail: %s", berr.msg);
+		notes->apply_fails = true;
+	}
+	for (size_t i = 0; info && i < nw; i++)
+		roce |= info[i].roce_mode;
+	if (roce)
+		rc_switch_note(notes, "the switch runs RoCE mode (nv set qos roce): changes are "
+				      "made inside it, and its cable length (qos roce "
+				      "cable-length) is one value for every port");
+	nvue_ops_free(&ops);
+	free(info);
+	free(writes);
+	return 0;
+}
+
 static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		      struct rc_err *err)
 {
-	struct nvue_port_info *info = calloc(n ? n : 1, sizeof(*info));
-	struct nvue_peer *peers = calloc(s->read.n ? s->read.n : 1, sizeof(*peers));
+	struct nvue_port_info *info = NULL;
 	struct nvue_ops ops = {0};
-	int rc = 0;
+	int rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
 
-	if (!info || !peers) {
-		rc = rc_errf(err, ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = rc_switch_refuse_dry_run(s->dev, &s->opts, err);
-	if (!rc)
-		rc = rc_switch_write_infos(&s->read, w, n, info, sizeof(*info), err);
 	if (rc)
-		goto out;
-	for (size_t i = 0; i < s->read.n; i++)
-		peers[i] = (struct nvue_peer){s->read.port[i], rc_port_memo_at(&s->read, i)};
-	rc = nvue_build_ops(w, info, n, peers, s->read.n, &ops, err);
+		return rc;
+	rc = build(s, w, n, &info, &ops, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
@@ -714,7 +762,6 @@ static int nvue_apply(struct rc_session *s, const struct rc_port_write *w, size_
 out:
 	nvue_ops_free(&ops);
 	free(info);
-	free(peers);
 	return rc;
 }
 
@@ -1206,6 +1253,7 @@ static const struct rc_driver nvue_ssh_driver = {
     .open = nvue_ssh_open,
     .read = nvue_read,
     .apply = nvue_apply,
+    .check = nvue_check,
     .counters = nvue_counters,
     .close = nvue_close,
     .neighbors = nvue_neighbors,
@@ -1223,6 +1271,7 @@ static const struct rc_driver nvue_rest_driver = {
     .open = nvue_rest_open,
     .read = nvue_read,
     .apply = nvue_apply,
+    .check = nvue_check,
     .close = nvue_close,
     .snapshot = nvue_snapshot,
     .restore_native = nvue_restore_native,

@@ -16,22 +16,6 @@
 
 /* ---- plan: notes ---------------------------------------------------------------------------- */
 
-static void note(struct rc_notes *notes, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void note(struct rc_notes *notes, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (notes->n == RC_NOTES_MAX) {
-		notes->dropped++;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(notes->v[notes->n++], RC_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
-
 static void prios(char *buf, size_t len, uint8_t bits)
 {
 	size_t o = 0;
@@ -54,12 +38,12 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 	    want->pfc_enabled != have->pfc_enabled) {
 		prios(a, sizeof(a), have->pfc_enabled);
 		prios(b, sizeof(b), want->pfc_enabled);
-		note(notes, "%s pfc_enabled %s -> %s: %s (%s)", w->port, a, b, tail,
+		rc_switch_note(notes, "%s pfc_enabled %s -> %s: %s (%s)", w->port, a, b, tail,
 		     s->reason[sonic_group_bit(RC_F_PFC)]);
 	}
 	if ((s->gated & RC_F_CABLE) && (want->known & RC_F_CABLE) &&
 	    want->cable_length_m != have->cable_length_m)
-		note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port, have->cable_length_m,
+		rc_switch_note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port, have->cable_length_m,
 		     want->cable_length_m, tail, s->reason[sonic_group_bit(RC_F_CABLE)]);
 	if ((s->gated & RC_F_HEADROOM) && (want->known & RC_F_HEADROOM))
 		for (int p = 0; p < RC_NPRIO; p++) {
@@ -72,7 +56,7 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 					 ? have->headroom_bytes[p] >= want->headroom_bytes[p]
 					 : have->headroom_bytes[p] == want->headroom_bytes[p])))
 				continue;
-			note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)", w->port, p,
+			rc_switch_note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)", w->port, p,
 			     has ? "" : "none",
 			     has ? (unsigned long long)have->headroom_bytes[p] : 0ull,
 			     want->headroom_is_min ? ">= " : "",
@@ -84,17 +68,17 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 		const char *r = s->reason[sonic_group_bit(RC_F_WATCHDOG)];
 
 		if (ww->enabled != hw->enabled)
-			note(notes, "%s watchdog.enabled %s -> %s: %s (%s)", w->port,
+			rc_switch_note(notes, "%s watchdog.enabled %s -> %s: %s (%s)", w->port,
 			     hw->enabled ? "true" : "false", ww->enabled ? "true" : "false", tail,
 			     r);
 		if (ww->enabled && ww->detection_ms != hw->detection_ms)
-			note(notes, "%s watchdog.detection_ms %u -> %u: %s (%s)", w->port,
+			rc_switch_note(notes, "%s watchdog.detection_ms %u -> %u: %s (%s)", w->port,
 			     hw->detection_ms, ww->detection_ms, tail, r);
 		if (ww->enabled && ww->restoration_ms != hw->restoration_ms)
-			note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)", w->port,
+			rc_switch_note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)", w->port,
 			     hw->restoration_ms, ww->restoration_ms, tail, r);
 		if (ww->enabled && ww->action != hw->action)
-			note(notes, "%s watchdog.action %s -> %s: %s (%s)", w->port,
+			rc_switch_note(notes, "%s watchdog.action %s -> %s: %s (%s)", w->port,
 			     hw->action == RC_WD_FORWARD ? "forward" : "drop",
 			     ww->action == RC_WD_FORWARD ? "forward" : "drop", tail, r);
 	}
@@ -160,7 +144,7 @@ static void shared_notes(const struct rc_session *s, const struct sonic_ops *ops
 			    !strcmp(ops->v[j].table, o->table) && !strcmp(ops->v[j].key, o->key);
 		if (seen || !(k = unmanaged_users(s, o->table, o->key, example, sizeof(example))))
 			continue;
-		note(notes,
+		rc_switch_note(notes,
 		     "%s|%s is shared with %zu port%s not in the inventory (%s%s): they change too",
 		     o->table, o->key, k, k == 1 ? "" : "s", example, k > 1 ? ", ..." : "");
 	}
@@ -186,7 +170,8 @@ int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
 	if (!nw)
 		goto out;
 	if (sonic_build(s, writes, nw, &ops, &berr)) {
-		note(notes, "apply would write nothing and fail: %s", berr.msg);
+		rc_switch_note(notes, "apply would write nothing and fail: %s", berr.msg);
+		notes->apply_fails = true;
 		goto out;
 	}
 	if (!ops.n)
@@ -196,15 +181,15 @@ int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
 	 * nothing) */
 	if (sonic_settle(s, writes, nw, &ops, &patch, &n_ops, why, sizeof(why), instead,
 			 sizeof(instead), &berr)) {
-		note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
+		rc_switch_note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
 		     n_ops == 1 ? "" : "s", why);
 		if (instead[0])
-			note(notes, "%s", instead);
+			rc_switch_note(notes, "%s", instead);
 	} else {
 		shared_notes(s, &ops, notes);
 		if (instead[0])
-			note(notes, "%s", instead);
-		note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
+			rc_switch_note(notes, "%s", instead);
+		rc_switch_note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
 		     n_ops == 1 ? "" : "s");
 	}
 out:

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -203,4 +204,17 @@ bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, str
 		*err = k->err;
 	*rc = k->rc;
 	return true;
+}
+
+void rc_switch_note(struct rc_notes *notes, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (notes->n == RC_NOTES_MAX) {
+		notes->dropped++;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(notes->v[notes->n++], RC_NOTE_LEN, fmt, ap);
+	va_end(ap);
 }

@@ -74,6 +74,10 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
  * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
 bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
 
+/* A note of a driver's check op (plan); one past RC_NOTES_MAX is counted as dropped. */
+void rc_switch_note(struct rc_notes *notes, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* The neighbours a read's own command line printed (rc_switch_folds_lldp), kept in the
  * session until the run asks for them through the driver's neighbors op, once: the list, or
  * its section's error (rc, err). */

@@ -147,6 +147,9 @@ void rc_neighbors_fini(struct rc_neighbors *nb);
 struct rc_notes {
 	size_t n;	/* notes in v */
 	size_t dropped; /* notes that did not fit */
+	/* the check found that apply would refuse these writes (the note says why): plan
+	 * counts the device as failed, so that it is found before an apply, not during one */
+	bool apply_fails;
 	char v[RC_NOTES_MAX][RC_NOTE_LEN];
 };
 

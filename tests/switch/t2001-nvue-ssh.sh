@@ -312,6 +312,27 @@ test_expect_success 'RoCE mode is read from the applied view; its cable length i
 	test_must_contain "$TMP/r4" "in sync"
 '
 
+# RoCE mode has one cable length for the switch (qos roce cable-length): ports that need
+# different ones cannot be served inside it.  plan finds that before anything is written
+# (exit 1, the reason as the device's note), and says the switch runs RoCE mode.
+test_expect_success 'RoCE mode: per-port cable lengths it cannot hold fail the plan, not the apply' '
+	{ cat "$LAB/inventory.yaml" &&
+		printf "hosts:\n  - {name: gpu9, address: 192.0.2.99, interfaces: [eth0]}\n" &&
+		printf "links:\n  - {a: \"gpu9:eth0\", b: \"leaf02:swp1\", cable_length: 3m}\n"; } \
+		>"$TMP/cables.yaml" &&
+	{ rc plan -p "$P" -i "$TMP/cables.yaml" --limit leaf02 >"$TMP/c.txt" 2>&1; st=$?; } ;
+	test "$st" = 1 &&
+	test_must_contain "$TMP/c.txt" "apply would write nothing and fail: .*cable-length" &&
+	test_must_contain "$TMP/c.txt" "runs RoCE mode" &&
+	{ rc plan -p "$P" -i "$TMP/cables.yaml" --limit leaf02 --format json >"$TMP/c.json" \
+		2>/dev/null; st=$?; } ;
+	test "$st" = 1 &&
+	jq -e "any(.notes[]; .device == \"leaf02\" and (.note | test(\"would write nothing and fail\")))" \
+		"$TMP/c.json" &&
+	nv "nv show qos roce --applied -o json" | tr -d " \n" >"$TMP/roce.after" &&
+	test_must_contain "$TMP/roce.after" "\"cable-length\":100"
+'
+
 test_expect_success 'the CL 5.8 switch goes down cleanly' '
 	sim down "$LAB"
 '
