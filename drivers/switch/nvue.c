@@ -716,7 +716,7 @@ static int nvue_check(struct rc_session *s, const struct rc_port_write *w, size_
 	struct nvue_ops ops = {0};
 	struct rc_err berr = {0};
 	size_t nw = 0;
-	bool roce = false;
+	bool roce = false, lossy = false;
 
 	if (!writes)
 		return rc_errf(err, ENOMEM, "out of memory");
@@ -727,8 +727,14 @@ static int nvue_check(struct rc_session *s, const struct rc_port_write *w, size_
 		rc_switch_note(notes, "apply would write nothing and fail: %s", berr.msg);
 		notes->apply_fails = true;
 	}
-	for (size_t i = 0; info && i < nw; i++)
+	for (size_t i = 0; info && i < nw; i++) {
 		roce |= info[i].roce_mode;
+		lossy |= info[i].roce_lossy && (writes[i].fields & RC_F_PFC) &&
+			 writes[i].want->pfc_enabled;
+	}
+	if (lossy)
+		rc_switch_note(notes, "RoCE mode is lossy here, with no lossless pool for PFC: apply "
+				      "sets qos roce mode lossless, for the whole switch");
 	if (roce)
 		rc_switch_note(notes, "the switch runs RoCE mode (nv set qos roce): changes are "
 				      "made inside it, and its cable length (qos roce "

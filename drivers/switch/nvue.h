@@ -36,6 +36,7 @@ struct nvue_port_info {
 	bool pfc_rx, pfc_tx;
 	bool roce_mode;	   /* `nv set qos roce` macro is on: its defaults underlie the rest */
 	bool roce_unknown; /* the applied view says nothing about RoCE mode */
+	bool roce_lossy;   /* RoCE mode in its lossy mode: no lossless pool, no PFC */
 	uint32_t wd_polling_ms, wd_robustness;
 	uint32_t cable_length_m; /* of the port's PFC profile (RoCE mode: of `qos roce`) */
 	/* Traffic pools as configured (applied view): the lossless one (default-lossless,

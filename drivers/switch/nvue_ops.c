@@ -223,6 +223,14 @@ static int w_pool(struct wctx *x, uint8_t want)
 
 	if (!want || !in->pools_read)
 		return 0;
+	/* RoCE lossy mode has no lossless pool for PFC; RoCE lossless mode creates roce-lossless
+	 * with switch priority 3 (Cumulus Linux 5.18 RoCE page, "RoCE lossless" and "Default
+	 * RoCE Configuration").  The mode is the switch's: every port that wants PFC asks for
+	 * the same value, and the plan marks the PFC change disruptive. */
+	if (in->roce_mode && in->roce_lossy) {
+		rc = SET_STR(port, "lossless", "qos", "roce", "mode");
+		add = want & (uint8_t)~(1u << 3);
+	}
 	for (int p = 0; p < RC_NPRIO && !rc; p++) {
 		num(id, sizeof(id), p);
 		if (add & (1u << p))
@@ -480,8 +488,8 @@ static uint32_t group_of(const struct nvue_op *o)
 		return o->n > 3 && !strcmp(o->tok[3], "cable-length") ? RC_F_CABLE : RC_F_PFC;
 	if (!strcmp(o->tok[1], "congestion-control"))
 		return RC_F_ECN;
-	if (!strcmp(o->tok[1], "roce"))
-		return RC_F_CABLE;
+	if (!strcmp(o->tok[1], "roce")) /* its mode decides every port's PFC (w_pool) */
+		return o->n > 2 && !strcmp(o->tok[2], "mode") ? RC_F_PFC : RC_F_CABLE;
 	if (!strcmp(o->tok[1], "traffic-pool"))
 		return RC_F_PFC;
 	if (!strcmp(o->tok[1], "egress-scheduler"))

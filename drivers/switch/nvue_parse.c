@@ -891,6 +891,7 @@ static int read_roce(struct ctx *c, const struct nvue_views *v, struct port_qos 
 	snprintf(c->path, sizeof(c->path), "qos.roce");
 	if ((rc = roce_lossless(c, oroce, aroce, lossless)) < 0)
 		return rc;
+	info->roce_lossy = info->roce_mode && !*lossless;
 	if (!info->roce_mode)
 		return 0;
 	roce_defaults(out, info, *lossless);

@@ -17,11 +17,7 @@ CONFIRM_DIR="$TMP/confirm" # the older layout: links to each run's record and lo
 RUNS_DIR="$ROCECTL_HISTORY/runs" # a run's directory (include/rocectl/run_dir.h)
 export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_HISTORY
 
-if [ "$(id -u)" != 0 ]; then
-	test_expect_success 'the lab needs root (namespaces, sshd): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root
 
 test_at_exit 'for p in $(cat "$CONFIRM_DIR"/*.json 2>/dev/null | sed -n "s/.*\"timer_pid\":[^0-9]*\([0-9]*\).*/\1/p"); do [ "$p" -gt 1 ] && kill "$p" 2>/dev/null; done; "$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
 

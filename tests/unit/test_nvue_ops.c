@@ -407,6 +407,38 @@ static void test_roce_cable(void **state)
 	nvue_ops_free(&ops);
 }
 
+/* RoCE lossy mode has no lossless pool: PFC is served by RoCE's lossless mode, one value for
+ * the switch, never by a pool edit NVUE would refuse. */
+static void test_roce_lossy_to_lossless(void **state)
+{
+	struct port_qos want, have;
+	struct nvue_port_info info[2];
+	struct nvue_ops ops;
+	struct rc_err err;
+	char *cli;
+	(void)state;
+
+	policy_want(&want);
+	read_port("qos-roce-5.15.json", NULL, &have, &info[0]);
+	assert_true(info[0].roce_mode);
+	info[0].roce_lossy = true;
+	info[0].pools_read = true;
+	info[0].lossless_pool_prios = 0;
+	have.pfc_enabled = 0;
+	info[1] = info[0];
+	struct rc_port_write w[2] = {{"swp1", &want, &have, RC_F_PFC}, {"swp2", &want, &have, RC_F_PFC}};
+
+	if (build(w, info, 2, &ops, &err))
+		fail_msg("%s", err.msg);
+	cli = nvue_render_cli(&ops);
+	assert_non_null(strstr(cli, "nv set qos roce mode lossless\n"));
+	/* once for the switch, and no pool of its own */
+	assert_null(strstr(strstr(cli, "mode lossless") + 1, "mode lossless"));
+	assert_null(strstr(cli, "traffic-pool"));
+	free(cli);
+	nvue_ops_free(&ops);
+}
+
 static void test_ets_and_prio2tc(void **state)
 {
 	struct port_qos want, have;
@@ -571,6 +603,7 @@ int main(void)
 	    cmocka_unit_test(test_watchdog),
 	    cmocka_unit_test(test_watchdog_ranges),
 	    cmocka_unit_test(test_roce_cable),
+	    cmocka_unit_test(test_roce_lossy_to_lossless),
 	    cmocka_unit_test(test_ets_and_prio2tc),
 	    cmocka_unit_test(test_apply_output),
 	    cmocka_unit_test(test_revisions),
