@@ -19,39 +19,17 @@
 . "$SRC_DIR/tests/lib/testlib.sh"
 # shellcheck source=tests/lib/confirmlib.sh
 . "$SRC_DIR/tests/lib/confirmlib.sh"
+. "$SRC_DIR/tests/lib/capturelib.sh"
 
 HOSTS="gpu001 gpu002 gpu003"
 
-# capture DIR: every device's own full configuration output, one file each.
+# the witnesses (tests/lib/capturelib.sh): every device's own full configuration output
 capture() {
-	mkdir -p "$1" &&
-		"$LAB_CMD" ssh "$LAB" leaf01 'nv config show -o yaml' >"$1/leaf01.running" &&
-		"$LAB_CMD" ssh "$LAB" leaf01 'nv config show -r startup -o yaml' >"$1/leaf01.startup" &&
-		"$LAB_CMD" ssh "$LAB" leaf02 'show running-config' >"$1/leaf02.running" &&
-		"$LAB_CMD" ssh "$LAB" leaf02 'show startup-config' >"$1/leaf02.startup" &&
-		"$LAB_CMD" ssh "$LAB" leaf03 'show runningconfiguration all' >"$1/leaf03.running" &&
-		"$LAB_CMD" ssh "$LAB" leaf03 'cat /etc/sonic/config_db.json' >"$1/leaf03.startup" ||
-		return 1
-	for h in $HOSTS; do
-		"$LAB_CMD" ssh "$LAB" "$h" 'for o in pfc ets app buffer maxrate dcbx; do
-			dcb "$o" show dev enp12s0np0; done' >"$1/$h.dcb" 2>&1 &&
-			grep -hv '^fw-dscp2prio ' "$LAB/hosts/$h/nics/"*.state >"$1/$h.state" &&
-			(cd "$LAB/hosts/$h/sys" && find . -type f ! -path '*counters*' \
-				! -path '*statistics*' ! -name 'carrier_*' | sort | xargs md5sum) \
-				>"$1/$h.sys" || return 1
-	done
+	lab_capture "$1"
 }
 
-# same PRE POST: every file byte-identical; else each one that differs, with its diff.
 same() {
-	bad=0
-	for f in "$1"/*; do
-		cmp -s "$f" "$2/${f##*/}" && continue
-		echo "${f##*/} differs from before the run:"
-		diff -u "$f" "$2/${f##*/}" | sed -n '3,40p'
-		bad=1
-	done
-	return $bad
+	lab_same "$1" "$2"
 }
 
 # every switch configuration changed by the run (else the rollback proves nothing)
