@@ -27,8 +27,10 @@ rc() {
 }
 
 # round_trip PLATFORM START: a lab of one leaf of PLATFORM started from START and one host
-# set up as mlnx_qos leaves it; export, validate, plan with the export, apply the shipped
-# policy, verify, rollback RUN; every device byte for byte as it started.
+# set up as mlnx_qos leaves it, its DCBX the NIC firmware's (as an mlx5 boots; the policy
+# moves it to the host, `dcb dcbx show` is in the witness); export, validate, plan with the
+# export, apply the shipped policy, verify, rollback RUN; every device byte for byte as it
+# started.
 round_trip() {
 	d="$TMP/$2" && mkdir -p "$d" &&
 		"$LAB_CMD" up "$LAB" --hosts 1 --nics 1 --leaves 1 --spines 0 --platforms "$1" \
@@ -44,7 +46,8 @@ round_trip() {
 		run=$(sed -n "s/^run //p" "$d/apply" | grep .) &&
 		rc verify -p "$POLICY" -i "$INV" >"$d/verify" 2>&1 &&
 		lab_capture "$d/mid" &&
-		lab_changed "$d/pre" "$d/mid" leaf01 &&
+		lab_changed "$d/pre" "$d/mid" leaf01 && lab_changed "$d/pre" "$d/mid" gpu001 &&
+		grep -q "dcbx firmware -> host" "$d/plan" &&
 		rc rollback "$run" -i "$INV" >"$d/rb" 2>&1 &&
 		grep -q "undoing it from its kept snapshots" "$d/rb" &&
 		lab_capture "$d/post" &&
