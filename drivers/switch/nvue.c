@@ -389,12 +389,12 @@ static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *
 		    err, EPROTO,
 		    "'%s': the read's answer lacks its counters or QoS section: cut short",
 		    s->dev->name);
-	s->lldp.rc = lldp_ok
-			 ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp.nb, &s->lldp.err)
-			 : rc_errf(&s->lldp.err, EIO,
-				   "'%s': the LLDP section ('nv show interface lldp') of the "
-				   "read failed or was cut short",
-				   s->dev->name);
+	s->lldp.rc =
+	    lldp_ok ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp.nb, &s->lldp.err)
+		    : rc_errf(&s->lldp.err, EIO,
+			      "'%s': the LLDP section ('nv show interface lldp') of the "
+			      "read failed or was cut short",
+			      s->dev->name);
 	snprintf(what, sizeof(what), "counters of '%s'", s->dev->name);
 	if (!cnt_ok)
 		s->cnt_rc = rc_errf(&s->cnt_err, EIO,
@@ -733,8 +733,9 @@ static int nvue_check(struct rc_session *s, const struct rc_port_write *w, size_
 			 writes[i].want->pfc_enabled;
 	}
 	if (lossy)
-		rc_switch_note(notes, "RoCE mode is lossy here, with no lossless pool for PFC: apply "
-				      "sets qos roce mode lossless, for the whole switch");
+		rc_switch_note(notes,
+			       "RoCE mode is lossy here, with no lossless pool for PFC: apply "
+			       "sets qos roce mode lossless, for the whole switch");
 	if (roce)
 		rc_switch_note(notes, "the switch runs RoCE mode (nv set qos roce): changes are "
 				      "made inside it, and its cable length (qos roce "

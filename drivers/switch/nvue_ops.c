@@ -229,7 +229,7 @@ static int w_pool(struct wctx *x, uint8_t want)
 	 * the same value, and the plan marks the PFC change disruptive. */
 	if (in->roce_mode && in->roce_lossy) {
 		rc = SET_STR(port, "lossless", "qos", "roce", "mode");
-		add = want & (uint8_t)~(1u << 3);
+		add = want & (uint8_t) ~(1u << 3);
 	}
 	for (int p = 0; p < RC_NPRIO && !rc; p++) {
 		num(id, sizeof(id), p);

@@ -39,12 +39,13 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 		prios(a, sizeof(a), have->pfc_enabled);
 		prios(b, sizeof(b), want->pfc_enabled);
 		rc_switch_note(notes, "%s pfc_enabled %s -> %s: %s (%s)", w->port, a, b, tail,
-		     s->reason[sonic_group_bit(RC_F_PFC)]);
+			       s->reason[sonic_group_bit(RC_F_PFC)]);
 	}
 	if ((s->gated & RC_F_CABLE) && (want->known & RC_F_CABLE) &&
 	    want->cable_length_m != have->cable_length_m)
-		rc_switch_note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port, have->cable_length_m,
-		     want->cable_length_m, tail, s->reason[sonic_group_bit(RC_F_CABLE)]);
+		rc_switch_note(notes, "%s cable_length_m %u -> %u: %s (%s)", w->port,
+			       have->cable_length_m, want->cable_length_m, tail,
+			       s->reason[sonic_group_bit(RC_F_CABLE)]);
 	if ((s->gated & RC_F_HEADROOM) && (want->known & RC_F_HEADROOM))
 		for (int p = 0; p < RC_NPRIO; p++) {
 			bool has = have->headroom_mask & (1u << p);
@@ -56,12 +57,12 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 					 ? have->headroom_bytes[p] >= want->headroom_bytes[p]
 					 : have->headroom_bytes[p] == want->headroom_bytes[p])))
 				continue;
-			rc_switch_note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)", w->port, p,
-			     has ? "" : "none",
-			     has ? (unsigned long long)have->headroom_bytes[p] : 0ull,
-			     want->headroom_is_min ? ">= " : "",
-			     (unsigned long long)want->headroom_bytes[p], tail,
-			     s->reason[sonic_group_bit(RC_F_HEADROOM)]);
+			rc_switch_note(notes, "%s headroom[%d].bytes %s%llu -> %s%llu: %s (%s)",
+				       w->port, p, has ? "" : "none",
+				       has ? (unsigned long long)have->headroom_bytes[p] : 0ull,
+				       want->headroom_is_min ? ">= " : "",
+				       (unsigned long long)want->headroom_bytes[p], tail,
+				       s->reason[sonic_group_bit(RC_F_HEADROOM)]);
 		}
 	if ((s->gated & RC_F_WATCHDOG) && (want->known & RC_F_WATCHDOG)) {
 		const struct rc_watchdog *ww = &want->watchdog, *hw = &have->watchdog;
@@ -69,18 +70,18 @@ static void gated_notes(const struct rc_session *s, const struct rc_port_write *
 
 		if (ww->enabled != hw->enabled)
 			rc_switch_note(notes, "%s watchdog.enabled %s -> %s: %s (%s)", w->port,
-			     hw->enabled ? "true" : "false", ww->enabled ? "true" : "false", tail,
-			     r);
+				       hw->enabled ? "true" : "false",
+				       ww->enabled ? "true" : "false", tail, r);
 		if (ww->enabled && ww->detection_ms != hw->detection_ms)
 			rc_switch_note(notes, "%s watchdog.detection_ms %u -> %u: %s (%s)", w->port,
-			     hw->detection_ms, ww->detection_ms, tail, r);
+				       hw->detection_ms, ww->detection_ms, tail, r);
 		if (ww->enabled && ww->restoration_ms != hw->restoration_ms)
-			rc_switch_note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)", w->port,
-			     hw->restoration_ms, ww->restoration_ms, tail, r);
+			rc_switch_note(notes, "%s watchdog.restoration_ms %u -> %u: %s (%s)",
+				       w->port, hw->restoration_ms, ww->restoration_ms, tail, r);
 		if (ww->enabled && ww->action != hw->action)
 			rc_switch_note(notes, "%s watchdog.action %s -> %s: %s (%s)", w->port,
-			     hw->action == RC_WD_FORWARD ? "forward" : "drop",
-			     ww->action == RC_WD_FORWARD ? "forward" : "drop", tail, r);
+				       hw->action == RC_WD_FORWARD ? "forward" : "drop",
+				       ww->action == RC_WD_FORWARD ? "forward" : "drop", tail, r);
 	}
 }
 
@@ -144,9 +145,10 @@ static void shared_notes(const struct rc_session *s, const struct sonic_ops *ops
 			    !strcmp(ops->v[j].table, o->table) && !strcmp(ops->v[j].key, o->key);
 		if (seen || !(k = unmanaged_users(s, o->table, o->key, example, sizeof(example))))
 			continue;
-		rc_switch_note(notes,
-		     "%s|%s is shared with %zu port%s not in the inventory (%s%s): they change too",
-		     o->table, o->key, k, k == 1 ? "" : "s", example, k > 1 ? ", ..." : "");
+		rc_switch_note(
+		    notes,
+		    "%s|%s is shared with %zu port%s not in the inventory (%s%s): they change too",
+		    o->table, o->key, k, k == 1 ? "" : "s", example, k > 1 ? ", ..." : "");
 	}
 }
 
@@ -181,8 +183,8 @@ int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
 	 * nothing) */
 	if (sonic_settle(s, writes, nw, &ops, &patch, &n_ops, why, sizeof(why), instead,
 			 sizeof(instead), &berr)) {
-		rc_switch_note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s", n_ops,
-		     n_ops == 1 ? "" : "s", why);
+		rc_switch_note(notes, "GCU dry run: the patch (%d operation%s) was refused: %s",
+			       n_ops, n_ops == 1 ? "" : "s", why);
 		if (instead[0])
 			rc_switch_note(notes, "%s", instead);
 	} else {
@@ -190,7 +192,7 @@ int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
 		if (instead[0])
 			rc_switch_note(notes, "%s", instead);
 		rc_switch_note(notes, "GCU dry run: the patch (%d operation%s) would apply", n_ops,
-		     n_ops == 1 ? "" : "s");
+			       n_ops == 1 ? "" : "s");
 	}
 out:
 	free(patch);

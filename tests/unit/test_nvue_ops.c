@@ -426,7 +426,8 @@ static void test_roce_lossy_to_lossless(void **state)
 	info[0].lossless_pool_prios = 0;
 	have.pfc_enabled = 0;
 	info[1] = info[0];
-	struct rc_port_write w[2] = {{"swp1", &want, &have, RC_F_PFC}, {"swp2", &want, &have, RC_F_PFC}};
+	struct rc_port_write w[2] = {{"swp1", &want, &have, RC_F_PFC},
+				     {"swp2", &want, &have, RC_F_PFC}};
 
 	if (build(w, info, 2, &ops, &err))
 		fail_msg("%s", err.msg);
