@@ -64,6 +64,13 @@ test_expect_success 'plan with the export never makes DSCP 0 (best effort) lossl
 	test_must_not_contain "$TMP/plan.txt" "dscp2prio\[26\]"
 '
 
+test_expect_success 'the shipped policy applies on the hand-made lab (NVUE in RoCE mode included) and verifies' '
+	rc apply -p "$SRC_DIR/policies/roce-lossless.yaml" -i "$INV" >"$TMP/ship" 2>&1 ||
+		{ tail -n 30 "$TMP/ship"; exit 1; } &&
+	rc verify -p "$SRC_DIR/policies/roce-lossless.yaml" -i "$INV" >"$TMP/shipv" 2>&1 ||
+		{ tail -n 30 "$TMP/shipv"; exit 1; }
+'
+
 test_expect_success 'the lab goes down' '
 	"$LAB_CMD" down "$LAB" >/dev/null
 '

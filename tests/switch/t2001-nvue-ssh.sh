@@ -333,6 +333,16 @@ test_expect_success 'RoCE mode: per-port cable lengths it cannot hold fail the p
 	test_must_contain "$TMP/roce.after" "\"cable-length\":100"
 '
 
+test_expect_success 'RoCE mode: a switch override of the cable length makes the ports agree, and the plan says so' '
+	sed "/name: leaf02/a\\    overrides: {headroom: {cable_length: 3m}}" "$TMP/cables.yaml" \
+		>"$TMP/cables-ov.yaml" &&
+	grep -q "overrides: {headroom: {cable_length: 3m}}" "$TMP/cables-ov.yaml" &&
+	{ rc plan -p "$P" -i "$TMP/cables-ov.yaml" --limit leaf02 --details >"$TMP/ov.txt" 2>&1; st=$?; } ;
+	{ test "$st" = 2 || { cat "$TMP/ov.txt"; false; }; } &&
+	test_must_not_contain "$TMP/ov.txt" "would write nothing and fail" &&
+	test "$(grep -c "cable_length_m .*100 -> 3" "$TMP/ov.txt")" = 2
+'
+
 test_expect_success 'the CL 5.8 switch goes down cleanly' '
 	sim down "$LAB"
 '
