@@ -9,6 +9,8 @@
 # Witness: the simulator's state file, normalized as the campaign does, never rocectl.
 # The kill lands as soon as the patch is in (kills at fractions of the apply's length, as
 # in t3200, rarely hit the one command that writes).
+# test-serial: the kill must land in the window between the patch and the end of the run,
+# which a loaded machine's slower polling misses
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 . "$SRC_DIR/tests/lib/rollbacklib.sh"
