@@ -339,23 +339,27 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 	    "Fields of the port that differ from the policy or could not be read"};
 
 	rc_prom_build_info(f, "agent");
+	/* Every series says scope="agent": a node's agent file and a controller's verify file
+	 * may share one textfile directory (the controller runs on a host of the fabric), and
+	 * node_exporter refuses the whole scrape when two files give one series. */
 	/* as for the fleet: a device that was not read adds nothing */
 	for (size_t i = 0; ok && i < n; i++)
 		drift += v[i].ok ? v[i].drift : 0;
 	family(f, "rocectl_last_verify_timestamp_seconds",
 	       "Unix time at which the fabric was last read");
-	fprintf(f, "rocectl_last_verify_timestamp_seconds %lld\n", (long long)when);
+	fprintf(f, "rocectl_last_verify_timestamp_seconds{scope=\"agent\"} %lld\n", (long long)when);
 	family(f, "rocectl_devices", "Selected devices by the outcome of reading them");
-	fprintf(f, "rocectl_devices{state=\"ok\"} %d\n", ok ? 1 : 0);
-	fprintf(f, "rocectl_devices{state=\"failed\"} %d\n", ok ? 0 : 1);
+	fprintf(f, "rocectl_devices{state=\"ok\",scope=\"agent\"} %d\n", ok ? 1 : 0);
+	fprintf(f, "rocectl_devices{state=\"failed\",scope=\"agent\"} %d\n", ok ? 0 : 1);
 	family(f, "rocectl_fabric_drift_fields",
 	       "Drifted or unreadable fields over every port of the devices that were read");
-	fprintf(f, "rocectl_fabric_drift_fields %zu\n", drift);
+	fprintf(f, "rocectl_fabric_drift_fields{scope=\"agent\"} %zu\n", drift);
 	family(f, "rocectl_device_up", "1 when the device was read, 0 when reading it failed");
 	fputs("rocectl_device_up", f);
 	label(f, true, "device", dev->name, RC_NAME_MAX);
 	label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
 	label(f, false, "driver", rc_driver_name_for(dev), SIZE_MAX);
+	label(f, false, "scope", "agent", SIZE_MAX);
 	fprintf(f, "} %d\n", ok ? 1 : 0);
 	for (size_t m = 0; m < 2; m++) {
 		family(f, name[m], help[m]);
@@ -366,6 +370,7 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 			label(f, true, "device", dev->name, RC_NAME_MAX);
 			label(f, false, "port", v[i].port, RC_NAME_MAX);
 			label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+			label(f, false, "scope", "agent", SIZE_MAX);
 			fprintf(f, "} %zu\n", m == 0 ? (size_t)(v[i].drift == 0) : v[i].drift);
 		}
 	}

@@ -32,21 +32,21 @@ test_expect_success 'agent verify of a factory host: drift per port in the textf
 	test ! -s "$TMP/out" &&
 	test "$(stat -c %a "$PROM")" = 644 &&
 	test "$(ls "$TF")" = rocectl.prom &&
-	test_must_contain "$PROM" "^rocectl_device_up\{device=\"[^\"]+\",role=\"host\",driver=\"[a-z0-9-]+\"\} 1$" &&
-	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth0\",role=\"host\"\} 0$" &&
-	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth1\",role=\"host\"\} 0$" &&
-	test_must_contain "$PROM" "^rocectl_fabric_drift_fields [1-9][0-9]*$" &&
-	test_must_contain "$PROM" "^rocectl_last_verify_timestamp_seconds [0-9]+$" &&
+	test_must_contain "$PROM" "^rocectl_device_up\{device=\"[^\"]+\",role=\"host\",driver=\"[a-z0-9-]+\",scope=\"agent\"\} 1$" &&
+	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth0\",role=\"host\",scope=\"agent\"\} 0$" &&
+	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth1\",role=\"host\",scope=\"agent\"\} 0$" &&
+	test_must_contain "$PROM" "^rocectl_fabric_drift_fields\{scope=\"agent\"\} [1-9][0-9]*$" &&
+	test_must_contain "$PROM" "^rocectl_last_verify_timestamp_seconds\{scope=\"agent\"\} [0-9]+$" &&
 	sum=$(sed -n "s/^rocectl_drift_fields{.*} //p" "$PROM" | paste -sd+ | bc) &&
-	test "$sum" = "$(sed -n "s/^rocectl_fabric_drift_fields //p" "$PROM")" &&
+	test "$sum" = "$(sed -n "s/^rocectl_fabric_drift_fields{scope=\"agent\"} //p" "$PROM")" &&
 	lint "$PROM"
 '
 
 test_expect_success 'agent enforce --disruptive allow repairs the host; the textfile says in sync' '
 	agent enforce -p "$POLICY" --disruptive allow --format prometheus -o "$PROM" &&
-	test_must_contain "$PROM" "^rocectl_fabric_drift_fields 0$" &&
-	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth0\",role=\"host\"\} 1$" &&
-	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth1\",role=\"host\"\} 1$" &&
+	test_must_contain "$PROM" "^rocectl_fabric_drift_fields\{scope=\"agent\"\} 0$" &&
+	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth0\",role=\"host\",scope=\"agent\"\} 1$" &&
+	test_must_contain "$PROM" "^rocectl_port_compliant\{device=\"[^\"]+\",port=\"eth1\",role=\"host\",scope=\"agent\"\} 1$" &&
 	test_must_not_contain "$PROM" "_compliant.* 0$" &&
 	test "$(ls "$TF")" = rocectl.prom &&
 	lint "$PROM"
@@ -64,7 +64,7 @@ test_expect_success 'a host that cannot be read at all: device_up 0 in the file,
 		-o "$PROM" 2>"$TMP/err" &&
 	test_must_contain "$TMP/err" "no-such-policy.yaml" &&
 	test_must_contain "$PROM" "^rocectl_device_up\{.*\} 0$" &&
-	test_must_contain "$PROM" "^rocectl_devices\{state=\"failed\"\} 1$" &&
+	test_must_contain "$PROM" "^rocectl_devices\{state=\"failed\",scope=\"agent\"\} 1$" &&
 	test_must_not_contain "$PROM" "^rocectl_port_compliant\{" &&
 	lint "$PROM"
 '
