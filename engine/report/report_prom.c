@@ -176,6 +176,50 @@ static void port_family(FILE *f, const struct rc_result *r, enum port_metric m)
 	}
 }
 
+/* Whether change k of the device names a port and field an earlier change named, or a
+ * port listed twice: one series each, else node_exporter refuses the scrape. */
+static bool field_repeated(const struct rc_fleet_dev *d, size_t k)
+{
+	const struct rc_change *c = &d->run.changes.v[k];
+
+	for (size_t j = 0; j < k; j++) {
+		const struct rc_change *e = &d->run.changes.v[j];
+
+		if (e->kind != RC_CHANGE_UNSUPPORTED && !strncmp(e->port, c->port, RC_NAME_MAX) &&
+		    !strncmp(e->field, c->field, sizeof(c->field)))
+			return true;
+	}
+	for (size_t p = 0; p < d->run.n_ports; p++)
+		if (!strncmp(d->run.have[p].name, c->port, RC_NAME_MAX))
+			return port_repeated(d, p);
+	return false;
+}
+
+/* One series per drifted or unreadable field, so that an alert or a dashboard can say which
+ * (rocectl_drift_fields counts them per port); a fabric in sync has none. */
+static void field_family(FILE *f, const struct rc_result *r)
+{
+	family(f, "rocectl_drift_field",
+	       "1 for each field of a port that differs from the policy or could not be read");
+	for (size_t i = 0; i < r->fleet->n; i++) {
+		const struct rc_fleet_dev *d = &r->fleet->devs[i];
+		const struct rc_device *dev = inv_dev(r, d);
+
+		for (size_t k = 0; dev_ok(d) && k < d->run.changes.n; k++) {
+			const struct rc_change *c = &d->run.changes.v[k];
+
+			if (c->kind == RC_CHANGE_UNSUPPORTED || field_repeated(d, k))
+				continue;
+			fputs("rocectl_drift_field", f);
+			label(f, true, "device", dev->name, RC_NAME_MAX);
+			label(f, false, "port", c->port, RC_NAME_MAX);
+			label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+			label(f, false, "field", c->field, sizeof(c->field));
+			fputs("} 1\n", f);
+		}
+	}
+}
+
 static void device_families(FILE *f, const struct rc_result *r)
 {
 	size_t ok = 0, drift = 0;
@@ -324,6 +368,7 @@ void rc_report_prometheus(FILE *f, const struct rc_result *r)
 	port_family(f, r, PM_COMPLIANT);
 	port_family(f, r, PM_DRIFT);
 	port_family(f, r, PM_UNSUPPORTED);
+	field_family(f, r);
 	link_families(f, r);
 	host_families(f, r);
 	counter_families(f, r);

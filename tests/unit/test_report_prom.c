@@ -632,7 +632,8 @@ static void test_output_is_valid_exposition(void **state)
 	    "rocectl_devices",	       "rocectl_fabric_drift_fields",
 	    "rocectl_device_up",       "rocectl_port_compliant",
 	    "rocectl_drift_fields",    "rocectl_port_uncontrollable_fields",
-	    "rocectl_link_consistent", "rocectl_link_unknown",
+	    "rocectl_drift_field",     "rocectl_link_consistent",
+	    "rocectl_link_unknown",
 	    "rocectl_host_symmetric",  "rocectl_host_unknown",
 	};
 	struct expo *e = parsed(*state);
@@ -674,6 +675,14 @@ static void test_drifted_port_is_not_compliant(void **state)
 			    "swp1", NULL),
 		     0, "uncontrollable leaf01:swp1");
 	assert_value(lookup(e, "rocectl_fabric_drift_fields", NULL), 4, "fabric drift");
+	/* and each of those fields by name, the unreadable one included */
+	assert_value(lookup(e, "rocectl_drift_field", "device", "leaf01", "port", "swp1", "role",
+			    "leaf", "field", "pfc_enabled", NULL),
+		     1, "drift field pfc_enabled");
+	assert_value(lookup(e, "rocectl_drift_field", "device", "leaf01", "port", "swp1", "role",
+			    "leaf", "field", "ecn[3].kmin_bytes", NULL),
+		     1, "drift field ecn[3].kmin_bytes");
+	assert_int_equal(count(e, "rocectl_drift_field"), 4);
 }
 
 static void test_uncontrollable_field_is_not_drift(void **state)
@@ -974,29 +983,29 @@ static void test_host_textfile(void **state)
 	snprintf(dev.name, sizeof(dev.name), "%s", HOSTILE_HOST);
 	e = host_parsed(fx, &dev, false);
 	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
-			    "driver", "mlx5", NULL),
+			    "driver", "mlx5", "scope", "agent", NULL),
 		     0, "device_up of a host not read");
-	assert_value(lookup(e, "rocectl_devices", "state", "failed", NULL), 1, "devices failed");
-	assert_value(lookup(e, "rocectl_fabric_drift_fields", NULL), 0, "fabric drift");
+	assert_value(lookup(e, "rocectl_devices", "state", "failed", "scope", "agent", NULL), 1, "devices failed");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 0, "fabric drift");
 	assert_int_equal(count(e, "rocectl_port_compliant"), 0);
 	assert_int_equal(count(e, "rocectl_drift_fields"), 0);
 
 	e = host_parsed(fx, &dev, true);
 	assert_non_null(strstr(fx->out, "device=\"h\\\"x\\\\y\""));
 	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
-			    "driver", "mlx5", NULL),
+			    "driver", "mlx5", "scope", "agent", NULL),
 		     1, "device_up");
-	assert_value(lookup(e, "rocectl_last_verify_timestamp_seconds", NULL), 42, "timestamp");
-	assert_value(lookup(e, "rocectl_fabric_drift_fields", NULL), 3, "fabric drift");
+	assert_value(lookup(e, "rocectl_last_verify_timestamp_seconds", "scope", "agent", NULL), 42, "timestamp");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 3, "fabric drift");
 	assert_int_equal(count(e, "rocectl_port_compliant"), 2);
 	assert_value(lookup(e, "rocectl_port_compliant", "device", HOSTILE_HOST, "port", "eth0",
-			    "role", "host", NULL),
+			    "role", "host", "scope", "agent", NULL),
 		     0, "eth0 compliant");
 	assert_value(lookup(e, "rocectl_port_compliant", "device", HOSTILE_HOST, "port", "eth1",
-			    "role", "host", NULL),
+			    "role", "host", "scope", "agent", NULL),
 		     1, "eth1 compliant");
 	assert_value(lookup(e, "rocectl_drift_fields", "device", HOSTILE_HOST, "port", "eth0",
-			    "role", "host", NULL),
+			    "role", "host", "scope", "agent", NULL),
 		     3, "eth0 drift");
 }
 
