@@ -392,7 +392,8 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 		drift += v[i].ok ? v[i].drift : 0;
 	family(f, "rocectl_last_verify_timestamp_seconds",
 	       "Unix time at which the fabric was last read");
-	fprintf(f, "rocectl_last_verify_timestamp_seconds{scope=\"agent\"} %lld\n", (long long)when);
+	fprintf(f, "rocectl_last_verify_timestamp_seconds{scope=\"agent\"} %lld\n",
+		(long long)when);
 	family(f, "rocectl_devices", "Selected devices by the outcome of reading them");
 	fprintf(f, "rocectl_devices{state=\"ok\",scope=\"agent\"} %d\n", ok ? 1 : 0);
 	fprintf(f, "rocectl_devices{state=\"failed\",scope=\"agent\"} %d\n", ok ? 0 : 1);

@@ -628,13 +628,13 @@ static void assert_value(double got, double want, const char *what)
 static void test_output_is_valid_exposition(void **state)
 {
 	static const char *const families[] = {
-	    "rocectl_build_info",      "rocectl_last_verify_timestamp_seconds",
-	    "rocectl_devices",	       "rocectl_fabric_drift_fields",
-	    "rocectl_device_up",       "rocectl_port_compliant",
-	    "rocectl_drift_fields",    "rocectl_port_uncontrollable_fields",
-	    "rocectl_drift_field",     "rocectl_link_consistent",
-	    "rocectl_link_unknown",
-	    "rocectl_host_symmetric",  "rocectl_host_unknown",
+	    "rocectl_build_info",   "rocectl_last_verify_timestamp_seconds",
+	    "rocectl_devices",	    "rocectl_fabric_drift_fields",
+	    "rocectl_device_up",    "rocectl_port_compliant",
+	    "rocectl_drift_fields", "rocectl_port_uncontrollable_fields",
+	    "rocectl_drift_field",  "rocectl_link_consistent",
+	    "rocectl_link_unknown", "rocectl_host_symmetric",
+	    "rocectl_host_unknown",
 	};
 	struct expo *e = parsed(*state);
 
@@ -985,8 +985,10 @@ static void test_host_textfile(void **state)
 	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
 			    "driver", "mlx5", "scope", "agent", NULL),
 		     0, "device_up of a host not read");
-	assert_value(lookup(e, "rocectl_devices", "state", "failed", "scope", "agent", NULL), 1, "devices failed");
-	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 0, "fabric drift");
+	assert_value(lookup(e, "rocectl_devices", "state", "failed", "scope", "agent", NULL), 1,
+		     "devices failed");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 0,
+		     "fabric drift");
 	assert_int_equal(count(e, "rocectl_port_compliant"), 0);
 	assert_int_equal(count(e, "rocectl_drift_fields"), 0);
 
@@ -995,8 +997,10 @@ static void test_host_textfile(void **state)
 	assert_value(lookup(e, "rocectl_device_up", "device", HOSTILE_HOST, "role", "host",
 			    "driver", "mlx5", "scope", "agent", NULL),
 		     1, "device_up");
-	assert_value(lookup(e, "rocectl_last_verify_timestamp_seconds", "scope", "agent", NULL), 42, "timestamp");
-	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 3, "fabric drift");
+	assert_value(lookup(e, "rocectl_last_verify_timestamp_seconds", "scope", "agent", NULL), 42,
+		     "timestamp");
+	assert_value(lookup(e, "rocectl_fabric_drift_fields", "scope", "agent", NULL), 3,
+		     "fabric drift");
 	assert_int_equal(count(e, "rocectl_port_compliant"), 2);
 	assert_value(lookup(e, "rocectl_port_compliant", "device", HOSTILE_HOST, "port", "eth0",
 			    "role", "host", "scope", "agent", NULL),
