@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Benchmark: `rocectl verify --format jsonl` at three fabric sizes and a latency sweep, on
-# one simulated fabric (tests/lab), in one run.  Issue #15's targets:
+# one simulated fabric (tests/lab), in one run.  The targets:
 #
 #   memory    maxRSS <= 64 MB at 4,096 hosts (2 NICs) + 256 switches, and growth <= 8 KB
 #             per device (the slope between the sizes)

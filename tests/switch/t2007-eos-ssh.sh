@@ -152,7 +152,7 @@ test_expect_success 'apply then repairs the drift' '
 	test_must_not_contain "$TMP/run" "priority 4 no-drop"
 '
 
-# Issue #10 item 6: a reload boots the startup-config, so apply saves and read compares.
+# A reload boots the startup-config, so apply saves and read compares.
 test_expect_success 'apply saved: the startup-config holds the policy' '
 	on eos1 "show startup-config" >"$TMP/startup" &&
 	test_must_contain "$TMP/startup" "^! Command: show startup-config$" &&
@@ -184,7 +184,7 @@ test_expect_success 'a reload keeps the policy: verify in sync after simctl rebo
 	test_must_contain "$TMP/verify" "in sync"
 '
 
-# Issue #10 item 12: strict is EOS's default for a queue; a DWRR policy is written out.
+# Strict is EOS's default for a queue; a DWRR policy is written out.
 test_expect_success 'scheduling: the shipped policy DWRR shares are planned, applied, in sync' '
 	S="$SRC_DIR/policies/roce-lossless.yaml" &&
 	{ rc plan -p "$S" -i "$I" --limit eos1 --details >"$TMP/ets.plan" 2>/dev/null; st=$?; } ;

@@ -28,7 +28,7 @@ test_expect_success 'an EOS switch with the policy applied marks ECN on queue 3'
 	sim fault "$LAB" eos1 drift counters:Ethernet1.pfc.rxFrames=12 counters:Ethernet1.ecn.3=7
 '
 
-# Issue #10 item 12: marks are counted only with `random-detect ecn count` under the queue
+# Marks are counted only with `random-detect ecn count` under the queue
 # (AVD's intended configuration qos.cfg, interfaces Ethernet6 and Ethernet7); apply configures it, and its loss is effect drift.
 test_expect_success 'apply made EOS count ECN marks; an uncounted marking queue is drift' '
 	sim cli "$LAB" eos1 "show running-config interfaces Ethernet1" >"$TMP/if1" &&
