@@ -39,10 +39,11 @@ else
 Q := @
 endif
 
-# Build on every CPU unless a -j was given: `make test` on a fresh clone compiles the tree
-# three ways (release, ASan+UBSan, fuzz), most of its wall time on 2 cores when serial.
+# Build on every CPU (at most 4: nproc counts CPUs a container's quota may not give, and
+# each ASan compile takes a few hundred MB) unless a -j was given: `make test` on a fresh
+# clone compiles the tree three ways (release, ASan+UBSan, fuzz).
 ifeq ($(filter -j%,$(MAKEFLAGS))$(filter j%,$(firstword $(MAKEFLAGS))),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+MAKEFLAGS += -j$(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -le 4 ] || n=4; echo $$n)
 endif
 
 SIM_TARGETS :=

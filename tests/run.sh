@@ -7,7 +7,7 @@
 # dies without reporting a failure (sanitizer abort, crash) counts as one failure.
 # ROCECTL_TEST_FILTER="pattern ..." runs only the shell tests whose path matches one.
 #
-# Shell scripts run ROCECTL_TEST_JOBS at a time (default: four per CPU; each lab is in
+# Shell scripts run ROCECTL_TEST_JOBS at a time (default: four per CPU, at most 8; each lab is in
 # namespaces of its own and each script gets its own lock, history and journal directories,
 # tests/lib/run-script.sh); a script that says "# test-serial: WHY" runs alone after them.
 # Blocks of results print as scripts finish; the tally is in the scripts' order.
@@ -79,7 +79,11 @@ scripts=$(find "$SRC_DIR/tests" -name 't[0-9][0-9][0-9][0-9]-*.sh' | sort |
 		done
 	done)
 serial=$(for t in $scripts; do grep -l '^# test-serial:' "$t"; done)
-jobs=${ROCECTL_TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) * 4))}
+# four per CPU, at most 8: nproc counts CPUs a container's quota may not give, and each
+# script may run a lab of a dozen processes
+jobs=$(($(nproc 2>/dev/null || echo 1) * 4))
+[ "$jobs" -le 8 ] || jobs=8
+jobs=${ROCECTL_TEST_JOBS:-$jobs}
 start=$(date +%s)
 for t in $scripts; do
 	case " $(echo $serial) " in *" $t "*) ;; *) echo "$t" ;; esac
