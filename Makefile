@@ -279,7 +279,8 @@ deps:
 AGENT_UNITS = $(wildcard dist/systemd/rocectl-agent*)
 CONTROLLER_UNITS = $(filter-out $(AGENT_UNITS),$(wildcard dist/systemd/*.service \
 	dist/systemd/*.timer dist/systemd/*.path dist/systemd/*.socket))
-DIST_DATA_DIRS = $(filter-out dist/ssh dist/completion dist/systemd,$(wildcard dist/*))
+# directories only: dist/dist.mk is a make file, not data to install
+DIST_DATA_DIRS = $(patsubst %/,%,$(filter-out dist/ssh/ dist/completion/ dist/systemd/,$(wildcard dist/*/)))
 
 install: install-agent install-controller
 
