@@ -10,6 +10,9 @@
 # rejecting, as in 42039), `rollback RUN` of a run waiting for its confirm, and `kill -9` of
 # an apply followed by `rollback`.  Last, `rollback RUN` of a finished run: running and
 # startup as the run found them, from the snapshots it kept.
+# test-serial: its kill lands after a save found by polling, and once, beside seven other
+# scripts, the EOS leaf's SSH session dropped mid-apply (the apply then rolled back, as it
+# must, but the path under test was not reached)
 # Witness: the simulators' state files (running and startup), normalized as the campaign
 # does; never rocectl.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
