@@ -16,12 +16,7 @@ SIMCTL="$SRC_DIR/tests/sim/switch/simctl"
 LAB="$TMP/lab"
 export BUILD_DIR
 
-test_needs root
-if ! command -v jq >/dev/null; then
-	test_expect_success 'these tests need jq (make deps installs it): not run' 'false'
-	test_done
-	exit
-fi
+test_needs root jq
 
 test_at_exit '"$SIMCTL" down "$LAB" >/dev/null 2>&1 || true'
 
