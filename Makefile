@@ -280,7 +280,10 @@ AGENT_UNITS = $(wildcard dist/systemd/rocectl-agent*)
 CONTROLLER_UNITS = $(filter-out $(AGENT_UNITS),$(wildcard dist/systemd/*.service \
 	dist/systemd/*.timer dist/systemd/*.path dist/systemd/*.socket))
 # directories only: dist/dist.mk is a make file, not data to install
-DIST_DATA_DIRS = $(patsubst %/,%,$(filter-out dist/ssh/ dist/completion/ dist/systemd/,$(wildcard dist/*/)))
+DIST_DATA_DIRS = $(patsubst %/,%,$(filter-out dist/ssh/ dist/completion/ dist/systemd/ \
+	dist/sysusers/ dist/tmpfiles/,$(wildcard dist/*/)))
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 
 install: install-agent install-controller
 
@@ -310,6 +313,10 @@ install-controller: rocectl-net.so
 	install -m 0644 docs/platforms/*.md "$(DESTDIR)$(DOCDIR)/docs/platforms/"
 	$(if $(CONTROLLER_UNITS),install -d "$(DESTDIR)$(SYSTEMDUNITDIR)" && \
 		install -m 0644 $(CONTROLLER_UNITS) "$(DESTDIR)$(SYSTEMDUNITDIR)/")
+	@# the service user and its directories (systemd-sysusers and systemd-tmpfiles make them)
+	install -d "$(DESTDIR)$(SYSUSERSDIR)" "$(DESTDIR)$(TMPFILESDIR)"
+	install -m 0644 dist/sysusers/rocectl.conf "$(DESTDIR)$(SYSUSERSDIR)/rocectl.conf"
+	install -m 0644 dist/tmpfiles/rocectl.conf "$(DESTDIR)$(TMPFILESDIR)/rocectl.conf"
 	$(foreach d,$(DIST_DATA_DIRS),install -d "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))" && \
 		install -m 0644 $(wildcard $(d)/*) "$(DESTDIR)$(PREFIX)/share/rocectl/$(notdir $(d))/";)
 

@@ -163,7 +163,7 @@ static void header(struct rc_out *out, const struct rc_history *h)
 	rc_out_str(out, "command", "  %-8s", h->command);
 	rc_out_str(out, "user", "  %s", h->user);
 	if (h->sudo_user[0])
-		rc_out_str(out, "sudo_user", " (sudo by %s)", h->sudo_user);
+		rc_out_str(out, "sudo_user", " (for %s)", h->sudo_user);
 	rc_out_str(out, "host", "@%s", h->host);
 	rc_out_str(out, "started", "  %s", t);
 	rc_out_int(out, "exit_code", "  exit %" PRId64, h->exit_code);

@@ -97,12 +97,26 @@ static bool takes_config(const char *name)
 	return false;
 }
 
+/* The commands that keep state or speak to devices with the controller's SSH identity: they
+ * run as the state directory's owner.  Not the agent (root's NICs on its own host) and not
+ * the offline ones, which read only the files they are given. */
+static bool runs_as_state_owner(const char *name)
+{
+	static const char *const local[] = {"validate", "headroom", "render", "agent", "nccl-env"};
+
+	for (size_t k = 0; k < sizeof(local) / sizeof(local[0]); k++)
+		if (!strcmp(name, local[k]))
+			return false;
+	return true;
+}
+
 static int run_command(const struct rc_command *c, int argc, char **argv, const struct rc_global *g)
 {
 	struct rc_err err = {0};
 	int code;
 
-	if (rc_cli_config_load(&err)) {
+	if (rc_cli_config_load(&err) ||
+	    (runs_as_state_owner(c->name) && rc_cli_become_state_owner(&err))) {
 		fprintf(stderr, "rocectl: ");
 		rc_err_print(&err, stderr);
 		return RC_EXIT_ERROR;

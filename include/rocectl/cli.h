@@ -80,6 +80,12 @@ const struct rc_cli_config *rc_cli_config(void);
 void rc_cli_config_enable(bool on);
 void rc_cli_config_fini(void);
 
+/* Started as root where the state directory ($ROCECTL_STATE_DIR, else /var/lib/rocectl)
+ * belongs to another user (the packaged `rocectl`): become that user for good, with its
+ * groups and HOME, so that every state file and SSH identity is the timers' own
+ * (cli/state_owner.c).  Otherwise nothing.  SUDO_USER keeps the invoking user's name. */
+int rc_cli_become_state_owner(struct rc_err *err);
+
 /* The help of every command's --limit: one selector for all (engine/run/limit.c). */
 #define RC_LIMIT_HELP                                                                              \
 	"only these devices: names, roles (spine, leaf, switch, host), ranges (gpu[001-016]), "    \

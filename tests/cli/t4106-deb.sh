@@ -39,8 +39,10 @@ test_expect_success 'lintian reports no error' '
 '
 
 test_expect_success 'both install into a scratch root with dpkg --root' '
-	mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" &&
+	mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" "$R/etc" &&
 	: >"$R/var/lib/dpkg/status" &&
+	echo "root:x:0:0:root:/root:/bin/sh" >"$R/etc/passwd" && echo "root:x:0:" >"$R/etc/group" &&
+	echo "root:*:20000::::::" >"$R/etc/shadow" && echo "root:*::" >"$R/etc/gshadow" &&
 	dpkg --root="$R" --force-not-root --force-script-chrootless --force-depends \
 		-i "$AGENT" "$CTL" >"$TMP/dpkg" 2>&1 || { cat "$TMP/dpkg"; return 1; } &&
 	dpkg --root="$R" -l rocectl rocectl-agent >"$TMP/list" &&
@@ -48,6 +50,17 @@ test_expect_success 'both install into a scratch root with dpkg --root' '
 	test_must_contain "$TMP/list" "^ii +rocectl-agent " &&
 	test -x "$R/usr/bin/rocectl" && test -s "$R/usr/share/man/man8/rocectl.8.gz" &&
 	test -s "$R/usr/share/bash-completion/completions/rocectl"
+'
+
+test_expect_success 'the controller package makes its service user and state directory' '
+	grep "^rocectl:" "$R/etc/passwd" >"$TMP/pw" &&
+	test "$(cut -d: -f6,7 "$TMP/pw")" = "/var/lib/rocectl:/usr/sbin/nologin" &&
+	uid=$(cut -d: -f3 "$TMP/pw") && test "$uid" -gt 0 && test "$uid" -lt 1000 &&
+	test "$(stat -c "%u %a" "$R/var/lib/rocectl")" = "$uid 711" &&
+	test "$(stat -c "%u %a" "$R/var/lib/rocectl/.ssh")" = "$uid 700" &&
+	test "$(stat -c "%u %a" "$R/var/lib/rocectl/metrics/rocectl-verify.prom")" = "$uid 644" &&
+	test "$(readlink "$R/var/lib/prometheus/node-exporter/rocectl-verify.prom")" = \
+		/var/lib/rocectl/metrics/rocectl-verify.prom
 '
 
 test_expect_success 'the installed rocectl answers -v --version with its plugin' '
