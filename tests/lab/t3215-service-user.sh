@@ -51,11 +51,14 @@ test_expect_success 'systemd-sysusers and systemd-tmpfiles make the user and its
 	test_must_contain "$TMP/tmpfiles.conf" "^L $TF/rocectl-verify.prom " &&
 	mkdir -p "$TF" "$TMP/run/lock" && chmod 0755 "$TMP/var" "$TMP/var/lib" "$TF" &&
 	chmod 1777 "$TMP/run/lock" && chmod 0755 "$TMP/run" &&
+	mkdir -p -m 0700 "$S/older" && echo "{}" >"$S/older/run.json" &&
+	chmod 0600 "$S/older/run.json" &&
 	systemd-sysusers "$TMP/sysusers.conf" && id "$SVC" &&
 	test "$(getent passwd "$SVC" | cut -d: -f6,7)" = "$S:/usr/sbin/nologin" &&
 	systemd-tmpfiles --create "$TMP/tmpfiles.conf" &&
 	test "$(stat -c "%U %a" "$S")" = "$SVC 711" &&
 	test "$(stat -c "%U %a" "$S/.ssh")" = "$SVC 700" &&
+	test "$(stat -c "%U %a" "$S/older/run.json")" = "$SVC 600" &&
 	test "$(stat -c "%U %a %s" "$S/metrics/rocectl-verify.prom")" = "$SVC 644 0" &&
 	test "$(readlink "$TF/rocectl-verify.prom")" = "$S/metrics/rocectl-verify.prom" &&
 	test "$(stat -c "%U %a" "$TMP/run/lock/rocectl")" = "$SVC 700"
