@@ -614,8 +614,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	struct rc_txn txn = {0};
 	struct rc_cli_say say;
 	int exit_code = RC_EXIT_ERROR;
-	char *buf = NULL; /* verify -o: the report, written to the file in one piece */
-	size_t buf_len = 0;
+	struct rc_atomic_file report = {.dfd = -1}; /* verify -o: whole or not at all */
 	FILE *dst = stdout;
 
 	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
@@ -662,13 +661,13 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (rc_txn_begin(&txn, &topts, &f, &say.say))
 		goto out;
 	if (cmd == RC_FLEET_CMD_VERIFY && o.output) {
-		/* jsonl too: the file must appear whole or not at all (the report is then held
-		 * in memory until the rename; pipe jsonl to keep it flat) */
-		dst = open_memstream(&buf, &buf_len);
-		if (!dst) {
-			fprintf(stderr, "rocectl verify: out of memory\n");
+		/* written as it is made into a temporary file renamed at the end: the file
+		 * appears whole or not at all, and the report is never held in memory */
+		if (rc_atomic_open(&report, o.output, 0644, "report", &err)) {
+			fprintf(stderr, "rocectl verify: %s\n", err.msg);
 			goto out;
 		}
+		dst = report.f;
 	}
 	if (o.format == FMT_JSONL) {
 		/* reads while printing: each device is printed and freed as it finishes */
@@ -692,9 +691,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	fflush(stdout); /* the report before what the confirm step says */
 	exit_code = rc_txn_end(&txn, exit_code, false);
 	if (dst != stdout) {
-		fclose(dst);
 		dst = stdout;
-		if (rc_write_atomic(o.output, buf, buf_len, 0644, "report", &err)) {
+		if (rc_atomic_commit(&report, &err)) {
 			fprintf(stderr, "rocectl verify: %s\n", err.msg);
 			exit_code = RC_EXIT_ERROR;
 		}
@@ -710,9 +708,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		}
 	}
 out:
-	if (dst != stdout)
-		fclose(dst);
-	free(buf);
+	rc_atomic_abort(&report); /* nothing once committed */
 	rc_txn_fini(&txn);
 	rc_fleet_fini(&f);
 	rc_inventory_fini(&inv);

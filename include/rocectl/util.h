@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "rocectl/err.h"
@@ -22,6 +23,22 @@ int rc_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
  * no symlink is followed. */
 int rc_write_atomic_at(int dfd, const char *name, const void *data, size_t len, mode_t mode,
 		       const char *what, struct rc_err *err);
+
+/* The same for a report written as it is made: rc_atomic_open makes the temporary file
+ * (mode `mode`, whatever the umask) and gives its stream in af->f; rc_atomic_commit
+ * flushes, fsyncs and renames it over `path` (0, or an error naming `path`: the temporary
+ * file is then gone and `path` untouched); rc_atomic_abort drops it.  `what` and `path`
+ * must outlive `af`. */
+struct rc_atomic_file {
+	FILE *f;
+	int dfd;
+	const char *what, *path;
+	char base[256], tmp[256];
+};
+int rc_atomic_open(struct rc_atomic_file *af, const char *path, mode_t mode, const char *what,
+		   struct rc_err *err);
+int rc_atomic_commit(struct rc_atomic_file *af, struct rc_err *err);
+void rc_atomic_abort(struct rc_atomic_file *af);
 
 /* Each missing directory above `path` (not `path` itself) made 0700, as the state
  * directory's files need: 0, or a negative errno naming the directory it could not make. */
