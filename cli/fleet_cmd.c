@@ -420,13 +420,14 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 	return code;
 }
 
-/* verify --format jsonl; returns the exit code. */
-static int verify_stream(FILE *dst, struct rc_fleet *f)
+/* verify --format jsonl or prometheus: each device printed (or spooled) and freed as it is
+ * read; returns the exit code. */
+static int verify_stream(FILE *dst, struct rc_fleet *f, enum rc_stream_format fmt)
 {
 	struct rc_stream_totals t;
 	struct rc_err err = {0};
 
-	if (rc_stream_verify(f, dst, &t, NULL, NULL, &err)) {
+	if (rc_stream_verify_as(f, fmt, dst, &t, NULL, NULL, &err)) {
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
 	}
@@ -669,9 +670,10 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		}
 		dst = report.f;
 	}
-	if (o.format == FMT_JSONL) {
+	if (o.format == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY && o.format == FMT_PROMETHEUS)) {
 		/* reads while printing: each device is printed and freed as it finishes */
-		exit_code = verify_stream(dst, &f);
+		exit_code = verify_stream(
+		    dst, &f, o.format == FMT_JSONL ? RC_STREAM_JSONL : RC_STREAM_PROMETHEUS);
 	} else {
 		rc_fleet_read(&f);
 		if (plan_path && check_saved_plan(&plan, &f))
@@ -679,7 +681,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	/* plan and apply leave a record (include/rocectl/history.h); verify changes nothing */
 	rc_txn_record_read(&txn);
-	if (o.format == FMT_JSONL) {
+	if (o.format == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY && o.format == FMT_PROMETHEUS)) {
 		/* printed above */
 	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT || o.format == FMT_HTML) {
 		/* the same model, another printer: no text report is made to be thrown away */

@@ -198,6 +198,11 @@ size_t rc_deadlock_unprotected_ends(const struct rc_deadlock *dl, const struct r
 
 void rc_report_deadlock_prom(FILE *f, const struct rc_deadlock *dl, const struct rc_result *r)
 {
+	rc_report_deadlock_prom_n(f, dl, rc_deadlock_unprotected(dl, r));
+}
+
+void rc_report_deadlock_prom_n(FILE *f, const struct rc_deadlock *dl, size_t unprotected)
+{
 	size_t prone = 0;
 
 	for (size_t l = 0; l < dl->inv->n_links; l++)
@@ -211,5 +216,5 @@ void rc_report_deadlock_prom(FILE *f, const struct rc_deadlock *dl, const struct
 		"watchdog is off while a priority is lossless\n"
 		"# TYPE rocectl_deadlock_unprotected_ports gauge\n"
 		"rocectl_deadlock_unprotected_ports %zu\n",
-		prone, rc_deadlock_unprotected(dl, r));
+		prone, unprotected);
 }

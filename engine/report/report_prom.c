@@ -5,7 +5,9 @@
  * family in one group.  Port names come from the devices (discovery), so label values are treated
  * as hostile: escaped as the format says and kept valid UTF-8, because a parser that meets
  * invalid UTF-8 drops the whole file, not just one series. */
+#include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/driver.h"
@@ -142,38 +144,41 @@ static void port_counts(const struct rc_fleet_dev *d, const char *port, size_t *
 
 enum port_metric { PM_COMPLIANT, PM_DRIFT, PM_UNSUPPORTED };
 
+static const char *const port_metric_name[] = {"rocectl_port_compliant", "rocectl_drift_fields",
+					       "rocectl_port_uncontrollable_fields"};
+static const char *const port_metric_help[] = {
+    "1 when the port matches the policy, 0 when it has drifted or unreadable fields",
+    "Fields of the port that differ from the policy or could not be read",
+    "Policy fields this platform cannot control on the port (reported, not drift)"};
+
+/* The samples of one device in the port family m (the device read, else none). */
+static void port_lines(FILE *f, const struct rc_device *dev, const struct rc_fleet_dev *d,
+		       enum port_metric m)
+{
+	if (!dev_ok(d))
+		return;
+	for (size_t p = 0; p < d->run.n_ports; p++) {
+		const char *port = d->run.have[p].name;
+		size_t drift, unsupported, v;
+
+		if (port_repeated(d, p))
+			continue;
+		port_counts(d, port, &drift, &unsupported);
+		v = m == PM_COMPLIANT ? drift == 0 : m == PM_DRIFT ? drift : unsupported;
+		fputs(port_metric_name[m], f);
+		label(f, true, "device", dev->name, RC_NAME_MAX);
+		label(f, false, "port", port, RC_NAME_MAX);
+		if (m != PM_UNSUPPORTED)
+			label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+		fprintf(f, "} %zu\n", v);
+	}
+}
+
 static void port_family(FILE *f, const struct rc_result *r, enum port_metric m)
 {
-	static const char *const name[] = {"rocectl_port_compliant", "rocectl_drift_fields",
-					   "rocectl_port_uncontrollable_fields"};
-	static const char *const help[] = {
-	    "1 when the port matches the policy, 0 when it has drifted or unreadable fields",
-	    "Fields of the port that differ from the policy or could not be read",
-	    "Policy fields this platform cannot control on the port (reported, not drift)"};
-
-	family(f, name[m], help[m]);
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
-		const struct rc_device *dev = inv_dev(r, d);
-
-		if (!dev_ok(d))
-			continue;
-		for (size_t p = 0; p < d->run.n_ports; p++) {
-			const char *port = d->run.have[p].name;
-			size_t drift, unsupported, v;
-
-			if (port_repeated(d, p))
-				continue;
-			port_counts(d, port, &drift, &unsupported);
-			v = m == PM_COMPLIANT ? drift == 0 : m == PM_DRIFT ? drift : unsupported;
-			fputs(name[m], f);
-			label(f, true, "device", dev->name, RC_NAME_MAX);
-			label(f, false, "port", port, RC_NAME_MAX);
-			if (m != PM_UNSUPPORTED)
-				label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
-			fprintf(f, "} %zu\n", v);
-		}
-	}
+	family(f, port_metric_name[m], port_metric_help[m]);
+	for (size_t i = 0; i < r->fleet->n; i++)
+		port_lines(f, inv_dev(r, &r->fleet->devs[i]), &r->fleet->devs[i], m);
 }
 
 /* Whether change k of the device names a port and field an earlier change named, or a
@@ -195,29 +200,61 @@ static bool field_repeated(const struct rc_fleet_dev *d, size_t k)
 	return false;
 }
 
+#define FIELD_FAMILY "rocectl_drift_field"
+#define FIELD_HELP   "1 for each field of a port that differs from the policy or could not be read"
+
 /* One series per drifted or unreadable field, so that an alert or a dashboard can say which
  * (rocectl_drift_fields counts them per port); a fabric in sync has none. */
+static void field_lines(FILE *f, const struct rc_device *dev, const struct rc_fleet_dev *d)
+{
+	for (size_t k = 0; dev_ok(d) && k < d->run.changes.n; k++) {
+		const struct rc_change *c = &d->run.changes.v[k];
+
+		if (c->kind == RC_CHANGE_UNSUPPORTED || field_repeated(d, k))
+			continue;
+		fputs(FIELD_FAMILY, f);
+		label(f, true, "device", dev->name, RC_NAME_MAX);
+		label(f, false, "port", c->port, RC_NAME_MAX);
+		label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+		label(f, false, "field", c->field, sizeof(c->field));
+		fputs("} 1\n", f);
+	}
+}
+
 static void field_family(FILE *f, const struct rc_result *r)
 {
-	family(f, "rocectl_drift_field",
-	       "1 for each field of a port that differs from the policy or could not be read");
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
-		const struct rc_device *dev = inv_dev(r, d);
+	family(f, FIELD_FAMILY, FIELD_HELP);
+	for (size_t i = 0; i < r->fleet->n; i++)
+		field_lines(f, inv_dev(r, &r->fleet->devs[i]), &r->fleet->devs[i]);
+}
 
-		for (size_t k = 0; dev_ok(d) && k < d->run.changes.n; k++) {
-			const struct rc_change *c = &d->run.changes.v[k];
+#define UP_FAMILY "rocectl_device_up"
+#define UP_HELP	  "1 when the device was read, 0 when reading it failed"
 
-			if (c->kind == RC_CHANGE_UNSUPPORTED || field_repeated(d, k))
-				continue;
-			fputs("rocectl_drift_field", f);
-			label(f, true, "device", dev->name, RC_NAME_MAX);
-			label(f, false, "port", c->port, RC_NAME_MAX);
-			label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
-			label(f, false, "field", c->field, sizeof(c->field));
-			fputs("} 1\n", f);
-		}
-	}
+static void up_line(FILE *f, const struct rc_device *dev, const struct rc_fleet_dev *d)
+{
+	fputs(UP_FAMILY, f);
+	label(f, true, "device", dev->name, RC_NAME_MAX);
+	label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
+	label(f, false, "driver", rc_driver_name_for(dev), SIZE_MAX);
+	fprintf(f, "} %d\n", dev_ok(d) ? 1 : 0);
+}
+
+/* The drifted or unreadable fields rocectl_fabric_drift_fields adds up. */
+static size_t device_drift(const struct rc_fleet_dev *d)
+{
+	return d->run.changes.n - rc_changes_count(&d->run.changes, RC_CHANGE_UNSUPPORTED);
+}
+
+static void fleet_totals(FILE *f, size_t ok, size_t failed, size_t drift)
+{
+	family(f, "rocectl_devices", "Selected devices by the outcome of reading them");
+	fprintf(f, "rocectl_devices{state=\"ok\"} %zu\n", ok);
+	fprintf(f, "rocectl_devices{state=\"failed\"} %zu\n", failed);
+	/* not "_total": that suffix is the counters' (OpenMetrics, promtool check metrics) */
+	family(f, "rocectl_fabric_drift_fields",
+	       "Drifted or unreadable fields over every port of the devices that were read");
+	fprintf(f, "rocectl_fabric_drift_fields %zu\n", drift);
 }
 
 static void device_families(FILE *f, const struct rc_result *r)
@@ -230,71 +267,68 @@ static void device_families(FILE *f, const struct rc_result *r)
 		if (!dev_ok(d))
 			continue;
 		ok++;
-		drift +=
-		    d->run.changes.n - rc_changes_count(&d->run.changes, RC_CHANGE_UNSUPPORTED);
+		drift += device_drift(d);
 	}
-	family(f, "rocectl_devices", "Selected devices by the outcome of reading them");
-	fprintf(f, "rocectl_devices{state=\"ok\"} %zu\n", ok);
-	fprintf(f, "rocectl_devices{state=\"failed\"} %zu\n", r->fleet->n - ok);
-	/* not "_total": that suffix is the counters' (OpenMetrics, promtool check metrics) */
-	family(f, "rocectl_fabric_drift_fields",
-	       "Drifted or unreadable fields over every port of the devices that were read");
-	fprintf(f, "rocectl_fabric_drift_fields %zu\n", drift);
+	fleet_totals(f, ok, r->fleet->n - ok, drift);
+	family(f, UP_FAMILY, UP_HELP);
+	for (size_t i = 0; i < r->fleet->n; i++)
+		up_line(f, inv_dev(r, &r->fleet->devs[i]), &r->fleet->devs[i]);
+}
 
-	family(f, "rocectl_device_up", "1 when the device was read, 0 when reading it failed");
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
-		const struct rc_device *dev = inv_dev(r, d);
+#define LINK_OK_FAMILY "rocectl_link_consistent"
+#define LINK_OK_HELP                                                                               \
+	"1 when both ends of the link agree, 0 on a mismatch or when an end could not be read "    \
+	"(see rocectl_link_unknown)"
+#define LINK_UNKNOWN_FAMILY "rocectl_link_unknown"
+#define LINK_UNKNOWN_HELP   "1 when an end of the link could not be read"
+#define HOST_OK_FAMILY	    "rocectl_host_symmetric"
+#define HOST_OK_HELP                                                                               \
+	"1 when every NIC of a multi-homed host lands on switch ports with the same QoS, 0 when "  \
+	"they differ or one could not be read (see rocectl_host_unknown)"
+#define HOST_UNKNOWN_FAMILY "rocectl_host_unknown"
+#define HOST_UNKNOWN_HELP   "1 when a switch port a multi-homed host lands on could not be read"
 
-		fputs("rocectl_device_up", f);
-		label(f, true, "device", dev->name, RC_NAME_MAX);
-		label(f, false, "role", rc_role_name(dev->role), SIZE_MAX);
-		label(f, false, "driver", rc_driver_name_for(dev), SIZE_MAX);
-		fprintf(f, "} %d\n", dev_ok(d) ? 1 : 0);
-	}
+static void link_line(FILE *f, const char *name, const struct rc_inventory *inv, size_t link,
+		      int value)
+{
+	const struct rc_link *l = &inv->links[link];
+
+	fputs(name, f);
+	label_end(f, true, "a", inv, &l->a);
+	label_end(f, false, "b", inv, &l->b);
+	fprintf(f, "} %d\n", value);
+}
+
+static void host_line(FILE *f, const char *name, const struct rc_inventory *inv, size_t dev,
+		      int value)
+{
+	fputs(name, f);
+	label(f, true, "host", inv->devices[dev].name, RC_NAME_MAX);
+	fprintf(f, "} %d\n", value);
 }
 
 static void link_families(FILE *f, const struct rc_result *r)
 {
-	family(f, "rocectl_link_consistent",
-	       "1 when both ends of the link agree, 0 on a mismatch or when an end could not be "
-	       "read (see rocectl_link_unknown)");
-	for (size_t i = 0; i < r->n_links; i++) {
-		const struct rc_link *l = &r->inv->links[r->links[i].link];
-
-		fputs("rocectl_link_consistent", f);
-		label_end(f, true, "a", r->inv, &l->a);
-		label_end(f, false, "b", r->inv, &l->b);
-		fprintf(f, "} %d\n", r->links[i].status == RC_CHECK_OK);
-	}
-	family(f, "rocectl_link_unknown", "1 when an end of the link could not be read");
-	for (size_t i = 0; i < r->n_links; i++) {
-		const struct rc_link *l = &r->inv->links[r->links[i].link];
-
-		fputs("rocectl_link_unknown", f);
-		label_end(f, true, "a", r->inv, &l->a);
-		label_end(f, false, "b", r->inv, &l->b);
-		fprintf(f, "} %d\n", r->links[i].status == RC_CHECK_UNKNOWN);
-	}
+	family(f, LINK_OK_FAMILY, LINK_OK_HELP);
+	for (size_t i = 0; i < r->n_links; i++)
+		link_line(f, LINK_OK_FAMILY, r->inv, r->links[i].link,
+			  r->links[i].status == RC_CHECK_OK);
+	family(f, LINK_UNKNOWN_FAMILY, LINK_UNKNOWN_HELP);
+	for (size_t i = 0; i < r->n_links; i++)
+		link_line(f, LINK_UNKNOWN_FAMILY, r->inv, r->links[i].link,
+			  r->links[i].status == RC_CHECK_UNKNOWN);
 }
 
 static void host_families(FILE *f, const struct rc_result *r)
 {
-	family(f, "rocectl_host_symmetric",
-	       "1 when every NIC of a multi-homed host lands on switch ports with the same QoS, "
-	       "0 when they differ or one could not be read (see rocectl_host_unknown)");
-	for (size_t i = 0; i < r->n_hosts; i++) {
-		fputs("rocectl_host_symmetric", f);
-		label(f, true, "host", r->inv->devices[r->hosts[i].dev].name, RC_NAME_MAX);
-		fprintf(f, "} %d\n", r->hosts[i].status == RC_CHECK_OK);
-	}
-	family(f, "rocectl_host_unknown",
-	       "1 when a switch port a multi-homed host lands on could not be read");
-	for (size_t i = 0; i < r->n_hosts; i++) {
-		fputs("rocectl_host_unknown", f);
-		label(f, true, "host", r->inv->devices[r->hosts[i].dev].name, RC_NAME_MAX);
-		fprintf(f, "} %d\n", r->hosts[i].status == RC_CHECK_UNKNOWN);
-	}
+	family(f, HOST_OK_FAMILY, HOST_OK_HELP);
+	for (size_t i = 0; i < r->n_hosts; i++)
+		host_line(f, HOST_OK_FAMILY, r->inv, r->hosts[i].dev,
+			  r->hosts[i].status == RC_CHECK_OK);
+	family(f, HOST_UNKNOWN_FAMILY, HOST_UNKNOWN_HELP);
+	for (size_t i = 0; i < r->n_hosts; i++)
+		host_line(f, HOST_UNKNOWN_FAMILY, r->inv, r->hosts[i].dev,
+			  r->hosts[i].status == RC_CHECK_UNKNOWN);
 }
 
 /* The devices' own counters (verify --counters): monotonic, hence counters named _total,
@@ -319,32 +353,42 @@ static void counter_sample(FILE *f, const char *family, const char *device,
 		fprintf(f, "} %.9g\n", (double)c->value * s->scale);
 }
 
+static void counter_header(FILE *f, const struct rc_prom_family *pf)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", pf->name, pf->help, pf->name);
+}
+
+/* The device's samples of counter family `fam`; *opened: its header was written. */
+static void counter_lines(FILE *f, size_t fam, const struct rc_device *dev,
+			  const struct rc_fleet_dev *d, bool *opened)
+{
+	const struct rc_prom_family *pf = rc_prom_family_at(fam);
+
+	for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
+		const struct rc_counter *c = &d->counters.v[k];
+		struct rc_prom_sample s;
+
+		if (c->not_enabled) /* no sample: absent is not zero */
+			continue;
+		rc_prom_counter_map(c->name, &s);
+		if (s.family != fam)
+			continue;
+		if (opened && !*opened) {
+			counter_header(f, pf);
+			*opened = true;
+		}
+		counter_sample(f, pf->name, dev->name, c, &s);
+	}
+}
+
 static void counter_families(FILE *f, const struct rc_result *r)
 {
 	for (size_t fam = 0; fam < rc_prom_n_families(); fam++) {
-		const struct rc_prom_family *pf = rc_prom_family_at(fam);
 		bool opened = false;
 
-		for (size_t i = 0; i < r->fleet->n; i++) {
-			const struct rc_fleet_dev *d = &r->fleet->devs[i];
-
-			for (size_t k = 0; dev_ok(d) && k < d->counters.n; k++) {
-				const struct rc_counter *c = &d->counters.v[k];
-				struct rc_prom_sample s;
-
-				if (c->not_enabled) /* no sample: absent is not zero */
-					continue;
-				rc_prom_counter_map(c->name, &s);
-				if (s.family != fam)
-					continue;
-				if (!opened) {
-					fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", pf->name,
-						pf->help, pf->name);
-					opened = true;
-				}
-				counter_sample(f, pf->name, r->inv->devices[d->index].name, c, &s);
-			}
-		}
+		for (size_t i = 0; i < r->fleet->n; i++)
+			counter_lines(f, fam, inv_dev(r, &r->fleet->devs[i]), &r->fleet->devs[i],
+				      &opened);
 	}
 }
 
@@ -420,4 +464,153 @@ void rc_report_prometheus_host(FILE *f, const struct rc_device *dev, bool ok, ti
 			fprintf(f, "} %zu\n", m == 0 ? (size_t)(v[i].drift == 0) : v[i].drift);
 		}
 	}
+}
+
+/* The streaming verify's Prometheus file (include/rocectl/result.h): each family's samples
+ * go to a spool file of their own as devices finish, and are copied out family by family at
+ * the end, so that each family stays one group whatever order the devices finish in. */
+static int spool_open(FILE **f, int *bad)
+{
+	*f = tmpfile();
+	if (!*f && !*bad)
+		*bad = errno ? errno : EIO;
+	return *f ? 0 : -1;
+}
+
+int rc_prom_spool_init(struct rc_prom_spool *ps, struct rc_err *err)
+{
+	size_t n = rc_prom_n_families();
+	int bad = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->counter = calloc(n ? n : 1, sizeof(*ps->counter));
+	ps->counter_used = calloc(n ? n : 1, sizeof(*ps->counter_used));
+	if (!ps->counter || !ps->counter_used)
+		bad = ENOMEM;
+	spool_open(&ps->up, &bad);
+	for (int m = 0; m < 3; m++)
+		spool_open(&ps->port[m], &bad);
+	spool_open(&ps->field, &bad);
+	spool_open(&ps->link_ok, &bad);
+	spool_open(&ps->link_unknown, &bad);
+	spool_open(&ps->host_ok, &bad);
+	spool_open(&ps->host_unknown, &bad);
+	for (size_t k = 0; !bad && k < n; k++)
+		spool_open(&ps->counter[k], &bad);
+	if (bad) {
+		rc_prom_spool_fini(ps);
+		return rc_errf(err, bad, "cannot make the metrics' spool files: %s", strerror(bad));
+	}
+	return 0;
+}
+
+void rc_prom_spool_device(struct rc_prom_spool *ps, const struct rc_device *dev,
+			  const struct rc_fleet_dev *d)
+{
+	if (dev_ok(d)) {
+		ps->ok++;
+		ps->drift += device_drift(d);
+	} else {
+		ps->failed++;
+	}
+	up_line(ps->up, dev, d);
+	for (int m = 0; m < 3; m++)
+		port_lines(ps->port[m], dev, d, (enum port_metric)m);
+	field_lines(ps->field, dev, d);
+	for (size_t k = 0; k < rc_prom_n_families(); k++) {
+		long before = ftell(ps->counter[k]);
+
+		counter_lines(ps->counter[k], k, dev, d, NULL);
+		ps->counter_used[k] = ps->counter_used[k] || ftell(ps->counter[k]) != before;
+	}
+}
+
+void rc_prom_spool_link(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t link,
+			enum rc_check_status status)
+{
+	link_line(ps->link_ok, LINK_OK_FAMILY, inv, link, status == RC_CHECK_OK);
+	link_line(ps->link_unknown, LINK_UNKNOWN_FAMILY, inv, link, status == RC_CHECK_UNKNOWN);
+}
+
+void rc_prom_spool_host(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t dev,
+			enum rc_check_status status)
+{
+	host_line(ps->host_ok, HOST_OK_FAMILY, inv, dev, status == RC_CHECK_OK);
+	host_line(ps->host_unknown, HOST_UNKNOWN_FAMILY, inv, dev, status == RC_CHECK_UNKNOWN);
+}
+
+/* The spool's samples after the family's header: 0, or an errno. */
+static int copy_out(FILE *out, FILE *spool)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(spool) || ferror(spool) || fseek(spool, 0, SEEK_SET))
+		return errno ? errno : EIO;
+	while ((n = fread(buf, 1, sizeof(buf), spool)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return errno ? errno : EIO;
+	return ferror(spool) ? EIO : 0;
+}
+
+int rc_prom_spool_write(struct rc_prom_spool *ps, FILE *out, time_t when, struct rc_err *err)
+{
+	int bad;
+
+	rc_prom_build_info(out, "verify");
+	family(out, "rocectl_last_verify_timestamp_seconds",
+	       "Unix time at which the fabric was last read");
+	fprintf(out, "rocectl_last_verify_timestamp_seconds %lld\n", (long long)when);
+	fleet_totals(out, ps->ok, ps->failed, ps->drift);
+	family(out, UP_FAMILY, UP_HELP);
+	bad = copy_out(out, ps->up);
+	for (int m = 0; !bad && m < 3; m++) {
+		family(out, port_metric_name[m], port_metric_help[m]);
+		bad = copy_out(out, ps->port[m]);
+	}
+	if (!bad) {
+		family(out, FIELD_FAMILY, FIELD_HELP);
+		bad = copy_out(out, ps->field);
+	}
+	if (!bad) {
+		family(out, LINK_OK_FAMILY, LINK_OK_HELP);
+		bad = copy_out(out, ps->link_ok);
+	}
+	if (!bad) {
+		family(out, LINK_UNKNOWN_FAMILY, LINK_UNKNOWN_HELP);
+		bad = copy_out(out, ps->link_unknown);
+	}
+	if (!bad) {
+		family(out, HOST_OK_FAMILY, HOST_OK_HELP);
+		bad = copy_out(out, ps->host_ok);
+	}
+	if (!bad) {
+		family(out, HOST_UNKNOWN_FAMILY, HOST_UNKNOWN_HELP);
+		bad = copy_out(out, ps->host_unknown);
+	}
+	for (size_t k = 0; !bad && k < rc_prom_n_families(); k++) {
+		if (!ps->counter_used[k])
+			continue;
+		counter_header(out, rc_prom_family_at(k));
+		bad = copy_out(out, ps->counter[k]);
+	}
+	if (bad)
+		return rc_errf(err, bad, "cannot write the metrics: %s", strerror(bad));
+	return 0;
+}
+
+void rc_prom_spool_fini(struct rc_prom_spool *ps)
+{
+	FILE *all[] = {ps->up,	    ps->port[0],      ps->port[1], ps->port[2],	    ps->field,
+		       ps->link_ok, ps->link_unknown, ps->host_ok, ps->host_unknown};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (all[i])
+			fclose(all[i]);
+	for (size_t k = 0; ps->counter && k < rc_prom_n_families(); k++)
+		if (ps->counter[k])
+			fclose(ps->counter[k]);
+	free(ps->counter);
+	free(ps->counter_used);
+	memset(ps, 0, sizeof(*ps));
 }

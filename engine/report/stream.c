@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/deadlock.h"
 #include "rocectl/lldp.h"
@@ -22,6 +23,8 @@
 
 struct stream {
 	struct rc_fleet *f;
+	enum rc_stream_format fmt;
+	struct rc_prom_spool prom; /* RC_STREAM_PROMETHEUS: the families' samples so far */
 	struct rc_out out;
 	pthread_mutex_t lock;
 	struct rc_stream_totals *t;
@@ -267,11 +270,16 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 		s->cab_rc = found;
 	keep_cabling(s, d);
 	merge_cabling(s, &mine);
-	line_open(s, "device");
-	rc_report_device_timed(&s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
-			       d->rc ? NULL : c, d->rc ? d->err.msg : NULL,
-			       &(struct rc_report_times){.read = true, .read_ms = d->read_ms});
-	line_close(s);
+	if (s->fmt == RC_STREAM_PROMETHEUS) {
+		rc_prom_spool_device(&s->prom, dev, d);
+	} else {
+		line_open(s, "device");
+		rc_report_device_timed(
+		    &s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev), d->rc ? NULL : c,
+		    d->rc ? d->err.msg : NULL,
+		    &(struct rc_report_times){.read = true, .read_ms = d->read_ms});
+		line_close(s);
+	}
 	s->t->devices++;
 	s->t->failed += d->rc != 0;
 	s->t->with_changes += n > 0;
@@ -314,6 +322,10 @@ static void print_links(struct stream *s, struct rc_link_check *lc)
 				   end_qos(s, 2 * l + 1, &qb), lc);
 		s->t->links++;
 		s->t->bad_links += lc->status != RC_CHECK_OK;
+		if (s->fmt == RC_STREAM_PROMETHEUS) {
+			rc_prom_spool_link(&s->prom, inv, l, lc->status);
+			continue;
+		}
 		line_open(s, "link");
 		rc_report_link(&s->out, inv, lc);
 		line_close(s);
@@ -348,6 +360,10 @@ static void print_hosts(struct stream *s, struct rc_host_check *hc)
 			continue;
 		s->t->hosts++;
 		s->t->bad_hosts += hc->status != RC_CHECK_OK;
+		if (s->fmt == RC_STREAM_PROMETHEUS) {
+			rc_prom_spool_host(&s->prom, inv, dev, hc->status);
+			continue;
+		}
 		line_open(s, "host");
 		rc_report_host(&s->out, inv, hc);
 		line_close(s);
@@ -383,9 +399,14 @@ static int print_deadlock(struct stream *s, struct rc_err *err)
 
 	if (rc)
 		return rc;
-	section_open(s);
-	rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
-	section_close(s);
+	if (s->fmt == RC_STREAM_PROMETHEUS) {
+		s->t->deadlock_unprotected = rc_deadlock_unprotected_ends(&dl, &e);
+		rc_report_deadlock_prom_n(s->out.f, &dl, s->t->deadlock_unprotected);
+	} else {
+		section_open(s);
+		rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
+		section_close(s);
+	}
 	rc_deadlock_fini(&dl);
 	return 0;
 }
@@ -484,6 +505,11 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		qsort(s->why, s->n_why, sizeof(*s->why), why_cmp);
 	if (sort_findings(&s->cab, inv))
 		return rc_errf(err, ENOMEM, "out of memory (cabling findings)");
+	if (s->fmt == RC_STREAM_PROMETHEUS) {
+		rc_report_cabling_prom(s->out.f, &s->cab);
+		s->t->cabling = s->cab.n;
+		return 0;
+	}
 	section_open(s);
 	s->t->cabling = rc_report_cabling_states(&s->out, inv, cab_state, cab_why, s, &s->cab);
 	section_close(s);
@@ -514,7 +540,14 @@ static void print_summary(struct stream *s)
 int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 		     void (*after)(void *ctx, size_t done), void *ctx, struct rc_err *err)
 {
-	struct stream s = {.f = f, .t = t, .after = after, .ctx = ctx};
+	return rc_stream_verify_as(f, RC_STREAM_JSONL, out, t, after, ctx, err);
+}
+
+int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out,
+			struct rc_stream_totals *t, void (*after)(void *ctx, size_t done),
+			void *ctx, struct rc_err *err)
+{
+	struct stream s = {.f = f, .fmt = fmt, .t = t, .after = after, .ctx = ctx};
 	struct rc_link_check *lc = NULL;
 	struct rc_host_check *hc = NULL;
 	int rc;
@@ -522,6 +555,8 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 	memset(t, 0, sizeof(*t));
 	rc_out_init(&s.out, out, RC_OUT_JSON);
 	rc = index_links(&s, err);
+	if (!rc && fmt == RC_STREAM_PROMETHEUS)
+		rc = rc_prom_spool_init(&s.prom, err);
 	if (!rc) {
 		lc = malloc(sizeof(*lc));
 		hc = malloc(sizeof(*hc));
@@ -538,14 +573,20 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 		pthread_mutex_destroy(&s.lock);
 		print_links(&s, lc);
 		print_hosts(&s, hc);
-		rc = print_deadlock(&s, err);
+		if (fmt == RC_STREAM_PROMETHEUS)
+			rc = rc_prom_spool_write(&s.prom, out, time(NULL), err);
+		if (!rc)
+			rc = print_deadlock(&s, err);
 		if (!rc)
 			rc = print_cabling(&s, err);
-		print_summary(&s);
+		if (fmt != RC_STREAM_PROMETHEUS)
+			print_summary(&s);
 		fflush(out);
 	}
 	free(lc);
 	free(hc);
+	if (fmt == RC_STREAM_PROMETHEUS)
+		rc_prom_spool_fini(&s.prom);
 	free(s.first);
 	free(s.ends);
 	free(s.brief);

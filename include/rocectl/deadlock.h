@@ -55,6 +55,8 @@ const char *rc_deadlock_lateral_kind(const struct rc_inventory *inv, size_t link
 void rc_report_deadlock(struct rc_out *o, const struct rc_deadlock *dl, const struct rc_result *r,
 			size_t *unprotected);
 void rc_report_deadlock_prom(FILE *f, const struct rc_deadlock *dl, const struct rc_result *r);
+/* The same with the unprotected ports counted by the caller (rc_deadlock_unprotected_ends). */
+void rc_report_deadlock_prom_n(FILE *f, const struct rc_deadlock *dl, size_t unprotected);
 /* The count rc_report_deadlock makes, without printing. */
 size_t rc_deadlock_unprotected(const struct rc_deadlock *dl, const struct rc_result *r);
 

@@ -106,6 +106,27 @@ void rc_report_prometheus(FILE *f, const struct rc_result *r);
  * textfile collector refuses two files that hold the same series. */
 void rc_prom_build_info(FILE *f, const char *command);
 
+/* The same file, made while devices are read (the streaming verify, engine/report/stream.c):
+ * each device's, link's and host's samples go to a spool file per family (tmpfile(3), on
+ * disk, not in memory) as they are known; rc_prom_spool_write prints every family in
+ * rc_report_prometheus's order and grouping.  _init and _write return 0 or a negative errno
+ * with `err` filled. */
+struct rc_prom_spool {
+	FILE *up, *port[3], *field, *link_ok, *link_unknown, *host_ok, *host_unknown;
+	FILE **counter;	    /* [rc_prom_n_families()] */
+	bool *counter_used; /* a family with no sample has no header either */
+	size_t ok, failed, drift;
+};
+int rc_prom_spool_init(struct rc_prom_spool *ps, struct rc_err *err);
+void rc_prom_spool_device(struct rc_prom_spool *ps, const struct rc_device *dev,
+			  const struct rc_fleet_dev *d);
+void rc_prom_spool_link(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t link,
+			enum rc_check_status status);
+void rc_prom_spool_host(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t dev,
+			enum rc_check_status status);
+int rc_prom_spool_write(struct rc_prom_spool *ps, FILE *out, time_t when, struct rc_err *err);
+void rc_prom_spool_fini(struct rc_prom_spool *ps);
+
 /* One interface of a host that verified itself (`rocectl agent verify|enforce --format
  * prometheus`): its drifted or unreadable fields, or ok false when it could not be read. */
 struct rc_prom_iface {

@@ -846,6 +846,94 @@ static void test_ports_equal_once_escaped_are_reported_once(void **state)
 
 /* verify --counters: one counter family per quantity (priority, queue, direction as labels,
  * base units), a failed device's left out; without counters there is no such family. */
+/* The streaming verify's spool (rc_prom_spool_*) fed the fixture's devices, links and
+ * hosts: in fleet order it writes exactly what rc_report_prometheus writes; in reverse
+ * order (devices finish in any order) it is still valid exposition, each family one group,
+ * with the same samples. */
+static char *spooled(struct fixture *fx, bool reverse)
+{
+	struct rc_prom_spool ps;
+	struct rc_err err = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(rc_prom_spool_init(&ps, &err), 0);
+	for (size_t k = 0; k < fx->fleet.n; k++) {
+		const struct rc_fleet_dev *d = &fx->fleet.devs[reverse ? fx->fleet.n - 1 - k : k];
+
+		rc_prom_spool_device(&ps, &fx->inv.devices[d->index], d);
+	}
+	for (size_t k = 0; k < fx->r.n_links; k++)
+		rc_prom_spool_link(&ps, &fx->inv, fx->r.links[k].link, fx->r.links[k].status);
+	for (size_t k = 0; k < fx->r.n_hosts; k++)
+		rc_prom_spool_host(&ps, &fx->inv, fx->r.hosts[k].dev, fx->r.hosts[k].status);
+	assert_int_equal(rc_prom_spool_write(&ps, f, fx->r.when, &err), 0);
+	rc_prom_spool_fini(&ps);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The text's lines, sorted, joined again. */
+static char *sorted_lines(const char *text)
+{
+	char *copy = strdup(text), *out, **v, *save = NULL;
+	size_t n = 0, len = strlen(text) + 2;
+
+	assert_non_null(copy);
+	v = calloc(len, sizeof(*v));
+	out = calloc(len, 1);
+	assert_non_null(v);
+	assert_non_null(out);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		v[n++] = l;
+	qsort(v, n, sizeof(*v), line_cmp);
+	for (size_t i = 0; i < n; i++) {
+		strcat(out, v[i]);
+		strcat(out, "\n");
+	}
+	free(v);
+	free(copy);
+	return out;
+}
+
+static void test_spool_equals_printer(void **state)
+{
+	struct fixture *fx = *state;
+	struct rc_fleet_dev *gpu = NULL;
+	char *want, *got, *rev, *a, *b;
+	struct expo e;
+
+	for (size_t i = 0; i < fx->fleet.n; i++)
+		if (fx->fdev[i].index == GPU001)
+			gpu = &fx->fdev[i];
+	assert_non_null(gpu);
+	assert_int_equal(rc_counters_add(&gpu->counters, "enp12s0np0", "pfc_pause_rx[3]",
+					 "ethtool:rx_prio3_pause", 12, false),
+			 0);
+	want = render(&fx->r);
+	got = spooled(fx, false);
+	assert_string_equal(got, want);
+	rev = spooled(fx, true);
+	if (parse_expo(rev, &e))
+		fail_msg("invalid exposition (%s):\n%s", e.why, rev);
+	a = sorted_lines(want);
+	b = sorted_lines(rev);
+	assert_string_equal(b, a);
+	free(a);
+	free(b);
+	free(want);
+	free(got);
+	free(rev);
+	rc_counters_fini(&gpu->counters);
+}
+
 static void test_device_counters(void **state)
 {
 	struct fixture *fx = *state;
@@ -1033,6 +1121,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_ports_equal_once_escaped_are_reported_once, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_device_counters, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_spool_equals_printer, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_fleet, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_host_textfile, setup, teardown),
 	};

@@ -209,8 +209,8 @@ static void after(void *ctx, size_t done)
 
 /* Verify the fabric through the stream; the heap is sampled after devices `first` and
  * `last` finished; returns the heap in use once the run is printed (fleet not freed). */
-static size_t verify(struct fabric *fb, unsigned parallel, struct probe *p,
-		     struct rc_stream_totals *t)
+static size_t verify_as(struct fabric *fb, enum rc_stream_format fmt, unsigned parallel,
+			struct probe *p, struct rc_stream_totals *t)
 {
 	struct rc_run_opts opts = {.root = "/", .dry_run = true};
 	struct rc_err err = {0};
@@ -222,11 +222,17 @@ static size_t verify(struct fabric *fb, unsigned parallel, struct probe *p,
 	assert_int_equal(rc_fleet_init(&fl, &fb->inv, &fb->pol, &opts, NULL, parallel, &err), 0);
 	fl.progress = false;
 	fl.disconnect_after_read = true;
-	assert_int_equal(rc_stream_verify(&fl, out, t, after, p, &err), 0);
+	assert_int_equal(rc_stream_verify_as(&fl, fmt, out, t, after, p, &err), 0);
 	heap = heap_in_use();
 	rc_fleet_fini(&fl);
 	fclose(out);
 	return heap;
+}
+
+static size_t verify(struct fabric *fb, unsigned parallel, struct probe *p,
+		     struct rc_stream_totals *t)
+{
+	return verify_as(fb, RC_STREAM_JSONL, parallel, p, t);
 }
 
 /* After each finished device the heap stays flat: the 900 devices finished between the
@@ -250,6 +256,28 @@ static void test_heap_flat_as_devices_finish(void **state)
 	assert_int_equal(t.hosts, 1000 - LEAVES);
 	per_dev = ((double)p.at_last - (double)p.at_first) / 900.0;
 	print_message("heap growth after each finished device: %.0f bytes\n", per_dev);
+	assert_true(per_dev <= MAX_BOUND_PER_DEV);
+	free_fabric(&fb);
+}
+
+/* The same for `verify --format prometheus` (what the timers run): every family's samples
+ * are spooled to disk as devices finish, so the heap stays as flat as jsonl's. */
+static void test_heap_flat_prometheus(void **state)
+{
+	struct fabric fb;
+	struct rc_stream_totals t;
+	struct probe p = {.first = 100, .last = 1000};
+	double per_dev;
+
+	(void)state;
+	make_fabric(&fb, 1000 - LEAVES);
+	verify_as(&fb, RC_STREAM_PROMETHEUS, 1, &p, &t);
+	assert_int_equal(p.calls, 1000);
+	assert_int_equal(t.devices, 1000);
+	assert_true(t.with_changes == 1000);
+	assert_int_equal(t.links, 2 * (1000 - LEAVES));
+	per_dev = ((double)p.at_last - (double)p.at_first) / 900.0;
+	print_message("prometheus: heap growth after each finished device: %.0f bytes\n", per_dev);
 	assert_true(per_dev <= MAX_BOUND_PER_DEV);
 	free_fabric(&fb);
 }
@@ -396,6 +424,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_brief_keeps_verdicts),
 	    cmocka_unit_test(test_heap_flat_as_devices_finish),
+	    cmocka_unit_test(test_heap_flat_prometheus),
 	    cmocka_unit_test(test_heap_per_device_100_vs_1000),
 	};
 
