@@ -420,16 +420,47 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 	return code;
 }
 
-/* verify --format jsonl or prometheus: each device printed (or spooled) and freed as it is
- * read; returns the exit code. */
-static int verify_stream(FILE *dst, struct rc_fleet *f, enum rc_stream_format fmt)
+/* verify's formats whose report is made while devices are read (each device printed, grouped
+ * or spooled, then freed: engine/report/stream.c): jsonl, prometheus, text. */
+static bool streams(enum rc_fleet_cmd cmd, enum report_format fmt, bool details)
 {
+	/* text with --details lists every device in inventory order: not streamed */
+	return fmt == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY &&
+				    (fmt == FMT_PROMETHEUS ||
+				     (fmt == FMT_TEXT && !details && rc_cli_verbosity() <= 0)));
+}
+
+/* Reads and prints as above; returns the exit code. */
+static int verify_stream(FILE *dst, struct rc_fleet *f, const struct cmd_opts *o)
+{
+	struct rc_stream_opts so = {.fmt = o->format == FMT_JSONL	 ? RC_STREAM_JSONL
+					   : o->format == FMT_PROMETHEUS ? RC_STREAM_PROMETHEUS
+									 : RC_STREAM_TEXT,
+				    .details = o->details || rc_cli_verbosity() > 0};
+	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
 	struct rc_stream_totals t;
 	struct rc_err err = {0};
+	int rc;
 
-	if (rc_stream_verify_as(f, fmt, dst, &t, NULL, NULL, &err)) {
+	if (so.fmt == RC_STREAM_TEXT && rc_cli_verbosity() < 0)
+		sink = fopen("/dev/null", "w");
+	rc = rc_stream_verify_as(f, &so, sink ? sink : dst, &t, NULL, NULL, &err);
+	if (sink)
+		fclose(sink);
+	if (rc) {
 		fprintf(stderr, "rocectl verify: %s\n", err.msg);
 		return RC_EXIT_ERROR;
+	}
+	if (so.fmt == RC_STREAM_TEXT) {
+		struct tally ty = {.devices = t.devices,
+				   .failed = t.failed,
+				   .with_changes = t.with_changes,
+				   .changes = t.changes};
+		struct rc_out out;
+
+		rc_out_init(&out, dst, RC_OUT_TEXT);
+		summary(&out, RC_FLEET_CMD_VERIFY, &ty);
+		rc_out_end(&out);
 	}
 	return t.failed ? RC_EXIT_ERROR
 	       : t.changes || t.bad_links || t.bad_hosts || t.deadlock_unprotected || t.cabling
@@ -670,10 +701,9 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		}
 		dst = report.f;
 	}
-	if (o.format == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY && o.format == FMT_PROMETHEUS)) {
+	if (streams(cmd, o.format, o.details)) {
 		/* reads while printing: each device is printed and freed as it finishes */
-		exit_code = verify_stream(
-		    dst, &f, o.format == FMT_JSONL ? RC_STREAM_JSONL : RC_STREAM_PROMETHEUS);
+		exit_code = verify_stream(dst, &f, &o);
 	} else {
 		rc_fleet_read(&f);
 		if (plan_path && check_saved_plan(&plan, &f))
@@ -681,7 +711,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	/* plan and apply leave a record (include/rocectl/history.h); verify changes nothing */
 	rc_txn_record_read(&txn);
-	if (o.format == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY && o.format == FMT_PROMETHEUS)) {
+	if (streams(cmd, o.format, o.details)) {
 		/* printed above */
 	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT || o.format == FMT_HTML) {
 		/* the same model, another printer: no text report is made to be thrown away */

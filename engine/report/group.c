@@ -6,6 +6,8 @@
  * comparisons a port at worst and keeps the memory of a 4,000-device verify what it is for
  * four.  What is printed is bounded too: each class has a budget of lines, and what does not
  * fit is one "and more" line, so that a fleet of any size, in sync or not, fits a screen. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +42,47 @@ void rc_group_init(struct rc_group *g, struct rc_out *o, enum rc_report_mode mod
 	g->grouped = g->v != NULL; /* out of memory: printed per device, as with --details */
 }
 
+int rc_group_in_order(struct rc_group *g, const struct rc_device *devices, size_t n)
+{
+	if (!g->grouped)
+		return 0;
+	g->clean_in = calloc((n + 63) / 64 + 1, sizeof(uint64_t));
+	if (!g->clean_in)
+		return -ENOMEM;
+	g->base = devices;
+	g->n_base = n;
+	return 0;
+}
+
+/* Device `dev` into bitmap *bits (made on first use): false when it is not kept that way
+ * (no order asked, not an inventory device, out of memory): its name is added now. */
+static bool mark(struct rc_group *g, uint64_t **bits, const struct rc_device *dev)
+{
+	size_t i;
+
+	if (!g->base || dev < g->base || dev >= g->base + g->n_base)
+		return false;
+	if (!*bits && !(*bits = calloc((g->n_base + 63) / 64 + 1, sizeof(uint64_t))))
+		return false;
+	i = (size_t)(dev - g->base);
+	(*bits)[i / 64] |= (uint64_t)1 << (i % 64);
+	return true;
+}
+
+/* The marked devices' names into `set`, in inventory order. */
+static void unfold(const struct rc_group *g, const uint64_t *bits, struct rc_nameset *set)
+{
+	for (size_t i = 0; bits && i < g->n_base; i++)
+		if (bits[i / 64] & ((uint64_t)1 << (i % 64)))
+			rc_nameset_add(set, g->base[i].name);
+}
+
 void rc_group_fini(struct rc_group *g)
 {
+	for (size_t i = 0; g->v && i < g->n; i++)
+		free(g->v[i].in);
+	free(g->clean_in);
+	g->clean_in = NULL;
 	free(g->v);
 	g->v = NULL;
 	g->n = 0;
@@ -68,6 +109,32 @@ static struct rc_group_kind *find(struct rc_group *g, enum rc_group_class cls, c
 	return k;
 }
 
+/* In order (rc_group_in_order): the kinds are printed in the order devices taken in
+ * inventory order would have made them: by the first device that has the kind, then by
+ * when that device added it (a device's findings are added together). */
+static void keep_first(struct rc_group *g, struct rc_group_kind *k, const struct rc_device *dev)
+{
+	size_t i;
+
+	if (!g->base || dev < g->base || dev >= g->base + g->n_base)
+		return;
+	i = (size_t)(dev - g->base);
+	g->adds++;
+	if (k->items && k->first_dev <= i)
+		return;
+	k->first_dev = i;
+	k->first_add = g->adds;
+}
+
+static int first_cmp(const void *x, const void *y)
+{
+	const struct rc_group_kind *a = x, *b = y;
+
+	if (a->first_dev != b->first_dev)
+		return a->first_dev < b->first_dev ? -1 : 1;
+	return a->first_add < b->first_add ? -1 : a->first_add > b->first_add;
+}
+
 void rc_group_add(struct rc_group *g, enum rc_group_class cls, const char *what, const char *note,
 		  const struct rc_device *dev, const char *port)
 {
@@ -84,12 +151,14 @@ void rc_group_add(struct rc_group *g, enum rc_group_class cls, const char *what,
 		}
 		return;
 	}
+	keep_first(g, k, dev);
 	k->items++;
 	if (k->last_seq != g->seq) {
 		k->last_seq = g->seq;
 		k->devices++;
 	}
-	rc_nameset_add(&k->dev, dev->name);
+	if (!mark(g, &k->in, dev))
+		rc_nameset_add(&k->dev, dev->name);
 	k->hosts |= dev->kind == RC_DEV_HOST;
 	k->switches |= dev->kind != RC_DEV_HOST;
 	if (port)
@@ -210,7 +279,8 @@ void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char
 	g->clean++;
 	g->clean_hosts |= dev->kind == RC_DEV_HOST;
 	g->clean_switches |= dev->kind != RC_DEV_HOST;
-	rc_nameset_add(&g->clean_set, dev->name);
+	if (!mark(g, &g->clean_in, dev))
+		rc_nameset_add(&g->clean_set, dev->name);
 }
 
 void rc_group_note(struct rc_group *g, const struct rc_device *dev, const char *note)
@@ -402,6 +472,15 @@ void rc_group_print(struct rc_group *g)
 
 	if (!g->grouped)
 		return;
+	if (g->base)
+		qsort(g->v, g->n, sizeof(*g->v), first_cmp);
+	for (size_t i = 0; i < g->n; i++) {
+		unfold(g, g->v[i].in, &g->v[i].dev);
+		/* ports came in the order devices finished */
+		if (g->base)
+			rc_nameset_sort(&g->v[i].port);
+	}
+	unfold(g, g->clean_in, &g->clean_set);
 	plan_lines(g, need, give);
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		enum rc_group_class c = order[i];

@@ -3,6 +3,7 @@
  * run of digits, zero padding kept as engine/config/range.c reads it back: "gpu[0001-2048]" is
  * gpu0001..gpu2048, "swp[1-32]" swp1..swp32. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/nameset.h"
@@ -190,4 +191,34 @@ size_t rc_nameset_format(const struct rc_nameset *s, char *buf, size_t len)
 	if (left && o + sizeof(more) <= len)
 		snprintf(buf + o, len - o, "%s", o ? more : more + 1);
 	return left;
+}
+
+/* A run's text around its number (a plain name: all of it). */
+static void frame(const struct rc_name_run *r, char *buf, size_t len)
+{
+	if (!r->num_len)
+		snprintf(buf, len, "%s", r->name);
+	else
+		snprintf(buf, len, "%.*s%s", (int)r->num_at, r->name, suffix_of(r));
+}
+
+static int run_cmp(const void *x, const void *y)
+{
+	const struct rc_name_run *a = x, *b = y;
+	char fa[RC_NAME_MAX], fb[RC_NAME_MAX];
+	int c;
+
+	frame(a, fa, sizeof(fa));
+	frame(b, fb, sizeof(fb));
+	c = strcmp(fa, fb);
+	if (c)
+		return c;
+	if (a->num_at != b->num_at)
+		return a->num_at < b->num_at ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+void rc_nameset_sort(struct rc_nameset *s)
+{
+	qsort(s->run, s->n_runs, sizeof(s->run[0]), run_cmp);
 }

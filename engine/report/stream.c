@@ -25,6 +25,8 @@ struct stream {
 	struct rc_fleet *f;
 	enum rc_stream_format fmt;
 	struct rc_prom_spool prom; /* RC_STREAM_PROMETHEUS: the families' samples so far */
+	struct rc_group group;	   /* RC_STREAM_TEXT: the devices' findings, grouped */
+	struct rc_checks checks;   /* RC_STREAM_TEXT: the link and host checks */
 	struct rc_out out;
 	pthread_mutex_t lock;
 	struct rc_stream_totals *t;
@@ -272,6 +274,10 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	merge_cabling(s, &mine);
 	if (s->fmt == RC_STREAM_PROMETHEUS) {
 		rc_prom_spool_device(&s->prom, dev, d);
+	} else if (s->fmt == RC_STREAM_TEXT) {
+		rc_group_device(&s->group, dev, rc_driver_name_for(dev), d->rc ? NULL : c,
+				d->rc ? d->err.msg : NULL,
+				&(struct rc_report_times){.read = true, .read_ms = d->read_ms});
 	} else {
 		line_open(s, "device");
 		rc_report_device_timed(
@@ -326,6 +332,10 @@ static void print_links(struct stream *s, struct rc_link_check *lc)
 			rc_prom_spool_link(&s->prom, inv, l, lc->status);
 			continue;
 		}
+		if (s->fmt == RC_STREAM_TEXT) {
+			rc_checks_link(&s->checks, inv, lc);
+			continue;
+		}
 		line_open(s, "link");
 		rc_report_link(&s->out, inv, lc);
 		line_close(s);
@@ -362,6 +372,10 @@ static void print_hosts(struct stream *s, struct rc_host_check *hc)
 		s->t->bad_hosts += hc->status != RC_CHECK_OK;
 		if (s->fmt == RC_STREAM_PROMETHEUS) {
 			rc_prom_spool_host(&s->prom, inv, dev, hc->status);
+			continue;
+		}
+		if (s->fmt == RC_STREAM_TEXT) {
+			rc_checks_host(&s->checks, inv, hc);
 			continue;
 		}
 		line_open(s, "host");
@@ -402,6 +416,8 @@ static int print_deadlock(struct stream *s, struct rc_err *err)
 	if (s->fmt == RC_STREAM_PROMETHEUS) {
 		s->t->deadlock_unprotected = rc_deadlock_unprotected_ends(&dl, &e);
 		rc_report_deadlock_prom_n(s->out.f, &dl, s->t->deadlock_unprotected);
+	} else if (s->fmt == RC_STREAM_TEXT) {
+		rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
 	} else {
 		section_open(s);
 		rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
@@ -510,6 +526,11 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		s->t->cabling = s->cab.n;
 		return 0;
 	}
+	if (s->fmt == RC_STREAM_TEXT) {
+		s->t->cabling =
+		    rc_report_cabling_states(&s->out, inv, cab_state, cab_why, s, &s->cab);
+		return 0;
+	}
 	section_open(s);
 	s->t->cabling = rc_report_cabling_states(&s->out, inv, cab_state, cab_why, s, &s->cab);
 	section_close(s);
@@ -540,13 +561,27 @@ static void print_summary(struct stream *s)
 int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 		     void (*after)(void *ctx, size_t done), void *ctx, struct rc_err *err)
 {
-	return rc_stream_verify_as(f, RC_STREAM_JSONL, out, t, after, ctx, err);
+	return rc_stream_verify_as(f, &(struct rc_stream_opts){.fmt = RC_STREAM_JSONL}, out, t,
+				   after, ctx, err);
 }
 
-int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out,
+/* Text: the devices' findings grouped, kept in inventory order whatever order they finish
+ * in (rc_group_in_order). */
+static int text_begin(struct stream *s, bool details, struct rc_err *err)
+{
+	rc_out_init(&s->out, s->out.f, RC_OUT_TEXT);
+	s->out.details = details;
+	rc_group_init(&s->group, &s->out, RC_REPORT_VERIFY);
+	if (rc_group_in_order(&s->group, s->f->inv->devices, s->f->inv->n_devices))
+		return rc_errf(err, ENOMEM, "out of memory");
+	return 0;
+}
+
+int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE *out,
 			struct rc_stream_totals *t, void (*after)(void *ctx, size_t done),
 			void *ctx, struct rc_err *err)
 {
+	enum rc_stream_format fmt = o->fmt;
 	struct stream s = {.f = f, .fmt = fmt, .t = t, .after = after, .ctx = ctx};
 	struct rc_link_check *lc = NULL;
 	struct rc_host_check *hc = NULL;
@@ -557,6 +592,8 @@ int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out
 	rc = index_links(&s, err);
 	if (!rc && fmt == RC_STREAM_PROMETHEUS)
 		rc = rc_prom_spool_init(&s.prom, err);
+	if (!rc && fmt == RC_STREAM_TEXT)
+		rc = text_begin(&s, o->details, err);
 	if (!rc) {
 		lc = malloc(sizeof(*lc));
 		hc = malloc(sizeof(*hc));
@@ -571,15 +608,21 @@ int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out
 		f->on_read = NULL;
 		f->on_read_ctx = NULL;
 		pthread_mutex_destroy(&s.lock);
+		if (fmt == RC_STREAM_TEXT) {
+			rc_group_print(&s.group);
+			rc_checks_begin(&s.checks, &s.out);
+		}
 		print_links(&s, lc);
 		print_hosts(&s, hc);
+		if (fmt == RC_STREAM_TEXT)
+			rc_checks_end(&s.checks);
 		if (fmt == RC_STREAM_PROMETHEUS)
 			rc = rc_prom_spool_write(&s.prom, out, time(NULL), err);
 		if (!rc)
 			rc = print_deadlock(&s, err);
 		if (!rc)
 			rc = print_cabling(&s, err);
-		if (fmt != RC_STREAM_PROMETHEUS)
+		if (fmt == RC_STREAM_JSONL)
 			print_summary(&s);
 		fflush(out);
 	}
@@ -587,6 +630,8 @@ int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out
 	free(hc);
 	if (fmt == RC_STREAM_PROMETHEUS)
 		rc_prom_spool_fini(&s.prom);
+	if (fmt == RC_STREAM_TEXT)
+		rc_group_fini(&s.group);
 	free(s.first);
 	free(s.ends);
 	free(s.brief);

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rocectl/inventory.h"
 #include "rocectl/nameset.h"
@@ -49,6 +50,8 @@ struct rc_group_kind {
 	bool hosts, switches;
 	struct rc_nameset dev, port; /* links: a-end devices, b-end devices */
 	size_t last_seq;	     /* the device last counted in `devices` */
+	uint64_t *in;		     /* rc_group_in_order: the devices, by inventory index */
+	size_t first_dev, first_add; /* rc_group_in_order: where it would have come first */
 };
 
 struct rc_group {
@@ -66,6 +69,10 @@ struct rc_group {
 	size_t clean;
 	bool clean_hosts, clean_switches;
 	struct rc_nameset clean_set;
+	/* rc_group_in_order: the inventory's devices; the names are listed from bitmaps */
+	const struct rc_device *base;
+	size_t n_base, adds;
+	uint64_t *clean_in;
 };
 
 /* Begin the device part of a report on `o`; fini frees it (rc_group_print prints it). */
@@ -81,6 +88,11 @@ void rc_group_note(struct rc_group *g, const struct rc_device *dev, const char *
  * device's name for a host check), NULL for none. */
 void rc_group_add(struct rc_group *g, enum rc_group_class cls, const char *what, const char *note,
 		  const struct rc_device *dev, const char *port);
+/* Devices come in any order (the streaming verify adds each as it finishes): each kind keeps
+ * a bitmap of the inventory's `n` devices instead of adding names as they come, and the
+ * names are folded in inventory order when printed, as if added in that order.  n bits a
+ * kind: flat.  0, or -ENOMEM (then names are added as they come). */
+int rc_group_in_order(struct rc_group *g, const struct rc_device *devices, size_t n);
 /* Print what was grouped (nothing when not grouped). */
 void rc_group_print(struct rc_group *g);
 void rc_group_fini(struct rc_group *g);

@@ -38,5 +38,8 @@ void rc_nameset_add(struct rc_nameset *s, const char *name);
  * dropped, it ends in ",..." after the runs that fit.  Returns how many names the text leaves
  * out (those dropped, with any repeats among them, and those of the runs that did not fit). */
 size_t rc_nameset_format(const struct rc_nameset *s, char *buf, size_t len);
+/* The runs in name order (the text around the number, then the number), for a set whose
+ * names came in no particular order: the same names print the same way. */
+void rc_nameset_sort(struct rc_nameset *s);
 
 #endif

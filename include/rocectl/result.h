@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "rocectl/fleet.h"
+#include "rocectl/group.h"
 #include "rocectl/print.h"
 
 enum rc_check_status {
@@ -96,6 +97,20 @@ bool rc_host_check_end(struct rc_host_check *hc);
  * and counts the checks that are not ok. */
 void rc_report_checks(struct rc_out *o, const struct rc_result *r, size_t *bad_links,
 		      size_t *bad_hosts);
+/* The same one check at a time (the streaming verify has no result): begin, every link,
+ * then every host, end (which prints the grouped text and the counts line). */
+struct rc_checks {
+	struct rc_out *o;
+	struct rc_group g;
+	int section; /* not grouped: 0 none yet, 1 links, 2 hosts, 3 closed */
+	size_t n_links, bad_links, n_hosts, bad_hosts;
+};
+void rc_checks_begin(struct rc_checks *c, struct rc_out *o);
+void rc_checks_link(struct rc_checks *c, const struct rc_inventory *inv,
+		    const struct rc_link_check *lc);
+void rc_checks_host(struct rc_checks *c, const struct rc_inventory *inv,
+		    const struct rc_host_check *hc);
+void rc_checks_end(struct rc_checks *c);
 /* One link or host check as a JSON object (or its text lines). */
 void rc_report_link(struct rc_out *o, const struct rc_inventory *inv,
 		    const struct rc_link_check *c);

@@ -68,9 +68,16 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
 /* The same reading and checks, printed in another format: RC_STREAM_PROMETHEUS writes the
  * file rc_report_prometheus, rc_report_deadlock_prom and rc_report_cabling_prom would (each
  * family one group; the devices in the order they finished), its samples spooled to disk
- * while devices are read (struct rc_prom_spool), so that memory stays flat. */
-enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS };
-int rc_stream_verify_as(struct rc_fleet *f, enum rc_stream_format fmt, FILE *out,
+ * while devices are read (struct rc_prom_spool); RC_STREAM_TEXT the text report's devices
+ * (grouped, include/rocectl/group.h; with `details` each device as it finishes), link and
+ * host checks, deadlock and cabling sections, without its summary line (the caller's, from
+ * the totals).  Memory stays flat in each. */
+enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT };
+struct rc_stream_opts {
+	enum rc_stream_format fmt;
+	bool details; /* text: every device and field (--details, -v) */
+};
+int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE *out,
 			struct rc_stream_totals *t, void (*after)(void *ctx, size_t done),
 			void *ctx, struct rc_err *err);
 

@@ -222,7 +222,9 @@ static size_t verify_as(struct fabric *fb, enum rc_stream_format fmt, unsigned p
 	assert_int_equal(rc_fleet_init(&fl, &fb->inv, &fb->pol, &opts, NULL, parallel, &err), 0);
 	fl.progress = false;
 	fl.disconnect_after_read = true;
-	assert_int_equal(rc_stream_verify_as(&fl, fmt, out, t, after, p, &err), 0);
+	assert_int_equal(
+	    rc_stream_verify_as(&fl, &(struct rc_stream_opts){.fmt = fmt}, out, t, after, p, &err),
+	    0);
 	heap = heap_in_use();
 	rc_fleet_fini(&fl);
 	fclose(out);
@@ -278,6 +280,27 @@ static void test_heap_flat_prometheus(void **state)
 	assert_int_equal(t.links, 2 * (1000 - LEAVES));
 	per_dev = ((double)p.at_last - (double)p.at_first) / 900.0;
 	print_message("prometheus: heap growth after each finished device: %.0f bytes\n", per_dev);
+	assert_true(per_dev <= MAX_BOUND_PER_DEV);
+	free_fabric(&fb);
+}
+
+/* And for the default text report: the devices' findings grouped as they finish, a bitmap
+ * of the fabric's devices per kind of finding, no device kept. */
+static void test_heap_flat_text(void **state)
+{
+	struct fabric fb;
+	struct rc_stream_totals t;
+	struct probe p = {.first = 100, .last = 1000};
+	double per_dev;
+
+	(void)state;
+	make_fabric(&fb, 1000 - LEAVES);
+	verify_as(&fb, RC_STREAM_TEXT, 1, &p, &t);
+	assert_int_equal(p.calls, 1000);
+	assert_int_equal(t.devices, 1000);
+	assert_true(t.with_changes == 1000);
+	per_dev = ((double)p.at_last - (double)p.at_first) / 900.0;
+	print_message("text: heap growth after each finished device: %.0f bytes\n", per_dev);
 	assert_true(per_dev <= MAX_BOUND_PER_DEV);
 	free_fabric(&fb);
 }
@@ -425,6 +448,7 @@ int main(void)
 	    cmocka_unit_test(test_brief_keeps_verdicts),
 	    cmocka_unit_test(test_heap_flat_as_devices_finish),
 	    cmocka_unit_test(test_heap_flat_prometheus),
+	    cmocka_unit_test(test_heap_flat_text),
 	    cmocka_unit_test(test_heap_per_device_100_vs_1000),
 	};
 
