@@ -722,12 +722,9 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	}
 	fflush(stdout); /* the report before what the confirm step says */
 	exit_code = rc_txn_end(&txn, exit_code, false);
-	if (dst != stdout) {
-		dst = stdout;
-		if (rc_atomic_commit(&report, &err)) {
-			fprintf(stderr, "rocectl verify: %s\n", err.msg);
-			exit_code = RC_EXIT_ERROR;
-		}
+	if (dst != stdout && rc_atomic_commit(&report, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		exit_code = RC_EXIT_ERROR;
 	}
 	fflush(stdout);
 	if (cmd == RC_FLEET_CMD_PLAN && o.output && exit_code != RC_EXIT_ERROR) {
