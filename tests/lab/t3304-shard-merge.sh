@@ -180,4 +180,32 @@ test_expect_success 'another policy than the shards had, a jsonl made without --
 	merge_refuses "without \"shard_data\"" "$TMP/one.jsonl"
 '
 
+test_expect_success 'the Kubernetes Job script, run as its three pods would, merges the switches' '
+	python3 -c "import yaml" &&
+	python3 -c "
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+cj = [d for d in docs if d[\"kind\"] == \"CronJob\"][0]
+print(cj[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"][\"containers\"][0][\"args\"][0])
+" "$SRC_DIR/dist/kubernetes/rocectl-verify-sharded-job.yaml" >"$TMP/job.sh" &&
+	printf "#!/bin/sh\nexec \"%s\" exec \"%s\" -- \"%s\" \"\$@\"\n" "$LAB_CMD" "$LAB" \
+		"$ROCECTL" >"$TMP/rocectl-in-lab" && chmod +x "$TMP/rocectl-in-lab" &&
+	sed -e "s|/usr/bin/rocectl|$TMP/rocectl-in-lab|g" -e "s|/etc/rocectl/policy.yaml|$POLICY|g" \
+		-e "s|/etc/rocectl/inventory.yaml|$INV|g" -e "s|/shards/|$TMP/shards/|g" \
+		-e "s|sleep 10|sleep 1|" "$TMP/job.sh" >"$TMP/pod.sh" &&
+	mkdir -p "$TMP/shards" &&
+	for i in 2 1 0; do
+		JOB_COMPLETION_INDEX=$i SHARDS=3 JOB_NAME=j1 MERGE_WAIT_SECONDS=120 \
+			sh "$TMP/pod.sh" >"$TMP/pod$i.log" 2>&1 &
+	done &&
+	wait &&
+	ls "$TMP/shards/j1" | sort | tr "\n" " " | grep -q "^merged.json shard-1.jsonl shard-2.jsonl shard-3.jsonl $" &&
+	grep -q "verify --merge: exit 2" "$TMP/pod0.log" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --limit switch --format json \
+		>"$TMP/sw.json" 2>/dev/null &&
+	jq -S "$NORM" "$TMP/sw.json" >"$TMP/sw.norm" &&
+	jq -S "$NORM" "$TMP/shards/j1/merged.json" | diff -u "$TMP/sw.norm" - ||
+	{ tail -n 5 "$TMP"/pod*.log; false; }
+'
+
 test_done
