@@ -687,7 +687,6 @@ static int verify_merge(const struct cmd_opts *o, char **files)
 					   : print_report(dst, RC_FLEET_CMD_VERIFY, o, &f);
 	if (dst != stdout) {
 		fclose(dst);
-		dst = stdout;
 		if (rc_write_atomic(o->output, buf, buf_len, 0644, "report", &err)) {
 			fprintf(stderr, "rocectl verify: %s\n", err.msg);
 			exit_code = RC_EXIT_ERROR;
