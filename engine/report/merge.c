@@ -257,7 +257,7 @@ static int read_change(struct rc_merge *m, const cJSON *c, struct rc_change *out
 
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsObject(c))
-		return bad(m, err, "a change is not an object%s", "");
+		return bad(m, err, "a change is not an object");
 	if ((rc = get_str(m, c, "port", out->port, sizeof(out->port), false, err)) ||
 	    (rc = get_str(m, c, "field", out->field, sizeof(out->field), false, err)) ||
 	    (rc = get_str(m, c, "kind", kind, sizeof(kind), false, err)) ||
@@ -303,7 +303,7 @@ static int read_changes(struct rc_merge *m, const cJSON *dev, struct rc_changes 
 		uint32_t bit = cJSON_IsString(c) ? field_bit(c->valuestring) : 0;
 
 		if (!bit)
-			return bad(m, err, "\"unverified\" names an unknown field group%s", "");
+			return bad(m, err, "\"unverified\" names an unknown field group");
 		out->unverified |= bit;
 	}
 	cJSON_ArrayForEach(c, arr)
@@ -348,7 +348,7 @@ static int read_brief(struct rc_merge *m, const cJSON *e, struct rc_port_brief *
 		if ((rc = get_u64(m, e, keys[i], max[i], &v[i], err)))
 			return rc;
 	if (!(v[0] & RC_BRIEF_READ))
-		return bad(m, err, "a link end that was not read%s", "");
+		return bad(m, err, "a link end that was not read");
 	*b = (struct rc_port_brief){.flags = (uint8_t)v[0],
 				    .known = (uint32_t)v[1],
 				    .unsupported = (uint32_t)v[2],
@@ -381,7 +381,7 @@ static int read_ends(struct rc_merge *m, size_t dev, const cJSON *ends, struct r
 		struct rc_port_brief b;
 
 		if (!cJSON_IsObject(e))
-			return bad(m, err, "a link end is not an object%s", "");
+			return bad(m, err, "a link end is not an object");
 		if ((rc = get_str(m, e, "port", p->name, sizeof(p->name), false, err)) ||
 		    (rc = read_brief(m, e, &b, err)))
 			return rc;
@@ -408,7 +408,7 @@ static int read_lldp(struct rc_merge *m, const cJSON *l, struct rc_fleet_dev *d,
 	if (!cJSON_IsObject(l))
 		return bad(m, err, "expected an object \"%s\"", "lldp");
 	if (!cJSON_IsArray(nb) || !cJSON_IsArray(ids))
-		return bad(m, err, "expected arrays \"neighbors\" and \"ids\"%s", "");
+		return bad(m, err, "expected arrays \"neighbors\" and \"ids\"");
 	ld = d->lldp = calloc(1, sizeof(*ld));
 	if (!ld)
 		return rc_errf(err, ENOMEM, "out of memory");
@@ -432,7 +432,7 @@ static int read_lldp(struct rc_merge *m, const cJSON *l, struct rc_fleet_dev *d,
 		char port[RC_NAME_MAX], dev[RC_NAME_MAX], rport[RC_NAME_MAX];
 
 		if (!cJSON_IsObject(e))
-			return bad(m, err, "a neighbour is not an object%s", "");
+			return bad(m, err, "a neighbour is not an object");
 		if ((rc = get_str(m, e, "port", port, sizeof(port), false, err)) ||
 		    (rc = get_str(m, e, "device", dev, sizeof(dev), false, err)) ||
 		    (rc = get_str(m, e, "remote_port", rport, sizeof(rport), false, err)))
@@ -445,7 +445,7 @@ static int read_lldp(struct rc_merge *m, const cJSON *l, struct rc_fleet_dev *d,
 		char port[RC_NAME_MAX], alias[RC_NAME_MAX], mac[18];
 
 		if (!cJSON_IsObject(e))
-			return bad(m, err, "a port identity is not an object%s", "");
+			return bad(m, err, "a port identity is not an object");
 		if ((rc = get_str(m, e, "port", port, sizeof(port), false, err)) ||
 		    (rc = get_str(m, e, "alias", alias, sizeof(alias), false, err)) ||
 		    (rc = get_str(m, e, "mac", mac, sizeof(mac), false, err)))
@@ -480,8 +480,7 @@ static int read_device(struct rc_merge *m, const cJSON *line, struct rc_err *err
 	if (!cJSON_IsObject(data))
 		return bad(m, err,
 			   "a device without \"shard_data\": not made by verify --shard K/N "
-			   "--format jsonl%s",
-			   "");
+			   "--format jsonl");
 	if ((rc = get_str(m, dev, "device", name, sizeof(name), false, err)))
 		return rc;
 	i = device_index(m, name);
@@ -526,8 +525,7 @@ static int read_summary(struct rc_merge *m, const cJSON *line, struct rc_err *er
 	if (!cJSON_IsObject(s))
 		return bad(m, err, "expected an object \"%s\"", "summary");
 	if (!cJSON_IsObject(sh))
-		return bad(m, err, "a summary without \"shard\": not made by verify --shard K/N%s",
-			   "");
+		return bad(m, err, "a summary without \"shard\": not made by verify --shard K/N");
 	if ((rc = get_u64(m, s, "devices", SIZE_MAX, &devices, err)) ||
 	    (rc = get_u64(m, s, "errors", SIZE_MAX, &errors, err)) ||
 	    (rc = get_u64(m, sh, "count", RC_SHARD_MAX, &count, err)) ||
@@ -537,21 +535,19 @@ static int read_summary(struct rc_merge *m, const cJSON *line, struct rc_err *er
 	    (rc = get_str(m, sh, "inventory_sha256", isha, sizeof(isha), false, err)))
 		return rc;
 	if (index == 0)
-		return bad(m, err, "shard index 0%s", "");
+		return bad(m, err, "shard index 0");
 	if (devices != m->devices_in_file || errors != m->failed_in_file)
 		return bad(m, err,
 			   "the summary counts other devices than the file's lines "
-			   "(a line lost?)%s",
-			   "");
+			   "(a line lost?)");
 	if (m->count && count != m->count)
-		return bad(m, err, "the files are shards of different counts N%s", "");
+		return bad(m, err, "the files are shards of different counts N");
 	if (m->count && strcmp(limit, m->limit))
 		return bad(m, err, "the files were made with different --limit ('%s')", limit);
 	if (m->policy_sha256 && strcmp(psha, m->policy_sha256))
-		return bad(m, err, "made with another policy than -p (its SHA-256 differs)%s", "");
+		return bad(m, err, "made with another policy than -p (its SHA-256 differs)");
 	if (m->inventory_sha256 && strcmp(isha, m->inventory_sha256))
-		return bad(m, err, "made with another inventory than -i (its SHA-256 differs)%s",
-			   "");
+		return bad(m, err, "made with another inventory than -i (its SHA-256 differs)");
 	if (m->seen_index[index]) {
 		char what[32];
 
@@ -586,15 +582,15 @@ int rc_merge_line(struct rc_merge *m, const char *text, size_t len, struct rc_er
 
 	m->line++;
 	if (m->summary)
-		return bad(m, err, "a line after the summary%s", "");
+		return bad(m, err, "a line after the summary");
 	line = cJSON_ParseWithLength(text, len);
 	if (!cJSON_IsObject(line)) {
 		cJSON_Delete(line);
-		return bad(m, err, "not a JSON object (a garbled or cut line)%s", "");
+		return bad(m, err, "not a JSON object (a garbled or cut line)");
 	}
 	v = cJSON_GetObjectItemCaseSensitive(line, "schema_version");
 	if (!cJSON_IsNumber(v) || v->valuedouble != RC_JSON_SCHEMA_VERSION)
-		rc = bad(m, err, "not a rocectl line of this schema_version%s", "");
+		rc = bad(m, err, "not a rocectl line of this schema_version");
 	else if (cJSON_GetObjectItemCaseSensitive(line, "device"))
 		rc = read_device(m, line, err);
 	else if (cJSON_GetObjectItemCaseSensitive(line, "summary"))
@@ -603,7 +599,7 @@ int rc_merge_line(struct rc_merge *m, const char *text, size_t len, struct rc_er
 		 !cJSON_GetObjectItemCaseSensitive(line, "host") &&
 		 !cJSON_GetObjectItemCaseSensitive(line, "deadlock") &&
 		 !cJSON_GetObjectItemCaseSensitive(line, "cabling"))
-		rc = bad(m, err, "not a line of verify --format jsonl%s", "");
+		rc = bad(m, err, "not a line of verify --format jsonl");
 	/* the shard's own link, host, deadlock and cabling lines are made again from all */
 	cJSON_Delete(line);
 	return rc;
@@ -619,6 +615,33 @@ int rc_merge_end_file(struct rc_merge *m, struct rc_err *err)
 	return 0;
 }
 
+/* One line of `in` into *buf (grown, at most MERGE_LINE_MAX + 1 bytes kept): its length
+ * with the newline, 0 at the end, -EFBIG for a longer line (read no further). */
+static ssize_t read_line(FILE *in, char **buf, size_t *cap)
+{
+	size_t len = 0;
+
+	for (;;) {
+		if (len + 4096 > *cap) {
+			size_t want = *cap ? *cap * 2 : 65536;
+			char *p;
+
+			if (len > MERGE_LINE_MAX)
+				return -EFBIG;
+			p = realloc(*buf, want);
+			if (!p)
+				return -ENOMEM;
+			*buf = p;
+			*cap = want;
+		}
+		if (!fgets(*buf + len, (int)(*cap - len), in))
+			return (ssize_t)len;
+		len += strlen(*buf + len);
+		if (len && (*buf)[len - 1] == '\n')
+			return (ssize_t)len;
+	}
+}
+
 int rc_merge_file(struct rc_merge *m, FILE *in, const char *name, struct rc_err *err)
 {
 	char *buf = NULL;
@@ -627,13 +650,16 @@ int rc_merge_file(struct rc_merge *m, FILE *in, const char *name, struct rc_err 
 	int rc = 0;
 
 	rc_merge_begin_file(m, name);
-	while (!rc && (n = getline(&buf, &cap, in)) >= 0) {
-		if ((size_t)n > MERGE_LINE_MAX)
-			rc = bad(m, err, "a line longer than 16 MiB%s", "");
-		else if (n == 0 || buf[n - 1] != '\n')
+	while (!rc && (n = read_line(in, &buf, &cap)) != 0) {
+		if (n == -ENOMEM)
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		else if (n < 0 || (size_t)n > MERGE_LINE_MAX)
+			rc = (m->line++, bad(m, err, "a line longer than 16 MiB"));
+		else if (buf[n - 1] != '\n')
 			/* each line ends in a newline: one that does not was cut */
-			rc = (m->line++,
-			      bad(m, err, "a line without its newline (cut short)%s", ""));
+			rc = (m->line++, bad(m, err, "a line without its newline (cut short)"));
+		else if (memchr(buf, '\0', (size_t)n - 1))
+			rc = (m->line++, bad(m, err, "a NUL byte in the line (not JSON text)"));
 		else
 			rc = rc_merge_line(m, buf, (size_t)n - 1, err);
 	}

@@ -147,12 +147,16 @@ test_expect_success 'a file cut short: refused, nothing printed' '
 	merge_refuses "cut" "$TMP/s1.jsonl" "$TMP/cut-mid.jsonl" "$TMP/s3.jsonl"
 '
 
-test_expect_success 'a garbled line, a line lost: refused' '
+test_expect_success 'a garbled line, a line lost, a line too long, a NUL: refused' '
 	sed "2s/\"device\":{/\"device\":{{/" "$TMP/s1.jsonl" >"$TMP/garbled.jsonl" &&
 	merge_refuses "garbled.jsonl:2: not a JSON object" "$TMP/garbled.jsonl" "$TMP/s2.jsonl" \
 		"$TMP/s3.jsonl" &&
 	sed 1d "$TMP/s1.jsonl" >"$TMP/lost.jsonl" &&
-	merge_refuses "a line lost" "$TMP/lost.jsonl" "$TMP/s2.jsonl" "$TMP/s3.jsonl"
+	merge_refuses "a line lost" "$TMP/lost.jsonl" "$TMP/s2.jsonl" "$TMP/s3.jsonl" &&
+	head -c 17000000 /dev/zero | tr "\\0" x >"$TMP/long.jsonl" &&
+	merge_refuses "long.jsonl:1: a line longer than 16 MiB" "$TMP/long.jsonl" &&
+	{ head -n 1 "$TMP/s1.jsonl" | tr "}" "\\0"; } >"$TMP/nul.jsonl" &&
+	merge_refuses "nul.jsonl:1: a NUL byte" "$TMP/nul.jsonl"
 '
 
 test_expect_success 'a device in two shards, a file given twice: refused' '
