@@ -616,13 +616,15 @@ int rc_merge_end_file(struct rc_merge *m, struct rc_err *err)
 }
 
 /* One line of `in` into *buf (grown, at most MERGE_LINE_MAX + 1 bytes kept): its length
- * with the newline, 0 at the end, -EFBIG for a longer line (read no further). */
+ * with the newline, 0 at the end, -EFBIG for a longer line (read no further).  Byte by
+ * byte: a NUL in the line must not end it (fgets would hide what follows). */
 static ssize_t read_line(FILE *in, char **buf, size_t *cap)
 {
 	size_t len = 0;
+	int c;
 
-	for (;;) {
-		if (len + 4096 > *cap) {
+	while ((c = getc_unlocked(in)) != EOF) {
+		if (len == *cap) {
 			size_t want = *cap ? *cap * 2 : 65536;
 			char *p;
 
@@ -634,12 +636,11 @@ static ssize_t read_line(FILE *in, char **buf, size_t *cap)
 			*buf = p;
 			*cap = want;
 		}
-		if (!fgets(*buf + len, (int)(*cap - len), in))
-			return (ssize_t)len;
-		len += strlen(*buf + len);
-		if (len && (*buf)[len - 1] == '\n')
-			return (ssize_t)len;
+		(*buf)[len++] = (char)c;
+		if (c == '\n')
+			break;
 	}
+	return (ssize_t)len;
 }
 
 int rc_merge_file(struct rc_merge *m, FILE *in, const char *name, struct rc_err *err)
