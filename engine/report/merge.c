@@ -236,7 +236,7 @@ void rc_merge_begin_file(struct rc_merge *m, const char *name)
 	m->path = name;
 	m->line = 0;
 	m->summary = false;
-	m->devices_in_file = m->failed_in_file = 0;
+	m->devices_in_file = m->failed_in_file = m->drift_in_file = 0;
 }
 
 static uint32_t field_bit(const char *name)
@@ -511,6 +511,9 @@ static int read_device(struct rc_merge *m, const cJSON *line, struct rc_err *err
 	d->run.read_ok = !d->rc;
 	d->n_changes = (int)rc_changes_count(&d->run.changes, RC_CHANGE_SET);
 	m->devices_in_file++;
+	if (!d->rc)
+		m->drift_in_file += rc_changes_count(&d->run.changes, RC_CHANGE_SET) +
+				    rc_changes_count(&d->run.changes, RC_CHANGE_UNKNOWN);
 	return 0;
 }
 
@@ -519,7 +522,7 @@ static int read_summary(struct rc_merge *m, const cJSON *line, struct rc_err *er
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(line, "summary");
 	const cJSON *sh = cJSON_GetObjectItemCaseSensitive(line, "shard");
 	char limit[sizeof(m->limit)], psha[RC_SHA256_HEX_LEN], isha[RC_SHA256_HEX_LEN];
-	uint64_t devices, errors, index, count;
+	uint64_t devices, errors, drift, index, count;
 	int rc;
 
 	if (!cJSON_IsObject(s))
@@ -528,6 +531,7 @@ static int read_summary(struct rc_merge *m, const cJSON *line, struct rc_err *er
 		return bad(m, err, "a summary without \"shard\": not made by verify --shard K/N");
 	if ((rc = get_u64(m, s, "devices", SIZE_MAX, &devices, err)) ||
 	    (rc = get_u64(m, s, "errors", SIZE_MAX, &errors, err)) ||
+	    (rc = get_u64(m, s, "drifted_fields", SIZE_MAX, &drift, err)) ||
 	    (rc = get_u64(m, sh, "count", RC_SHARD_MAX, &count, err)) ||
 	    (rc = get_u64(m, sh, "index", count, &index, err)) ||
 	    (rc = get_str(m, sh, "limit", limit, sizeof(limit), false, err)) ||
@@ -536,7 +540,8 @@ static int read_summary(struct rc_merge *m, const cJSON *line, struct rc_err *er
 		return rc;
 	if (index == 0)
 		return bad(m, err, "shard index 0");
-	if (devices != m->devices_in_file || errors != m->failed_in_file)
+	if (devices != m->devices_in_file || errors != m->failed_in_file ||
+	    drift != m->drift_in_file)
 		return bad(m, err,
 			   "the summary counts other devices than the file's lines "
 			   "(a line lost?)");

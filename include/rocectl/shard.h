@@ -81,7 +81,7 @@ struct rc_merge {
 	const char *path;
 	size_t line;
 	bool summary;
-	size_t devices_in_file, failed_in_file;
+	size_t devices_in_file, failed_in_file, drift_in_file;
 };
 
 int rc_merge_init(struct rc_merge *m, const struct rc_inventory *inv, const struct rc_policy *pol,

@@ -169,9 +169,11 @@ test_expect_success 'a device in two shards, a file given twice: refused' '
 test_expect_success 'a shard missing, a device of the inventory in no file: refused' '
 	merge_refuses "shard 2/3 is missing" "$TMP/s1.jsonl" "$TMP/s3.jsonl" &&
 	name=$(head -n 1 "$TMP/s3.jsonl" | jq -r .device.device) &&
+	drift=$(head -n 1 "$TMP/s3.jsonl" |
+		jq "[.device.changes[] | select(.kind == \"set\" or .kind == \"unknown\")] | length") &&
 	{ sed "1d;\$d" "$TMP/s3.jsonl";
-	  tail -n 1 "$TMP/s3.jsonl" | jq -c ".summary.devices -= 1 |
-		.summary.errors = 0"; } >"$TMP/short.jsonl" &&
+	  tail -n 1 "$TMP/s3.jsonl" | jq -c --argjson d "$drift" ".summary.devices -= 1 |
+		.summary.drifted_fields -= \$d | .summary.errors = 0"; } >"$TMP/short.jsonl" &&
 	merge_refuses "of the selection in no file ($name)" "$TMP/s1.jsonl" "$TMP/s2.jsonl" \
 		"$TMP/short.jsonl"
 '
