@@ -6,8 +6,8 @@
 # ends, the spines, another shard reads), merged with `verify --merge`, says exactly what
 # one unsharded verify says: the same JSON (timestamps and read times aside), the same
 # text, the same exit, also when a switch cannot be read.  Files cut short, garbled, a
-# device in two shards, a shard or a
-# device missing: an error, exit 1, nothing on standard output.
+# device in two shards, a shard or a device missing: an error, exit 1, nothing on
+# standard output.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
