@@ -5,7 +5,8 @@
 # planted on hosts and switches (a leaf's switch-wide change reaches its uplinks, whose far
 # ends, the spines, another shard reads), merged with `verify --merge`, says exactly what
 # one unsharded verify says: the same JSON (timestamps and read times aside), the same
-# text, the same exit, also when a switch cannot be read.  Files cut short, garbled, a
+# text, the same exit, also when a switch cannot be read, and on a second lab of NVUE,
+# SONiC and EOS switches with dual-homed hosts.  Files cut short, garbled, a
 # device in two shards, a shard or a device missing: an error, exit 1, nothing on
 # standard output.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
@@ -13,6 +14,7 @@
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 LAB="$TMP/lab"
+LAB2="$TMP/lab2"
 INV="$LAB/inventory.yaml"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 ROCECTL_JOURNAL="$TMP/journal"
@@ -21,7 +23,7 @@ export BUILD_DIR ROCECTL ROCECTL_JOURNAL ROCECTL_LOCK_DIR
 
 test_needs root jq
 
-test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true'
+test_at_exit '"$LAB_CMD" down "$LAB" >/dev/null 2>&1 || true; "$LAB_CMD" down "$LAB2" >/dev/null 2>&1 || true'
 
 rc() {
 	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
@@ -238,6 +240,27 @@ print(cj[\"spec\"][\"jobTemplate\"][\"spec\"][\"template\"][\"spec\"][\"containe
 	jq -S "$NORM" "$TMP/sw.json" >"$TMP/sw.norm" &&
 	jq -S "$NORM" "$TMP/shards/j1/merged.json" | diff -u "$TMP/sw.norm" - ||
 	{ tail -n 5 "$TMP"/pod*.log; false; }
+'
+
+test_expect_success 'NVUE, SONiC and EOS, dual-homed hosts (one pod), spines apart: merge = verify' '
+	"$LAB_CMD" down "$LAB" >/dev/null &&
+	"$LAB_CMD" up "$LAB2" --hosts 4 --leaves 2 --spines 2 --platforms nvue,sonic,eos >/dev/null &&
+	I2="$LAB2/inventory.yaml" &&
+	"$LAB_CMD" exec "$LAB2" -- "$ROCECTL" apply -p "$POLICY" -i "$I2" >/dev/null 2>&1 &&
+	"$LAB_CMD" drift "$LAB2" 3 5 >/dev/null &&
+	for k in 1 2 3; do
+		read_ok "$LAB_CMD" exec "$LAB2" -- "$ROCECTL" verify -p "$POLICY" -i "$I2" \
+			--shard $k/3 --format jsonl >"$TMP/p$k.jsonl" 2>/dev/null || return 1
+	done &&
+	test "$(jq -r "select(has(\"device\")) | .device.device" "$TMP/p2.jsonl")" = spine01 &&
+	test "$(jq -r "select(has(\"device\")) | .device.device" "$TMP/p3.jsonl")" = spine02 &&
+	test_expect_code 2 "$LAB_CMD" exec "$LAB2" -- "$ROCECTL" verify -p "$POLICY" -i "$I2" \
+		--format json >"$TMP/p-one.json" 2>/dev/null &&
+	test_expect_code 2 "$ROCECTL" verify -p "$POLICY" -i "$I2" --merge "$TMP/p1.jsonl" \
+		"$TMP/p2.jsonl" "$TMP/p3.jsonl" --format json >"$TMP/p-merged.json" &&
+	jq -e "(.hosts | length) == 4 and (.links | length) == 12" "$TMP/p-merged.json" >/dev/null &&
+	jq -S "$NORM" "$TMP/p-one.json" >"$TMP/p-one.norm" &&
+	jq -S "$NORM" "$TMP/p-merged.json" | diff -u "$TMP/p-one.norm" -
 '
 
 test_done
