@@ -28,6 +28,7 @@
 #include "rocectl/plan_file.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
+#include "rocectl/shard.h"
 #include "rocectl/stream.h"
 #include "rocectl/util.h"
 #include "txn_print.h"
@@ -42,6 +43,8 @@ enum {
 	OPT_CONFIRM,
 	OPT_SNAPSHOT,
 	OPT_DETAILS,
+	OPT_SHARD, /* verify --shard K/N, --merge FILE... (include/rocectl/shard.h) */
+	OPT_MERGE,
 };
 
 enum report_format {
@@ -64,8 +67,11 @@ struct cmd_opts {
 	bool details; /* text: every device and field, not the findings grouped */
 	enum report_format format;
 	unsigned parallel;
-	uint32_t confirm_s;   /* apply --confirm: seconds, 0 = none */
-	const char *snapshot; /* verify --snapshot DIR (docs/SNAPSHOT.md) */
+	uint32_t confirm_s;	   /* apply --confirm: seconds, 0 = none */
+	const char *snapshot;	   /* verify --snapshot DIR (docs/SNAPSHOT.md) */
+	unsigned shard_k, shard_n; /* verify --shard K/N; 0: all */
+	bool merge;		   /* verify --merge: the positional arguments are shards' files */
+	int n_files;
 };
 
 static const char *const names[] = {"plan", "apply", "verify"};
@@ -109,6 +115,15 @@ static const struct rc_option verify_options[] = {
      "prometheus output",
      OPT_COUNTERS},
     {"snapshot", 0, "DIR", RC_SNAPSHOT_HELP, OPT_SNAPSHOT},
+    {"shard", 0, "K/N",
+     "read only shard K of N: the inventory's pods (a leaf, its hosts and their other leaves) "
+     "and its other switches dealt out over N shards, the same on every machine; with "
+     "--limit, what both select (docs/SCALE.md)",
+     OPT_SHARD},
+    {"merge", 0, NULL,
+     "the arguments are the N shards' 'verify --shard K/N --format jsonl' outputs: print "
+     "the report one verify of them all prints (text, json or jsonl)",
+     OPT_MERGE},
     RC_OPT_JOURNAL(OPT_JOURNAL),
     {NULL, 0, NULL, NULL, 0},
 };
@@ -152,6 +167,18 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_DETAILS:
 		o->details = true;
+		break;
+	case OPT_SHARD: {
+		struct rc_err err = {0};
+
+		if (rc_shard_parse(arg, &o->shard_k, &o->shard_n, &err)) {
+			fprintf(stderr, "rocectl verify: --shard: %s\n", err.msg);
+			return -EINVAL;
+		}
+		break;
+	}
+	case OPT_MERGE:
+		o->merge = true;
 		break;
 	case OPT_CONFIRM: {
 		struct rc_err err = {0};
@@ -421,7 +448,8 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 }
 
 /* verify's formats whose report is made while devices are read (each device printed, grouped
- * or spooled, then freed: engine/report/stream.c): jsonl, prometheus, text. */
+ * or spooled, then freed: engine/report/stream.c): jsonl (with --shard, the merge's data on
+ * its lines), prometheus, text. */
 static bool streams(enum rc_fleet_cmd cmd, enum report_format fmt, bool details)
 {
 	/* text with --details lists every device in inventory order: not streamed */
@@ -439,9 +467,17 @@ static int verify_stream(FILE *dst, struct rc_fleet *f, const struct cmd_opts *o
 				    .details = o->details || rc_cli_verbosity() > 0};
 	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
 	struct rc_stream_totals t;
+	struct rc_shard_meta meta = {.index = o->shard_k, .count = o->shard_n};
 	struct rc_err err = {0};
 	int rc;
 
+	if (o->shard_n && (rc_shard_file_sha256(o->policy, meta.policy_sha256, &err) ||
+			   rc_shard_file_sha256(o->inventory, meta.inventory_sha256, &err))) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		return RC_EXIT_ERROR;
+	}
+	snprintf(meta.limit, sizeof(meta.limit), "%s", o->limit ? o->limit : "");
+	so.shard = o->shard_n ? &meta : NULL;
 	if (so.fmt == RC_STREAM_TEXT && rc_cli_verbosity() < 0)
 		sink = fopen("/dev/null", "w");
 	rc = rc_stream_verify_as(f, &so, sink ? sink : dst, &t, NULL, NULL, &err);
@@ -549,8 +585,27 @@ static int parse_args(enum rc_fleet_cmd cmd, int argc, char **argv, struct cmd_o
 		*plan_path = argv[0];
 		return -1;
 	}
-	if (npos) {
+	o->n_files = npos;
+	if (o->merge && !npos) {
+		fprintf(stderr, "rocectl verify: --merge needs the shards' files\n");
+		return RC_EXIT_USAGE;
+	}
+	if (npos && !o->merge) {
 		fprintf(stderr, "rocectl %s: unexpected argument '%s'\n", names[cmd], argv[0]);
+		return RC_EXIT_USAGE;
+	}
+	if (o->merge && (o->shard_n || o->limit || o->snapshot || o->counters)) {
+		fprintf(stderr, "rocectl verify: --merge reads files: --shard, --limit, --snapshot "
+				"and --counters are the shards' options\n");
+		return RC_EXIT_USAGE;
+	}
+	if (o->merge && o->format != FMT_TEXT && o->format != FMT_JSON && o->format != FMT_JSONL) {
+		fprintf(stderr, "rocectl verify: --merge prints text, json or jsonl\n");
+		return RC_EXIT_USAGE;
+	}
+	if (o->shard_n && o->limit &&
+	    strlen(o->limit) >= sizeof(((struct rc_shard_meta *)0)->limit)) {
+		fprintf(stderr, "rocectl verify: --limit is too long for --shard (1023 bytes)\n");
 		return RC_EXIT_USAGE;
 	}
 	if (!o->policy || !o->inventory) {
@@ -610,6 +665,72 @@ static int print_report(FILE *dst, enum rc_fleet_cmd cmd, const struct cmd_opts 
 	return exit_code;
 }
 
+/* verify --merge A.jsonl B.jsonl ...: the shards' lines become one fleet
+ * (engine/report/merge.c), printed as verify prints a fleet it read; jsonl by
+ * cli/verify_merge.c.  Nothing is printed when a file is refused. */
+static int verify_merge(const struct cmd_opts *o, char **files)
+{
+	struct rc_policy pol;
+	struct rc_inventory inv = {0};
+	struct rc_merge m = {0};
+	struct rc_fleet f = {0};
+	struct rc_err err = {0};
+	char psha[RC_SHA256_HEX_LEN], isha[RC_SHA256_HEX_LEN];
+	char *buf = NULL;
+	size_t buf_len = 0;
+	FILE *dst = stdout;
+	int exit_code = RC_EXIT_ERROR;
+
+	memset(&pol, 0, sizeof(pol));
+	if (load(o, &pol, &inv))
+		goto out;
+	if (rc_shard_file_sha256(o->policy, psha, &err) ||
+	    rc_shard_file_sha256(o->inventory, isha, &err) || rc_merge_init(&m, &inv, &pol, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		goto out;
+	}
+	m.policy_sha256 = psha;
+	m.inventory_sha256 = isha;
+	for (int i = 0; i < o->n_files; i++) {
+		FILE *in = fopen(files[i], "r");
+		int rc;
+
+		if (!in) {
+			fprintf(stderr, "rocectl verify: --merge: cannot open '%s': %s\n", files[i],
+				strerror(errno));
+			goto out;
+		}
+		rc = rc_merge_file(&m, in, files[i], &err);
+		fclose(in);
+		if (rc) {
+			fprintf(stderr, "rocectl verify: --merge: %s\n", err.msg);
+			goto out;
+		}
+	}
+	if (rc_merge_finish(&m, &f, &err)) {
+		fprintf(stderr, "rocectl verify: --merge: %s\n", err.msg);
+		goto out;
+	}
+	if (o->output && !(dst = open_memstream(&buf, &buf_len))) {
+		fprintf(stderr, "rocectl verify: out of memory\n");
+		goto out;
+	}
+	exit_code = o->format == FMT_JSONL ? rc_verify_merged_jsonl(dst, &f)
+					   : print_report(dst, RC_FLEET_CMD_VERIFY, o, &f);
+	if (dst != stdout) {
+		fclose(dst);
+		if (rc_write_atomic(o->output, buf, buf_len, 0644, "report", &err)) {
+			fprintf(stderr, "rocectl verify: %s\n", err.msg);
+			exit_code = RC_EXIT_ERROR;
+		}
+	}
+out:
+	free(buf);
+	rc_merge_fini(&m); /* f.devs is m's */
+	rc_inventory_fini(&inv);
+	return exit_code;
+}
+
 /* The engine's run transaction for this run (include/rocectl/txn.h). */
 static void txn_opts(const struct cmd_opts *o, const struct rc_global *g, struct rc_txn_opts *t)
 {
@@ -652,6 +773,8 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	exit_code = parse_args(cmd, argc, argv, &o, &plan_path);
 	if (exit_code >= 0)
 		return exit_code;
+	if (o.merge)
+		return verify_merge(&o, argv);
 	/* glibc gives worker threads arenas of their own (up to 8 per core); a device's
 	 * state freed in one of them stays there, and the peak RSS of a 512-device verify at
 	 * --parallel 32 was 50 MB with them, 36 MB with two (bench/README.md) */
@@ -679,6 +802,22 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	if (rc_fleet_init(&f, &inv, &pol, &ropts, o.limit, o.parallel, &err)) {
 		fprintf(stderr, "rocectl %s: %s\n", names[cmd], err.msg);
 		goto out;
+	}
+	if (o.shard_n) {
+		size_t before = f.n;
+
+		if (rc_shard_filter(&f, o.shard_k, o.shard_n, &err)) {
+			fprintf(stderr, "rocectl verify: %s\n", err.msg);
+			goto out;
+		}
+		if (!f.n) {
+			fprintf(stderr,
+				"rocectl verify: shard %u/%u holds none of the %zu device(s) "
+				"selected%s (fewer shards, or a wider --limit)\n",
+				o.shard_k, o.shard_n, before, o.limit ? " by --limit" : "");
+			exit_code = RC_EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (rc_fd_limit_for(f.parallel, names[cmd]))
 		goto out;

@@ -19,6 +19,11 @@ enum rc_fleet_cmd {
  * with a message naming the hard limit when that is too low. */
 int rc_fd_limit_for(unsigned parallel, const char *cmd);
 
+/* verify --merge --format jsonl: a merged fleet (engine/report/merge.c) as the lines
+ * `verify --format jsonl` prints (cli/verify_merge.c); returns verify's exit code. */
+struct rc_fleet;
+int rc_verify_merged_jsonl(FILE *dst, struct rc_fleet *f);
+
 int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct rc_global *g);
 
 #endif

@@ -476,9 +476,9 @@ void rc_group_print(struct rc_group *g)
 		qsort(g->v, g->n, sizeof(*g->v), first_cmp);
 	for (size_t i = 0; i < g->n; i++) {
 		unfold(g, g->v[i].in, &g->v[i].dev);
-		/* ports came in the order devices finished */
-		if (g->base)
-			rc_nameset_sort(&g->v[i].port);
+		/* in name order: devices finish in any order, and the same ports must print
+		 * the same way whichever path made the report (a merged verify's too) */
+		rc_nameset_sort(&g->v[i].port);
 	}
 	unfold(g, g->clean_in, &g->clean_set);
 	plan_lines(g, need, give);

@@ -18,6 +18,7 @@
 #include "rocectl/lldp.h"
 #include "rocectl/report.h"
 #include "rocectl/result.h"
+#include "rocectl/shard.h"
 #include "rocectl/stream.h"
 #include "rocectl/util.h"
 
@@ -57,6 +58,7 @@ struct stream {
 		char *msg;
 	} * why;
 	size_t n_why, cap_why;
+	const struct rc_shard_meta *shard; /* --shard: the merge's data on the lines (shard.h) */
 };
 
 static int index_links(struct stream *s, struct rc_err *err)
@@ -270,8 +272,6 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	pthread_mutex_lock(&s->lock);
 	if (found)
 		s->cab_rc = found;
-	keep_cabling(s, d);
-	merge_cabling(s, &mine);
 	if (s->fmt == RC_STREAM_PROMETHEUS) {
 		rc_prom_spool_device(&s->prom, dev, d);
 	} else if (s->fmt == RC_STREAM_TEXT) {
@@ -284,8 +284,14 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 		    &s->out, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev), d->rc ? NULL : c,
 		    d->rc ? d->err.msg : NULL,
 		    &(struct rc_report_times){.read = true, .read_ms = d->read_ms});
+		if (s->shard) /* before keep_cabling frees the device's LLDP */
+			rc_shard_device_data(&s->out, f->inv, d, s->brief,
+					     s->ends + s->first[d->index],
+					     s->first[d->index + 1] - s->first[d->index]);
 		line_close(s);
 	}
+	keep_cabling(s, d);
+	merge_cabling(s, &mine);
 	s->t->devices++;
 	s->t->failed += d->rc != 0;
 	s->t->with_changes += n > 0;
@@ -555,14 +561,9 @@ static void print_summary(struct stream *s)
 	rc_out_uint(&s->out, "deadlock_unprotected", NULL, t->deadlock_unprotected);
 	rc_out_uint(&s->out, "cabling_problems", NULL, t->cabling);
 	rc_out_close_object(&s->out);
+	if (s->shard)
+		rc_shard_summary_meta(&s->out, s->shard);
 	line_close(s);
-}
-
-int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
-		     void (*after)(void *ctx, size_t done), void *ctx, struct rc_err *err)
-{
-	return rc_stream_verify_as(f, &(struct rc_stream_opts){.fmt = RC_STREAM_JSONL}, out, t,
-				   after, ctx, err);
 }
 
 /* Text: the devices' findings grouped, kept in inventory order whatever order they finish
@@ -582,7 +583,8 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 			void *ctx, struct rc_err *err)
 {
 	enum rc_stream_format fmt = o->fmt;
-	struct stream s = {.f = f, .fmt = fmt, .t = t, .after = after, .ctx = ctx};
+	struct stream s = {
+	    .f = f, .fmt = fmt, .t = t, .after = after, .ctx = ctx, .shard = o->shard};
 	struct rc_link_check *lc = NULL;
 	struct rc_host_check *hc = NULL;
 	int rc;
@@ -643,4 +645,19 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 	free(s.why);
 	rc_cabling_fini(&s.cab);
 	return rc;
+}
+
+int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
+		     void (*after)(void *ctx, size_t done), void *ctx, struct rc_err *err)
+{
+	return rc_stream_verify_as(f, &(struct rc_stream_opts){.fmt = RC_STREAM_JSONL}, out, t,
+				   after, ctx, err);
+}
+
+int rc_stream_verify_shard(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
+			   const struct rc_shard_meta *meta, struct rc_err *err)
+{
+	return rc_stream_verify_as(f,
+				   &(struct rc_stream_opts){.fmt = RC_STREAM_JSONL, .shard = meta},
+				   out, t, NULL, NULL, err);
 }

@@ -72,10 +72,12 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
  * (grouped, include/rocectl/group.h; with `details` each device as it finishes), link and
  * host checks, deadlock and cabling sections, without its summary line (the caller's, from
  * the totals).  Memory stays flat in each. */
+struct rc_shard_meta;
 enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT };
 struct rc_stream_opts {
 	enum rc_stream_format fmt;
-	bool details; /* text: every device and field (--details, -v) */
+	bool details;			   /* text: every device and field (--details, -v) */
+	const struct rc_shard_meta *shard; /* jsonl of --shard: the merge's data (shard.h) */
 };
 int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE *out,
 			struct rc_stream_totals *t, void (*after)(void *ctx, size_t done),

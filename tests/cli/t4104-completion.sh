@@ -83,4 +83,13 @@ test_expect_success '--format offers what the command writes, from its --help' '
 	complete_words export --fo >"$TMP/out" && test "$(cat "$TMP/out")" = --format
 '
 
+test_expect_success 'verify --shard and --merge; files after --merge, none without' '
+	complete_words verify --sh >"$TMP/out" && test "$(cat "$TMP/out")" = --shard &&
+	complete_words verify --mer >"$TMP/out" && test "$(cat "$TMP/out")" = --merge &&
+	(cd "$TMP" && : >shard-1.jsonl && : >shard-2.jsonl &&
+	 complete_words verify --merge shard- >"$TMP/out") &&
+	printf "shard-1.jsonl\nshard-2.jsonl\n" | cmp - "$TMP/out" &&
+	(cd "$TMP" && complete_words verify shard- >"$TMP/out") && test -z "$(cat "$TMP/out")"
+'
+
 test_done

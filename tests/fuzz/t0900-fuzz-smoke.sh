@@ -14,6 +14,7 @@ for bin in "$BUILD_DIR"/fuzz/fuzz_*; do
 	fuzz_nvue) seeds="tests/data/nvue" ;;
 	fuzz_sonic) seeds="tests/data/sonic" ;;
 	fuzz_eos) seeds="tests/data/eos" ;;
+	fuzz_merge) seeds="tests/data/merge" ;;
 	*) seeds= ;;
 	esac
 	test_expect_success "$name survives 20000 generated inputs" '

@@ -277,6 +277,30 @@ static char *report(struct fleet *f, enum rc_report_mode mode, bool details, boo
 	return buf;
 }
 
+/* The same devices added in another order (as a streaming verify's devices finish), with
+ * rc_group_in_order: `step` coprime with the fleet's size visits every device once. */
+static char *report_shuffled(struct fleet *f, size_t step)
+{
+	size_t n = f->n_hosts + f->n_switches;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct rc_out o;
+	struct rc_group g;
+
+	assert_non_null(m);
+	rc_out_init(&o, m, RC_OUT_TEXT);
+	rc_group_init(&g, &o, RC_REPORT_VERIFY);
+	assert_int_equal(rc_group_in_order(&g, f->dev, n), 0);
+	for (size_t k = 0, i = 0; k < n; k++, i = (i + step) % n)
+		rc_group_device(&g, &f->dev[i], i < f->n_hosts ? "agent-ssh" : "nvue-ssh",
+				&f->ch[i], NULL, NULL);
+	rc_group_print(&g);
+	rc_group_fini(&g);
+	fclose(m);
+	return buf;
+}
+
 static size_t lines(const char *s)
 {
 	size_t n = 0;
@@ -349,6 +373,33 @@ static void test_same_drift_is_one_line(void **state)
 }
 
 /* A fleet in sync fits a screen however large: its repeated warnings are said once. */
+/* Kinds, device names and ports print the same whatever order the devices come in. */
+static void test_any_device_order_same_text(void **state)
+{
+	struct fleet *f = fleet_new(300, 16);
+	char *want, *got;
+
+	(void)state;
+	for (size_t i = 0; i < 300; i++) {
+		host_in_sync(f, i);
+		if (i % 7 == 0)
+			change(f, i, "eth1", "pfc_enabled", RC_CHANGE_SET, "none", "3");
+		if (i % 11 == 0)
+			change(f, i, "eth0", "trust", RC_CHANGE_SET, "pcp", "dscp");
+	}
+	change(f, 300 + 3, "swp9", "trust", RC_CHANGE_SET, "pcp", "dscp");
+	change(f, 300 + 5, "Ethernet1/1", "pfc_enabled", RC_CHANGE_SET, "none", "3");
+	want = report(f, RC_REPORT_VERIFY, false, false, NULL);
+	got = report_shuffled(f, 97); /* 97 and 316 are coprime */
+	assert_string_equal(got, want);
+	free(got);
+	got = report_shuffled(f, 1);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	fleet_free(f);
+}
+
 static void test_in_sync_fleet_fits_a_screen(void **state)
 {
 	struct fleet *f = fleet_new(4096, 256);
@@ -642,6 +693,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nameset_runs),
 	    cmocka_unit_test(test_nameset_any_order),
+	    cmocka_unit_test(test_any_device_order_same_text),
 	    cmocka_unit_test(test_nameset_bounded),
 	    cmocka_unit_test(test_nameset_is_a_limit),
 	    cmocka_unit_test(test_same_drift_is_one_line),
