@@ -449,12 +449,12 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 
 /* verify's formats whose report is made while devices are read (each device printed, grouped
  * or spooled, then freed: engine/report/stream.c): jsonl (with --shard, the merge's data on
- * its lines), prometheus, text. */
+ * its lines), prometheus, text, json. */
 static bool streams(enum rc_fleet_cmd cmd, enum report_format fmt, bool details)
 {
 	/* text with --details lists every device in inventory order: not streamed */
 	return fmt == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY &&
-				    (fmt == FMT_PROMETHEUS ||
+				    (fmt == FMT_PROMETHEUS || fmt == FMT_JSON ||
 				     (fmt == FMT_TEXT && !details && rc_cli_verbosity() <= 0)));
 }
 
@@ -463,6 +463,7 @@ static int verify_stream(FILE *dst, struct rc_fleet *f, const struct cmd_opts *o
 {
 	struct rc_stream_opts so = {.fmt = o->format == FMT_JSONL	 ? RC_STREAM_JSONL
 					   : o->format == FMT_PROMETHEUS ? RC_STREAM_PROMETHEUS
+					   : o->format == FMT_JSON	 ? RC_STREAM_JSON
 									 : RC_STREAM_TEXT,
 				    .details = o->details || rc_cli_verbosity() > 0};
 	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */

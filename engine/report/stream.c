@@ -27,7 +27,11 @@ struct stream {
 	enum rc_stream_format fmt;
 	struct rc_prom_spool prom; /* RC_STREAM_PROMETHEUS: the families' samples so far */
 	struct rc_group group;	   /* RC_STREAM_TEXT: the devices' findings, grouped */
-	struct rc_checks checks;   /* RC_STREAM_TEXT: the link and host checks */
+	struct rc_checks checks;   /* RC_STREAM_TEXT, _JSON: the link and host checks */
+	/* RC_STREAM_JSON: each device's object in a spool file as it finishes, copied out in
+	 * the fleet's order at the end (at[i], len[i]: fleet device i's) */
+	FILE *spool;
+	long *at, *len;
 	struct rc_out out;
 	pthread_mutex_t lock;
 	struct rc_stream_totals *t;
@@ -257,6 +261,22 @@ static void merge_cabling(struct stream *s, struct rc_cabling *mine)
 	rc_cabling_fini(mine);
 }
 
+/* The device's object of the JSON report's "devices" array, into the spool. */
+static void spool_device(struct stream *s, const struct rc_fleet_dev *d,
+			 const struct rc_device *dev, const struct rc_changes *c)
+{
+	size_t i = (size_t)(d - s->f->devs);
+	struct rc_out o;
+
+	rc_out_init(&o, s->spool, RC_OUT_JSON);
+	o.no_header = true; /* a value inside the report, not a document */
+	s->at[i] = ftell(s->spool);
+	rc_report_device_timed(&o, RC_REPORT_VERIFY, dev->name, rc_driver_name_for(dev),
+			       d->rc ? NULL : c, d->rc ? d->err.msg : NULL,
+			       &(struct rc_report_times){.read = true, .read_ms = d->read_ms});
+	s->len[i] = ftell(s->spool) - s->at[i];
+}
+
 static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 {
 	struct stream *s = ctx;
@@ -278,6 +298,8 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 		rc_group_device(&s->group, dev, rc_driver_name_for(dev), d->rc ? NULL : c,
 				d->rc ? d->err.msg : NULL,
 				&(struct rc_report_times){.read = true, .read_ms = d->read_ms});
+	} else if (s->fmt == RC_STREAM_JSON) {
+		spool_device(s, d, dev, c);
 	} else {
 		line_open(s, "device");
 		rc_report_device_timed(
@@ -338,7 +360,7 @@ static void print_links(struct stream *s, struct rc_link_check *lc)
 			rc_prom_spool_link(&s->prom, inv, l, lc->status);
 			continue;
 		}
-		if (s->fmt == RC_STREAM_TEXT) {
+		if (s->fmt == RC_STREAM_TEXT || s->fmt == RC_STREAM_JSON) {
 			rc_checks_link(&s->checks, inv, lc);
 			continue;
 		}
@@ -380,7 +402,7 @@ static void print_hosts(struct stream *s, struct rc_host_check *hc)
 			rc_prom_spool_host(&s->prom, inv, dev, hc->status);
 			continue;
 		}
-		if (s->fmt == RC_STREAM_TEXT) {
+		if (s->fmt == RC_STREAM_TEXT || s->fmt == RC_STREAM_JSON) {
 			rc_checks_host(&s->checks, inv, hc);
 			continue;
 		}
@@ -422,7 +444,7 @@ static int print_deadlock(struct stream *s, struct rc_err *err)
 	if (s->fmt == RC_STREAM_PROMETHEUS) {
 		s->t->deadlock_unprotected = rc_deadlock_unprotected_ends(&dl, &e);
 		rc_report_deadlock_prom_n(s->out.f, &dl, s->t->deadlock_unprotected);
-	} else if (s->fmt == RC_STREAM_TEXT) {
+	} else if (s->fmt == RC_STREAM_TEXT || s->fmt == RC_STREAM_JSON) {
 		rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
 	} else {
 		section_open(s);
@@ -532,7 +554,7 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		s->t->cabling = s->cab.n;
 		return 0;
 	}
-	if (s->fmt == RC_STREAM_TEXT) {
+	if (s->fmt == RC_STREAM_TEXT || s->fmt == RC_STREAM_JSON) {
 		s->t->cabling =
 		    rc_report_cabling_states(&s->out, inv, cab_state, cab_why, s, &s->cab);
 		return 0;
@@ -578,6 +600,66 @@ static int text_begin(struct stream *s, bool details, struct rc_err *err)
 	return 0;
 }
 
+/* JSON: the report's object opened, its devices spooled as they finish. */
+static int json_begin(struct stream *s, struct rc_err *err)
+{
+	size_t n = s->f->n ? s->f->n : 1;
+
+	s->spool = tmpfile();
+	s->at = calloc(n, sizeof(*s->at));
+	s->len = calloc(n, sizeof(*s->len));
+	if (!s->spool || !s->at || !s->len)
+		return rc_errf(err, s->spool ? ENOMEM : errno, "cannot make the report's spool");
+	rc_out_init(&s->out, s->out.f, RC_OUT_JSON);
+	rc_out_open_object(&s->out, NULL);
+	rc_out_str(&s->out, "command", NULL, "verify");
+	return 0;
+}
+
+/* The "devices" array: each device's object from the spool, in the fleet's order (the
+ * order the whole-fleet report has). */
+static int json_devices(struct stream *s, struct rc_err *err)
+{
+	char buf[65536];
+	int bad = fflush(s->spool) ? errno : 0;
+
+	rc_out_open_array(&s->out, "devices");
+	for (size_t i = 0; !bad && i < s->f->n; i++) {
+		long left = s->len[i];
+
+		if (i)
+			fputc(',', s->out.f);
+		if (fseek(s->spool, s->at[i], SEEK_SET))
+			bad = errno ? errno : EIO;
+		while (!bad && left > 0) {
+			size_t want = left < (long)sizeof(buf) ? (size_t)left : sizeof(buf);
+			size_t got = fread(buf, 1, want, s->spool);
+
+			if (!got || fwrite(buf, 1, got, s->out.f) != got)
+				bad = EIO;
+			left -= (long)got;
+		}
+	}
+	rc_out_close_array(&s->out);
+	return bad ? rc_errf(err, bad, "cannot copy the report's devices: %s", strerror(bad)) : 0;
+}
+
+/* JSON: the summary of the whole-fleet report (cli/fleet_cmd.c prints the same), the object
+ * closed. */
+static void json_end(struct stream *s)
+{
+	const struct rc_stream_totals *t = s->t;
+
+	rc_out_open_object(&s->out, "summary");
+	rc_out_uint(&s->out, "drifted_fields", NULL, t->changes);
+	rc_out_uint(&s->out, "devices_with_changes", NULL, t->with_changes);
+	rc_out_uint(&s->out, "devices", NULL, t->devices);
+	rc_out_uint(&s->out, "errors", NULL, t->failed);
+	rc_out_close_object(&s->out);
+	rc_out_close_object(&s->out);
+	rc_out_end(&s->out);
+}
+
 int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE *out,
 			struct rc_stream_totals *t, void (*after)(void *ctx, size_t done),
 			void *ctx, struct rc_err *err)
@@ -596,6 +678,8 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 		rc = rc_prom_spool_init(&s.prom, err);
 	if (!rc && fmt == RC_STREAM_TEXT)
 		rc = text_begin(&s, o->details, err);
+	if (!rc && fmt == RC_STREAM_JSON)
+		rc = json_begin(&s, err);
 	if (!rc) {
 		lc = malloc(sizeof(*lc));
 		hc = malloc(sizeof(*hc));
@@ -610,15 +694,17 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 		f->on_read = NULL;
 		f->on_read_ctx = NULL;
 		pthread_mutex_destroy(&s.lock);
-		if (fmt == RC_STREAM_TEXT) {
+		if (fmt == RC_STREAM_TEXT)
 			rc_group_print(&s.group);
+		if (fmt == RC_STREAM_JSON)
+			rc = json_devices(&s, err);
+		if (fmt == RC_STREAM_TEXT || fmt == RC_STREAM_JSON)
 			rc_checks_begin(&s.checks, &s.out);
-		}
 		print_links(&s, lc);
 		print_hosts(&s, hc);
-		if (fmt == RC_STREAM_TEXT)
+		if (fmt == RC_STREAM_TEXT || fmt == RC_STREAM_JSON)
 			rc_checks_end(&s.checks);
-		if (fmt == RC_STREAM_PROMETHEUS)
+		if (!rc && fmt == RC_STREAM_PROMETHEUS)
 			rc = rc_prom_spool_write(&s.prom, out, time(NULL), err);
 		if (!rc)
 			rc = print_deadlock(&s, err);
@@ -626,6 +712,8 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 			rc = print_cabling(&s, err);
 		if (fmt == RC_STREAM_JSONL)
 			print_summary(&s);
+		if (fmt == RC_STREAM_JSON)
+			json_end(&s);
 		fflush(out);
 	}
 	free(lc);
@@ -634,6 +722,10 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 		rc_prom_spool_fini(&s.prom);
 	if (fmt == RC_STREAM_TEXT)
 		rc_group_fini(&s.group);
+	if (s.spool)
+		fclose(s.spool);
+	free(s.at);
+	free(s.len);
 	free(s.first);
 	free(s.ends);
 	free(s.brief);

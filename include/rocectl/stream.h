@@ -71,9 +71,11 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
  * while devices are read (struct rc_prom_spool); RC_STREAM_TEXT the text report's devices
  * (grouped, include/rocectl/group.h; with `details` each device as it finishes), link and
  * host checks, deadlock and cabling sections, without its summary line (the caller's, from
- * the totals).  Memory stays flat in each. */
+ * the totals); RC_STREAM_JSON the whole JSON report, summary included, each device's object
+ * spooled to disk as it finishes and copied out in the fleet's order.  Memory stays flat in
+ * each. */
 struct rc_shard_meta;
-enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT };
+enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT, RC_STREAM_JSON };
 struct rc_stream_opts {
 	enum rc_stream_format fmt;
 	bool details;			   /* text: every device and field (--details, -v) */

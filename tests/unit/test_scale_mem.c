@@ -284,25 +284,37 @@ static void test_heap_flat_prometheus(void **state)
 	free_fabric(&fb);
 }
 
-/* And for the default text report: the devices' findings grouped as they finish, a bitmap
- * of the fabric's devices per kind of finding, no device kept. */
-static void test_heap_flat_text(void **state)
+/* And for the default text report (the devices' findings grouped as they finish, a bitmap
+ * of the fabric's devices per kind of finding) and JSON (each device's object spooled to
+ * disk, 16 bytes of offsets a device): no device kept. */
+static void heap_flat(enum rc_stream_format fmt, const char *name)
 {
 	struct fabric fb;
 	struct rc_stream_totals t;
 	struct probe p = {.first = 100, .last = 1000};
 	double per_dev;
 
-	(void)state;
 	make_fabric(&fb, 1000 - LEAVES);
-	verify_as(&fb, RC_STREAM_TEXT, 1, &p, &t);
+	verify_as(&fb, fmt, 1, &p, &t);
 	assert_int_equal(p.calls, 1000);
 	assert_int_equal(t.devices, 1000);
 	assert_true(t.with_changes == 1000);
 	per_dev = ((double)p.at_last - (double)p.at_first) / 900.0;
-	print_message("text: heap growth after each finished device: %.0f bytes\n", per_dev);
+	print_message("%s: heap growth after each finished device: %.0f bytes\n", name, per_dev);
 	assert_true(per_dev <= MAX_BOUND_PER_DEV);
 	free_fabric(&fb);
+}
+
+static void test_heap_flat_text(void **state)
+{
+	(void)state;
+	heap_flat(RC_STREAM_TEXT, "text");
+}
+
+static void test_heap_flat_json(void **state)
+{
+	(void)state;
+	heap_flat(RC_STREAM_JSON, "json");
 }
 
 /* What a run holds at its end, per device of the fabric, from 100 to 1000 devices and at
@@ -449,6 +461,7 @@ int main(void)
 	    cmocka_unit_test(test_heap_flat_as_devices_finish),
 	    cmocka_unit_test(test_heap_flat_prometheus),
 	    cmocka_unit_test(test_heap_flat_text),
+	    cmocka_unit_test(test_heap_flat_json),
 	    cmocka_unit_test(test_heap_per_device_100_vs_1000),
 	};
 
