@@ -600,6 +600,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	    .root = g->root,
 	    .accept_new_host_keys = g->accept_new_host_keys,
 	    .dry_run = cmd != RC_FLEET_CMD_APPLY,
+	    .no_platform_dry_runs = cmd == RC_FLEET_CMD_VERIFY,
 	    .save_pending = g->save_pending,
 	};
 	struct rc_plan_file plan = {0};

@@ -136,7 +136,7 @@ bool rc_switch_port_writes(const struct rc_port_write *w, size_t n, const char *
 
 /* Offset of the first line of text[0..len) that is exactly `marker` ("\r" aside); len when
  * none. */
-static size_t line_at(const char *text, size_t len, const char *marker)
+size_t rc_switch_line_at(const char *text, size_t len, const char *marker)
 {
 	size_t m = strlen(marker);
 
@@ -161,7 +161,7 @@ bool rc_switch_folds_lldp(const struct rc_run_opts *opts)
 int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
 			   size_t *extra_len, bool *extra_ok, size_t *read_off)
 {
-	size_t at = line_at(out, len, begin), last;
+	size_t at = rc_switch_line_at(out, len, begin), last;
 	const char *nl;
 
 	if (at == len)
@@ -172,7 +172,7 @@ int rc_switch_split_folded(const char *out, size_t len, const char *end, const c
 	last = at ? at - 1 : 0;
 	while (last && out[last - 1] != '\n')
 		last--;
-	*extra_ok = at && line_at(out + last, at - last, end) == 0;
+	*extra_ok = at && rc_switch_line_at(out + last, at - last, end) == 0;
 	*extra_len = *extra_ok ? last : at;
 	return 0;
 }

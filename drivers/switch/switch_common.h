@@ -72,6 +72,10 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
  * output starts.  rc_switch_folds_lldp: whether a read folds LLDP in (opts->read_neighbors),
  * never under `rocectl capture` or --snapshot, whose files hold one command's answer each
  * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
+/* Where the first line of text[0..len) that is exactly `marker` (a trailing CR allowed)
+ * starts; len when none is. */
+size_t rc_switch_line_at(const char *text, size_t len, const char *marker);
+
 bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
 
 /* A note of a driver's check op (plan); one past RC_NOTES_MAX is counted as dropped. */
