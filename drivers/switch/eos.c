@@ -179,6 +179,16 @@ static int text_of(struct rc_session *s, const cJSON *res, int i, const char *cm
 	return *out ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
+/* Over SSH each view is its own exec, one CLI command per command line, although the other
+ * platforms fold a read into one line.  Nothing public shows a real EOS running several CLI
+ * commands from one SSH exec request: the clients written against EOS that were read
+ * (Ansible's arista.eos cliconf, netmiko's arista_eos, napalm's EOS driver over eAPI,
+ * pyeapi) either keep an interactive shell open and send a line at a time, or use eAPI's
+ * runCmds; the only multi-command form found is on-box, `FastCli -p 15 -c` given
+ * newline-separated lines (maroskukan/vg-eos config/veos1-base.sh, ZTP and event-handler
+ * scripts), which does not say what the SSH server does with an exec request's text.  So
+ * the read stays at one command per line until a real switch's answer (rocectl capture)
+ * shows more; eAPI reads in two runCmds (eapi_fetch). */
 static int ssh_fetch(struct rc_session *s, struct eos_config *cfg, struct views *v,
 		     struct rc_err *err)
 {
