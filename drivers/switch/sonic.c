@@ -195,7 +195,7 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 	char cmd[sizeof(LLDP_PART CONFIG_PART STARTUP_PART)];
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	size_t from = 0, end, at;
+	size_t from = 0, end = 0, at;
 	int rc;
 
 	*startup = NULL;
