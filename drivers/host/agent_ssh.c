@@ -43,6 +43,10 @@ struct rc_session {
 	int lldp_rc;
 	struct rc_err lldp_err;
 	struct rc_neighbors lldp;
+	/* agent_ports' answer (`agent state` of every RDMA interface), which the read right
+	 * after it uses instead of asking again: a host whose inventory entry lists no
+	 * interfaces is read with one command line too */
+	cJSON *all;
 };
 
 static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opts,
@@ -71,6 +75,7 @@ static void agent_close(struct rc_session *s)
 		return;
 	rc_ssh_close(s->ssh);
 	rc_neighbors_fini(&s->lldp);
+	cJSON_Delete(s->all);
 	free(s);
 }
 
@@ -148,7 +153,12 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 		rc = rc_errf(err, ENODEV, "'%s': %s", s->dev->name,
 			     msg ? msg : "the agent found no RDMA interface");
 	}
-	cJSON_Delete(j);
+	cJSON_Delete(s->all);
+	s->all = NULL;
+	if (!rc && !s->raw) /* the answer of the read that follows (agent_read) */
+		s->all = j;
+	else
+		cJSON_Delete(j);
 	return rc;
 }
 
@@ -244,11 +254,24 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 {
 	char cmd[CMD_MAX];
 	const cJSON *arr;
-	cJSON *j;
-	int rc = build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
+	cJSON *j = s->all;
+	int rc = 0;
 
-	if (!rc)
-		rc = run_json(s, cmd, NULL, &j, err);
+	/* agent_ports' answer, once, when it holds every port asked (it holds every RDMA
+	 * interface the host has) */
+	s->all = NULL;
+	for (size_t i = 0; j && i < n; i++)
+		if (!find_interface(cJSON_GetObjectItemCaseSensitive(j, "interfaces"),
+				    ports[i].name)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+	if (!j) {
+		rc =
+		    build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
+		if (!rc)
+			rc = run_json(s, cmd, NULL, &j, err);
+	}
 	if (rc)
 		return rc;
 	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {

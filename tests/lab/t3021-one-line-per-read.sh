@@ -9,8 +9,8 @@
 # line (drivers/switch/sonic.c, FOLDED_CMD, fetch_tables_folded), and verify sends no GCU dry
 # run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c).
 # Counted apart, by their command text: SONiC's pg_profile_lookup.ini (read once per
-# session, its path from the configuration the read returns) and plan's GCU dry runs (plan
-# asks GCU's verdict on its patch).  EOS over SSH sends one CLI command per line, each view
+# session, its path from the configuration the read returns) and the GCU dry runs that only
+# `plan --gcu-dry-run` sends.  EOS over SSH sends one CLI command per line, each view
 # on its own (nothing public shows a real EOS running several from one exec request:
 # drivers/switch/eos.c ssh_fetch): its lines are counted exactly, so that a change shows.
 # The neighbours the folded reads return must still be the real ones (cabling right, a
@@ -94,6 +94,28 @@ test_expect_success 'verify: one command line per device, no GCU dry run' '
 	jq -e "[.devices[] | select(.device | startswith(\"gpu\"))] | length == 2" "$TMP/v.json"
 '
 
+test_expect_success 'a host listed without interfaces: still one command line' '
+	awk "/^switches:/ { exit } !/interfaces:/" "$INV" >"$LAB/hosts-only.yaml" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$LAB/hosts-only.yaml" >/dev/null &&
+	counts >"$TMP/n" && grep -qx "gpu001 1" "$TMP/n" && grep -qx "gpu002 1" "$TMP/n" &&
+	grep -q "|rocectl agent state\$" "$TMP/log"
+'
+
+# an agent older than the "lldp" key: the real one, its answer without the key
+test_expect_success 'an agent that sends no neighbours is named, its cabling not dropped' '
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+	chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+	printf "#!/bin/sh\nPATH=\${PATH#*:}\nrocectl \"\$@\" | jq -c \"del(.lldp)\"\n" \
+		>"$RUN/override/gpu002/rocectl" && chmod 755 "$RUN/override/gpu002/rocectl" &&
+	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/old.json"; echo $? >"$TMP/old.rc"; } &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/old.rc")" = 2 && grep -qx "gpu002 1" "$TMP/n" &&
+	jq -e ".cabling.unreadable[] | select(.device == \"gpu002\") |
+		.error | test(\"sends no LLDP neighbours.*install the same rocectl version\")" \
+		"$TMP/old.json" >/dev/null &&
+	jq -e "[.cabling.unreadable[].device] | index(\"gpu001\") == null" "$TMP/old.json"
+'
+
 # counters show only in the Prometheus output; the cabling's there too
 test_expect_success 'verify --counters: NVUE still one line, counters and cabling there' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format prometheus \
@@ -134,10 +156,17 @@ test_expect_success 'a swapped cable is still found from the folded read' '
 	! grep -q "|show lldp table\$" "$TMP/log"
 '
 
-test_expect_success 'plan: one command line per device, GCU dry runs apart' '
-	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >/dev/null &&
-	counts "$ROWS|$GCU" >"$TMP/n" && lines 1 1 5 &&
-	grep -qx "gpu001 1" "$TMP/n" && grep -qx "leaf01 1" "$TMP/n"
+test_expect_success 'plan: one command line per device, no GCU dry run unless asked' '
+	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >"$TMP/plan.txt" &&
+	counts "$ROWS" >"$TMP/n" && lines 1 1 5 && ! grep -q "$GCU" "$TMP/log" &&
+	grep -qx "gpu001 1" "$TMP/n" && grep -qx "leaf01 1" "$TMP/n" &&
+	grep -q "GCU dry run not asked" "$TMP/plan.txt"
+'
+
+test_expect_success 'plan --gcu-dry-run: GCU asked, the reads still one line' '
+	test_expect_code 2 rc plan --gcu-dry-run -p "$POLICY" -i "$INV" >"$TMP/plan2.txt" &&
+	counts "$ROWS|$GCU" >"$TMP/n" && lines 1 1 5 && grep -q "$GCU" "$TMP/log" &&
+	grep -q "GCU dry run: the patch" "$TMP/plan2.txt"
 '
 
 test_expect_success 'counters: one command line per device, SONiC its four tables' '
