@@ -116,6 +116,38 @@ test_expect_success 'an agent that sends no neighbours is named, its cabling not
 	jq -e "[.cabling.unreadable[].device] | index(\"gpu001\") == null" "$TMP/old.json"
 '
 
+# the agent's neighbours as lldpd would list them on gpu002 (the lab's hosts run no lldpd):
+# the real agent, its "lldp" replaced by the topology's links of gpu002 (FLIP 1: the far ends
+# of its two links swapped, as a swapped pair of cables shows)
+fake_lldp() {
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+		chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+		awk '$1 == "link" { split($2, a, ":"); split($3, b, ":")
+			if (a[1] == "gpu002") print a[2], b[1], b[2]
+			if (b[1] == "gpu002") print b[2], a[1], a[2] }' "$LAB/topology" >"$TMP/ends2" &&
+		awk -v flip="$1" '{ i[NR] = $1; r[NR] = $2 " " $3 }
+			END { for (k = 1; k <= NR; k++) print i[k], r[flip ? NR + 1 - k : k] }' \
+			"$TMP/ends2" |
+		jq -R -s -c '{status: "ok", neighbors: [split("\n")[] | select(. != "") |
+			split(" ") | {interface: .[0], system_name: .[1], port_id: .[2]}]}' \
+			>"$RUN/override/gpu002/lldp.json" &&
+		printf '#!/bin/sh\nPATH=${PATH#*:}\nrocectl "$@" | jq -c --slurpfile l %s %s\n' \
+			"$RUN/override/gpu002/lldp.json" "'.lldp = \$l[0]'" >"$RUN/override/gpu002/rocectl" &&
+		chmod 755 "$RUN/override/gpu002/rocectl" && chmod 644 "$RUN/override/gpu002/lldp.json"
+}
+
+test_expect_success 'the neighbours in the agent answer are checked: right, then swapped' '
+	fake_lldp 0 && jq -e ".neighbors | length == 2" "$RUN/override/gpu002/lldp.json" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/h.json" &&
+	fake_lldp 1 &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/h2.json" &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" && grep -qx "gpu002 2" "$TMP/n" &&
+	jq -e ".cabling.findings == [] and .cabling.links_checked == 7 and
+		(.cabling.unknown_devices | index(\"gpu002\") == null)" "$TMP/h.json" &&
+	jq -e "[.cabling.findings[] | select(.kind == \"miscabled\") | .at] ==
+		[\"gpu002:enp12s0np0\", \"gpu002:enp13s0np0\"]" "$TMP/h2.json"
+'
+
 # counters show only in the Prometheus output; the cabling's there too
 test_expect_success 'verify --counters: NVUE still one line, counters and cabling there' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format prometheus \
