@@ -142,11 +142,13 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 	bool ok;
 
 	rc_switch_lldp_begin(&s->lldp);
-	if (rc_switch_split_folded(res->out, len, LLDP_END, CONFIG_BEGIN, &end, &ok, from))
+	if (rc_switch_split_folded(res->out, len, LLDP_END, CONFIG_BEGIN, &end, &ok, from)) {
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 		return rc_errf(err, EPROTO,
 			       "'%s': the read's answer has no configuration section (no '%s' "
 			       "line): cut short",
 			       s->dev->name, CONFIG_BEGIN);
+	}
 	if (!ok)
 		s->lldp.rc =
 		    rc_errf(&s->lldp.err, EIO,
@@ -203,7 +205,7 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 	if (!lldp && !saved)
 		return sonic_fetch_config(s, cfg, err);
 	if (lldp) /* nothing of an earlier read is handed over for this one */
-		rc_switch_lldp_drop(&s->lldp);
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 	snprintf(cmd, sizeof(cmd), "%s%s%s", lldp ? LLDP_PART : "",
 		 lldp ? CONFIG_PART : "show runningconfiguration all", saved ? STARTUP_PART : "");
 	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
@@ -213,12 +215,15 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 	at = saved ? startup_at(res.out, res.out_len, &end) : res.out_len;
 	/* without the marker the running configuration was not read whole (`&&`); with it,
 	 * the exit status is the saved configuration's, which check_startup judges */
-	if ((saved && at == res.out_len) || (!saved && res.exit_status != 0))
-		rc = res.exit_status != 0
-			 ? rc_switch_exit_error(&res, what, err)
-			 : rc_errf(err, EPROTO, "%s: no '%s' line after it: cut short", what,
-				   STARTUP_BEGIN);
-	else if (!lldp || !(rc = keep_lldp(s, &res, at, &from, err)))
+	if (!saved && res.exit_status != 0) {
+		rc = rc_switch_exit_error(&res, what, err);
+	} else if (saved && at == res.out_len) { /* the status is the saved file's cat */
+		char why[300];
+
+		rc_clean_text(res.err ? res.err : "", res.err ? res.err_len : 0, why, sizeof(why));
+		rc = rc_errf(err, EIO, "%s failed or was cut short (no '%s' line after it)%s%s",
+			     what, STARTUP_BEGIN, why[0] ? ": " : "", why);
+	} else if (!lldp || !(rc = keep_lldp(s, &res, at, &from, err)))
 		rc = sonic_parse_configdb(res.out + from, at - from, what, cfg, err);
 	if (!rc && saved && res.exit_status == 0) {
 		*startup_len = res.out_len - end;

@@ -191,6 +191,16 @@ void rc_switch_lldp_begin(struct rc_switch_lldp *k)
 	memset(&k->err, 0, sizeof(k->err));
 }
 
+void rc_switch_lldp_pending(struct rc_switch_lldp *k, const char *device)
+{
+	rc_switch_lldp_begin(k);
+	k->rc = rc_errf(&k->err, EIO,
+			"'%s': LLDP unknown: the read whose command line carries the neighbours "
+			"failed",
+			device);
+	k->kept = true;
+}
+
 bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,
 			 int *rc)
 {

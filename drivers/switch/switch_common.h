@@ -95,6 +95,10 @@ struct rc_switch_lldp {
 void rc_switch_lldp_drop(struct rc_switch_lldp *k);
 /* The read starts keeping: what was kept before dropped, the error cleared. */
 void rc_switch_lldp_begin(struct rc_switch_lldp *k);
+/* A read whose line carries the neighbours starts: until it keeps them, what is kept is the
+ * error that it did not, so that `neighbors` sends no second line after a read that
+ * failed (the device's cabling is then unknown, with this error). */
+void rc_switch_lldp_pending(struct rc_switch_lldp *k, const char *device);
 /* When something was kept: hands it to *out (whose old list is freed) and *err, returns
  * true with *rc its result, and keeps nothing more; false when the read kept nothing. */
 bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,

@@ -179,6 +179,21 @@ test_expect_success 'a folded LLDP section that fails leaves the cabling unknown
 	jq -e "all(.devices[]; .status == \"drift\")" "$TMP/bad.json"
 '
 
+# SONiC: the saved configuration behind the read on its line must not hide the running
+# configuration's failure (its marker is printed by `&&` only); the neighbours of a read
+# that failed are unknown, not asked on a line of their own
+test_expect_success 'a failing running-config read on the folded line is that device'"'"'s error' '
+	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
+	echo "s/show runningconfiguration all/show runningconfiguration allx/" \
+		>"$SWRUN/rewrite" && chmod 644 "$SWRUN/rewrite" &&
+	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/rc.json"; echo $? >"$TMP/rc.rc"; } &&
+	rm -f "$SWRUN/rewrite" && counts "$ROWS" >"$TMP/n" &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	grep -qx "$sonic 1" "$TMP/n" && test "$(cat "$TMP/rc.rc")" = 1 &&
+	jq -e --arg d "$sonic" ".devices[] | select(.device == \$d) | .error |
+		test(\"show runningconfiguration all.* failed or was cut short\")" "$TMP/rc.json"
+'
+
 test_expect_success 'a swapped cable is still found from the folded read' '
 	awk "\$1 == \"link\" { print \$2 }" "$LAB/topology" | sed -n "1,2p" >"$TMP/ends" &&
 	"$LAB_CMD" miscable "$LAB" $(cat "$TMP/ends") >/dev/null &&
