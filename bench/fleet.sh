@@ -173,12 +173,12 @@ ssh_config=$lab_dir/ssh_config
 n_hosts=$(grep -c '^host ' "$lab_dir/topology" || true)
 n_switches=$(grep -c '^switch ' "$lab_dir/topology" || true)
 devices=$((n_hosts + n_switches))
-lines=$((2 * n_hosts + n_switches)) # command lines of one verify (commands() below)
+lines=$((n_hosts + n_switches)) # command lines of one verify (commands() below)
 
 # The command lines rocectl's verify sends to each device, in inventory order (hosts, then
 # switches), one "NAME CMD" per line (one SSH session each):
-#   host    two lines: drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in
-#           order; then the neighbours, `lldpcli -f json0 show neighbors`
+#   host    one line: drivers/host/agent_ssh.c agent_read: the inventory's interfaces, in
+#           order (the answer carries lldpd's neighbours too: cli/agent_remote.c)
 #   switch  one line: drivers/switch/nvue.c ssh_show_batch: the neighbours first
 #           (NVUE_LLDP_PREFIX: `nv show interface lldp` and its section markers), then
 #           `nv show qos -o json`, the applied and the startup revision's, then one
@@ -191,7 +191,6 @@ commands() {
 		for (i = 4; i <= NF; i++)
 			line = line " --interface " $i
 		print line
-		print $2 " lldpcli -f json0 show neighbors"
 	}
 	$1 == "switch" {
 		if (NF - 6 > batch) {

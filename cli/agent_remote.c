@@ -6,7 +6,16 @@
  *   rocectl agent state [--interface IF]... [--only SECTIONS] [--raw]
  *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
  *         "schema":"rocectl.agent-state/v1","protocol":1,"host":H,
- *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}]}
+ *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}],
+ *         "lldp":{"status":"ok","neighbors":[{"interface":IF,"system_name":S,"port_id":P}]}
+ *               | {"status":"no-agent"|"error","error":MSG}}
+ *     "lldp" is this host's lldpd as `lldpcli -f json0 show neighbors` gives it
+ *     (drivers/host/lldpd_local.c): the controller's verify reads a host's cabling from this
+ *     one answer instead of a second command line, and a forced-command wrapper that lets
+ *     only `rocectl agent ...` through (dist/ssh/rocectl-agent-wrapper) passes it too.
+ *     "no-agent": no lldpcli, or no lldpd answers (the cabling is unknown, never drift).
+ *     A key added, not changed: the protocol stays 1, and a controller finding no "lldp"
+ *     knows the agent predates it (drivers/host/agent_ssh.c says so).
  *     --raw adds to each interface "raw":{"files":[...],"netlink":[...]}: every file the
  *     read opened and every DCB netlink reply it parsed (rawlog.c), for `rocectl capture`.
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
@@ -29,6 +38,7 @@
 
 #include "../drivers/host/agent_answer.h"
 #include "../drivers/host/host.h"
+#include "../drivers/host/lldpd.h"
 #include "rocectl/cli.h"
 #include "rocectl/print.h"
 #include "rocectl/util.h"
@@ -140,6 +150,38 @@ static void print_json(cJSON *o)
 	cJSON_Delete(o);
 }
 
+/* This host's LLDP neighbours into the answer (the "lldp" key above). */
+static void add_lldp(cJSON *out, const char *host)
+{
+	struct rc_neighbors nb = {0};
+	struct rc_err err = {0};
+	cJSON *l = cJSON_AddObjectToObject(out, "lldp"), *arr;
+	int rc = rc_lldpd_local(host, &nb, &err);
+
+	if (rc) {
+		char prefix[RC_NAME_MAX + 8];
+		size_t k = (size_t)snprintf(prefix, sizeof(prefix), "'%s': ", host);
+
+		/* the controller names the host in its own words: not this name twice */
+		cJSON_AddStringToObject(l, "status", rc == -ENOENT ? "no-agent" : "error");
+		cJSON_AddStringToObject(l, "error",
+					strncmp(err.msg, prefix, k) ? err.msg : err.msg + k);
+		rc_neighbors_fini(&nb);
+		return;
+	}
+	cJSON_AddStringToObject(l, "status", "ok");
+	arr = cJSON_AddArrayToObject(l, "neighbors");
+	for (size_t i = 0; i < nb.n; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "interface", nb.v[i].port);
+		cJSON_AddStringToObject(e, "system_name", nb.v[i].device);
+		cJSON_AddStringToObject(e, "port_id", nb.v[i].remote_port);
+		cJSON_AddItemToArray(arr, e);
+	}
+	rc_neighbors_fini(&nb);
+}
+
 /* The `agent state` document; *failed = interfaces that could not be read, -1 when the
  * host could not be opened at all (the document then carries "error"). */
 static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, int *failed)
@@ -195,6 +237,7 @@ static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, 
 	}
 	free(found);
 	rc_host_driver.close(s);
+	add_lldp(out, dev.name);
 	return out;
 }
 

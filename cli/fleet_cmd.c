@@ -45,6 +45,7 @@ enum {
 	OPT_DETAILS,
 	OPT_SHARD, /* verify --shard K/N, --merge FILE... (include/rocectl/shard.h) */
 	OPT_MERGE,
+	OPT_GCU_DRY_RUN,
 };
 
 enum report_format {
@@ -64,7 +65,8 @@ struct cmd_opts {
 	const char *journal;
 	const char *output;
 	bool counters;
-	bool details; /* text: every device and field, not the findings grouped */
+	bool gcu_dry_run; /* plan --gcu-dry-run */
+	bool details;	  /* text: every device and field, not the findings grouped */
 	enum report_format format;
 	unsigned parallel;
 	uint32_t confirm_s;	   /* apply --confirm: seconds, 0 = none */
@@ -92,6 +94,11 @@ static const struct rc_option plan_options[] = {
      OPT_DETAILS},
     {"output", 'o', "FILE", "save the plan, with a fingerprint of every device's state",
      OPT_OUTPUT},
+    {"gcu-dry-run", 0, NULL,
+     "SONiC: also ask GCU (config apply-patch --dry-run) whether it would apply each "
+     "switch's patch and which lossless tables it changes live, as notes (a few more "
+     "command lines per SONiC switch)",
+     OPT_GCU_DRY_RUN},
     RC_OPT_JOURNAL(OPT_JOURNAL),
     {NULL, 0, NULL, NULL, 0},
 };
@@ -161,6 +168,9 @@ static int on_option(int id, const char *arg, void *ctx)
 		break;
 	case OPT_COUNTERS:
 		o->counters = true;
+		break;
+	case OPT_GCU_DRY_RUN:
+		o->gcu_dry_run = true;
 		break;
 	case OPT_SNAPSHOT:
 		o->snapshot = arg;
@@ -782,6 +792,10 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	mallopt(M_ARENA_MAX, 2);
 	ropts.verbose = rc_cli_verbosity() > 0;
 	ropts.snapshot = o.snapshot;
+	/* verify, and plan unless asked, send no platform dry run (SONiC's GCU): a device is
+	 * read with one command line */
+	ropts.no_platform_dry_runs =
+	    cmd == RC_FLEET_CMD_VERIFY || (cmd == RC_FLEET_CMD_PLAN && !o.gcu_dry_run);
 	exit_code = RC_EXIT_ERROR;
 	if (plan_path) {
 		if (rc_plan_load(plan_path, &plan, &err)) {

@@ -7,6 +7,7 @@
  * The host's answers are untrusted input like any device output: size-capped by the
  * transport, parsed strictly, and every interface we asked about must be in the reply. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "rocectl/driver.h"
 #include "rocectl/journal.h"
 #include "rocectl/transport.h"
+#include "rocectl/util.h"
 
 #include "agent_answer.h"
 #include "lldpd.h"
@@ -32,6 +34,19 @@ struct rc_session {
 	 * too (`agent state --raw`), so that the capture holds the host's own answers; a
 	 * snapshot read asks the same, to find the file the capture wrote. */
 	bool raw;
+	/* rc_run_opts.read_neighbors (verify): the read's own answer carries the host's LLDP
+	 * neighbours ("lldp", cli/agent_remote.c), kept here and handed over once by
+	 * agent_neighbors, so that a host is read with one command line.  Not under capture
+	 * or --snapshot, whose files hold `lldpcli`'s own answer (as the switch drivers do). */
+	bool fold_lldp;
+	bool lldp_kept;
+	int lldp_rc;
+	struct rc_err lldp_err;
+	struct rc_neighbors lldp;
+	/* agent_ports' answer (`agent state` of every RDMA interface), which the read right
+	 * after it uses instead of asking again: a host whose inventory entry lists no
+	 * interfaces is read with one command line too */
+	cJSON *all;
 };
 
 static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opts,
@@ -44,6 +59,7 @@ static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opt
 		return rc_errf(err, ENOMEM, "out of memory");
 	s->dev = dev;
 	s->raw = opts->tap != NULL || opts->snapshot != NULL;
+	s->fold_lldp = opts->read_neighbors && !s->raw;
 	rc = rc_ssh_open(dev, opts, &s->ssh, err);
 	if (rc) {
 		free(s);
@@ -58,6 +74,8 @@ static void agent_close(struct rc_session *s)
 	if (!s)
 		return;
 	rc_ssh_close(s->ssh);
+	rc_neighbors_fini(&s->lldp);
+	cJSON_Delete(s->all);
 	free(s);
 }
 
@@ -135,7 +153,12 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 		rc = rc_errf(err, ENODEV, "'%s': %s", s->dev->name,
 			     msg ? msg : "the agent found no RDMA interface");
 	}
-	cJSON_Delete(j);
+	cJSON_Delete(s->all);
+	s->all = NULL;
+	if (!rc && !s->raw) /* the answer of the read that follows (agent_read) */
+		s->all = j;
+	else
+		cJSON_Delete(j);
 	return rc;
 }
 
@@ -154,22 +177,109 @@ static const cJSON *find_interface(const cJSON *arr, const char *name)
 	return NULL;
 }
 
+/* A name from the host's neighbour list: as lldpd.c accepts one (fits, no blanks or
+ * control bytes). */
+static bool lldp_name_ok(const char *v)
+{
+	if (!v || !v[0] || strlen(v) >= RC_NAME_MAX)
+		return false;
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
+/* The "lldp" key of an `agent state` answer into the session (fold_lldp).  Its absence is
+ * an agent older than the key: said so, as an error of this host's cabling, never as a
+ * host without neighbours. */
+static void keep_lldp(struct rc_session *s, const cJSON *answer)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(answer, "lldp"), *e;
+	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "status"));
+	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "error"));
+	char why[160];
+
+	rc_neighbors_fini(&s->lldp);
+	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
+	s->lldp_kept = true;
+	s->lldp_rc = 0;
+	if (msg) /* the host's text: printable ASCII, bounded */
+		rc_clean_text(msg, strlen(msg), why, sizeof(why));
+	if (!l) {
+		const char *v = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(answer, "rocectl_version"));
+
+		rc_clean_text(v ? v : "unknown", v ? strlen(v) : 7, why, sizeof(why));
+		s->lldp_rc =
+		    rc_errf(&s->lldp_err, EPROTO,
+			    "'%s': LLDP unknown: the agent (rocectl %s) sends no LLDP "
+			    "neighbours in its answer, as agents older than this controller "
+			    "(rocectl %s) do; install the same rocectl version on the host",
+			    s->dev->name, why, ROCECTL_VERSION);
+	} else if (status && !strcmp(status, "no-agent")) {
+		s->lldp_rc = rc_errf(&s->lldp_err, ENOENT, "'%s': %s", s->dev->name,
+				     msg ? why : "no LLDP agent answers");
+	} else if (!status || strcmp(status, "ok")) {
+		s->lldp_rc =
+		    rc_errf(&s->lldp_err, EIO, "'%s': LLDP unreadable: %s", s->dev->name,
+			    msg ? why : "the agent's \"lldp\" answer has no status \"ok\"");
+	} else {
+		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l, "neighbors"))
+		{
+			const char *port =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+			const char *sys = cJSON_GetStringValue(
+			    cJSON_GetObjectItemCaseSensitive(e, "system_name"));
+			const char *pid =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "port_id"));
+
+			/* the limits of lldpd.c's own reading (names that fit, no blanks) */
+			if (!lldp_name_ok(port) || !lldp_name_ok(sys) || !lldp_name_ok(pid))
+				continue;
+			if (rc_neighbors_add(&s->lldp, port, sys, pid)) {
+				s->lldp_rc = rc_errf(&s->lldp_err, ENOMEM, "out of memory");
+				break;
+			}
+		}
+		if (!s->lldp_rc && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(l, "neighbors")))
+			s->lldp_rc = rc_errf(&s->lldp_err, EPROTO,
+					     "'%s': LLDP unreadable: the agent's \"lldp\" answer "
+					     "has no neighbour list",
+					     s->dev->name);
+	}
+}
+
 static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		      struct rc_err *err)
 {
 	char cmd[CMD_MAX];
 	const cJSON *arr;
-	cJSON *j;
-	int rc = build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
+	cJSON *j = s->all;
+	int rc = 0;
 
-	if (!rc)
-		rc = run_json(s, cmd, NULL, &j, err);
+	/* agent_ports' answer, once, when it holds every port asked (it holds every RDMA
+	 * interface the host has) */
+	s->all = NULL;
+	for (size_t i = 0; j && i < n; i++)
+		if (!find_interface(cJSON_GetObjectItemCaseSensitive(j, "interfaces"),
+				    ports[i].name)) {
+			cJSON_Delete(j);
+			j = NULL;
+		}
+	if (!j) {
+		rc =
+		    build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
+		if (!rc)
+			rc = run_json(s, cmd, NULL, &j, err);
+	}
 	if (rc)
 		return rc;
 	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
 		cJSON_Delete(j);
 		return rc;
 	}
+	if (s->fold_lldp)
+		keep_lldp(s, j);
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *e = find_interface(arr, ports[i].name);
@@ -285,11 +395,27 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 }
 
 /* LLDP neighbours from lldpd (lldpd.c).  A host without lldpcli, or whose lldpd does not
- * answer, runs no LLDP agent: unknown, never drift. */
+ * answer, runs no LLDP agent: unknown, never drift.  Under fold_lldp they come from the
+ * read's answer (keep_lldp), once; a read that did not answer leaves them unknown rather
+ * than sending a second command line. */
 static int agent_neighbors(struct rc_session *s, struct rc_neighbors *out, struct rc_err *err)
 {
 	struct rc_ssh_result res = {0};
-	int rc = rc_ssh_run(s->ssh, RC_LLDPD_CMD, NULL, 0, &res, err);
+	int rc;
+
+	if (s->lldp_kept) {
+		s->lldp_kept = false;
+		*out = s->lldp;
+		memset(&s->lldp, 0, sizeof(s->lldp));
+		*err = s->lldp_err;
+		return s->lldp_rc;
+	}
+	if (s->fold_lldp)
+		return rc_errf(err, EIO,
+			       "'%s': LLDP unknown: the read that carries the neighbours "
+			       "did not answer",
+			       s->dev->name);
+	rc = rc_ssh_run(s->ssh, RC_LLDPD_CMD, NULL, 0, &res, err);
 
 	if (!rc && res.exit_status != 0) {
 		rc_errf(err, ENOENT, "'%s': no LLDP agent answers ('%s' exited %d)", s->dev->name,

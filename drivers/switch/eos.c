@@ -179,6 +179,18 @@ static int text_of(struct rc_session *s, const cJSON *res, int i, const char *cm
 	return *out ? 0 : rc_errf(err, ENOMEM, "out of memory");
 }
 
+/* Over SSH each view is its own exec, one CLI command per command line, although the other
+ * platforms fold a read into one line.  Nothing public shows a real EOS running several CLI
+ * commands from one SSH exec request: the clients written against EOS that were looked at
+ * keep a CLI session open and send a line at a time (Ansible's arista.eos cliconf plugin,
+ * over network_cli) or send eAPI's runCmds (napalm's EOS driver, through pyeapi); the only
+ * multi-command form found is on the switch, `FastCli -p 15 -c` given newline-separated
+ * lines (maroskukan/vg-eos config/veos1-base.sh; ZTP and event-handler scripts), which does
+ * not say what the SSH server does with an exec request's text.  Arista's TOI "eAPI over
+ * SSH" (an `eapi` SSH subsystem speaking runCmds, 2026) would carry a whole read in one
+ * request, but it is a subsystem, not a command line, and new.  So the read stays at one
+ * command per line until a real switch's answer (rocectl capture) shows more; eAPI over
+ * HTTPS reads in two runCmds (eapi_fetch). */
 static int ssh_fetch(struct rc_session *s, struct eos_config *cfg, struct views *v,
 		     struct rc_err *err)
 {

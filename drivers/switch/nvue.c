@@ -351,8 +351,8 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 	rc_switch_lldp_begin(&s->lldp);
 	rc = nvue_split_lldp(res->out, res->out_len, s->dev->name, &s->lldp.nb, &s->lldp.rc,
 			     &s->lldp.err, from, err);
-	if (rc)
-		rc_switch_lldp_drop(&s->lldp);
+	if (rc) /* the read fails: its neighbours are unknown, not asked again */
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 	else
 		s->lldp.kept = true;
 	return rc;
@@ -384,11 +384,13 @@ static int keep_with_counters(struct rc_session *s, const struct rc_ssh_result *
 	if (rc_switch_split_folded(res->out, res->out_len, NVUE_CNT_END, NVUE_QOS_BEGIN, &pre,
 				   &cnt_ok, from) ||
 	    rc_switch_split_folded(res->out, pre, NVUE_LLDP_END, NVUE_CNT_BEGIN, &lldp_end,
-				   &lldp_ok, &cnt_off))
+				   &lldp_ok, &cnt_off)) {
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 		return rc_errf(
 		    err, EPROTO,
 		    "'%s': the read's answer lacks its counters or QoS section: cut short",
 		    s->dev->name);
+	}
 	s->lldp.rc =
 	    lldp_ok ? nvue_parse_lldp(res->out, lldp_end, s->dev->name, &s->lldp.nb, &s->lldp.err)
 		    : rc_errf(&s->lldp.err, EIO,
@@ -434,7 +436,7 @@ static int ssh_show_batch(struct rc_session *s, bool with_qos, bool all,
 				       "'%s': port name '%s' is not a valid NVUE interface name",
 				       s->dev->name, ports[i].name);
 	if (lldp) { /* nothing of an earlier read is handed over for this one */
-		rc_switch_lldp_drop(&s->lldp);
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 		drop_counters(s);
 	}
 	cmd = malloc(len);

@@ -119,28 +119,36 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 /* A read that also answers `neighbors` (rc_run_opts.read_neighbors): `show lldp table`
  * (sonic-utilities' lldpshow, conformance sonic/FACTS.md fact 10) folded in front of
  * `show runningconfiguration all` on the same command line, between whole-line markers
- * (rc_switch_split_folded).  `&&`, `;` and `echo` are the login shell's (bash on SONiC, which
- * the driver's other chains already rely on, appl_hgetall). */
-#define LLDP_END     "@@rocectl-lldp-end@@"
-#define CONFIG_BEGIN "@@rocectl-config@@"
-#define LLDP_PART    "show lldp table && echo " LLDP_END "; "
-#define FOLDED_CMD   LLDP_PART "echo " CONFIG_BEGIN "; show runningconfiguration all"
+ * (rc_switch_split_folded).  Behind it, on every read but a capture's or a snapshot's (one
+ * command per file), the saved configuration (`cat /etc/sonic/config_db.json`, check_startup)
+ * after a marker that `&&` prints only when the running configuration was read whole.
+ * `&&`, `;` and `echo` are the login shell's (bash on SONiC, which the driver's other chains
+ * already rely on, appl_hgetall). */
+#define LLDP_END      "@@rocectl-lldp-end@@"
+#define CONFIG_BEGIN  "@@rocectl-config@@"
+#define STARTUP_BEGIN "@@rocectl-startup@@"
+#define LLDP_PART     "show lldp table && echo " LLDP_END "; "
+#define CONFIG_PART   "echo " CONFIG_BEGIN "; show runningconfiguration all"
+#define STARTUP_CMD   "cat /etc/sonic/config_db.json"
+#define STARTUP_PART  " && echo " STARTUP_BEGIN "; " STARTUP_CMD
 
 /* The LLDP section of a folded read, and the aliases from its configuration section, kept
  * for sonic_neighbors; *from: where the configuration starts. */
-static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t *from,
-		     struct rc_err *err)
+static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t len,
+		     size_t *from, struct rc_err *err)
 {
 	struct rc_err e = {0};
 	size_t end;
 	bool ok;
 
 	rc_switch_lldp_begin(&s->lldp);
-	if (rc_switch_split_folded(res->out, res->out_len, LLDP_END, CONFIG_BEGIN, &end, &ok, from))
+	if (rc_switch_split_folded(res->out, len, LLDP_END, CONFIG_BEGIN, &end, &ok, from)) {
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
 		return rc_errf(err, EPROTO,
 			       "'%s': the read's answer has no configuration section (no '%s' "
 			       "line): cut short",
 			       s->dev->name, CONFIG_BEGIN);
+	}
 	if (!ok)
 		s->lldp.rc =
 		    rc_errf(&s->lldp.err, EIO,
@@ -150,32 +158,83 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 	else
 		s->lldp.rc =
 		    sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp.nb, &s->lldp.err);
-	if (!s->lldp.rc && sonic_parse_port_aliases(res->out + *from, res->out_len - *from,
-						    s->dev->name, &s->lldp.nb, &e) == -ENOMEM)
+	if (!s->lldp.rc && sonic_parse_port_aliases(res->out + *from, len - *from, s->dev->name,
+						    &s->lldp.nb, &e) == -ENOMEM)
 		s->lldp.rc = rc_errf(&s->lldp.err, ENOMEM, "out of memory");
 	s->lldp.kept = true;
 	return 0;
 }
 
-/* The read's `show runningconfiguration all`, with the LLDP table when the run asks. */
-static int fetch_config_read(struct rc_session *s, cJSON **cfg, struct rc_err *err)
+/* Where the STARTUP_BEGIN line of a folded answer starts (len when there is none), and in
+ * *saved where the saved configuration after it starts. */
+static size_t startup_at(const char *out, size_t len, size_t *saved)
 {
+	static const char m[] = STARTUP_BEGIN;
+	size_t k = sizeof(m) - 1;
+
+	*saved = len;
+	for (size_t off = 0; off < len;) {
+		const char *nl = memchr(out + off, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - (out + off)) : len - off;
+
+		if (l >= k && l <= k + 1 && !memcmp(out + off, m, k) &&
+		    (l == k || out[off + k] == '\r')) {
+			*saved = nl ? (size_t)(nl - out) + 1 : len;
+			return off;
+		}
+		off = nl ? (size_t)(nl - out) + 1 : len;
+	}
+	return len;
+}
+
+/* The read's `show runningconfiguration all`, with the LLDP table when the run asks, and
+ * the saved configuration behind it (*startup, malloc'd text, NULL when not folded). */
+static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, size_t *startup_len,
+			     struct rc_err *err)
+{
+	bool lldp = rc_switch_folds_lldp(&s->opts);
+	bool saved = !s->opts.tap && !s->opts.snapshot;
+	char cmd[sizeof(LLDP_PART CONFIG_PART STARTUP_PART)];
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	size_t from = 0;
+	size_t from = 0, end = 0, at;
 	int rc;
 
-	if (!rc_switch_folds_lldp(&s->opts))
+	*startup = NULL;
+	*startup_len = 0;
+	if (!lldp && !saved)
 		return sonic_fetch_config(s, cfg, err);
-	rc_switch_lldp_drop(&s->lldp); /* nothing of an earlier read is handed over for this one */
-	rc = sonic_ssh_run(s, FOLDED_CMD, NULL, 0, &res, err);
+	if (lldp) /* nothing of an earlier read is handed over for this one */
+		rc_switch_lldp_pending(&s->lldp, s->dev->name);
+	snprintf(cmd, sizeof(cmd), "%s%s%s", lldp ? LLDP_PART : "",
+		 lldp ? CONFIG_PART : "show runningconfiguration all", saved ? STARTUP_PART : "");
+	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 	if (rc)
 		return rc;
 	snprintf(what, sizeof(what), "'show runningconfiguration all' on '%s'", s->dev->name);
-	if (res.exit_status != 0)
+	at = saved ? startup_at(res.out, res.out_len, &end) : res.out_len;
+	/* without the marker the running configuration was not read whole (`&&`); with it,
+	 * the exit status is the saved configuration's, which check_startup judges */
+	if (!saved && res.exit_status != 0) {
 		rc = rc_switch_exit_error(&res, what, err);
-	else if (!(rc = keep_lldp(s, &res, &from, err)))
-		rc = sonic_parse_configdb(res.out + from, res.out_len - from, what, cfg, err);
+	} else if (saved && at == res.out_len) { /* the status is the saved file's cat */
+		char why[300];
+
+		rc_clean_text(res.err ? res.err : "", res.err ? res.err_len : 0, why, sizeof(why));
+		rc = rc_errf(err, EIO, "%s failed or was cut short (no '%s' line after it)%s%s",
+			     what, STARTUP_BEGIN, why[0] ? ": " : "", why);
+	} else if (!lldp || !(rc = keep_lldp(s, &res, at, &from, err)))
+		rc = sonic_parse_configdb(res.out + from, at - from, what, cfg, err);
+	if (!rc && saved && res.exit_status == 0) {
+		*startup_len = res.out_len - end;
+		*startup = malloc(*startup_len + 1);
+		if (!*startup) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		} else {
+			memcpy(*startup, res.out + end, *startup_len);
+			(*startup)[*startup_len] = '\0';
+		}
+	}
 	rc_ssh_result_free(&res);
 	return rc;
 }
@@ -515,9 +574,9 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
  * `config save` writes what `show runningconfiguration all` shows (both are sonic-cfggen's
  * CONFIG_DB dump, sonic-utilities config/main.py), equal JSON when nothing is. */
 static void check_startup(struct rc_session *s, const cJSON *cfg, struct rc_port_state *ports,
-			  size_t n)
+			  size_t n, bool folded, const char *text, size_t text_len)
 {
-	static const char cmd[] = "cat /etc/sonic/config_db.json";
+	static const char cmd[] = STARTUP_CMD;
 	struct rc_ssh_result res;
 	struct rc_err err = {0};
 	struct sonic_port_info info;
@@ -526,7 +585,11 @@ static void check_startup(struct rc_session *s, const cJSON *cfg, struct rc_port
 	char what[RC_NAME_MAX + 64];
 
 	snprintf(what, sizeof(what), "'%s' on '%s'", cmd, s->dev->name);
-	if (!sonic_read_cmd(s, cmd, &res, &err)) {
+	if (folded && text) { /* the read's own line printed it (fetch_config_read) */
+		sonic_parse_configdb(text, text_len, what, &db, &err);
+	} else if (folded) {
+		rc_errf(&err, EIO, "%s failed", what);
+	} else if (!sonic_read_cmd(s, cmd, &res, &err)) {
 		sonic_parse_configdb(res.out, res.out_len, what, &db, &err);
 		rc_ssh_result_free(&res);
 	}
@@ -554,11 +617,13 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	cJSON *cfg = NULL, *appl = NULL;
 	const cJSON *md;
+	char *startup = NULL;
+	size_t startup_len = 0;
 	int rc;
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = fetch_config_read(s, &cfg, err);
+	rc = fetch_config_read(s, &cfg, &startup, &startup_len, err);
 	md = cfg ? cJSON_GetObjectItemCaseSensitive(
 		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
 		 : NULL;
@@ -571,11 +636,16 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 			rc_err_prefix(err, "'%s'", s->dev->name);
 	}
 	if (!rc && n) {
-		probe_gates(s, cfg, ports[0].name, &info[0]);
+		/* verify sends no GCU dry run (rc_run_opts.no_platform_dry_runs): a group GCU
+		 * would not change live is then read as what the switch has, drift included */
+		if (!s->opts.no_platform_dry_runs)
+			probe_gates(s, cfg, ports[0].name, &info[0]);
 		if (!info[0].buffer_dynamic)
 			fetch_rows(s, cfg);
-		check_startup(s, cfg, ports, n);
+		check_startup(s, cfg, ports, n, !s->opts.tap && !s->opts.snapshot, startup,
+			      startup_len);
 	}
+	free(startup);
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
 		sonic_effect_pfcwd(&info[i], ports[i].name, &ports[i].qos);
@@ -956,6 +1026,56 @@ static const struct {
 
 #define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
 
+/* The four tables on one command line, each between a marker line before it and one that
+ * `&&` prints only when its command succeeded (the shell's `echo`, as the read's line):
+ * res[t] holds table t's text, or nothing when its command failed (an optional one is then
+ * left out, the required one fails the read, as when each had its own line). */
+static int fetch_tables_folded(struct rc_session *s, struct rc_ssh_result *res, struct rc_err *err)
+{
+	char cmd[512], begin[32], end[32];
+	struct rc_ssh_result all;
+	size_t o = 0;
+	int rc;
+
+	for (size_t t = 0; t < N_TABLES; t++)
+		o += (size_t)snprintf(
+		    cmd + o, sizeof(cmd) - o,
+		    "%secho @@rocectl-table%zu@@; %s && echo @@rocectl-table%zu-end@@",
+		    t ? "; " : "", t, counter_tables[t].cmd, t);
+	rc = sonic_ssh_run(s, cmd, NULL, 0, &all, err);
+	if (rc)
+		return rc;
+	for (size_t t = 0; !rc && t < N_TABLES; t++) {
+		size_t at, from, to;
+		const char *nl;
+
+		snprintf(begin, sizeof(begin), "@@rocectl-table%zu@@", t);
+		snprintf(end, sizeof(end), "@@rocectl-table%zu-end@@", t);
+		at = rc_switch_line_at(all.out, all.out_len, begin);
+		nl = at < all.out_len ? memchr(all.out + at, '\n', all.out_len - at) : NULL;
+		from = nl ? (size_t)(nl - all.out) + 1 : all.out_len;
+		to = from + rc_switch_line_at(all.out + from, all.out_len - from, end);
+		if (at == all.out_len || to == all.out_len) {
+			if (counter_tables[t].required)
+				rc =
+				    rc_errf(err, EIO, "'%s' on '%s' failed%s",
+					    counter_tables[t].cmd, s->dev->name,
+					    at == all.out_len ? " (its answer was cut short)" : "");
+			continue;
+		}
+		res[t].out = malloc(to - from + 1);
+		if (!res[t].out) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(res[t].out, all.out + from, to - from);
+		res[t].out[to - from] = '\0';
+		res[t].out_len = to - from;
+	}
+	rc_ssh_result_free(&all);
+	return rc;
+}
+
 /* Each command's output (res[i].out NULL when an optional one failed), then every port's
  * counters from all of them, port by port. */
 static int sonic_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
@@ -965,7 +1085,11 @@ static int sonic_counters(struct rc_session *s, const struct rc_port_state *port
 	int rc = 0;
 
 	memset(res, 0, sizeof(res));
-	for (size_t t = 0; !rc && t < N_TABLES; t++) {
+	bool folded = !s->opts.tap && !s->opts.snapshot;
+
+	if (folded) /* one command line (fetch_tables_folded) */
+		rc = fetch_tables_folded(s, res, err);
+	for (size_t t = 0; !rc && !folded && t < N_TABLES; t++) {
 		struct rc_err e = {0};
 		bool req = counter_tables[t].required;
 

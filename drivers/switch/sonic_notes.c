@@ -178,6 +178,17 @@ int sonic_check(struct rc_session *s, const struct rc_port_write *w, size_t n,
 	}
 	if (!ops.n)
 		goto out;
+	/* plan without --gcu-dry-run: the read probed nothing and nothing more is sent (a
+	 * SONiC switch is read with one command line); GCU's verdict is left to apply */
+	if (s->opts.no_platform_dry_runs) {
+		shared_notes(s, &ops, notes);
+		rc_switch_note(notes,
+			       "GCU dry run not asked: 'plan --gcu-dry-run' asks GCU whether it "
+			       "would apply the patch (%zu operation%s) and which lossless tables "
+			       "it changes live here",
+			       ops.n, ops.n == 1 ? "" : "s");
+		goto out;
+	}
 	/* the ports outside the inventory that a shared map's edit changes: only for what is
 	 * sent (a map GCU refuses is re-bound per port instead, and a refused patch sends
 	 * nothing) */

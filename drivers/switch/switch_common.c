@@ -136,7 +136,7 @@ bool rc_switch_port_writes(const struct rc_port_write *w, size_t n, const char *
 
 /* Offset of the first line of text[0..len) that is exactly `marker` ("\r" aside); len when
  * none. */
-static size_t line_at(const char *text, size_t len, const char *marker)
+size_t rc_switch_line_at(const char *text, size_t len, const char *marker)
 {
 	size_t m = strlen(marker);
 
@@ -161,7 +161,7 @@ bool rc_switch_folds_lldp(const struct rc_run_opts *opts)
 int rc_switch_split_folded(const char *out, size_t len, const char *end, const char *begin,
 			   size_t *extra_len, bool *extra_ok, size_t *read_off)
 {
-	size_t at = line_at(out, len, begin), last;
+	size_t at = rc_switch_line_at(out, len, begin), last;
 	const char *nl;
 
 	if (at == len)
@@ -172,7 +172,7 @@ int rc_switch_split_folded(const char *out, size_t len, const char *end, const c
 	last = at ? at - 1 : 0;
 	while (last && out[last - 1] != '\n')
 		last--;
-	*extra_ok = at && line_at(out + last, at - last, end) == 0;
+	*extra_ok = at && rc_switch_line_at(out + last, at - last, end) == 0;
 	*extra_len = *extra_ok ? last : at;
 	return 0;
 }
@@ -189,6 +189,16 @@ void rc_switch_lldp_begin(struct rc_switch_lldp *k)
 	rc_switch_lldp_drop(k);
 	k->rc = 0;
 	memset(&k->err, 0, sizeof(k->err));
+}
+
+void rc_switch_lldp_pending(struct rc_switch_lldp *k, const char *device)
+{
+	rc_switch_lldp_begin(k);
+	k->rc = rc_errf(&k->err, EIO,
+			"'%s': LLDP unknown: the read whose command line carries the neighbours "
+			"failed",
+			device);
+	k->kept = true;
 }
 
 bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,

@@ -72,6 +72,10 @@ int rc_switch_cli_status(const char *out, size_t out_len, const char *errout, si
  * output starts.  rc_switch_folds_lldp: whether a read folds LLDP in (opts->read_neighbors),
  * never under `rocectl capture` or --snapshot, whose files hold one command's answer each
  * (drivers/transport/snapshot.c), so that a capture stays replayable by any later run. */
+/* Where the first line of text[0..len) that is exactly `marker` (a trailing CR allowed)
+ * starts; len when none is. */
+size_t rc_switch_line_at(const char *text, size_t len, const char *marker);
+
 bool rc_switch_folds_lldp(const struct rc_run_opts *opts);
 
 /* A note of a driver's check op (plan); one past RC_NOTES_MAX is counted as dropped. */
@@ -91,6 +95,10 @@ struct rc_switch_lldp {
 void rc_switch_lldp_drop(struct rc_switch_lldp *k);
 /* The read starts keeping: what was kept before dropped, the error cleared. */
 void rc_switch_lldp_begin(struct rc_switch_lldp *k);
+/* A read whose line carries the neighbours starts: until it keeps them, what is kept is the
+ * error that it did not, so that `neighbors` sends no second line after a read that
+ * failed (the device's cabling is then unknown, with this error). */
+void rc_switch_lldp_pending(struct rc_switch_lldp *k, const char *device);
 /* When something was kept: hands it to *out (whose old list is freed) and *err, returns
  * true with *rc its result, and keeps nothing more; false when the read kept nothing. */
 bool rc_switch_lldp_take(struct rc_switch_lldp *k, struct rc_neighbors *out, struct rc_err *err,

@@ -65,6 +65,11 @@ struct rc_run_opts {
 	bool read_neighbors;
 	/* Likewise for `counters` after the read (verify --counters; drivers/switch/nvue.c). */
 	bool read_counters;
+	/* `verify`, and `plan` without --gcu-dry-run: the platform is asked for no dry run of a
+	 * change (SONiC's GCU probes of which lossless tables it changes live, and its verdict
+	 * on the plan's patch: drivers/switch/sonic.c, sonic_notes.c), so that a device is read
+	 * with its one command line.  apply still asks them. */
+	bool no_platform_dry_runs;
 };
 
 /* What apply gets for one port: the groups in `fields` must be made equal to `want`. */

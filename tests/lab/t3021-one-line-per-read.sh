@@ -1,13 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# A device's LLDP table rides on its read's own command line instead of a second SSH exec:
-# NVUE's `nv show` line (drivers/switch/nvue.c, NVUE_LLDP_PREFIX) makes the whole read one
-# line; SONiC's `show runningconfiguration all` line (drivers/switch/sonic.c, FOLDED_CMD),
-# whose aliases the neighbours reuse.  The simulators' ForceCommands are wrapped by a logger
-# so that every command line a device receives is counted, per device and per run; the
-# neighbours the folded reads return must still be the real ones (cabling right, a swapped
-# cable found).  EOS and hosts still take separate lines: counted as such here, so that
-# folding them later shows up as a change of this test.
+# Every device is read with one SSH command line per read by verify, plan, counters and
+# diagnose.  The simulators' ForceCommands are wrapped by a logger so that every command
+# line a device receives is counted, per device and per run, and no device may receive more
+# than one per read.  What folds where: NVUE's `nv show` line carries the LLDP table
+# (drivers/switch/nvue.c, NVUE_LLDP_PREFIX); SONiC's `show runningconfiguration all` line
+# carries `show lldp table` and the saved configuration, its four counter tables share a
+# line (drivers/switch/sonic.c, FOLDED_CMD, fetch_tables_folded), and verify sends no GCU dry
+# run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c).
+# Counted apart, by their command text: SONiC's pg_profile_lookup.ini (read once per
+# session, its path from the configuration the read returns) and the GCU dry runs that only
+# `plan --gcu-dry-run` sends.  EOS over SSH sends one CLI command per line, each view
+# on its own (nothing public shows a real EOS running several from one exec request:
+# drivers/switch/eos.c ssh_fetch): its lines are counted exactly, so that a change shows.
+# The neighbours the folded reads return must still be the real ones (cabling right, a
+# swapped cable found).
 # shellcheck disable=SC2016,SC2034 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
 
@@ -34,21 +41,35 @@ wrap() {
 		chmod 755 "$1/bin/$2" && : >"$1/cmdlog" && chmod 666 "$1/cmdlog"
 }
 
-# counts: "NAME LINES" for every device of the topology, from both logs; logs emptied
+# counts [ERE]: "NAME LINES" for every device of the topology, from both logs, leaving out
+# the commands ERE matches (the ones counted apart, above); logs emptied
 counts() {
 	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
 		HOSTRUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env") &&
 		cat "$SWRUN/cmdlog" "$HOSTRUN/cmdlog" >"$TMP/log" &&
 		: >"$SWRUN/cmdlog" && : >"$HOSTRUN/cmdlog" &&
-		awk -F"|" 'NR == FNR { if ($0 ~ /^(host|switch) /) { split($0, w, " ")
+		awk -F"|" -v drop="${1:-^\$^}" 'NR == FNR { if ($0 ~ /^(host|switch) /) { split($0, w, " ")
 				name[w[3]] = w[2]; n[w[2]] = 0; order[++k] = w[2] }; next }
+			$2 ~ drop { next }
 			{ n[name[$1]]++ }
 			END { for (i = 1; i <= k; i++) print order[i], n[order[i]] }' \
 			"$LAB/topology" "$TMP/log"
 }
 
+# lines READS MAX EOS: from $TMP/n, every device read (at least READS lines) and none with
+# more than MAX, except EOS switches: exactly EOS (one CLI command per line, above)
+lines() {
+	awk -v reads="$1" -v max="$2" -v eos="$3" 'NR == FNR { if ($1 == "switch") plat[$2] = $5; next }
+		{ if (plat[$1] == "eos" ? $2 != eos : $2 > max || $2 < reads) bad = bad " " $1 "=" $2 }
+		END { if (bad) { print "lines per device:" bad; exit 1 } }' "$LAB/topology" "$TMP/n"
+}
+
+# what is counted apart (above)
+ROWS="pg_profile_lookup[.]ini\$"
+GCU="config apply-patch --dry-run"
+
 test_expect_success 'a small mixed lab, its sessions logged' '
-	"$LAB_CMD" up "$LAB" --hosts 1 --leaves 3 --spines 1 --platforms nvue,sonic,eos \
+	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 3 --spines 1 --platforms nvue,sonic,eos \
 		>/dev/null &&
 	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
 	HOSTRUN=$(sed -n "s/^RUN=//p" "$LAB/lab.env") &&
@@ -57,19 +78,74 @@ test_expect_success 'a small mixed lab, its sessions logged' '
 	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n"
 '
 
-test_expect_success 'verify: NVUE one command line, SONiC the LLDP table in its read' '
+test_expect_success 'verify: one command line per device, no GCU dry run' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/v.json" &&
-	counts >"$TMP/n" &&
+	counts "$ROWS" >"$TMP/n" && lines 1 1 6 && ! grep -q "$GCU" "$TMP/log" &&
 	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
-	grep -qx "gpu001 2" "$TMP/n" &&
+	grep -qx "gpu001 1" "$TMP/n" && ! grep -q "|lldpcli" "$TMP/log" &&
 	grep "nv show interface lldp && echo @@rocectl-lldp-end@@; echo @@rocectl-qos@@; nv show qos -o json" \
 		"$TMP/log" >"$TMP/lines" && test "$(wc -l <"$TMP/lines")" = 2 &&
 	grep -c "show runningconfiguration all" "$TMP/log" >"$TMP/c" && test "$(cat "$TMP/c")" = 1 &&
 	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$3 }" "$LAB/topology") &&
-	grep -qx "$sonic|show lldp table && echo @@rocectl-lldp-end@@; echo @@rocectl-config@@; show runningconfiguration all" \
+	grep -qx "$sonic|show lldp table && echo @@rocectl-lldp-end@@; echo @@rocectl-config@@; show runningconfiguration all && echo @@rocectl-startup@@; cat /etc/sonic/config_db.json" \
 		"$TMP/log" &&
 	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
-		.cabling.links_checked == 5" "$TMP/v.json"
+		.cabling.links_checked == 7 and (.cabling.unknown_devices | index(\"gpu001\"))" "$TMP/v.json" &&
+	jq -e "[.devices[] | select(.device | startswith(\"gpu\"))] | length == 2" "$TMP/v.json"
+'
+
+test_expect_success 'a host listed without interfaces: still one command line' '
+	awk "/^switches:/ { exit } !/interfaces:/" "$INV" >"$LAB/hosts-only.yaml" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$LAB/hosts-only.yaml" >/dev/null &&
+	counts >"$TMP/n" && grep -qx "gpu001 1" "$TMP/n" && grep -qx "gpu002 1" "$TMP/n" &&
+	grep -q "|rocectl agent state\$" "$TMP/log"
+'
+
+# an agent older than the "lldp" key: the real one, its answer without the key
+test_expect_success 'an agent that sends no neighbours is named, its cabling not dropped' '
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+	chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+	printf "#!/bin/sh\nPATH=\${PATH#*:}\nrocectl \"\$@\" | jq -c \"del(.lldp)\"\n" \
+		>"$RUN/override/gpu002/rocectl" && chmod 755 "$RUN/override/gpu002/rocectl" &&
+	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/old.json"; echo $? >"$TMP/old.rc"; } &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/old.rc")" = 2 && grep -qx "gpu002 1" "$TMP/n" &&
+	jq -e ".cabling.unreadable[] | select(.device == \"gpu002\") |
+		.error | test(\"sends no LLDP neighbours.*install the same rocectl version\")" \
+		"$TMP/old.json" >/dev/null &&
+	jq -e "[.cabling.unreadable[].device] | index(\"gpu001\") == null" "$TMP/old.json"
+'
+
+# the agent's neighbours as lldpd would list them on gpu002 (the lab's hosts run no lldpd):
+# the real agent, its "lldp" replaced by the topology's links of gpu002 (FLIP 1: the far ends
+# of its two links swapped, as a swapped pair of cables shows)
+fake_lldp() {
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+		chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+		awk '$1 == "link" { split($2, a, ":"); split($3, b, ":")
+			if (a[1] == "gpu002") print a[2], b[1], b[2]
+			if (b[1] == "gpu002") print b[2], a[1], a[2] }' "$LAB/topology" >"$TMP/ends2" &&
+		awk -v flip="$1" '{ i[NR] = $1; r[NR] = $2 " " $3 }
+			END { for (k = 1; k <= NR; k++) print i[k], r[flip ? NR + 1 - k : k] }' \
+			"$TMP/ends2" |
+		jq -R -s -c '{status: "ok", neighbors: [split("\n")[] | select(. != "") |
+			split(" ") | {interface: .[0], system_name: .[1], port_id: .[2]}]}' \
+			>"$RUN/override/gpu002/lldp.json" &&
+		printf '#!/bin/sh\nPATH=${PATH#*:}\nrocectl "$@" | jq -c --slurpfile l %s %s\n' \
+			"$RUN/override/gpu002/lldp.json" "'.lldp = \$l[0]'" >"$RUN/override/gpu002/rocectl" &&
+		chmod 755 "$RUN/override/gpu002/rocectl" && chmod 644 "$RUN/override/gpu002/lldp.json"
+}
+
+test_expect_success 'the neighbours in the agent answer are checked: right, then swapped' '
+	fake_lldp 0 && jq -e ".neighbors | length == 2" "$RUN/override/gpu002/lldp.json" &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/h.json" &&
+	fake_lldp 1 &&
+	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/h2.json" &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" && grep -qx "gpu002 2" "$TMP/n" &&
+	jq -e ".cabling.findings == [] and .cabling.links_checked == 7 and
+		(.cabling.unknown_devices | index(\"gpu002\") == null)" "$TMP/h.json" &&
+	jq -e "[.cabling.findings[] | select(.kind == \"miscabled\") | .at] ==
+		[\"gpu002:enp12s0np0\", \"gpu002:enp13s0np0\"]" "$TMP/h2.json"
 '
 
 # counters show only in the Prometheus output; the cabling's there too
@@ -97,10 +173,25 @@ test_expect_success 'a folded LLDP section that fails leaves the cabling unknown
 	rm -f "$SWRUN/rewrite" && counts >"$TMP/n" &&
 	test "$(cat "$TMP/bad.rc")" = 2 &&
 	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
-	jq -e ".cabling.findings == [] and .cabling.links_unknown == 4 and
+	jq -e ".cabling.findings == [] and .cabling.links_unknown == 5 and
 		(.cabling.unknown_devices | index(\"leaf01\") and index(\"leaf02\") and
 		 index(\"spine01\"))" "$TMP/bad.json" &&
 	jq -e "all(.devices[]; .status == \"drift\")" "$TMP/bad.json"
+'
+
+# SONiC: the saved configuration behind the read on its line must not hide the running
+# configuration's failure (its marker is printed by `&&` only); the neighbours of a read
+# that failed are unknown, not asked on a line of their own
+test_expect_success 'a failing running-config read on the folded line is that device'"'"'s error' '
+	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
+	echo "s/show runningconfiguration all/show runningconfiguration allx/" \
+		>"$SWRUN/rewrite" && chmod 644 "$SWRUN/rewrite" &&
+	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/rc.json"; echo $? >"$TMP/rc.rc"; } &&
+	rm -f "$SWRUN/rewrite" && counts "$ROWS" >"$TMP/n" &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	grep -qx "$sonic 1" "$TMP/n" && test "$(cat "$TMP/rc.rc")" = 1 &&
+	jq -e --arg d "$sonic" ".devices[] | select(.device == \$d) | .error |
+		test(\"show runningconfiguration all.* failed or was cut short\")" "$TMP/rc.json"
 '
 
 test_expect_success 'a swapped cable is still found from the folded read' '
@@ -112,11 +203,32 @@ test_expect_success 'a swapped cable is still found from the folded read' '
 	! grep -q "|show lldp table\$" "$TMP/log"
 '
 
-test_expect_success 'plan and counters: one command line per switch' '
-	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >/dev/null &&
-	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
-	rc counters -i "$INV" --json >/dev/null &&
-	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n"
+test_expect_success 'plan: one command line per device, no GCU dry run unless asked' '
+	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >"$TMP/plan.txt" &&
+	counts "$ROWS" >"$TMP/n" && lines 1 1 5 && ! grep -q "$GCU" "$TMP/log" &&
+	grep -qx "gpu001 1" "$TMP/n" && grep -qx "leaf01 1" "$TMP/n" &&
+	grep -q "GCU dry run not asked" "$TMP/plan.txt"
+'
+
+test_expect_success 'plan --gcu-dry-run: GCU asked, the reads still one line' '
+	test_expect_code 2 rc plan --gcu-dry-run -p "$POLICY" -i "$INV" >"$TMP/plan2.txt" &&
+	counts "$ROWS|$GCU" >"$TMP/n" && lines 1 1 5 && grep -q "$GCU" "$TMP/log" &&
+	grep -q "GCU dry run: the patch" "$TMP/plan2.txt"
+'
+
+test_expect_success 'counters: one command line per device, SONiC its four tables' '
+	rc counters -i "$INV" --json >"$TMP/c.json" &&
+	counts >"$TMP/n" && lines 1 1 3 &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	jq -e --arg d "$sonic" "[.. | objects | select(.device? == \$d)] | length > 0" \
+		"$TMP/c.json" >/dev/null
+'
+
+# two samples: two reads of each device
+test_expect_success 'diagnose: one command line per device and sample' '
+	rc diagnose -p "$POLICY" -i "$INV" --interval 300ms >"$TMP/d.txt" 2>&1 ||
+		test $? = 2 &&
+	counts >"$TMP/n" && lines 2 2 6
 '
 
 test_done

@@ -52,7 +52,7 @@ I="$LAB/inventory.yaml"
 
 test_expect_success 'plan on a factory switch: DSCP 26 leaves lossy TC 1, and GCU agrees' '
 	config_db sonic1 >"$TMP/db.before" &&
-	{ rc plan -p "$P" -i "$I" --limit sonic1 --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit sonic1 --details >"$TMP/plan" 2>"$TMP/plan.err"; st=$?; } ;
 	test "$st" = 2 &&
 	changes "$TMP/plan" | sed "s/>= [0-9]*/>= FLOOR/" >"$TMP/got" &&
 	for p in Ethernet0 Ethernet4; do
@@ -83,7 +83,7 @@ test_expect_success 'plan wrote nothing: CONFIG_DB as it was, no checkpoint' '
 '
 
 test_expect_success 'plan --format json carries the GCU verdict as a note' '
-	{ rc plan -p "$P" -i "$I" --limit sonic1 --format json >"$TMP/plan.json" 2>/dev/null; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit sonic1 --format json >"$TMP/plan.json" 2>/dev/null; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/plan.json" "\"note\": *\"GCU dry run: the patch \(14 operations\) would apply\""
 '
@@ -110,7 +110,7 @@ test_expect_success 'apply: one patch through GCU; CONFIG_DB and buffermgrd foll
 '
 
 test_expect_success 'a second plan is empty (exit 0), verify in sync' '
-	rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/plan2" 2>/dev/null &&
+	rc plan --gcu-dry-run -p "$P" -i "$I" --limit sonic1 >"$TMP/plan2" 2>/dev/null &&
 	test_must_contain "$TMP/plan2" "no changes" &&
 	test -z "$(changes "$TMP/plan2")" &&
 	test -z "$(notes "$TMP/plan2")" &&
@@ -148,10 +148,10 @@ test_expect_success 'reject-next mid-apply: exit 1, rolled back to the checkpoin
 	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]"
 '
 
-# A read is 6 commands (the CONFIG_DB, GCU dry runs asking which lossless tables are
-# live-changeable: PFC, cable length, watchdog, then the SKU's pg_profile_lookup.ini and
-# the startup configuration); apply is `config checkpoint` (7th) then `config
-# apply-patch` (8th), which is dropped.
+# apply's read is 5 commands (the CONFIG_DB with the startup configuration on its line, GCU
+# dry runs asking which lossless tables are live-changeable: PFC, cable length, watchdog,
+# then the SKU's pg_profile_lookup.ini); then GCU's dry run of the patch (sonic_settle),
+# `config checkpoint` and `config apply-patch`, the 8th, which is dropped.
 test_expect_success 'a dropped connection mid-apply: rolled back over a new session' '
 	sim fault "$LAB" sonic1 drop-after 8 &&
 	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
@@ -173,7 +173,7 @@ test_expect_success 'GCU refusing the patch shows in the plan; apply changes not
 	sim fault "$LAB" sonic1 drift SCHEDULER.scheduler.0.weight=0 \
 		DSCP_TO_TC_MAP.AZURE.26=1 &&
 	config_db sonic1 >"$TMP/db.before" &&
-	{ rc plan -p "$P" -i "$I" --limit sonic1 >"$TMP/refplan" 2>&1; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit sonic1 >"$TMP/refplan" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_contain "$TMP/refplan" "note: GCU dry run: the patch \(1 operation\) was refused: Given patch will produce invalid config" &&
 	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/refapply" 2>&1; st=$?; } ;
@@ -229,7 +229,7 @@ test_expect_success 'dynamic buffer model: the lossless profile is looked up in 
 # tl10 is an Arista-7060X6-64PE-B-O128 (th5) on release 202311: GCU's rules file allows
 # PFC_WD edits on th5 only from 20240500 (gcu_field_operation_validators.conf.json).
 test_expect_success 'th5 on 202311: the plan says the watchdog is not live-changeable there' '
-	{ rc plan -p "$P" -i "$I" --limit tl10 --details >"$TMP/tl" 2>&1; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit tl10 --details >"$TMP/tl" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	notes "$TMP/tl" >"$TMP/got" &&
 	for p in Ethernet0 Ethernet4; do
@@ -293,7 +293,7 @@ test_expect_success 'an inventory port like Ethernet0;reboot is refused, nothing
 	n0=$(grep -c "Accepted " "$(sed -n "s/^RUN=//p" "$LAB/lab.env")/sshd.log" || true) &&
 	for bad in "Ethernet0;reboot" "Ethernet0 Ethernet4" "Ethernet0/../x"; do
 		sed "s|ports: \[Ethernet0,Ethernet4\]|ports: [\"$bad\"]|" "$I" >"$TMP/bad.yaml" &&
-		{ rc plan -p "$P" -i "$TMP/bad.yaml" --limit sonic1 >"$TMP/bad.out" 2>&1; st=$?; } ;
+		{ rc plan --gcu-dry-run -p "$P" -i "$TMP/bad.yaml" --limit sonic1 >"$TMP/bad.out" 2>&1; st=$?; } ;
 		test "$st" = 1 || { echo "$bad: exit $st"; cat "$TMP/bad.out"; exit 1; }
 	done &&
 	test "$(grep -c "Accepted " "$(sed -n "s/^RUN=//p" "$LAB/lab.env")/sshd.log" || true)" = "$n0"

@@ -39,7 +39,7 @@ I="$LAB/inventory.yaml"
 
 test_expect_success 'no map fits: plan says apply would fail, naming DSCP_TO_TC_MAP' '
 	sim fault "$LAB" rd drift "DSCP_TO_TC_MAP.PART={\"26\": \"3\", \"48\": \"5\"}" &&
-	{ rc plan -p "$P" -i "$I" --limit rd >"$TMP/plan" 2>&1; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit rd >"$TMP/plan" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	notes "$TMP/plan" >"$TMP/notes" &&
 	test_must_contain "$TMP/notes" "^GCU dry run: the patch \([0-9]* operations\) was refused: \[switchsim stand-in" &&
@@ -59,7 +59,7 @@ test_expect_success 'apply sends nothing (exit 1), names the table; CONFIG_DB as
 
 test_expect_success 'with a fitting map, plan binds the ports to it instead' '
 	sim fault "$LAB" rd drift "DSCP_TO_TC_MAP.ROCE={\"0\": \"0\", \"26\": \"3\", \"48\": \"6\"}" &&
-	{ rc plan -p "$P" -i "$I" --limit rd --details >"$TMP/plan2" 2>&1; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit rd --details >"$TMP/plan2" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	notes "$TMP/plan2" >"$TMP/notes2" &&
 	test_must_contain "$TMP/notes2" "^DSCP_TO_TC_MAP cannot be patched here: apply binds the ports to the existing map .ROCE. instead \(GCU dry run: \[switchsim stand-in" &&
@@ -75,7 +75,7 @@ test_expect_success 'apply binds Ethernet0 and Ethernet4 to ROCE; AZURE is untou
 	test "$(hget rd "DSCP_TO_TC_MAP|AZURE" 26)" = 1 &&
 	test "$(hget rd "PORT_QOS_MAP|Ethernet0" pfc_enable)" = 3 &&
 	rc verify -p "$P" -i "$I" --limit rd >"$TMP/verify" 2>&1 &&
-	rc plan -p "$P" -i "$I" --limit rd >"$TMP/plan3" 2>&1
+	rc plan --gcu-dry-run -p "$P" -i "$I" --limit rd >"$TMP/plan3" 2>&1
 '
 
 test_expect_success 'a re-binding GCU fails half way is rolled back; the next apply makes it' '
@@ -92,7 +92,7 @@ test_expect_success 'a re-binding GCU fails half way is rolled back; the next ap
 
 test_expect_success 'a switch that can patch the map gets the edit, not a re-binding' '
 	sim fault "$LAB" nw drift "DSCP_TO_TC_MAP.ROCE={\"26\": \"3\", \"48\": \"6\"}" &&
-	{ rc plan -p "$P" -i "$I" --limit nw >"$TMP/plan4" 2>&1; st=$?; } ;
+	{ rc plan --gcu-dry-run -p "$P" -i "$I" --limit nw >"$TMP/plan4" 2>&1; st=$?; } ;
 	test "$st" = 2 &&
 	test_must_not_contain "$TMP/plan4" "cannot be patched here" &&
 	rc apply -p "$P" -i "$I" --limit nw -J "$J" >"$TMP/apply4" 2>&1 &&
