@@ -260,6 +260,7 @@ static int report_to(struct diag_run *r, FILE *f)
 	if (rc_cli_verbosity() < 0 && r->o.fmt == FMT_TEXT)
 		sink = fopen("/dev/null", "we");
 	rc_out_init(&out, sink ? sink : f, r->o.fmt == FMT_JSON ? RC_OUT_JSON : RC_OUT_TEXT);
+	out.details = rc_cli_verbosity() > 0; /* -v: every port, not one line per role */
 	rc_out_open_object(&out, NULL);
 	rc_out_str(&out, "schema", NULL, DIAG_SCHEMA);
 	rc_out_str(&out, "command", NULL, "diagnose");

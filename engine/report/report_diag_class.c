@@ -4,11 +4,14 @@
  * line with their count and a few examples; JSON lists every class and every port that is
  * not clean. */
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/diag.h"
+#include "rocectl/nameset.h"
 
 #include "report_diag.h"
 
@@ -95,14 +98,68 @@ static void json_classes(struct rc_out *o, const struct rc_diag *d)
 	rc_out_close_array(o);
 }
 
-static void out_ports(struct rc_out *o, const struct rc_diag *d)
+/* More ports than this of one role are one line in text (a pause tree across a fabric
+ * relays on thousands of ports); JSON and --details list every port. */
+#define PORTS_PER_ROLE 8
+
+static size_t role_count(const struct rc_diag *d, enum rc_diag_role role)
 {
-	rc_out_open_array(o, "ports");
-	if (d->n_ports)
-		rc_out_text(o, "ports that are not clean:\n");
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_ports; i++)
+		n += d->ports[i].role == role;
+	return n;
+}
+
+/* Text: the ports of a role with many, as one line with their devices and ports folded
+ * into ranges and the first port's reason as an example. */
+static void role_line(struct rc_out *o, const struct rc_diag *d, enum rc_diag_role role, size_t n)
+{
+	struct rc_nameset devs, ports;
+	const struct rc_diag_port_role *first = NULL;
+	char dl[160], pl[80];
+	size_t n_dev = 0, last = SIZE_MAX;
+
+	memset(&devs, 0, sizeof(devs));
+	memset(&ports, 0, sizeof(ports));
 	for (size_t i = 0; i < d->n_ports; i++) {
 		const struct rc_diag_port_role *p = &d->ports[i];
 
+		if (p->role != role)
+			continue;
+		first = first ? first : p;
+		n_dev += p->dev != last; /* ports come device by device */
+		last = p->dev;
+		rc_nameset_add(&devs, dev(d, p->dev));
+		rc_nameset_add(&ports, p->port);
+	}
+	rc_nameset_format(&devs, dl, sizeof(dl));
+	rc_nameset_sort(&ports);
+	rc_nameset_format(&ports, pl, sizeof(pl));
+	rc_out_text(o, "  %-6s %zu ports on %zu devices %s (%s), e.g. %s %s: %s\n",
+		    rc_diag_role_name(role), n, n_dev, dl, pl, dev(d, first->dev), first->port,
+		    first->why);
+}
+
+static void out_ports(struct rc_out *o, const struct rc_diag *d)
+{
+	bool folded[RC_HOP_UNKNOWN + 1] = {false};
+
+	rc_out_open_array(o, "ports");
+	if (d->n_ports)
+		rc_out_text(o, "ports that are not clean:\n");
+	for (int r = 0; !rc_out_json(o) && !o->details && r <= RC_HOP_UNKNOWN; r++) {
+		size_t n = role_count(d, (enum rc_diag_role)r);
+
+		folded[r] = n > PORTS_PER_ROLE;
+		if (folded[r])
+			role_line(o, d, (enum rc_diag_role)r, n);
+	}
+	for (size_t i = 0; i < d->n_ports; i++) {
+		const struct rc_diag_port_role *p = &d->ports[i];
+
+		if (p->role <= RC_HOP_UNKNOWN && folded[p->role])
+			continue;
 		rc_out_open_object(o, NULL);
 		rc_out_str(o, "device", "  %-10s", dev(d, p->dev));
 		rc_out_str(o, "port", " %-12s", p->port);

@@ -216,6 +216,42 @@ static void incast(const struct rc_inventory *inv, struct rc_diag_dev *devs)
 	}
 }
 
+/* The whole fabric's text fits a screen: the root port on its own line, the relaying ports
+ * one line per role; with details (-v) and in JSON every port is listed. */
+static void assert_text_fits(const struct rc_diag *d)
+{
+	char *buf = NULL;
+	size_t len = 0, lines = 0, relays = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rc_out o;
+
+	assert_non_null(f);
+	rc_out_init(&o, f, RC_OUT_TEXT);
+	rc_diag_print(&o, d);
+	assert_int_equal(fclose(f), 0);
+	for (const char *p = buf; *p; p++)
+		lines += *p == '\n';
+	for (size_t i = 0; i < d->n_ports; i++)
+		relays += d->ports[i].role == RC_HOP_RELAY;
+	assert_true(relays > 100);
+	assert_true(lines <= 20);
+	assert_non_null(strstr(buf, "  leaf07     swp3         root "));
+	assert_non_null(strstr(buf, "  relay  "));
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rc_out_init(&o, f, RC_OUT_TEXT);
+	o.details = true;
+	rc_diag_print(&o, d);
+	assert_int_equal(fclose(f), 0);
+	lines = 0;
+	for (const char *p = buf; *p; p++)
+		lines += *p == '\n';
+	assert_true(lines > relays);
+	free(buf);
+}
+
 static void test_whole_fabric_2176_devices(void **state)
 {
 	struct rc_inventory inv;
@@ -267,6 +303,7 @@ static void test_whole_fabric_2176_devices(void **state)
 		if (d.ports[i].role == RC_HOP_ROOT)
 			assert_string_equal(d.ports[i].port, "swp3");
 	assert_int_equal(d.n_findings, 0);
+	assert_text_fits(&d);
 	rc_diag_fini(&d);
 
 	for (size_t i = 0; i < inv.n_devices; i++)
