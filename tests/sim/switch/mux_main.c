@@ -30,7 +30,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
@@ -45,7 +45,7 @@
 
 extern char **environ;
 
-enum ev_kind { EV_LISTEN, EV_SESSION, EV_TIMER, EV_CHILD_OUT, EV_CHILD_ERR, EV_CHILD_IN, EV_SIG };
+enum ev_kind { EV_LISTEN, EV_SESSION, EV_TIMER, EV_CHILD_OUT, EV_CHILD_ERR, EV_CHILD_IN, EV_CHILD_EXIT };
 
 struct evsrc {
 	enum ev_kind kind;
@@ -82,6 +82,7 @@ struct chan {
 	/* host kind: the child */
 	pid_t pid;
 	struct evsrc child[3]; /* stdin, stdout, stderr pipes */
+	struct evsrc exit;     /* the child's pidfd: readable once it ended */
 };
 
 struct conn {
@@ -117,12 +118,23 @@ struct mux {
 	struct conn *conns;
 	struct conn *gone; /* connections to free once no event of this round can name them */
 	struct chan *gone_chans;
+	pid_t *orphans; /* children of channels gone, to reap */
+	size_t n_orphans, cap_orphans;
 	long sessions; /* accepted connections, for the stats file */
 	long commands;
 	bool host;
 };
 
 static volatile sig_atomic_t stop;
+static bool debug; /* SWITCHSIM_MUX_DEBUG: a line per step of a channel, on stderr */
+
+#define DBG(c, what)                                                                       \
+	do {                                                                               \
+		if (debug)                                                                 \
+			fprintf(stderr, "mux %p %s: %s pid=%ld ran=%d eof=%d fds=%d,%d,%d\n",     \
+				(void *)(c), (c)->conn->addr, what, (long)(c)->pid, (c)->ran,      \
+				(c)->in_eof, (c)->child[0].fd, (c)->child[1].fd, (c)->child[2].fd); \
+	} while (0)
 
 static void die(const char *fmt, const char *arg)
 {
@@ -448,7 +460,15 @@ static int spawn_host(struct chan *c)
 			ep_set(m, &c->child[i], EPOLLIN, EPOLL_CTL_ADD);
 	}
 	ep_set(m, &c->child[0], EPOLLOUT, EPOLL_CTL_ADD);
+	/* the end of this child, as a descriptor of its own (pidfd_open(2), Linux 5.3) */
+	c->exit = (struct evsrc){.kind = EV_CHILD_EXIT,
+				 .fd = (int)syscall(SYS_pidfd_open, c->pid, 0),
+				 .obj = c};
+	if (c->exit.fd < 0)
+		die("pidfd_open: %s", strerror(errno));
+	ep_set(m, &c->exit, EPOLLIN, EPOLL_CTL_ADD);
 	m->commands++;
+	DBG(c, "spawned");
 	return 0;
 }
 
@@ -485,6 +505,7 @@ static void chan_finish(struct chan *c)
 {
 	if (c->finished || c->closed)
 		return;
+	DBG(c, "finish");
 	ssh_channel_request_send_exit_status(c->ch, c->status);
 	ssh_channel_send_eof(c->ch);
 	ssh_channel_close(c->ch);
@@ -634,6 +655,7 @@ static void on_eof(ssh_session s, ssh_channel ch, void *user)
 	(void)s;
 	(void)ch;
 	c->in_eof = true;
+	DBG(c, "eof");
 	if (c->pid > 0)
 		pump_child_in(c);
 	chan_maybe_start(c);
@@ -660,6 +682,7 @@ static int on_exec(ssh_session s, ssh_channel ch, const char *command, void *use
 	if (!c->cmd)
 		abort();
 	c->requested = true;
+	DBG(c, c->cmd);
 	chan_maybe_start(c);
 	return 0;
 }
@@ -702,6 +725,7 @@ static ssh_channel on_channel_open(ssh_session s, void *user)
 	c->timer.fd = -1;
 	for (int i = 0; i < 3; i++)
 		c->child[i].fd = -1;
+	c->exit.fd = -1;
 	c->ch = ssh_channel_new(s);
 	if (!c->ch) {
 		free(c);
@@ -768,8 +792,19 @@ static void chan_release(struct mux *m, struct chan *c, bool with_session)
 	}
 	for (int i = 0; i < 3; i++)
 		child_close(m, &c->child[i]);
-	if (c->pid > 0)
+	child_close(m, &c->exit);
+	if (c->pid > 0) {
+		/* the client is gone: end the command, and reap it later */
 		kill(c->pid, SIGTERM);
+		if (m->n_orphans == m->cap_orphans) {
+			m->cap_orphans = m->cap_orphans ? 2 * m->cap_orphans : 64;
+			m->orphans = realloc(m->orphans, m->cap_orphans * sizeof(pid_t));
+			if (!m->orphans)
+				abort();
+		}
+		m->orphans[m->n_orphans++] = c->pid;
+		c->pid = 0;
+	}
 	free(c->cmd);
 	sb_free(&c->in);
 	sb_free(&c->out[0]);
@@ -802,6 +837,7 @@ static void conn_free(struct conn *k)
 	ssh_event_free(k->ev);
 	ssh_disconnect(k->s);
 	ssh_free(k->s);
+	close(k->src.fd);
 	k->s = NULL;
 	k->dead = true;
 	k->next_gone = m->gone;
@@ -903,11 +939,17 @@ static void accept_one(struct mux *m, int lfd)
 		free(k);
 		return;
 	}
-	k->s = ssh_new();
-	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, fd) != SSH_OK) {
+	/* libssh gets a duplicate, which it may close when the client goes: epoll watches our
+	 * own descriptor, removed and closed here only (conn_free), so that a number libssh
+	 * closed and accept reused never mixes up two connections' registrations */
+	int lib_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	k->s = lib_fd < 0 ? NULL : ssh_new();
+	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, lib_fd) != SSH_OK) {
 		fprintf(stderr, "switchsim-mux: accept: %s\n", ssh_get_error(m->bind));
 		if (k->s)
 			ssh_free(k->s);
+		if (lib_fd >= 0)
+			close(lib_fd);
 		close(fd);
 		free(k);
 		return;
@@ -932,6 +974,7 @@ static void accept_one(struct mux *m, int lfd)
 		if (k->ev)
 			ssh_event_free(k->ev);
 		ssh_free(k->s);
+		close(fd);
 		free(k);
 		return;
 	}
@@ -965,6 +1008,7 @@ static void child_read(struct chan *c, int i)
 		if (n <= 0) {
 			child_close(c->conn->mux, src);
 			host_done(c);
+			DBG(c, "pipe eof");
 			break;
 		}
 		sb_addn(&c->out[i - 1], buf, (size_t)n);
@@ -972,25 +1016,19 @@ static void child_read(struct chan *c, int i)
 	conn_pump(c->conn);
 }
 
-static void reap(struct mux *m)
+static void child_exited(struct chan *c)
 {
 	int wst;
-	pid_t pid;
-	while ((pid = waitpid(-1, &wst, WNOHANG)) > 0)
-		for (struct conn *k = m->conns; k; k = k->next)
-			for (struct chan *c = k->chans; c; c = c->next)
-				if (c->pid == pid) {
-					c->pid = 0;
-					child_close(m, &c->child[0]);
-					c->status = WIFEXITED(wst) ? WEXITSTATUS(wst)
-								   : 128 + WTERMSIG(wst);
-					/* done once the pipes are drained too (child_read), as sshd
-					 * waits for EOF on them */
-					host_done(c);
-					conn_pump(k);
-					goto next;
-				}
-next:;
+	if (waitpid(c->pid, &wst, WNOHANG) != c->pid)
+		return;
+	c->pid = 0;
+	DBG(c, "exited");
+	child_close(c->conn->mux, &c->exit);
+	child_close(c->conn->mux, &c->child[0]);
+	c->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	/* done once the pipes are drained too (child_read), as sshd waits for EOF on them */
+	host_done(c);
+	conn_pump(c->conn);
 }
 
 /* ---- main ---- */
@@ -1105,6 +1143,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 	srandom((unsigned)(time(NULL) ^ getpid()));
+	debug = getenv("SWITCHSIM_MUX_DEBUG") != NULL;
 
 	ssh_init();
 	ssh_key key = NULL;
@@ -1137,16 +1176,6 @@ int main(int argc, char **argv)
 		listeners = 1;
 	}
 
-	/* children of host commands end through SIGCHLD, read as a descriptor */
-	sigset_t mask;
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	struct evsrc sig = {.kind = EV_SIG, .fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK)};
-	if (sig.fd < 0)
-		die("signalfd: %s", strerror(errno));
-	ep_set(&m, &sig, EPOLLIN, EPOLL_CTL_ADD);
-
 	if (pid_file) {
 		FILE *f = fopen(pid_file, "w");
 		if (!f)
@@ -1169,7 +1198,7 @@ int main(int argc, char **argv)
 			if (src->kind == EV_SESSION && !((struct conn *)src->obj)->s)
 				continue;
 			if (src->kind != EV_SESSION && src->kind != EV_LISTEN &&
-			    src->kind != EV_SIG && (src->fd < 0 || ((struct chan *)src->obj)->gone))
+			    (src->fd < 0 || ((struct chan *)src->obj)->gone))
 				continue;
 			switch (src->kind) {
 			case EV_LISTEN:
@@ -1191,16 +1220,17 @@ int main(int argc, char **argv)
 			case EV_CHILD_IN:
 				pump_child_in(src->obj);
 				break;
-			case EV_SIG: {
-				struct signalfd_siginfo si;
-				while (read(sig.fd, &si, sizeof(si)) == sizeof(si))
-					;
-				reap(&m);
+			case EV_CHILD_EXIT:
+				child_exited(src->obj);
 				break;
-			}
 			}
 		}
 		bury(&m);
+		for (size_t j = 0; j < m.n_orphans;)
+			if (waitpid(m.orphans[j], NULL, WNOHANG) != 0)
+				m.orphans[j] = m.orphans[--m.n_orphans];
+			else
+				j++;
 		time_t now = time(NULL);
 		if (now != last_stats) {
 			write_stats(&m);
