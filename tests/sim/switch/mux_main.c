@@ -45,7 +45,15 @@
 
 extern char **environ;
 
-enum ev_kind { EV_LISTEN, EV_SESSION, EV_TIMER, EV_CHILD_OUT, EV_CHILD_ERR, EV_CHILD_IN, EV_CHILD_EXIT };
+enum ev_kind {
+	EV_LISTEN,
+	EV_SESSION,
+	EV_TIMER,
+	EV_CHILD_OUT,
+	EV_CHILD_ERR,
+	EV_CHILD_IN,
+	EV_CHILD_EXIT
+};
 
 struct evsrc {
 	enum ev_kind kind;
@@ -128,12 +136,13 @@ struct mux {
 static volatile sig_atomic_t stop;
 static bool debug; /* SWITCHSIM_MUX_DEBUG: a line per step of a channel, on stderr */
 
-#define DBG(c, what)                                                                       \
-	do {                                                                               \
-		if (debug)                                                                 \
-			fprintf(stderr, "mux %p %s: %s pid=%ld ran=%d eof=%d fds=%d,%d,%d\n",     \
+#define DBG(c, what)                                                                               \
+	do {                                                                                       \
+		if (debug)                                                                         \
+			fprintf(stderr, "mux %p %s: %s pid=%ld ran=%d eof=%d fds=%d,%d,%d\n",      \
 				(void *)(c), (c)->conn->addr, what, (long)(c)->pid, (c)->ran,      \
-				(c)->in_eof, (c)->child[0].fd, (c)->child[1].fd, (c)->child[2].fd); \
+				(c)->in_eof, (c)->child[0].fd, (c)->child[1].fd,                   \
+				(c)->child[2].fd);                                                 \
 	} while (0)
 
 static void die(const char *fmt, const char *arg)
@@ -461,9 +470,8 @@ static int spawn_host(struct chan *c)
 	}
 	ep_set(m, &c->child[0], EPOLLOUT, EPOLL_CTL_ADD);
 	/* the end of this child, as a descriptor of its own (pidfd_open(2), Linux 5.3) */
-	c->exit = (struct evsrc){.kind = EV_CHILD_EXIT,
-				 .fd = (int)syscall(SYS_pidfd_open, c->pid, 0),
-				 .obj = c};
+	c->exit = (struct evsrc){
+	    .kind = EV_CHILD_EXIT, .fd = (int)syscall(SYS_pidfd_open, c->pid, 0), .obj = c};
 	if (c->exit.fd < 0)
 		die("pidfd_open: %s", strerror(errno));
 	ep_set(m, &c->exit, EPOLLIN, EPOLL_CTL_ADD);
@@ -524,9 +532,10 @@ static void chan_pump(struct chan *c)
 			size_t n = c->out[i].len - c->off[i];
 			if (n > 32768)
 				n = 32768;
-			int w = i ? ssh_channel_write_stderr(c->ch, c->out[i].buf + c->off[i],
-							     (uint32_t)n)
-				  : ssh_channel_write(c->ch, c->out[i].buf + c->off[i], (uint32_t)n);
+			int w =
+			    i ? ssh_channel_write_stderr(c->ch, c->out[i].buf + c->off[i],
+							 (uint32_t)n)
+			      : ssh_channel_write(c->ch, c->out[i].buf + c->off[i], (uint32_t)n);
 			if (w == SSH_ERROR) {
 				c->closed = true;
 				return;
@@ -547,8 +556,8 @@ static void chan_pump(struct chan *c)
 static void arm_timer(struct chan *c, long ms)
 {
 	struct mux *m = c->conn->mux;
-	struct itimerspec its = {.it_value = {.tv_sec = ms / 1000,
-					      .tv_nsec = (ms % 1000) * 1000000L}};
+	struct itimerspec its = {
+	    .it_value = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L}};
 	c->timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (c->timer.fd < 0)
 		die("timerfd_create: %s", strerror(errno));
@@ -565,9 +574,12 @@ static void chan_maybe_start(struct chan *c)
 	struct mux *m = c->conn->mux;
 	if (c->started || !c->requested)
 		return;
-	/* a switch command reads stdin only to apply (SONiC's apply-patch, NVUE's confirmation
-	 * prompt); a login without a command is its stdin */
-	if (!m->host && !c->in_eof && (!c->cmd || strstr(c->cmd, "apply")))
+	/* a switch command reads stdin only to apply or write a file (SONiC's apply-patch and
+	 * `tee FILE`, NVUE's confirmation prompt): those wait for the client's EOF, the others
+	 * run at once (a person's `ssh leaf01 'nv show ...'` from a terminal sends no EOF); a
+	 * login without a command is its stdin */
+	if (!m->host && !c->in_eof &&
+	    (!c->cmd || strstr(c->cmd, "apply") || strstr(c->cmd, "tee ")))
 		return;
 	c->started = true;
 	long ms = 0;
@@ -749,8 +761,8 @@ static ssh_channel on_channel_open(ssh_session s, void *user)
 	return c->ch;
 }
 
-static int on_auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key,
-			  char state, void *data)
+static int on_auth_pubkey(ssh_session s, const char *user, struct ssh_key_struct *key, char state,
+			  void *data)
 {
 	struct conn *k = data;
 	(void)s;
@@ -933,8 +945,8 @@ static void accept_one(struct mux *m, int lfd)
 	snprintf(k->peer, sizeof(k->peer), "%s %u", pa, ntohs(peer.sin_port));
 	k->lport = ntohs(local.sin_port);
 	/* the device at this address; a host's is host-shell's business */
-	if (!m->host && sim_name_by_addr(m->run_dir, k->addr, k->name, sizeof(k->name), err,
-					 sizeof(err)) < 0) {
+	if (!m->host &&
+	    sim_name_by_addr(m->run_dir, k->addr, k->name, sizeof(k->name), err, sizeof(err)) < 0) {
 		close(fd);
 		free(k);
 		return;
@@ -1183,8 +1195,7 @@ int main(int argc, char **argv)
 		fprintf(f, "%ld\n", (long)getpid());
 		fclose(f);
 	}
-	fprintf(stderr, "switchsim-mux: %s: %ld listener(s) on port %d\n", m.kind, listeners,
-		port);
+	fprintf(stderr, "switchsim-mux: %s: %ld listener(s) on port %d\n", m.kind, listeners, port);
 
 	struct epoll_event evs[256];
 	time_t last_stats = 0;
