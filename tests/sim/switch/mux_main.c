@@ -839,7 +839,10 @@ static void conn_free(struct conn *k)
 			*p = k->next;
 			break;
 		}
-	ep_set(m, &k->src, 0, EPOLL_CTL_DEL);
+	/* libssh owns the socket and may have closed it already (the client went): then its
+	 * registration went with it, and the number may be another descriptor's by now */
+	if (ssh_get_fd(k->s) == k->src.fd)
+		ep_set(m, &k->src, 0, EPOLL_CTL_DEL);
 	while (k->chans) {
 		struct chan *c = k->chans;
 		k->chans = c->next;
@@ -849,7 +852,6 @@ static void conn_free(struct conn *k)
 	ssh_event_free(k->ev);
 	ssh_disconnect(k->s);
 	ssh_free(k->s);
-	close(k->src.fd);
 	k->s = NULL;
 	k->dead = true;
 	k->next_gone = m->gone;
@@ -889,7 +891,8 @@ static void conn_pump(struct conn *k)
 		p = &c->next;
 	}
 	int st = ssh_get_status(k->s);
-	if (k->dead || (st & (SSH_CLOSED | SSH_CLOSED_ERROR)) || !ssh_is_connected(k->s)) {
+	if (k->dead || (st & (SSH_CLOSED | SSH_CLOSED_ERROR)) || !ssh_is_connected(k->s) ||
+	    ssh_get_fd(k->s) != k->src.fd) {
 		conn_free(k);
 		return;
 	}
@@ -951,17 +954,11 @@ static void accept_one(struct mux *m, int lfd)
 		free(k);
 		return;
 	}
-	/* libssh gets a duplicate, which it may close when the client goes: epoll watches our
-	 * own descriptor, removed and closed here only (conn_free), so that a number libssh
-	 * closed and accept reused never mixes up two connections' registrations */
-	int lib_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	k->s = lib_fd < 0 ? NULL : ssh_new();
-	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, lib_fd) != SSH_OK) {
+	k->s = ssh_new();
+	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, fd) != SSH_OK) {
 		fprintf(stderr, "switchsim-mux: accept: %s\n", ssh_get_error(m->bind));
 		if (k->s)
 			ssh_free(k->s);
-		if (lib_fd >= 0)
-			close(lib_fd);
 		close(fd);
 		free(k);
 		return;
@@ -985,8 +982,7 @@ static void accept_one(struct mux *m, int lfd)
 	if (rc == SSH_ERROR || !k->ev || ssh_event_add_session(k->ev, k->s) != SSH_OK) {
 		if (k->ev)
 			ssh_event_free(k->ev);
-		ssh_free(k->s);
-		close(fd);
+		ssh_free(k->s); /* closes fd */
 		free(k);
 		return;
 	}
