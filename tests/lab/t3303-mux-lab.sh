@@ -42,7 +42,13 @@ sequence() { # LAB
 	test -n "$run" &&
 	rc "$1" rollback "$run" -i "$TMP/$1/inventory.yaml" >"$TMP/$1.rollback" &&
 	test_expect_code 2 rc "$1" verify -p "$POLICY" -i "$TMP/$1/inventory.yaml" \
-		--format json >"$TMP/$1.3.json"
+		--format json >"$TMP/$1.3.json" || {
+		# what the step that failed said
+		for f in "$TMP/$1".apply "$TMP/$1".rollback "$TMP/$1".*.json; do
+			[ ! -f "$f" ] || { echo "== $f" && grep -v "^  " "$f" | tail -n 5 | cut -c 1-400; }
+		done >&2
+		return 1
+	}
 }
 
 test_expect_success 'the same fabric comes up with sshd and with --mux' '
