@@ -102,6 +102,7 @@ struct conn {
 	bool kex_done;
 	bool authed;
 	bool dead;
+	bool own_fd;	 /* src.fd is ours, libssh has a duplicate */
 	uint32_t events; /* epoll interest */
 	char addr[64];	 /* local address: the device */
 	char peer[80];	 /* client address and port, for SSH_CONNECTION */
@@ -841,7 +842,7 @@ static void conn_free(struct conn *k)
 		}
 	/* libssh owns the socket and may have closed it already (the client went): then its
 	 * registration went with it, and the number may be another descriptor's by now */
-	if (ssh_get_fd(k->s) == k->src.fd)
+	if (k->own_fd || ssh_get_fd(k->s) == k->src.fd)
 		ep_set(m, &k->src, 0, EPOLL_CTL_DEL);
 	while (k->chans) {
 		struct chan *c = k->chans;
@@ -852,6 +853,8 @@ static void conn_free(struct conn *k)
 	ssh_event_free(k->ev);
 	ssh_disconnect(k->s);
 	ssh_free(k->s);
+	if (k->own_fd)
+		close(k->src.fd);
 	k->s = NULL;
 	k->dead = true;
 	k->next_gone = m->gone;
@@ -892,7 +895,8 @@ static void conn_pump(struct conn *k)
 	}
 	int st = ssh_get_status(k->s);
 	if (k->dead || (st & (SSH_CLOSED | SSH_CLOSED_ERROR)) || !ssh_is_connected(k->s) ||
-	    ssh_get_fd(k->s) != k->src.fd) {
+	    ssh_get_fd(k->s) == SSH_INVALID_SOCKET ||
+	    (!k->own_fd && ssh_get_fd(k->s) != k->src.fd)) {
 		conn_free(k);
 		return;
 	}
@@ -954,11 +958,21 @@ static void accept_one(struct mux *m, int lfd)
 		free(k);
 		return;
 	}
-	k->s = ssh_new();
-	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, fd) != SSH_OK) {
+	/* Hosts: libssh gets a duplicate and epoll watches our own descriptor, closed here only
+	 * (conn_free).  Without it, under host commands (children, pipes, pidfds coming and
+	 * going), an event came for a connection already freed (AddressSanitizer, a verify of
+	 * 40 hosts at --parallel 64): a registration outlived its connection.  The switches
+	 * (no children) never showed it, and their 10,000 sessions open at once need the
+	 * descriptors (ulimit -Hn 20,000 here). */
+	int lib_fd = m->host ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : fd;
+	k->own_fd = m->host;
+	k->s = lib_fd < 0 ? NULL : ssh_new();
+	if (!k->s || ssh_bind_accept_fd(m->bind, k->s, lib_fd) != SSH_OK) {
 		fprintf(stderr, "switchsim-mux: accept: %s\n", ssh_get_error(m->bind));
 		if (k->s)
 			ssh_free(k->s);
+		if (lib_fd >= 0 && lib_fd != fd)
+			close(lib_fd);
 		close(fd);
 		free(k);
 		return;
@@ -982,7 +996,9 @@ static void accept_one(struct mux *m, int lfd)
 	if (rc == SSH_ERROR || !k->ev || ssh_event_add_session(k->ev, k->s) != SSH_OK) {
 		if (k->ev)
 			ssh_event_free(k->ev);
-		ssh_free(k->s); /* closes fd */
+		ssh_free(k->s); /* closes lib_fd */
+		if (k->own_fd)
+			close(fd);
 		free(k);
 		return;
 	}
