@@ -127,6 +127,8 @@ struct mux {
 	struct conn *conns;
 	struct conn *gone; /* connections to free once no event of this round can name them */
 	struct chan *gone_chans;
+	struct evsrc **listeners;
+	size_t n_listeners;
 	pid_t *orphans; /* children of channels gone, to reap */
 	size_t n_orphans, cap_orphans;
 	long sessions; /* accepted connections, for the stats file */
@@ -1090,6 +1092,12 @@ static int listen_on(struct mux *m, const char *addr, int port)
 		abort();
 	*src = (struct evsrc){.kind = EV_LISTEN, .fd = fd};
 	ep_set(m, src, EPOLLIN, EPOLL_CTL_ADD);
+	/* kept for the process's life */
+	struct evsrc **l = realloc(m->listeners, (m->n_listeners + 1) * sizeof(*l));
+	if (!l)
+		abort();
+	m->listeners = l;
+	m->listeners[m->n_listeners++] = src;
 	return fd;
 }
 
