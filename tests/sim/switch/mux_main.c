@@ -3,7 +3,7 @@
  * (libssh's server API), for labs too large for a process per session (tests/lab/lab up
  * --mux, tests/lab/README.md).
  *
- *   switchsim-mux --kind nvue|sonic|eos --run-dir RUN --listen FILE --port N
+ *   switchsim-mux --kind nvue|sonic|eos --run-dir RUN [--listen FILE] --port N
  *                 --host-key KEY --authorized-key PUB --user NAME [--password-file F]
  *                 [--pid-file F] [--stats-file F]
  *   switchsim-mux --kind host --run-dir HOSTRUN --port N --host-shell PROG --host-mode M ...
@@ -16,9 +16,11 @@
  * commands run the lab's host-shell (the real rocectl agent under the NIC simulator) as a
  * child per command, after the latency.
  *
- * Switch listeners are one socket per device address (--listen FILE: an address a line),
- * so that the three switch kinds share port 22 as separate processes; hosts share one
- * wildcard listener on their port.  The lab raises RLIMIT_NOFILE for it. */
+ * The lab gives each kind a wildcard listener on a port of its own (tests/lab/lab's
+ * MUX_PORTS); --listen FILE (an address a line) listens on those addresses instead, which
+ * lets kinds share a port but costs a descriptor per device.  The server raises its soft
+ * RLIMIT_NOFILE to the hard one: a session is a socket (two for hosts) held until the
+ * client leaves, and rocectl keeps all of them open to the end of a verify. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
