@@ -12,6 +12,18 @@
 #                  [--sweep-hosts 512] [--sweep-delay 2s] [--sweep-parallel 32,128,512]
 #                  [--sweep-connect-timeout 60s] [--host-pool K] [--lab DIR] [--no-sweep]
 #                  [--sweep-only]
+#   bench/scale.sh --mux N [--mux-hosts H] [--mux-delay 2s] [--mux-parallel 512]
+#                  [--mux-platforms nvue]
+#
+# --mux N: one run at N devices on the multiplexed lab (tests/lab/lab up --mux: a
+# switchsim-mux per device kind serves every device of that kind, so that 10,000 fit on
+# two CPUs): H hosts (default 0) and N - H switches (4/5 leaves, each on one spine), every
+# device with latency D (--delay KIND=D, +-10 %), one `rocectl verify --parallel P`.  It
+# prints wall, controller user+sys CPU per device, controller maxRSS, the lab servers' CPU
+# per SSH session (their /proc/PID/stat before and after; the hosts' agents, children of
+# the host server, apart), and the targets: wall <= 1.15 x ceil(N/P) x D, maxRSS <= 64 MB,
+# CPU per device <= 1.25 x bench/ssh-floor.c's bare libssh client (one session with the
+# NVUE read's first command), lab CPU per session <= 1 ms.
 #
 # One lab is brought up at the largest size (hosts share a pool of K simulated hosts, see
 # tests/lab/README.md); each size is a copy of its inventory keeping the first N hosts,
@@ -42,6 +54,7 @@ TIME=/usr/bin/time
 
 sizes=1024,2048,4096 switches=256 parallel=32 sweep_hosts=512 sweep_delay=2s
 sweep_parallel=32,128,512 sweep_timeout=60s host_pool='' lab_dir='' sweep=1 sizes_on=1
+mux_n='' mux_hosts=0 mux_delay=2s mux_parallel=512 mux_platforms=nvue
 
 die() {
 	echo "bench: $*" >&2
@@ -64,6 +77,11 @@ while [ $# -gt 0 ]; do
 	--sweep-connect-timeout) sweep_timeout=$2 ;;
 	--host-pool) host_pool=$2 ;;
 	--lab) lab_dir=$2 ;;
+	--mux) mux_n=$2 ;;
+	--mux-hosts) mux_hosts=$2 ;;
+	--mux-delay) mux_delay=$2 ;;
+	--mux-parallel) mux_parallel=$2 ;;
+	--mux-platforms) mux_platforms=$2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift 2
@@ -73,6 +91,123 @@ done
 [ -x "$ROCECTL" ] || die "no '$ROCECTL'; run 'make rocectl rocectl-net.so sims'"
 [ -x "$TIME" ] || apt-get install -y -qq time >/dev/null || die "cannot install GNU time"
 command -v python3 >/dev/null || die "needs python3"
+
+# The one run of --mux N (above), then exit.
+mux_bench() {
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/rocectl-scale-mux.XXXXXX")
+	if [ -n "$lab_dir" ]; then
+		# a mux lab already up (--lab DIR) of N devices: measured, left up
+		trap 'rm -rf "$tmp"' EXIT
+	else
+		lab_dir=$tmp/lab
+		trap '"$LAB" down "$lab_dir" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
+	fi
+	trap 'exit 130' INT TERM
+	sw=$((mux_n - mux_hosts))
+	[ "$sw" -ge 2 ] || die "--mux $mux_n with --mux-hosts $mux_hosts leaves no switches"
+	spines=$((sw / 5))
+	leaves=$((sw - spines))
+	pool=''
+	[ "$mux_hosts" -le 2048 ] || pool="--host-pool 2048"
+	if [ ! -f "$lab_dir/lab.env" ]; then
+		echo "bench: lab up --mux: $mux_hosts hosts, $leaves leaves, $spines spines ($mux_platforms)" >&2
+		t0=$(date +%s)
+		# shellcheck disable=SC2086 # $pool is an option and its value, or nothing
+		"$LAB" up "$lab_dir" --hosts "$mux_hosts" --leaves "$leaves" --spines "$spines" \
+			--uplinks 1 --platforms "$mux_platforms" --mux $pool >&2 || die "lab up --mux failed"
+		echo "bench: lab up took $(($(date +%s) - t0)) s" >&2
+	fi
+	# shellcheck disable=SC1091
+	. "$lab_dir/lab.env"
+	in_ns() { ip netns exec "$NS" "$@"; }
+	floor_bin=$tmp/ssh-floor
+	# shellcheck disable=SC2046 # pkg-config's flags are words
+	cc -O2 -o "$floor_bin" "$src/bench/ssh-floor.c" $(pkg-config --cflags --libs libssh) ||
+		die "cannot build bench/ssh-floor.c (libssh-dev)"
+	"$LAB" delay "$lab_dir"
+	# the bare client: a known_hosts of the one switch (libssh reads the whole file for
+	# every session; rocectl indexes it once per run, and 10,000 lines of it would be most
+	# of the floor's CPU: 3.5 ms per session instead of ~1 ms)
+	grep '^127\.1\.0\.1 ' "$lab_dir/known_hosts" >"$tmp/known_hosts.1"
+	floor_sw=$(in_ns "$floor_bin" 127.1.0.1 22 "$LAB_USER" "$lab_dir/id_ed25519" \
+		"$tmp/known_hosts.1" 200 "nv show qos -o json" | sed 's/.*floor: \([0-9.]*\) ms.*/\1/')
+	kinds="$(echo "$mux_platforms" | tr ',' ' ')"
+	[ "$mux_hosts" = 0 ] || kinds="$kinds host"
+	d=''
+	for k in $kinds; do d="$d${d:+,}$k=$mux_delay"; done
+	"$LAB" delay "$lab_dir" --delay "$d" --jitter 10
+	# the servers' CPU (user+sys ticks; and the host server's waited-for children, the
+	# agents) and sessions, before and after
+	lab_cpu() {
+		for k in $kinds; do
+			pid=$(cat "$RUN/mux/$k.pid")
+			sess=$(sed -n 's/^sessions //p' "$RUN/mux/$k.stats")
+			awk -v k="$k" -v s="${sess:-0}" '{ print k, $14 + $15, $16 + $17, s }' "/proc/$pid/stat"
+		done
+	}
+	sleep 1.2 # the stats files are written every second
+	lab_cpu >"$tmp/cpu0"
+	# every device's credentials and ssh (port 22) once, in defaults: the lab's inventory has
+	# them per device, and at 10,000 switches that is more than the 262,144 values rocectl's
+	# inventory parser accepts (engine/config: "document has more than 262144 values")
+	inv=$tmp/inventory.yaml
+	awk -v d="$lab_dir" -v u="$LAB_USER" '
+		/^kind: Inventory/ { print; print "defaults:"
+			print "  credentials: {user: " u ", identity_file: \"" d "/id_ed25519\"}"
+			print "  ssh: {port: 22, known_hosts: \"" d "/known_hosts\"}"; next }
+		/^    credentials: \{user: / { next }
+		/^    ssh: \{port: 22, / { next }
+		{ print }' "$lab_dir/inventory.yaml" >"$inv"
+	rc=0
+	in_ns "$TIME" -o "$tmp/time" -f '%e %U %S %M' "$ROCECTL" verify -p "$POLICY" -i "$inv" \
+		--format jsonl --parallel "$mux_parallel" >"$tmp/out.jsonl" 2>"$tmp/err" || rc=$?
+	sleep 1.2
+	lab_cpu >"$tmp/cpu1"
+	tail -n 1 "$tmp/out.jsonl" | grep -q "\"devices\":$mux_n,\"errors\":0" || {
+		grep -m 3 '"status":"error"' "$tmp/out.jsonl" | cut -c 1-300 >&2
+		tail -n 5 "$tmp/err" >&2
+		die "--mux: not every device was read (exit status $rc): $(tail -n 1 "$tmp/out.jsonl" | cut -c 1-300)"
+	}
+	hz=$(getconf CLK_TCK)
+	d_ms=$(echo "$mux_delay" | awk '/ms$/ { print $0 + 0; next } /s$/ { print ($0 + 0) * 1000 }')
+	echo "scale --mux: rocectl verify --format jsonl; $(nproc) CPUs; $("$ROCECTL" --version | sed -n 1p)"
+	echo "  load average (1, 5, 15 min) after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "  fd limit: soft $(ulimit -Sn), hard $(ulimit -Hn) (the lab servers raise their soft limit to the hard one)"
+	echo "  libssh alone, CPU per session: $floor_sw ms with one switch command (bench/ssh-floor.c)"
+	# shellcheck disable=SC2046 # the four numbers of GNU time's last line
+	set -- $(tail -n 1 "$tmp/time")
+	awk -v n="$mux_n" -v p="$mux_parallel" -v d="$d_ms" -v wall="$1" -v cpu="$(echo "$2 $3" | awk '{ print $1 + $2 }')" \
+		-v rss="$4" -v floor="$floor_sw" -v hz="$hz" -v delay="$mux_delay" -v hosts="$mux_hosts" '
+	FNR == NR { u0[$1] = $2; c0[$1] = $3; s0[$1] = $4; next }
+	{ k[++nk] = $1; u[$1] = $2 - u0[$1]; c[$1] = $3 - c0[$1]; s[$1] = $4 - s0[$1] }
+	END {
+		ideal = int((n + p - 1) / p) * d / 1000
+		printf "  devices %d (%d hosts), P %d, D %s: wall %.2f s (ideal %.2f s, %.2fx); controller CPU %.2f ms/device; maxRSS %.1f MB\n",
+			n, hosts, p, delay, wall, ideal, wall / ideal, cpu * 1000 / n, rss / 1024
+		for (i = 1; i <= nk; i++) {
+			x = k[i]
+			per = s[x] ? u[x] * 1000 / hz / s[x] : 0
+			printf "  lab server %-5s %6d sessions, %8.2f s CPU, %.3f ms per session", x, s[x],
+				u[x] / hz, per
+			if (x == "host")
+				printf "; agents (its children) %.2f s, %.2f ms per session", c[x] / hz,
+					s[x] ? c[x] * 1000 / hz / s[x] : 0
+			printf "\n"
+			tu += u[x]; ts += s[x]
+		}
+		printf "targets:\n"
+		printf "  wall %.2f s <= 1.15 x %.2f s = %.2f s: %s\n", wall, ideal, 1.15 * ideal,
+			wall <= 1.15 * ideal ? "PASS" : "MISS"
+		printf "  maxRSS %.1f MB <= 64 MB: %s\n", rss / 1024, rss <= 65536 ? "PASS" : "MISS"
+		cpd = cpu * 1000 / n
+		printf "  CPU per device %.2f ms <= 1.25 x floor %.2f ms = %.2f ms: %s\n", cpd, floor,
+			1.25 * floor, cpd <= 1.25 * floor ? "PASS" : "MISS"
+		lps = ts ? tu * 1000 / hz / ts : 0
+		printf "  lab CPU per session %.3f ms <= 1 ms: %s\n", lps, lps <= 1 ? "PASS" : "MISS"
+	}' "$tmp/cpu0" "$tmp/cpu1"
+	exit 0
+}
+[ -z "$mux_n" ] || mux_bench
 
 max_hosts=$(echo "$sizes" | tr ',' '\n' | sort -n | tail -n 1)
 [ "$sweep" = 0 ] || [ "$sweep_hosts" -le "$max_hosts" ] ||

@@ -9,6 +9,8 @@
 #   dir         the lab directory (absolute, safe characters only)
 #   user        the SSH login of every lab device
 #   hostport    the hosts' sshd port; restport the switches' REST port
+#   sshports    the switches' SSH port by platform, "nvue=22,sonic=2022,eos=2023" (lab up
+#               --mux: a server per platform); empty: 22 for every switch
 #   plan        directory for the files `lab up` reads back
 # Writes: dir/topology, dir/inventory.yaml, dir/inventory-rest.yaml, dir/ssh_config,
 # plan/switches (simctl --switch specs), plan/hosts (NAME ADDR), plan/nicsim (nicsimctl init
@@ -56,10 +58,14 @@ function smodel(s) {
 	return splat[s] == "sonic" ? sonic_model : splat[s] == "eos" ? eos_model : nvue_model
 }
 
-function cred(name, transport) {
+function sshport(s) {
+	return (splat[s] in swport) ? swport[splat[s]] : 22
+}
+
+function cred(name, transport, port) {
 	if (transport == "ssh")
 		return "    credentials: {user: " user ", identity_file: \"" dir "/id_ed25519\"}\n" \
-		       "    ssh: {port: 22, known_hosts: \"" dir "/known_hosts\"}"
+		       "    ssh: {port: " port ", known_hosts: \"" dir "/known_hosts\"}"
 	return "    credentials: {user: " user ", password_file: \"" dir "/switchsim/secrets/" name "\"}\n" \
 	       "    rest: {port: " restport ", ca_file: \"" dir "/ca.pem\"}"
 }
@@ -93,7 +99,7 @@ function inventory(file, transport,   h, i, s, list) {
 		print "    role: " srole[s] >file
 		print "    transport: " t >file
 		print "    ports: [" portlist(s) "]" >file
-		print cred(sname[s], t) >file
+		print cred(sname[s], t, sshport(s)) >file
 	}
 	print "links:" >file
 	for (i = 0; i < nlinks; i++)
@@ -110,6 +116,11 @@ function link(a, b, cable) {
 }
 
 BEGIN {
+	nm = split(sshports, mp, ",")
+	for (i = 1; i <= nm; i++) {
+		split(mp[i], kv, "=")
+		swport[kv[1]] = kv[2] + 0
+	}
 	nm = split(maxports, mp, ",")
 	for (i = 1; i <= nm; i++) {
 		split(mp[i], kv, "=")
@@ -204,7 +215,8 @@ BEGIN {
 	print "# Written by tests/lab/lab up.  Log in to any lab device with the real OpenSSH client:" >c
 	print "#   lab exec " dir " -- ssh -F " dir "/ssh_config gpu001 'dcb pfc show dev enp12s0np0'" >c
 	for (s = 0; s < nsw; s++)
-		print "Host " sname[s] "\n    HostName " saddr[s] >c
+		print "Host " sname[s] "\n    HostName " saddr[s] \
+		      (sshport(s) != 22 ? "\n    Port " sshport(s) : "") >c
 	for (h = 0; h < hosts; h++)
 		print "Host " hname[h] "\n    HostName " haddr[h] "\n    Port " hostport >c
 	print "Host 127.2.*\n    Port " hostport >c

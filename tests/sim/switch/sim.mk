@@ -32,8 +32,14 @@ $(SWSIM_OUT)/switchsim-ctl: $(SWSIM_OUT)/ctl_main.o $(SWSIM_LIB_OBJS)
 $(SWSIM_OUT)/switchsim-rest: $(SWSIM_OUT)/rest_main.o $(SWSIM_LIB_OBJS)
 	$(CC) $(SWSIM_LDFLAGS) -o $@ $^ $(SWSIM_MHD_LIBS) $(SWSIM_LIBS)
 
-SIM_TARGETS += $(addprefix $(BUILD)/sim/switch/,$(SWSIM_PROGS))
-DEB_PACKAGES += libmicrohttpd-dev libgnutls28-dev libcjson-dev openssh-server openssh-client \
+# The multiplexed lab's server (tests/lab/lab up --mux): every device of a kind in one
+# process, over libssh's server API.
+$(SWSIM_OUT)/switchsim-mux: $(SWSIM_OUT)/mux_main.o $(SWSIM_LIB_OBJS)
+	$(CC) $(SWSIM_LDFLAGS) -o $@ $^ $(shell pkg-config --libs libssh 2>/dev/null || echo -lssh) \
+		$(SWSIM_LIBS)
+
+SIM_TARGETS += $(addprefix $(BUILD)/sim/switch/,$(SWSIM_PROGS) switchsim-mux)
+DEB_PACKAGES += libmicrohttpd-dev libgnutls28-dev libcjson-dev libssh-dev openssh-server openssh-client \
 	openssl curl iproute2 util-linux passwd jq
 
 .PHONY: swsim-san

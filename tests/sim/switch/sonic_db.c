@@ -782,6 +782,13 @@ static void scalar(struct sbuf *out, const cJSON *j)
 		sb_adds(out, "null");
 }
 
+static int nat_member_cmp(const void *a, const void *b)
+{
+	const char *ka = (*(const cJSON *const *)a)->string;
+	const char *kb = (*(const cJSON *const *)b)->string;
+	return nat_key_cmp(&ka, &kb);
+}
+
 static void pretty_at(struct sbuf *out, const cJSON *j, int ind)
 {
 	if (cJSON_IsObject(j) || cJSON_IsArray(j)) {
@@ -802,9 +809,11 @@ static void pretty_at(struct sbuf *out, const cJSON *j, int ind)
 			vals[i++] = c;
 		}
 		if (obj) {
-			qsort(keys, (size_t)n, sizeof(char *), nat_key_cmp);
+			/* the members sorted with their keys: a lookup per sorted key made a
+			 * table of thousands of rows quadratic */
+			qsort(vals, (size_t)n, sizeof(cJSON *), nat_member_cmp);
 			for (i = 0; i < n; i++)
-				vals[i] = jget1(j, keys[i]);
+				keys[i] = vals[i]->string;
 		}
 		sb_adds(out, obj ? "{\n" : "[\n");
 		for (i = 0; i < n; i++) {
