@@ -81,7 +81,7 @@ static int add_node(struct builder *b, enum yd_kind kind, yaml_mark_t m, size_t 
 
 	if (d->n_nodes >= YD_MAX_NODES)
 		return fail_at(b, m, "%s",
-			       "document has more than 262144 values; the limit keeps memory "
+			       "document has more than 2097152 values; the limit keeps memory "
 			       "bounded");
 	if (d->n_nodes >= b->cap_nodes) {
 		rc = grow_nodes(b);
@@ -343,7 +343,7 @@ int yd_load_buffer(const char *name, const char *buf, size_t len, struct yd_doc 
 	snprintf(d->file, sizeof(d->file), "%s", name);
 	if (len > YD_MAX_BYTES)
 		return rc_err_at(err, EFBIG, d->file, 1, 1,
-				 "file is larger than 4 MiB, the limit for policy and inventory "
+				 "file is larger than 32 MiB, the limit for policy and inventory "
 				 "files");
 	rc = check_tabs(&b, buf, len);
 	if (rc < 0)
@@ -451,7 +451,7 @@ int yd_load_file(const char *path, struct yd_doc *d, struct rc_err *err)
 	close(fd);
 	if (rc == -EFBIG)
 		return rc_err_at(err, EFBIG, path, 1, 1,
-				 "file is larger than 4 MiB, the limit for policy and inventory "
+				 "file is larger than 32 MiB, the limit for policy and inventory "
 				 "files");
 	if (rc < 0)
 		return rc_errf(err, -rc, "cannot read '%s': %s", path, strerror(-rc));

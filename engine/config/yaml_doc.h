@@ -11,9 +11,12 @@
 
 #include "rocectl/err.h"
 
-#define YD_MAX_BYTES (4u * 1024 * 1024) /* larger files are refused before parsing */
-#define YD_MAX_DEPTH 32			/* nested lists/mappings */
-#define YD_MAX_NODES 262144		/* scalars + lists + mappings */
+/* An inventory of a 100,000-GPU fabric (12,500 hosts with 8 NICs, ~4,000 switches, ~100,000
+ * links) is ~12 MB and ~800,000 values: both caps leave room for it and still bound what a
+ * hostile file can make rocectl allocate (~150 MB of nodes at most). */
+#define YD_MAX_BYTES (32u * 1024 * 1024) /* larger files are refused before parsing */
+#define YD_MAX_DEPTH 32			 /* nested lists/mappings */
+#define YD_MAX_NODES 2097152		 /* scalars + lists + mappings */
 
 enum yd_kind {
 	YD_SCALAR,

@@ -142,8 +142,8 @@ int rc_shard_filter(struct rc_fleet *f, unsigned k, unsigned n, struct rc_err *e
 int rc_shard_file_sha256(const char *path, char out[RC_SHA256_HEX_LEN], struct rc_err *err)
 {
 	size_t len;
-	/* the loaders' own cap (README.md: files are capped at 4 MiB) */
-	char *buf = rc_read_file(path, 4u << 20, 0, &len, err);
+	/* the loaders' own cap (README.md: files are capped at 32 MiB) */
+	char *buf = rc_read_file(path, 32u << 20, 0, &len, err);
 
 	if (!buf)
 		return -EIO;

@@ -152,9 +152,9 @@ struct rc_inventory {
 };
 
 /* Caps that keep a hostile inventory from allocating without bound (a struct rc_device is
- * about 2.5 KB); 16384 devices cover a 10,000-device fabric.  Each is reported with its value when
- * exceeded. */
-#define RC_INV_MAX_DEVICES     16384
+ * about 2.5 KB); 65536 devices cover one inventory of a 100,000-GPU fabric (12,500 hosts and
+ * ~4,000 switches, docs/SCALE.md).  Each is reported with its value when exceeded. */
+#define RC_INV_MAX_DEVICES     65536
 #define RC_INV_MAX_LINKS       262144
 #define RC_INV_MAX_PORTS       1024    /* per device */
 #define RC_INV_MAX_TOTAL_PORTS 1048576 /* all devices together */

@@ -147,7 +147,7 @@ gen_bad() {
 
 test_expect_success 'a 100 MB file is refused before parsing, naming the cap' '
 	cd "$TMP" && dd if=/dev/zero of=big.yaml bs=1M count=0 seek=100 2>/dev/null &&
-	gen_bad big.yaml 1:1 "file is larger than 4 MiB"
+	gen_bad big.yaml 1:1 "file is larger than 32 MiB"
 '
 
 test_expect_success 'a stream (a pipe, a FIFO) is refused as a policy: only a regular file is read' '
@@ -178,8 +178,8 @@ test_expect_success 'deep nesting stops at the depth cap' '
 '
 
 test_expect_success 'a very wide document stops at the node cap' '
-	cd "$TMP" && python3 -c "print(\"[\" + \",\".join([\"1\"] * 300000) + \"]\")" >wide.yaml &&
-	gen_bad wide.yaml "1:[0-9]+" "document has more than 262144 values"
+	cd "$TMP" && python3 -c "print(\"[\" + \",\".join([\"1\"] * 2200000) + \"]\")" >wide.yaml &&
+	gen_bad wide.yaml "1:[0-9]+" "document has more than 2097152 values"
 '
 
 test_expect_success 'binary garbage is refused with a position' '

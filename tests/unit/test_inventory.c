@@ -406,9 +406,8 @@ static void test_device_errors(void **state)
 		     3, 54, "switches[0].ports: 'swp3' is listed twice (first at 3:46)");
 	expect_error(f, HEAD "switches: [{name: s, platform: nvue, ports: [swp1-1025]}]\n", 3, 46,
 		     "more than 1024 ports on one device");
-	expect_error(f, HEAD "hosts: [{name: 'h[1-16385]'}]\n", 3, 16, "more than 16384 devices");
-	expect_error(f, HEAD "hosts: [{name: 'h[1-5]x'}, {name: 'h[1-16381]'}]\n", 3, 35,
-		     "more than 16384 devices");
+	expect_error(f, HEAD "hosts: [{name: 'h[1-5]x'}, {name: 'h[1-65532]'}]\n", 3, 35,
+		     "more than 65536 devices");
 	expect_error(f, HEAD "switches: [{name: s, platform: nvue, credentials: {password: pw}}]\n",
 		     3, 52,
 		     "switches[0].credentials.password: literal passwords are not accepted; use "
