@@ -598,7 +598,7 @@ static int queue_drops(struct eos_cli *c, const int *ports, int n, struct eos_re
 		cJSON *tcs =
 		    cJSON_AddObjectToObject(cJSON_AddObjectToObject(ifs, name), "trafficClasses");
 		for (int t = 0; t < 8; t++) {
-			char key[8], tc[8];
+			char key[16], tc[16]; /* room for any int: -Wformat-truncation */
 			snprintf(key, sizeof(key), "%d", t);
 			snprintf(tc, sizeof(tc), "TC%d", t);
 			cJSON *o = cJSON_AddObjectToObject(tcs, tc);

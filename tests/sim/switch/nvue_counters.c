@@ -69,7 +69,7 @@ cJSON *nv_counters_of(const struct sim_ctx *ctx, const char *ifname)
 	for (int s = 0; s < NSUBS; s++) {
 		cJSON *m = cJSON_AddObjectToObject(t, SUBS[s].key);
 		for (int i = 0; i < 8; i++) {
-			char k[4];
+			char k[12]; /* any int: -Wformat-truncation */
 			snprintf(k, sizeof(k), "%d", i);
 			cJSON *e = cJSON_AddObjectToObject(m, k);
 			for (int c = 0; c < ncols(&SUBS[s]); c++)
@@ -126,7 +126,7 @@ static void sub_table(struct sbuf *sb, const struct sub *s, const cJSON *m, int 
 	table_init(&t, n + 1, s->index, s->cols[0], s->cols[1], s->cols[2],
 		   n > 3 ? s->cols[3] : "");
 	for (int i = 0; i < 8; i++) {
-		char k[4], v[5][32];
+		char k[12], v[5][32]; /* k: any int */
 		const char *cells[5] = {k, v[0], v[1], v[2], v[3]};
 		snprintf(k, sizeof(k), "%d", i);
 		const cJSON *e = jget1(m, k);

@@ -242,7 +242,7 @@ static int show_pg(struct sn_cli *c, int argc, char **argv)
 		char v[8][24];
 		const char *cells[9] = {pv[i]};
 		for (int p = 0; p < 8; p++) {
-			char k[8];
+			char k[12]; /* any int: -Wformat-truncation */
 			snprintf(k, sizeof(k), "%d", p);
 			snprintf(v[p], sizeof(v[p]), "%ld", counter(c, pv[i], "pg", k, "drop"));
 			cells[p + 1] = v[p];
