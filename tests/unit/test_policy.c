@@ -385,14 +385,14 @@ static void test_empty_and_garbage(void **state)
 static void test_caps(void **state)
 {
 	struct fixture *f = *state;
-	size_t big = 4u * 1024 * 1024 + 1, n = 0;
+	size_t big = 32u * 1024 * 1024 + 1, n = 0;
 	char *buf = malloc(big);
 
 	assert_non_null(buf);
 	memset(buf, ' ', big);
 	assert_int_equal(rc_policy_load_buffer("p.yaml", buf, big, &f->p, &f->w, &f->err), -EFBIG);
 	assert_int_equal(f->err.line, 1);
-	assert_non_null(strstr(f->err.msg, "larger than 4 MiB"));
+	assert_non_null(strstr(f->err.msg, "larger than 32 MiB"));
 
 	/* 40 nested lists: refused at the 33rd. */
 	for (int i = 0; i < 40; i++)
