@@ -504,24 +504,109 @@ int rc_prom_spool_init(struct rc_prom_spool *ps, struct rc_err *err)
 	return 0;
 }
 
+/* One device's samples, slot by slot: 0 rocectl_device_up, 1-3 the port families, 4 the
+ * field family, 5 on the counter families. */
+#define SLOT_UP	     0
+#define SLOT_PORT    1
+#define SLOT_FIELD   4
+#define SLOT_COUNTER 5
+
+static void slot_lines(FILE *f, size_t slot, const struct rc_device *dev,
+		       const struct rc_fleet_dev *d)
+{
+	if (slot == SLOT_UP)
+		up_line(f, dev, d);
+	else if (slot < SLOT_FIELD)
+		port_lines(f, dev, d, (enum port_metric)(slot - SLOT_PORT));
+	else if (slot == SLOT_FIELD)
+		field_lines(f, dev, d);
+	else
+		counter_lines(f, slot - SLOT_COUNTER, dev, d, NULL);
+}
+
+static FILE *slot_file(struct rc_prom_spool *ps, size_t slot)
+{
+	if (slot == SLOT_UP)
+		return ps->up;
+	if (slot < SLOT_FIELD)
+		return ps->port[slot - SLOT_PORT];
+	if (slot == SLOT_FIELD)
+		return ps->field;
+	return ps->counter[slot - SLOT_COUNTER];
+}
+
+static void count_device(struct rc_prom_spool *ps, bool ok, size_t drift)
+{
+	ps->ok += ok;
+	ps->failed += !ok;
+	ps->drift += drift;
+}
+
+int rc_prom_lines_make(struct rc_prom_lines *l, const struct rc_device *dev,
+		       const struct rc_fleet_dev *d)
+{
+	FILE *f;
+	size_t size = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->n = SLOT_COUNTER + rc_prom_n_families();
+	l->end = calloc(l->n, sizeof(*l->end));
+	f = l->end ? open_memstream(&l->buf, &size) : NULL;
+	if (!f) {
+		rc_prom_lines_fini(l);
+		return -ENOMEM;
+	}
+	l->ok = dev_ok(d);
+	l->drift = l->ok ? device_drift(d) : 0;
+	/* one buffer for every family (one allocation a device, not one a family): slot i
+	 * is [end[i - 1], end[i]) */
+	for (size_t i = 0; i < l->n; i++) {
+		long at;
+
+		slot_lines(f, i, dev, d);
+		at = ftell(f);
+		l->end[i] = at < 0 ? 0 : (size_t)at;
+	}
+	if (fclose(f) || !l->buf || size != l->end[l->n - 1]) {
+		rc_prom_lines_fini(l);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rc_prom_lines_fini(struct rc_prom_lines *l)
+{
+	free(l->buf);
+	free(l->end);
+	memset(l, 0, sizeof(*l));
+}
+
+void rc_prom_spool_add(struct rc_prom_spool *ps, struct rc_prom_lines *l)
+{
+	count_device(ps, l->ok, l->drift);
+	for (size_t i = 0, from = 0; i < l->n; from = l->end[i++]) {
+		if (l->end[i] == from)
+			continue;
+		fwrite(l->buf + from, 1, l->end[i] - from, slot_file(ps, i));
+		if (i >= SLOT_COUNTER)
+			ps->counter_used[i - SLOT_COUNTER] = true;
+	}
+	rc_prom_lines_fini(l);
+}
+
 void rc_prom_spool_device(struct rc_prom_spool *ps, const struct rc_device *dev,
 			  const struct rc_fleet_dev *d)
 {
-	if (dev_ok(d)) {
-		ps->ok++;
-		ps->drift += device_drift(d);
-	} else {
-		ps->failed++;
-	}
-	up_line(ps->up, dev, d);
-	for (int m = 0; m < 3; m++)
-		port_lines(ps->port[m], dev, d, (enum port_metric)m);
-	field_lines(ps->field, dev, d);
-	for (size_t k = 0; k < rc_prom_n_families(); k++) {
-		long before = ftell(ps->counter[k]);
+	size_t n = SLOT_COUNTER + rc_prom_n_families();
 
-		counter_lines(ps->counter[k], k, dev, d, NULL);
-		ps->counter_used[k] = ps->counter_used[k] || ftell(ps->counter[k]) != before;
+	count_device(ps, dev_ok(d), dev_ok(d) ? device_drift(d) : 0);
+	for (size_t i = 0; i < n; i++) {
+		FILE *f = slot_file(ps, i);
+		long before = ftell(f);
+
+		slot_lines(f, i, dev, d);
+		if (i >= SLOT_COUNTER && ftell(f) != before)
+			ps->counter_used[i - SLOT_COUNTER] = true;
 	}
 }
 

@@ -285,14 +285,20 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	size_t n =
 	    d->rc ? 0 : rc_changes_count(c, RC_CHANGE_SET) + rc_changes_count(c, RC_CHANGE_UNKNOWN);
 	struct rc_cabling mine;
+	struct rc_prom_lines lines;
+	bool made;
 	int found;
 
 	keep_briefs(s, d);
 	found = find_cabling(s, d, &mine);
+	/* the samples made outside the lock: the other workers' devices wait for it */
+	made = s->fmt == RC_STREAM_PROMETHEUS && !rc_prom_lines_make(&lines, dev, d);
 	pthread_mutex_lock(&s->lock);
 	if (found)
 		s->cab_rc = found;
-	if (s->fmt == RC_STREAM_PROMETHEUS) {
+	if (s->fmt == RC_STREAM_PROMETHEUS && made) {
+		rc_prom_spool_add(&s->prom, &lines);
+	} else if (s->fmt == RC_STREAM_PROMETHEUS) {
 		rc_prom_spool_device(&s->prom, dev, d);
 	} else if (s->fmt == RC_STREAM_TEXT) {
 		rc_group_device(&s->group, dev, rc_driver_name_for(dev), d->rc ? NULL : c,

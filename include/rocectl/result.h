@@ -135,6 +135,20 @@ struct rc_prom_spool {
 int rc_prom_spool_init(struct rc_prom_spool *ps, struct rc_err *err);
 void rc_prom_spool_device(struct rc_prom_spool *ps, const struct rc_device *dev,
 			  const struct rc_fleet_dev *d);
+/* The same in two steps, so that a worker formats its device's samples without the lock
+ * the spool needs (a 64-port switch far from policy is ~1,000 samples): _make outside it
+ * (0, or -ENOMEM: then rc_prom_spool_device), _add under it, which frees them. */
+struct rc_prom_lines {
+	char *buf;   /* every family's samples, one after the other */
+	size_t *end; /* [n]: where family slot i's end in buf */
+	size_t n;
+	bool ok;
+	size_t drift;
+};
+int rc_prom_lines_make(struct rc_prom_lines *l, const struct rc_device *dev,
+		       const struct rc_fleet_dev *d);
+void rc_prom_spool_add(struct rc_prom_spool *ps, struct rc_prom_lines *l);
+void rc_prom_lines_fini(struct rc_prom_lines *l);
 void rc_prom_spool_link(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t link,
 			enum rc_check_status status);
 void rc_prom_spool_host(struct rc_prom_spool *ps, const struct rc_inventory *inv, size_t dev,

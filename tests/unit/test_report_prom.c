@@ -850,7 +850,7 @@ static void test_ports_equal_once_escaped_are_reported_once(void **state)
  * hosts: in fleet order it writes exactly what rc_report_prometheus writes; in reverse
  * order (devices finish in any order) it is still valid exposition, each family one group,
  * with the same samples. */
-static char *spooled(struct fixture *fx, bool reverse)
+static char *spooled_as(struct fixture *fx, bool reverse, bool two_steps)
 {
 	struct rc_prom_spool ps;
 	struct rc_err err = {0};
@@ -863,7 +863,16 @@ static char *spooled(struct fixture *fx, bool reverse)
 	for (size_t k = 0; k < fx->fleet.n; k++) {
 		const struct rc_fleet_dev *d = &fx->fleet.devs[reverse ? fx->fleet.n - 1 - k : k];
 
-		rc_prom_spool_device(&ps, &fx->inv.devices[d->index], d);
+		struct rc_prom_lines l;
+
+		if (!two_steps) {
+			rc_prom_spool_device(&ps, &fx->inv.devices[d->index], d);
+			continue;
+		}
+		/* the streaming verify's way: made outside its lock, added under it */
+		assert_int_equal(rc_prom_lines_make(&l, &fx->inv.devices[d->index], d), 0);
+		rc_prom_spool_add(&ps, &l);
+		assert_null(l.buf);
 	}
 	for (size_t k = 0; k < fx->r.n_links; k++)
 		rc_prom_spool_link(&ps, &fx->inv, fx->r.links[k].link, fx->r.links[k].status);
@@ -873,6 +882,11 @@ static char *spooled(struct fixture *fx, bool reverse)
 	rc_prom_spool_fini(&ps);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+static char *spooled(struct fixture *fx, bool reverse)
+{
+	return spooled_as(fx, reverse, false);
 }
 
 static int line_cmp(const void *a, const void *b)
@@ -919,6 +933,9 @@ static void test_spool_equals_printer(void **state)
 			 0);
 	want = render(&fx->r);
 	got = spooled(fx, false);
+	assert_string_equal(got, want);
+	free(got);
+	got = spooled_as(fx, false, true);
 	assert_string_equal(got, want);
 	rev = spooled(fx, true);
 	if (parse_expo(rev, &e))
