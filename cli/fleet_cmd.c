@@ -396,64 +396,73 @@ static int run_apply(struct rc_out *out, struct rc_fleet *f, struct tally *t)
 	return bad ? RC_EXIT_ERROR : RC_EXIT_OK;
 }
 
+int rc_verify_checks_build(struct rc_verify_checks *c, const struct rc_fleet *f)
+{
+	struct rc_err err = {0};
+
+	memset(c, 0, sizeof(*c));
+	if (rc_result_build(&c->r, f, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		return -1;
+	}
+	/* PFC deadlock risk of the topology (include/rocectl/deadlock.h) */
+	if (rc_deadlock_analyze(&c->dl, f->inv, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_result_fini(&c->r);
+		return -1;
+	}
+	/* cabling against LLDP (include/rocectl/lldp.h) */
+	if (rc_lldp_read(&c->lldp, f, &err) || rc_cabling_check(&c->cab, &c->lldp, &err)) {
+		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+		rc_cabling_fini(&c->cab);
+		rc_lldp_fini(&c->lldp);
+		rc_deadlock_fini(&c->dl);
+		rc_result_fini(&c->r);
+		return -1;
+	}
+	return 0;
+}
+
+void rc_verify_checks_fini(struct rc_verify_checks *c)
+{
+	rc_cabling_fini(&c->cab);
+	rc_lldp_fini(&c->lldp);
+	rc_deadlock_fini(&c->dl);
+	rc_result_fini(&c->r);
+}
+
 /* verify's cross-hop checks, after the per-device report; returns the exit code. */
 static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f,
 			 const struct tally *t, enum report_format fmt)
 {
-	struct rc_result r;
-	struct rc_deadlock dl;
-	struct rc_lldp lldp;
-	struct rc_cabling cab = {0};
-	struct rc_err err = {0};
+	struct rc_verify_checks vc;
 	size_t bad_links = 0, bad_hosts = 0, deadlock = 0, cabling = 0;
 	int code;
 
-	if (rc_result_build(&r, f, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+	if (rc_verify_checks_build(&vc, f))
 		return RC_EXIT_ERROR;
-	}
-	/* PFC deadlock risk of the topology (include/rocectl/deadlock.h) */
-	if (rc_deadlock_analyze(&dl, f->inv, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
-		rc_result_fini(&r);
-		return RC_EXIT_ERROR;
-	}
-	/* cabling against LLDP (include/rocectl/lldp.h) */
-	if (rc_lldp_read(&lldp, f, &err) || rc_cabling_check(&cab, &lldp, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
-		rc_lldp_fini(&lldp);
-		rc_deadlock_fini(&dl);
-		rc_result_fini(&r);
-		return RC_EXIT_ERROR;
-	}
-	if (fmt == FMT_PROMETHEUS) {
-		rc_report_prometheus(dst, &r);
-		rc_report_deadlock_prom(dst, &dl, &r);
-		rc_report_cabling_prom(dst, &cab);
-	} else if (fmt == FMT_DOT) {
-		rc_report_dot(dst, &r);
+	/* prometheus, like text, json and jsonl, is printed as devices are read (streams()) */
+	if (fmt == FMT_DOT) {
+		rc_report_dot(dst, &vc.r);
 	} else if (fmt == FMT_HTML) {
-		rc_report_html(dst, &r);
+		rc_report_html(dst, &vc.r);
 	}
 	if (!out) {
-		for (size_t i = 0; i < r.n_links; i++)
-			bad_links += r.links[i].status != RC_CHECK_OK;
-		for (size_t i = 0; i < r.n_hosts; i++)
-			bad_hosts += r.hosts[i].status != RC_CHECK_OK;
-		deadlock = rc_deadlock_unprotected(&dl, &r);
-		cabling = cab.n;
+		for (size_t i = 0; i < vc.r.n_links; i++)
+			bad_links += vc.r.links[i].status != RC_CHECK_OK;
+		for (size_t i = 0; i < vc.r.n_hosts; i++)
+			bad_hosts += vc.r.hosts[i].status != RC_CHECK_OK;
+		deadlock = rc_deadlock_unprotected(&vc.dl, &vc.r);
+		cabling = vc.cab.n;
 	} else {
-		rc_report_checks(out, &r, &bad_links, &bad_hosts);
-		rc_report_deadlock(out, &dl, &r, &deadlock);
-		cabling = rc_report_cabling(out, &lldp, &cab);
+		rc_report_checks(out, &vc.r, &bad_links, &bad_hosts);
+		rc_report_deadlock(out, &vc.dl, &vc.r, &deadlock);
+		cabling = rc_report_cabling(out, &vc.lldp, &vc.cab);
 	}
 	code = t->failed						     ? RC_EXIT_ERROR
 	       : t->changes || bad_links || bad_hosts || deadlock || cabling ? RC_EXIT_CHANGES
 									     : RC_EXIT_OK;
-	rc_cabling_fini(&cab);
-	rc_lldp_fini(&lldp);
-	rc_deadlock_fini(&dl);
-	rc_result_fini(&r);
+	rc_verify_checks_fini(&vc);
 	return code;
 }
 

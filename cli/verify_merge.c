@@ -35,29 +35,11 @@ int rc_verify_merged_jsonl(FILE *dst, struct rc_fleet *f)
 {
 	const struct rc_inventory *inv = f->inv;
 	struct rc_stream_totals t = {0};
-	struct rc_result r;
-	struct rc_deadlock dl;
-	struct rc_lldp lldp;
-	struct rc_cabling cab = {0};
-	struct rc_err err = {0};
+	struct rc_verify_checks vc;
 	struct rc_out o;
 
-	if (rc_result_build(&r, f, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
+	if (rc_verify_checks_build(&vc, f))
 		return RC_EXIT_ERROR;
-	}
-	if (rc_deadlock_analyze(&dl, inv, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
-		rc_result_fini(&r);
-		return RC_EXIT_ERROR;
-	}
-	if (rc_lldp_read(&lldp, f, &err) || rc_cabling_check(&cab, &lldp, &err)) {
-		fprintf(stderr, "rocectl verify: %s\n", err.msg);
-		rc_lldp_fini(&lldp);
-		rc_deadlock_fini(&dl);
-		rc_result_fini(&r);
-		return RC_EXIT_ERROR;
-	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct rc_fleet_dev *d = &f->devs[i];
 		const struct rc_device *dev = &inv->devices[d->index];
@@ -77,44 +59,29 @@ int rc_verify_merged_jsonl(FILE *dst, struct rc_fleet *f)
 		t.with_changes += n > 0;
 		t.changes += n;
 	}
-	for (size_t i = 0; i < r.n_links; i++) {
+	for (size_t i = 0; i < vc.r.n_links; i++) {
 		rc_out_header_line(&o, dst, "link");
-		rc_report_link(&o, inv, &r.links[i]);
+		rc_report_link(&o, inv, &vc.r.links[i]);
 		line_close(dst);
-		t.bad_links += r.links[i].status != RC_CHECK_OK;
+		t.bad_links += vc.r.links[i].status != RC_CHECK_OK;
 	}
-	for (size_t i = 0; i < r.n_hosts; i++) {
+	for (size_t i = 0; i < vc.r.n_hosts; i++) {
 		rc_out_header_line(&o, dst, "host");
-		rc_report_host(&o, inv, &r.hosts[i]);
+		rc_report_host(&o, inv, &vc.r.hosts[i]);
 		line_close(dst);
-		t.bad_hosts += r.hosts[i].status != RC_CHECK_OK;
+		t.bad_hosts += vc.r.hosts[i].status != RC_CHECK_OK;
 	}
 	section_open(&o, dst);
-	rc_report_deadlock(&o, &dl, &r, &t.deadlock_unprotected);
+	rc_report_deadlock(&o, &vc.dl, &vc.r, &t.deadlock_unprotected);
 	section_close(&o, dst);
 	section_open(&o, dst);
-	t.cabling = rc_report_cabling(&o, &lldp, &cab);
+	t.cabling = rc_report_cabling(&o, &vc.lldp, &vc.cab);
 	section_close(&o, dst);
-	rc_out_header_line(&o, dst, "summary");
-	rc_out_open_object(&o, NULL);
-	rc_out_str(&o, "command", NULL, "verify");
-	rc_out_uint(&o, "drifted_fields", NULL, t.changes);
-	rc_out_uint(&o, "devices_with_changes", NULL, t.with_changes);
-	rc_out_uint(&o, "devices", NULL, t.devices);
-	rc_out_uint(&o, "errors", NULL, t.failed);
-	rc_out_uint(&o, "links", NULL, r.n_links);
-	rc_out_uint(&o, "links_inconsistent", NULL, t.bad_links);
-	rc_out_uint(&o, "hosts", NULL, r.n_hosts);
-	rc_out_uint(&o, "hosts_asymmetric", NULL, t.bad_hosts);
-	rc_out_uint(&o, "deadlock_unprotected", NULL, t.deadlock_unprotected);
-	rc_out_uint(&o, "cabling_problems", NULL, t.cabling);
-	rc_out_close_object(&o);
-	line_close(dst);
+	t.links = vc.r.n_links;
+	t.hosts = vc.r.n_hosts;
+	rc_stream_summary_line(dst, &t, NULL);
 	fflush(dst);
-	rc_cabling_fini(&cab);
-	rc_lldp_fini(&lldp);
-	rc_deadlock_fini(&dl);
-	rc_result_fini(&r);
+	rc_verify_checks_fini(&vc);
 	return t.failed ? RC_EXIT_ERROR
 	       : t.changes || t.bad_links || t.bad_hosts || t.deadlock_unprotected || t.cabling
 		   ? RC_EXIT_CHANGES

@@ -571,27 +571,33 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 	return 0;
 }
 
+void rc_stream_summary_line(FILE *f, const struct rc_stream_totals *t,
+			    const struct rc_shard_meta *shard)
+{
+	struct rc_out o;
+
+	rc_out_header_line(&o, f, "summary");
+	rc_out_open_object(&o, NULL);
+	rc_out_str(&o, "command", NULL, "verify");
+	rc_out_uint(&o, "drifted_fields", NULL, t->changes);
+	rc_out_uint(&o, "devices_with_changes", NULL, t->with_changes);
+	rc_out_uint(&o, "devices", NULL, t->devices);
+	rc_out_uint(&o, "errors", NULL, t->failed);
+	rc_out_uint(&o, "links", NULL, t->links);
+	rc_out_uint(&o, "links_inconsistent", NULL, t->bad_links);
+	rc_out_uint(&o, "hosts", NULL, t->hosts);
+	rc_out_uint(&o, "hosts_asymmetric", NULL, t->bad_hosts);
+	rc_out_uint(&o, "deadlock_unprotected", NULL, t->deadlock_unprotected);
+	rc_out_uint(&o, "cabling_problems", NULL, t->cabling);
+	rc_out_close_object(&o);
+	if (shard)
+		rc_shard_summary_meta(&o, shard);
+	fputs("}\n", f);
+}
+
 static void print_summary(struct stream *s)
 {
-	const struct rc_stream_totals *t = s->t;
-
-	line_open(s, "summary");
-	rc_out_open_object(&s->out, NULL);
-	rc_out_str(&s->out, "command", NULL, "verify");
-	rc_out_uint(&s->out, "drifted_fields", NULL, t->changes);
-	rc_out_uint(&s->out, "devices_with_changes", NULL, t->with_changes);
-	rc_out_uint(&s->out, "devices", NULL, t->devices);
-	rc_out_uint(&s->out, "errors", NULL, t->failed);
-	rc_out_uint(&s->out, "links", NULL, t->links);
-	rc_out_uint(&s->out, "links_inconsistent", NULL, t->bad_links);
-	rc_out_uint(&s->out, "hosts", NULL, t->hosts);
-	rc_out_uint(&s->out, "hosts_asymmetric", NULL, t->bad_hosts);
-	rc_out_uint(&s->out, "deadlock_unprotected", NULL, t->deadlock_unprotected);
-	rc_out_uint(&s->out, "cabling_problems", NULL, t->cabling);
-	rc_out_close_object(&s->out);
-	if (s->shard)
-		rc_shard_summary_meta(&s->out, s->shard);
-	line_close(s);
+	rc_stream_summary_line(s->out.f, s->t, s->shard);
 }
 
 /* Text: the devices' findings grouped, kept in inventory order whatever order they finish

@@ -75,6 +75,10 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
  * spooled to disk as it finishes and copied out in the fleet's order.  Memory stays flat in
  * each. */
 struct rc_shard_meta;
+/* The jsonl report's last line, {"summary": ...} from the totals (with `shard`, what the
+ * merge checks it against); verify --merge prints it too (cli/verify_merge.c). */
+void rc_stream_summary_line(FILE *f, const struct rc_stream_totals *t,
+			    const struct rc_shard_meta *shard);
 enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT, RC_STREAM_JSON };
 struct rc_stream_opts {
 	enum rc_stream_format fmt;
