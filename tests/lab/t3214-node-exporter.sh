@@ -8,6 +8,7 @@
 # only root can read must make the scrape report the error (so the check can fail).
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/nodeexplib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 NICSIM="$SRC_DIR/tests/sim/nic/nicsim"
@@ -15,7 +16,6 @@ LAB="$TMP/lab"
 INV="$LAB/inventory.yaml"
 POLICY="$SRC_DIR/policies/roce-lossless.yaml"
 TF="$TMP/textfile"
-NE=/usr/bin/prometheus-node-exporter
 export BUILD_DIR ROCECTL
 
 test_needs root prometheus-node-exporter curl
@@ -26,10 +26,6 @@ rc() {
 	"$LAB_CMD" exec "$LAB" -- "$ROCECTL" "$@"
 }
 
-# scrape: node_exporter's /metrics into $TMP/metrics
-scrape() {
-	curl -sf "http://127.0.0.1:$(cat "$TMP/ne.port")/metrics" >"$TMP/metrics"
-}
 
 test_expect_success 'rocectl writes its four textfiles with the units umask (077) into a root-owned 0755 directory' '
 	mkdir -m 0755 "$TF" && chmod 0711 "$TMP" &&
@@ -53,16 +49,7 @@ test_expect_success 'rocectl writes its four textfiles with the units umask (077
 '
 
 test_expect_success 'node_exporter as nobody scrapes all four with no textfile error' '
-	for port in 19100 19101 19102 19103 19104; do
-		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$NE" \
-			--collector.disable-defaults --collector.textfile \
-			--collector.textfile.directory="$TF" --web.listen-address="127.0.0.1:$port" \
-			>"$TMP/ne.log" 2>&1 &
-		echo $! >"$TMP/ne.pid" && echo "$port" >"$TMP/ne.port" &&
-		i=0 && while [ $i -lt 50 ] && ! scrape 2>/dev/null; do sleep 0.1; i=$((i + 1)); done &&
-		scrape && break
-		kill "$(cat "$TMP/ne.pid")" 2>/dev/null
-	done &&
+	ne_start "$TF" 19100 19101 19102 19103 19104 &&
 	test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 0$" &&
 	for f in verify enforce diagnose agent; do
 		test_must_contain "$TMP/metrics" "^node_textfile_mtime_seconds\{file=\"[^\"]*rocectl-$f.prom\"\}" ||
@@ -77,9 +64,9 @@ test_expect_success 'node_exporter as nobody scrapes all four with no textfile e
 
 test_expect_success 'a textfile only root can read is a scrape error (the check can fail)' '
 	cp "$TF/rocectl-verify.prom" "$TF/rocectl-private.prom" && chmod 0600 "$TF/rocectl-private.prom" &&
-	scrape && test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 1$" &&
+	ne_scrape && test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 1$" &&
 	rm -f "$TF/rocectl-private.prom" &&
-	scrape && test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 0$"
+	ne_scrape && test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 0$"
 '
 
 test_done

@@ -9,13 +9,13 @@
 # tmpfiles made in its root-owned textfile directory.
 # shellcheck disable=SC2016 # test bodies are single-quoted and eval'd by testlib
 . "$SRC_DIR/tests/lib/testlib.sh"
+. "$SRC_DIR/tests/lib/nodeexplib.sh"
 
 LAB_CMD="$SRC_DIR/tests/lab/lab"
 LAB="$TMP/lab"
 SVC=rocectl-t3215
 S="$TMP/var/lib/rocectl" # the state directory
 TF="$TMP/var/lib/prometheus/node-exporter"
-NE=/usr/bin/prometheus-node-exporter
 BIN="$TMP/bin/rocectl"
 export BUILD_DIR ROCECTL
 
@@ -38,9 +38,6 @@ as_service() {
 		ROCECTL_LOCK_DIR="$TMP/run/lock/rocectl" "$BIN" "$@"
 }
 
-scrape() {
-	curl -sf "http://127.0.0.1:$(cat "$TMP/ne.port")/metrics" >"$TMP/metrics"
-}
 
 test_expect_success 'systemd-sysusers and systemd-tmpfiles make the user and its directories from the shipped files' '
 	chmod 0711 "$TMP" &&
@@ -106,16 +103,7 @@ test_expect_success 'the verify unit writes its textfile; node_exporter as nobod
 		-o "$S/metrics/rocectl-verify.prom" >/dev/null 2>&1; test $? = 2; } &&
 	test "$(stat -c "%U %a" "$S/metrics/rocectl-verify.prom")" = "$SVC 644" &&
 	test -L "$TF/rocectl-verify.prom" &&
-	for port in 19110 19111 19112 19113 19114; do
-		setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$NE" \
-			--collector.disable-defaults --collector.textfile \
-			--collector.textfile.directory="$TF" --web.listen-address="127.0.0.1:$port" \
-			>"$TMP/ne.log" 2>&1 &
-		echo $! >"$TMP/ne.pid" && echo "$port" >"$TMP/ne.port" &&
-		i=0 && while [ $i -lt 50 ] && ! scrape 2>/dev/null; do sleep 0.1; i=$((i + 1)); done &&
-		scrape && break
-		kill "$(cat "$TMP/ne.pid")" 2>/dev/null
-	done &&
+	ne_start "$TF" 19110 19111 19112 19113 19114 &&
 	test_must_contain "$TMP/metrics" "^node_textfile_scrape_error 0$" &&
 	test_must_contain "$TMP/metrics" "^rocectl_last_verify_timestamp_seconds " &&
 	test_must_contain "$TMP/metrics" "^node_textfile_mtime_seconds\{file=\"[^\"]*rocectl-enforce.prom\"\}"
