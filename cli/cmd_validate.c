@@ -247,7 +247,7 @@ static void print_access(struct rc_out *o, const struct rc_device *d)
 	rc_out_close_object(o);
 	if (d->kind == RC_DEV_SWITCH) {
 		rc_out_open_object(o, "rest");
-		rc_out_str(o, "ca_file", NULL, d->rest.ca_file);
+		rc_out_str(o, "ca_file", NULL, rc_inv_str(d->rest.ca_file));
 		rc_out_uint(o, "timeout_ms", NULL, d->rest.timeout_ms);
 		rc_out_uint(o, "port", NULL, d->rest.port ? d->rest.port : 443);
 		rc_out_bool(o, "insecure", NULL, d->rest.insecure);
@@ -256,8 +256,8 @@ static void print_access(struct rc_out *o, const struct rc_device *d)
 	/* References to secrets only: a file name or a variable name, never a value. */
 	rc_out_open_object(o, "credentials");
 	rc_out_str(o, "user", NULL, d->cred.user);
-	rc_out_str(o, "password_file", NULL, d->cred.password_file);
-	rc_out_str(o, "password_env", NULL, d->cred.password_env);
+	rc_out_str(o, "password_file", NULL, rc_inv_str(d->cred.password_file));
+	rc_out_str(o, "password_env", NULL, rc_inv_str(d->cred.password_env));
 	rc_out_str(o, "identity_file", NULL, d->cred.identity_file);
 	rc_out_close_object(o);
 }
@@ -273,7 +273,7 @@ static void print_device(struct rc_out *o, const struct rc_device *d)
 	rc_out_str(o, "platform", " platform=%s", rc_platform_name(d->platform));
 	rc_out_str(o, "address", " address=%s", d->address);
 	rc_out_str(o, "transport", " transport=%s", rc_transport_name(d->transport));
-	if (d->agent_command[0])
+	if (rc_inv_str(d->agent_command)[0])
 		rc_out_str(o, "agent_command", " agent_command='%s'", d->agent_command);
 	if (d->jump.host[0]) {
 		char jump[3 * RC_NAME_MAX];

@@ -24,8 +24,9 @@
 
 /* The agent on the host; the lab and real hosts put rocectl on PATH. */
 /* The inventory's agent_command (checked by the loader), else rocectl from the PATH. */
-#define REMOTE_ROCECTL(s) ((s)->dev->agent_command[0] ? (s)->dev->agent_command : "rocectl")
-#define CMD_MAX		  8192
+#define REMOTE_ROCECTL(s)                                                                          \
+	(rc_inv_str((s)->dev->agent_command)[0] ? (s)->dev->agent_command : "rocectl")
+#define CMD_MAX 8192
 
 struct rc_session {
 	const struct rc_device *dev;

@@ -131,7 +131,7 @@ static int set_tls(struct rc_rest *r, const struct rc_device *dev, struct rc_err
 	}
 	curl_easy_setopt(r->h, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(r->h, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (!dev->rest.ca_file[0])
+	if (!rc_inv_str(dev->rest.ca_file)[0])
 		return 0; /* the system's trust store */
 	if (rc_expand_home(dev->rest.ca_file, ca, sizeof(ca)))
 		return rc_errf(err, ENAMETOOLONG, "'%s': ca_file path is too long", r->dev);

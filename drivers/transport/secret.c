@@ -106,9 +106,9 @@ int rc_secret_password(const struct rc_device *dev, char *buf, size_t len, struc
 	if (len < 2)
 		return rc_errf(err, EINVAL, "'%s': no room for a password", dev->name);
 	buf[0] = '\0';
-	if (dev->cred.password_file[0])
+	if (rc_inv_str(dev->cred.password_file)[0])
 		return read_secret_file(dev, dev->cred.password_file, buf, len, err);
-	if (!dev->cred.password_env[0])
+	if (!rc_inv_str(dev->cred.password_env)[0])
 		return 1; /* no password source: not an error here */
 	v = getenv(dev->cred.password_env);
 	if (!v || !*v)

@@ -305,8 +305,9 @@ static int authenticate(struct rc_ssh *c, const struct rc_device *dev, const cha
 			struct rc_err *err)
 {
 	char tried[3 * PATH_MAX], id[PATH_MAX];
-	const char *idf =
-	    dev->cred.identity_file[0] ? dev->cred.identity_file : dev->ssh.identity_file;
+	const char *idf = rc_inv_str(dev->cred.identity_file)[0]
+			      ? dev->cred.identity_file
+			      : rc_inv_str(dev->ssh.identity_file);
 	int methods, rc;
 
 	tried[0] = '\0';
@@ -590,7 +591,8 @@ int rc_ssh_open(const struct rc_device *dev, const struct rc_run_opts *opts, str
 		return rc_errf(err, EINVAL, "'%s': jump host '%s' is not a host name or IP address",
 			       dev->name, dev->jump.host);
 	rc_jump_format(&dev->jump, jump_desc, sizeof(jump_desc));
-	if (rc_expand_home(dev->ssh.known_hosts[0] ? dev->ssh.known_hosts : "~/.ssh/known_hosts",
+	if (rc_expand_home(rc_inv_str(dev->ssh.known_hosts)[0] ? dev->ssh.known_hosts
+							       : "~/.ssh/known_hosts",
 			   kh_file, sizeof(kh_file)))
 		return rc_errf(err, ENAMETOOLONG, "'%s': known_hosts path is too long", dev->name);
 	if (!connect_ms)

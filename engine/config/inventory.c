@@ -62,8 +62,8 @@ struct ctx {
 	struct rc_ssh_opts ssh;
 	struct rc_rest_opts rest;
 	struct rc_credentials cred;
-	char agent_command[128]; /* defaults.agent_command */
-	struct rc_jump jump;	 /* defaults.proxy_jump */
+	const char *agent_command; /* defaults.agent_command */
+	struct rc_jump jump;	   /* defaults.proxy_jump */
 	size_t cap_devices, cap_links, total_ports;
 	bool *role_given;
 	size_t cap_role;
@@ -291,20 +291,23 @@ static int expand_entry(struct ctx *c, const struct yw_map *m, const struct rc_d
 }
 
 /* agent_command: how the controller calls rocectl on a host (agent_ssh.c). */
-static int read_agent_command(struct yw *w, const struct yw_map *m, char *out)
+static int read_agent_command(struct ctx *c, const struct yw_map *m, const char **out)
 {
-	char path[YW_PATH_MAX];
-	int rc = yw_f_str(w, m, "agent_command", out, 128);
+	char path[YW_PATH_MAX], cmd[RC_AGENT_COMMAND_MAX];
+	int rc = yw_f_str(&c->w, m, "agent_command", cmd, sizeof(cmd));
 
 	if (rc != 1)
 		return rc;
-	if (!rc_agent_command_is_safe(out)) {
+	if (!rc_agent_command_is_safe(cmd)) {
 		yw_join(path, m->path, "agent_command");
-		return yw_fail(w, yw_get(m, "agent_command"),
+		return yw_fail(&c->w, yw_get(m, "agent_command"),
 			       "%s: '%s' is not 'rocectl' or an absolute path of letters, digits, "
 			       "'.', '_', '/', '-' (optionally after 'sudo -n ')",
-			       path, out);
+			       path, cmd);
 	}
+	*out = rc_strpool_intern(c->inv->strings, cmd);
+	if (!*out)
+		return yw_fail(&c->w, yw_get(m, "agent_command"), "out of memory");
 	return 1;
 }
 
@@ -364,7 +367,7 @@ static void init_template(struct ctx *c, struct rc_device *t, const struct yw_ma
 	t->ssh = c->ssh;
 	t->rest = c->rest;
 	t->cred = c->cred;
-	memcpy(t->agent_command, c->agent_command, sizeof(t->agent_command));
+	t->agent_command = c->agent_command;
 	t->jump = c->jump;
 	t->pos = pos_of(m->node);
 }
@@ -402,7 +405,7 @@ static int read_entry(struct ctx *c, const struct yd_node *n, const char *path, 
 		if (role_given)
 			t.role = v == 0 ? RC_ROLE_LEAF : RC_ROLE_SPINE;
 		if (ydev_read_overrides(&c->w, &m, "overrides", &t.ov) < 0 ||
-		    ydev_read_rest(&c->w, &m, "rest", &t.rest, c->warn) < 0 ||
+		    ydev_read_rest(&c->w, &m, "rest", c->inv->strings, &t.rest, c->warn) < 0 ||
 		    ydev_read_cable_rows(&c->w, &m, "cable_rows", &t) < 0)
 			return -EINVAL;
 		/* only SONiC reads a lookup table of cable lengths (docs/platforms/sonic.md) */
@@ -412,12 +415,12 @@ static int read_entry(struct ctx *c, const struct yd_node *n, const char *path, 
 				       m.path, *m.path ? "." : "");
 	} else {
 		if (yw_f_enum(&c->w, &m, "transport", host_transports, &v) < 0 ||
-		    read_agent_command(&c->w, &m, t.agent_command) < 0)
+		    read_agent_command(c, &m, &t.agent_command) < 0)
 			return -EINVAL;
 		t.transport = v == 0 ? RC_TRANSPORT_SSH : RC_TRANSPORT_LOCAL;
 	}
-	if (ydev_read_ssh(&c->w, &m, "ssh", &t.ssh) < 0 ||
-	    ydev_read_credentials(&c->w, &m, "credentials", &t.cred) < 0 ||
+	if (ydev_read_ssh(&c->w, &m, "ssh", c->inv->strings, &t.ssh) < 0 ||
+	    ydev_read_credentials(&c->w, &m, "credentials", c->inv->strings, &t.cred) < 0 ||
 	    read_proxy_jump(&c->w, &m, &t.jump) < 0 || check_jump_transport(c, &m, &t) < 0)
 		return -EINVAL;
 	rc = read_ports(c, &m, is_switch ? "ports" : "interfaces", &ports, &n_ports);
@@ -748,10 +751,10 @@ static int read_defaults(struct ctx *c, const struct yw_map *root)
 	rc = yw_f_map(&c->w, root, "defaults", defaults_keys, &d);
 	if (rc <= 0)
 		return rc;
-	if (ydev_read_ssh(&c->w, &d, "ssh", &c->ssh) < 0 ||
-	    ydev_read_rest(&c->w, &d, "rest", &c->rest, c->warn) < 0 ||
-	    ydev_read_credentials(&c->w, &d, "credentials", &c->cred) < 0 ||
-	    read_agent_command(&c->w, &d, c->agent_command) < 0 ||
+	if (ydev_read_ssh(&c->w, &d, "ssh", c->inv->strings, &c->ssh) < 0 ||
+	    ydev_read_rest(&c->w, &d, "rest", c->inv->strings, &c->rest, c->warn) < 0 ||
+	    ydev_read_credentials(&c->w, &d, "credentials", c->inv->strings, &c->cred) < 0 ||
+	    read_agent_command(c, &d, &c->agent_command) < 0 ||
 	    read_proxy_jump(&c->w, &d, &c->jump) < 0)
 		return -EINVAL;
 	return 0;
@@ -786,7 +789,8 @@ static int load_doc(struct yd_doc *doc, struct rc_inventory *out, struct rc_warn
 	int rc;
 
 	snprintf(out->file, sizeof(out->file), "%s", doc->file);
-	rc = read_inventory(&c, doc->root);
+	out->strings = rc_strpool_new();
+	rc = out->strings ? read_inventory(&c, doc->root) : rc_errf(err, ENOMEM, "out of memory");
 	free(c.role_given);
 	yd_free(doc);
 	if (rc < 0) {
@@ -836,9 +840,11 @@ void rc_inventory_fini(struct rc_inventory *inv)
 		free(inv->index->eps);
 		free(inv->index);
 	}
+	rc_strpool_free(inv->strings);
 	inv->devices = NULL;
 	inv->links = NULL;
 	inv->index = NULL;
+	inv->strings = NULL;
 	inv->n_devices = inv->n_links = 0;
 }
 

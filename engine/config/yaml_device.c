@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "rocectl/units.h"
+#include "rocectl/util.h"
 #include "yaml_device.h"
 
 static const char *const ssh_keys[] = {
@@ -44,6 +45,24 @@ static int read_user(struct yw *w, const struct yw_map *m, char *out)
 	return 1;
 }
 
+/* A path or name of the device, read as yw_f_path/yw_f_str would (`is_path`) and kept
+ * once in the inventory's pool (include/rocectl/inventory.h, "Strings"); 1 = read, 0 =
+ * absent (out keeps the inherited value), < 0 = error. */
+static int f_interned(struct yw *w, const struct yw_map *m, const char *key, bool is_path,
+		      struct rc_strpool *pool, const char **out)
+{
+	char buf[RC_INV_PATH_MAX];
+	int rc = is_path ? yw_f_path(w, m, key, buf, sizeof(buf))
+			 : yw_f_str(w, m, key, buf, RC_NAME_MAX);
+
+	if (rc != 1)
+		return rc;
+	*out = rc_strpool_intern(pool, buf);
+	if (!*out)
+		return yw_fail(w, yw_get(m, key), "out of memory");
+	return 1;
+}
+
 static int read_port(struct yw *w, const struct yw_map *m, uint16_t *port)
 {
 	uint64_t v;
@@ -54,7 +73,8 @@ static int read_port(struct yw *w, const struct yw_map *m, uint16_t *port)
 	return rc;
 }
 
-int ydev_read_ssh(struct yw *w, const struct yw_map *m, const char *key, struct rc_ssh_opts *out)
+int ydev_read_ssh(struct yw *w, const struct yw_map *m, const char *key, struct rc_strpool *pool,
+		  struct rc_ssh_opts *out)
 {
 	struct yw_map s;
 	int rc = yw_f_map(w, m, key, ssh_keys, &s);
@@ -62,16 +82,16 @@ int ydev_read_ssh(struct yw *w, const struct yw_map *m, const char *key, struct 
 	if (rc <= 0)
 		return rc;
 	if (read_user(w, &s, out->user) < 0 || read_port(w, &s, &out->port) < 0 ||
-	    yw_f_path(w, &s, "identity_file", out->identity_file, sizeof(out->identity_file)) < 0 ||
-	    yw_f_path(w, &s, "known_hosts", out->known_hosts, sizeof(out->known_hosts)) < 0 ||
+	    f_interned(w, &s, "identity_file", true, pool, &out->identity_file) < 0 ||
+	    f_interned(w, &s, "known_hosts", true, pool, &out->known_hosts) < 0 ||
 	    yw_f_ms(w, &s, "connect_timeout", TIMEOUT_MAX_MS, &out->connect_timeout_ms) < 0 ||
 	    yw_f_ms(w, &s, "command_timeout", TIMEOUT_MAX_MS, &out->command_timeout_ms) < 0)
 		return -EINVAL;
 	return 0;
 }
 
-int ydev_read_rest(struct yw *w, const struct yw_map *m, const char *key, struct rc_rest_opts *out,
-		   struct rc_warnings *warn)
+int ydev_read_rest(struct yw *w, const struct yw_map *m, const char *key, struct rc_strpool *pool,
+		   struct rc_rest_opts *out, struct rc_warnings *warn)
 {
 	struct yw_map s;
 	int rc = yw_f_map(w, m, key, rest_keys, &s);
@@ -79,7 +99,7 @@ int ydev_read_rest(struct yw *w, const struct yw_map *m, const char *key, struct
 
 	if (rc <= 0)
 		return rc;
-	if (yw_f_path(w, &s, "ca_file", out->ca_file, sizeof(out->ca_file)) < 0 ||
+	if (f_interned(w, &s, "ca_file", true, pool, &out->ca_file) < 0 ||
 	    yw_f_ms(w, &s, "timeout", TIMEOUT_MAX_MS, &out->timeout_ms) < 0 ||
 	    yw_f_bool(w, &s, "insecure", &out->insecure) < 0 || read_port(w, &s, &out->port) < 0)
 		return -EINVAL;
@@ -93,7 +113,7 @@ int ydev_read_rest(struct yw *w, const struct yw_map *m, const char *key, struct
 }
 
 int ydev_read_credentials(struct yw *w, const struct yw_map *m, const char *key,
-			  struct rc_credentials *out)
+			  struct rc_strpool *pool, struct rc_credentials *out)
 {
 	const struct yd_node *env;
 	char path[YW_PATH_MAX];
@@ -103,9 +123,9 @@ int ydev_read_credentials(struct yw *w, const struct yw_map *m, const char *key,
 	if (rc <= 0)
 		return rc;
 	if (read_user(w, &s, out->user) < 0 ||
-	    yw_f_path(w, &s, "password_file", out->password_file, sizeof(out->password_file)) < 0 ||
-	    yw_f_str(w, &s, "password_env", out->password_env, sizeof(out->password_env)) < 0 ||
-	    yw_f_path(w, &s, "identity_file", out->identity_file, sizeof(out->identity_file)) < 0)
+	    f_interned(w, &s, "password_file", true, pool, &out->password_file) < 0 ||
+	    f_interned(w, &s, "password_env", false, pool, &out->password_env) < 0 ||
+	    f_interned(w, &s, "identity_file", true, pool, &out->identity_file) < 0)
 		return -EINVAL;
 	env = yw_get(&s, "password_env");
 	if (env && !rc_env_name_is_safe(out->password_env)) {
@@ -126,9 +146,9 @@ int ydev_read_credentials(struct yw *w, const struct yw_map *m, const char *key,
 	}
 	/* The other of the pair is no longer inherited. */
 	if (env)
-		out->password_file[0] = '\0';
+		out->password_file = NULL;
 	else if (yw_get(&s, "password_file"))
-		out->password_env[0] = '\0';
+		out->password_env = NULL;
 	return 0;
 }
 

@@ -44,17 +44,28 @@ enum rc_role {
  * ("expected a shorter path"). */
 #define RC_INV_PATH_MAX 256
 
+/* Strings: the paths, the password variable and the agent command of a device are
+ * pointers, not arrays: most devices share them (given once in `defaults:`), and the loader
+ * keeps one copy of each in the inventory's pool (struct rc_strpool, freed by
+ * rc_inventory_fini), which took a struct rc_device from 2.2 KB to about 0.8 KB.  NULL and ""
+ * both mean "not given" (a device built by hand leaves them NULL); rc_inv_str reads either
+ * as "".  The loader caps a path at RC_INV_PATH_MAX - 1 bytes as before. */
+static inline const char *rc_inv_str(const char *s)
+{
+	return s ? s : "";
+}
+
 struct rc_ssh_opts {
 	char user[RC_NAME_MAX];
 	uint16_t port;
-	char identity_file[RC_INV_PATH_MAX];
-	char known_hosts[RC_INV_PATH_MAX];
+	const char *identity_file; /* see "Strings" above */
+	const char *known_hosts;
 	uint32_t connect_timeout_ms;
 	uint32_t command_timeout_ms;
 };
 
 struct rc_rest_opts {
-	char ca_file[RC_INV_PATH_MAX];
+	const char *ca_file;
 	uint32_t timeout_ms;
 	uint16_t port; /* 0 = 443 */
 	bool insecure; /* explicit only; warned on every run */
@@ -64,9 +75,9 @@ struct rc_rest_opts {
  * Empty strings are "not given" (user "" = ssh.user). */
 struct rc_credentials {
 	char user[RC_NAME_MAX];
-	char password_file[RC_INV_PATH_MAX];
-	char password_env[RC_NAME_MAX];
-	char identity_file[RC_INV_PATH_MAX]; /* overrides ssh.identity_file */
+	const char *password_file;
+	const char *password_env;
+	const char *identity_file; /* overrides ssh.identity_file */
 };
 
 /* Per-device policy overrides: the subset of policy fields a device may change. */
@@ -117,7 +128,7 @@ struct rc_device {
 	struct rc_overrides ov;
 	/* Hosts over SSH: how to call rocectl there (`agent_command:`, "sudo -n /opt/bin/rocectl");
 	 * empty = "rocectl" from the login's PATH.  Checked by rc_agent_command_is_safe. */
-	char agent_command[128];
+	const char *agent_command;
 	/* SONiC: the cable lengths buffermgrd has a lookup row for (`cable_rows:`, ascending),
 	 * used when the switch's pg_profile_lookup.ini cannot be read; 0 = not given. */
 	size_t n_cable_rows;
@@ -149,11 +160,13 @@ struct rc_inventory {
 	/* Private: sorted lookups built by the loader (NULL = linear search, e.g. for an
 	 * inventory built by hand in a test).  Freed by rc_inventory_fini. */
 	struct rc_inv_index *index;
+	struct rc_strpool *strings; /* the devices' strings ("Strings" above) */
 };
 
 /* Caps that keep a hostile inventory from allocating without bound (a struct rc_device is
- * about 2.5 KB); 65536 devices cover one inventory of a 100,000-GPU fabric (12,500 hosts and
- * ~4,000 switches, docs/SCALE.md).  Each is reported with its value when exceeded. */
+ * about 0.8 KB, its shared strings pooled); 65536 devices cover one inventory of a 100,000-GPU
+ * fabric (12,500 hosts and ~4,000 switches, docs/SCALE.md).  Each is reported with its value when
+ * exceeded. */
 #define RC_INV_MAX_DEVICES     65536
 #define RC_INV_MAX_LINKS       262144
 #define RC_INV_MAX_PORTS       1024    /* per device */
@@ -202,6 +215,8 @@ const char *rc_role_name(enum rc_role r);
 /* An inventory agent_command: "rocectl" or an absolute path of [A-Za-z0-9._/-] (no "..",
  * no "//"), optionally after "sudo -n ", at most 127 characters: it goes into a command
  * line run by the host's shell. */
+/* The longest agent_command the loader accepts, NUL included. */
+#define RC_AGENT_COMMAND_MAX 128
 bool rc_agent_command_is_safe(const char *cmd);
 /* Names used inside CLI commands and URLs: [A-Za-z0-9._/-], 1..63 chars, first an
  * alphanumeric.  No spaces, quotes, shell metacharacters or ":" (the link separator). */

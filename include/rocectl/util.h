@@ -90,4 +90,11 @@ struct stat;
 int rc_check_ours(const struct stat *st, const char *what, const char *path, struct rc_err *err);
 char *rc_read_file(const char *path, size_t max, unsigned flags, size_t *len, struct rc_err *err);
 
+/* Interned strings (engine/util/strpool.c): equal strings share one copy, valid until
+ * rc_strpool_free.  rc_strpool_intern returns NULL when out of memory (or given NULL). */
+struct rc_strpool;
+struct rc_strpool *rc_strpool_new(void);
+const char *rc_strpool_intern(struct rc_strpool *p, const char *s);
+void rc_strpool_free(struct rc_strpool *p);
+
 #endif

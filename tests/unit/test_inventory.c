@@ -335,7 +335,7 @@ static void test_defaults_inherit(void **state)
 	assert_true(d->rest.insecure);
 	assert_int_equal(d->rest.port, 8443);
 	assert_string_equal(d->cred.password_env, "B_PW");
-	assert_string_equal(d->cred.password_file, ""); /* the other reference is dropped */
+	assert_null(d->cred.password_file); /* the other reference is dropped */
 	assert_int_equal(f->w.n, 1);
 	assert_int_equal(f->w.w[0].line, 14);
 	assert_int_equal(f->w.w[0].column, 22);
@@ -550,7 +550,8 @@ static void test_large_inventory(void **state)
 
 	assert_non_null(buf);
 	n += (size_t)snprintf(buf + n, cap - n,
-			      HEAD "hosts: [{name: 'h[0001-2048]', interfaces: [e0, e1]}]\n"
+			      HEAD "defaults: {ssh: {identity_file: /etc/rocectl/id_ed25519}}\n"
+				   "hosts: [{name: 'h[0001-2048]', interfaces: [e0, e1]}]\n"
 				   "switches:\n");
 	for (int s = 0; s < 64; s++)
 		n += (size_t)snprintf(
@@ -567,6 +568,11 @@ static void test_large_inventory(void **state)
 	assert_int_equal(dev(f, "leaf63")->role, RC_ROLE_LEAF);
 	assert_non_null(rc_inventory_link_of(
 	    &f->inv, (size_t)rc_inventory_device_index(&f->inv, "h2048"), "e0"));
+	/* the path given once is kept once, not once per device (include/rocectl/inventory.h,
+	 * "Strings") */
+	assert_string_equal(dev(f, "h0001")->ssh.identity_file, "/etc/rocectl/id_ed25519");
+	assert_ptr_equal(dev(f, "h0001")->ssh.identity_file, dev(f, "leaf63")->ssh.identity_file);
+	assert_true(sizeof(struct rc_device) <= 1024);
 	free(buf);
 }
 

@@ -177,7 +177,7 @@ static void test_transport(void **state)
 	memset(&d, 0, sizeof(d));
 	snprintf(d.name, sizeof(d.name), "leaf01");
 	snprintf(d.address, sizeof(d.address), "127.0.0.1");
-	snprintf(d.ssh.known_hosts, sizeof(d.ssh.known_hosts), "/nonexistent/known_hosts");
+	d.ssh.known_hosts = "/nonexistent/known_hosts";
 	d.ssh.connect_timeout_ms = 3000;
 	assert_int_equal(rc_jump_parse("ops@127.0.0.1:1", &d.jump, &why), 0);
 	assert_int_equal(rc_ssh_open(&d, &opts, &s, &err), -EHOSTUNREACH);

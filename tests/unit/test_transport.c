@@ -62,6 +62,9 @@ static void device(struct rc_device *d, const char *address)
 	d->platform = RC_PLAT_NVUE;
 }
 
+/* the files the device under test names (its strings point at these) */
+static char pw_path[PATH_MAX], kh_path[PATH_MAX], ca_path[PATH_MAX];
+
 static void test_password_file(void **state)
 {
 	struct rc_device d;
@@ -70,30 +73,34 @@ static void test_password_file(void **state)
 	(void)state;
 
 	device(&d, "127.0.0.1");
-	write_file("pw", SECRET "\n", d.cred.password_file, sizeof(d.cred.password_file));
+	write_file("pw", SECRET "\n", pw_path, sizeof(pw_path));
+	d.cred.password_file = pw_path;
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), 0);
 	assert_string_equal(pw, SECRET);
 
 	/* only the first line, without CR */
-	write_file("pw2", SECRET "\r\nsecond line\n", d.cred.password_file,
-		   sizeof(d.cred.password_file));
+	write_file("pw2", SECRET "\r\nsecond line\n", pw_path, sizeof(pw_path));
+	d.cred.password_file = pw_path;
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), 0);
 	assert_string_equal(pw, SECRET);
 	rc_secret_wipe(pw, sizeof(pw));
 	for (size_t i = 0; i < sizeof(pw); i++)
 		assert_int_equal(pw[i], 0);
 
-	write_file("empty", "\n", d.cred.password_file, sizeof(d.cred.password_file));
+	write_file("empty", "\n", pw_path, sizeof(pw_path));
+	d.cred.password_file = pw_path;
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "is empty"));
 
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s/missing", tmpdir);
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "%s/missing", tmpdir);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "missing"));
 	assert_non_null(strstr(err.msg, "'leaf01'"));
 
 	/* a directory is not a password file */
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s", tmpdir);
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "%s", tmpdir);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
 }
 
@@ -107,7 +114,8 @@ static void test_password_file_not_plain(void **state)
 	(void)state;
 
 	device(&d, "127.0.0.1");
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s/fifo", tmpdir);
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "%s/fifo", tmpdir);
 	assert_int_equal(mkfifo(d.cred.password_file, 0600), 0);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "not a regular file"));
@@ -115,7 +123,8 @@ static void test_password_file_not_plain(void **state)
 
 	write_file("shared", SECRET "\n", target, sizeof(target));
 	assert_int_equal(chmod(target, 0640), 0);
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s", target);
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "%s", target);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EPERM);
 	assert_non_null(strstr(err.msg, "accessible by group or others (mode 0640)"));
 	assert_non_null(strstr(err.msg, target));
@@ -124,13 +133,15 @@ static void test_password_file_not_plain(void **state)
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EPERM);
 
 	assert_int_equal(chmod(target, 0600), 0);
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "%s/link", tmpdir);
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "%s/link", tmpdir);
 	assert_int_equal(symlink(target, d.cred.password_file), 0);
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -ELOOP);
 	assert_non_null(strstr(err.msg, "symbolic link"));
 	assert_non_null(strstr(err.msg, "/link"));
 
-	snprintf(d.cred.password_file, sizeof(d.cred.password_file), "/dev/null");
+	d.cred.password_file = pw_path;
+	snprintf(pw_path, sizeof(pw_path), "/dev/null");
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "not a regular file"));
 }
@@ -143,7 +154,8 @@ static void test_password_too_long(void **state)
 	(void)state;
 
 	device(&d, "127.0.0.1");
-	write_file("long", SECRET SECRET "\n", d.cred.password_file, sizeof(d.cred.password_file));
+	write_file("long", SECRET SECRET "\n", pw_path, sizeof(pw_path));
+	d.cred.password_file = pw_path;
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -EFBIG);
 	/* neither the message nor the buffer keeps any of it */
 	assert_null(strstr(err.msg, "Pa55"));
@@ -160,7 +172,7 @@ static void test_password_env(void **state)
 
 	device(&d, "127.0.0.1");
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), 1); /* no source */
-	snprintf(d.cred.password_env, sizeof(d.cred.password_env), "ROCECTL_TEST_PW");
+	d.cred.password_env = "ROCECTL_TEST_PW";
 	unsetenv("ROCECTL_TEST_PW");
 	assert_int_equal(rc_secret_password(&d, pw, sizeof(pw), &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "ROCECTL_TEST_PW"));
@@ -250,8 +262,10 @@ static void test_unreachable(void **state)
 	device(&d, "127.0.0.1");
 	d.ssh.port = 1;
 	d.ssh.connect_timeout_ms = 3000;
-	snprintf(d.ssh.known_hosts, sizeof(d.ssh.known_hosts), "%s/kh", tmpdir);
-	write_file("pw", SECRET "\n", d.cred.password_file, sizeof(d.cred.password_file));
+	snprintf(kh_path, sizeof(kh_path), "%s/kh", tmpdir);
+	d.ssh.known_hosts = kh_path;
+	write_file("pw", SECRET "\n", pw_path, sizeof(pw_path));
+	d.cred.password_file = pw_path;
 	assert_int_equal(rc_ssh_open(&d, &opts, &s, &err), -EHOSTUNREACH);
 	assert_null(s);
 	assert_non_null(strstr(err.msg, "'leaf01'"));
@@ -278,7 +292,8 @@ static void test_ca_file_missing(void **state)
 	(void)state;
 
 	device(&d, "127.0.0.1");
-	snprintf(d.rest.ca_file, sizeof(d.rest.ca_file), "%s/no-such-ca.pem", tmpdir);
+	snprintf(ca_path, sizeof(ca_path), "%s/no-such-ca.pem", tmpdir);
+	d.rest.ca_file = ca_path;
 	assert_int_equal(rc_rest_open(&d, &opts, "/nvue_v1", 8765, &r, &err), -ENOENT);
 	assert_null(r);
 	assert_non_null(strstr(err.msg, "no-such-ca.pem"));

@@ -205,12 +205,40 @@ static void test_clean_text(void **unused)
 	assert_string_equal(out, "");
 }
 
+/* Equal strings share one copy, distinct ones do not, and every copy survives the
+ * table's growth (the inventory's devices keep pointers into it). */
+static void test_strpool_interns(void **unused)
+{
+	struct rc_strpool *p = rc_strpool_new();
+	const char *first[3000];
+	char buf[64];
+
+	(void)unused;
+	assert_non_null(p);
+	assert_null(rc_strpool_intern(p, NULL));
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "/etc/rocectl/key-%d", i);
+		first[i] = rc_strpool_intern(p, buf);
+		assert_non_null(first[i]);
+		assert_string_equal(first[i], buf);
+	}
+	for (int i = 0; i < 3000; i++) {
+		snprintf(buf, sizeof(buf), "/etc/rocectl/key-%d", i);
+		assert_ptr_equal(rc_strpool_intern(p, buf), first[i]);
+	}
+	assert_ptr_not_equal(first[0], first[1]);
+	assert_string_equal(rc_strpool_intern(p, ""), "");
+	rc_strpool_free(p);
+	rc_strpool_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_numbers_are_digits_only),
 	    cmocka_unit_test(test_array_reserve),
 	    cmocka_unit_test(test_clean_text),
+	    cmocka_unit_test(test_strpool_interns),
 	    cmocka_unit_test(test_write_replaces_the_file),
 	    cmocka_unit_test(test_write_mode_ignores_umask),
 	    cmocka_unit_test(test_failed_write_leaves_the_old_file),
