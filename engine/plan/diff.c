@@ -61,6 +61,23 @@ void rc_changes_fini(struct rc_changes *c)
 	c->n = c->cap = 0;
 }
 
+void rc_changes_fit(struct rc_changes *c)
+{
+	struct rc_change *v;
+
+	if (!c || c->n == c->cap)
+		return;
+	if (!c->n) {
+		rc_changes_fini(c);
+		return;
+	}
+	v = realloc(c->v, c->n * sizeof(*v));
+	if (v) { /* else the larger array stays, which is no error */
+		c->v = v;
+		c->cap = c->n;
+	}
+}
+
 int rc_changes_copy(const struct rc_changes *from, struct rc_changes *to)
 {
 	memset(to, 0, sizeof(*to));

@@ -154,6 +154,7 @@ static int diff_all(struct rc_devrun *r, double tolerance)
 			return (int)m;
 		r->write_fields[i] = (uint32_t)m & ~r->hold_groups;
 	}
+	rc_changes_fit(&r->changes);
 	for (size_t i = 0; i < r->changes.n; i++)
 		n_set += r->changes.v[i].kind == RC_CHANGE_SET &&
 			 !(r->changes.v[i].group & r->hold_groups);

@@ -50,6 +50,9 @@ int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct
 		     double tolerance_pct, uint32_t disruptive_groups, struct rc_changes *out);
 
 void rc_changes_fini(struct rc_changes *c);
+/* Gives back the room the array grew beyond its changes (a factory-state switch has about
+ * a thousand, 420 bytes each, held while its report is written). */
+void rc_changes_fit(struct rc_changes *c);
 /* _fini releases what the struct holds, not the struct (_free would); the old name is
  * kept for callers not yet renamed. */
 static inline void rc_changes_free(struct rc_changes *c)
