@@ -44,4 +44,38 @@ void rc_dot_node_device(FILE *f, const struct rc_device *dev, const struct rc_fl
 			size_t *lines);
 void rc_dot_node_close(FILE *f, const struct rc_host_check *hc, size_t *lines);
 
+/* The streaming verify's DOT (engine/report/stream_dot.c).  Per fleet device, what its node
+ * needs once the device is freed: where its tooltip part is in the spool file, whether it
+ * was read and drifted, and how many tooltip lines it took; per link end, its drifted
+ * fields (what the edges' colours and tooltips say of it). */
+struct rc_dot_spool {
+	FILE *f;
+	long *at, *len;	 /* [fleet n] */
+	uint8_t *lines;	 /* [fleet n] */
+	uint8_t *flags;	 /* [fleet n]: read, drifted (stream_dot.c) */
+	uint32_t *drift; /* [2 * n_links]: link l's end a at 2l, b at 2l + 1 */
+};
+
+/* The cross-hop checks the picture shows, made by the stream one at a time. */
+struct rc_dot_checks {
+	/* inventory device `dev`'s host check; false when it has none */
+	bool (*host)(void *ctx, size_t dev, struct rc_host_check *hc);
+	/* link `li`'s check; false when it is not judged (an end outside --limit) */
+	bool (*link)(void *ctx, size_t li, struct rc_link_check *lc);
+	void *ctx;
+};
+
+int rc_dot_spool_init(struct rc_dot_spool *ds, const struct rc_fleet *f, struct rc_err *err);
+/* Each of the device's link ends' drift (its slots only: outside the stream's lock);
+ * `ends` are the device's ends, each 2 * link + side. */
+void rc_dot_spool_ends(struct rc_dot_spool *ds, const struct rc_inventory *inv,
+		       const struct rc_fleet_dev *d, const size_t *ends, size_t n_ends);
+/* Fleet device `d`'s tooltip part into the spool (under the stream's lock). */
+void rc_dot_spool_device(struct rc_dot_spool *ds, const struct rc_fleet *f,
+			 const struct rc_fleet_dev *d);
+/* The graph, the nodes' tooltips from the spool, the checks from `c`. */
+int rc_dot_spool_write(struct rc_dot_spool *ds, FILE *out, const struct rc_fleet *f,
+		       const struct rc_dot_checks *c, struct rc_err *err);
+void rc_dot_spool_fini(struct rc_dot_spool *ds);
+
 #endif
