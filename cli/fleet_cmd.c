@@ -441,12 +441,10 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 
 	if (rc_verify_checks_build(&vc, f))
 		return RC_EXIT_ERROR;
-	/* prometheus, like text, json and jsonl, is printed as devices are read (streams()) */
-	if (fmt == FMT_DOT) {
-		rc_report_dot(dst, &vc.r);
-	} else if (fmt == FMT_HTML) {
+	/* prometheus and dot, like text, json and jsonl, are printed as devices are read
+	 * (streams()) */
+	if (fmt == FMT_HTML)
 		rc_report_html(dst, &vc.r);
-	}
 	if (!out) {
 		for (size_t i = 0; i < vc.r.n_links; i++)
 			bad_links += vc.r.links[i].status != RC_CHECK_OK;
@@ -468,12 +466,12 @@ static int verify_checks(struct rc_out *out, FILE *dst, const struct rc_fleet *f
 
 /* verify's formats whose report is made while devices are read (each device printed, grouped
  * or spooled, then freed: engine/report/stream.c): jsonl (with --shard, the merge's data on
- * its lines), prometheus, text, json. */
+ * its lines), prometheus, text, json, dot. */
 static bool streams(enum rc_fleet_cmd cmd, enum report_format fmt, bool details)
 {
 	/* text with --details lists every device in inventory order: not streamed */
 	return fmt == FMT_JSONL || (cmd == RC_FLEET_CMD_VERIFY &&
-				    (fmt == FMT_PROMETHEUS || fmt == FMT_JSON ||
+				    (fmt == FMT_PROMETHEUS || fmt == FMT_JSON || fmt == FMT_DOT ||
 				     (fmt == FMT_TEXT && !details && rc_cli_verbosity() <= 0)));
 }
 
@@ -483,6 +481,7 @@ static int verify_stream(FILE *dst, struct rc_fleet *f, const struct cmd_opts *o
 	struct rc_stream_opts so = {.fmt = o->format == FMT_JSONL	 ? RC_STREAM_JSONL
 					   : o->format == FMT_PROMETHEUS ? RC_STREAM_PROMETHEUS
 					   : o->format == FMT_JSON	 ? RC_STREAM_JSON
+					   : o->format == FMT_DOT	 ? RC_STREAM_DOT
 									 : RC_STREAM_TEXT,
 				    .details = o->details || rc_cli_verbosity() > 0};
 	FILE *sink = NULL; /* -q, text: what comes before the summary goes nowhere */
@@ -876,7 +875,7 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 	rc_txn_record_read(&txn);
 	if (streams(cmd, o.format, o.details)) {
 		/* printed above */
-	} else if (o.format == FMT_PROMETHEUS || o.format == FMT_DOT || o.format == FMT_HTML) {
+	} else if (o.format == FMT_HTML) {
 		/* the same model, another printer: no text report is made to be thrown away */
 		tally_read(&f, &t);
 		exit_code = verify_checks(NULL, dst, &f, &t, o.format);

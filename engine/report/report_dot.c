@@ -6,12 +6,14 @@
  * per tier this keeps spines on top and hosts at the bottom.  Names and fields are
  * escaped even though the inventory's names are a safe charset: port names and values
  * come from the devices, and invalid UTF-8 or control characters would make the SVG that
- * dot writes unreadable. */
+ * dot writes unreadable.  The layout (rc_dot_write) draws from a struct rc_dot_src
+ * (report_dot.h): here a whole read fleet's result, in stream_dot.c the streaming verify's
+ * spool, so both write the same bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rocectl/result.h"
+#include "report_dot.h"
 #include "rocectl/util.h"
 
 #define TOOLTIP_MAX_LINES 20
@@ -48,24 +50,16 @@ static void quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static bool dev_ok(const struct rc_fleet_dev *d)
+bool rc_dot_dev_ok(const struct rc_fleet_dev *d)
 {
 	return d->rc == 0 && d->run.read_ok && (d->run.have || !d->run.n_ports);
 }
 
-static size_t dev_drift(const struct rc_fleet_dev *d)
+size_t rc_dot_dev_drift(const struct rc_fleet_dev *d)
 {
-	if (!dev_ok(d))
+	if (!rc_dot_dev_ok(d))
 		return 0;
 	return d->run.changes.n - rc_changes_count(&d->run.changes, RC_CHANGE_UNSUPPORTED);
-}
-
-static const struct rc_host_check *host_check(const struct rc_result *r, size_t dev)
-{
-	for (size_t i = 0; i < r->n_hosts; i++)
-		if (r->hosts[i].dev == dev)
-			return &r->hosts[i];
-	return NULL;
 }
 
 /* One line per drifted field of the device, at most TOOLTIP_MAX_LINES. */
@@ -117,13 +111,11 @@ static void mismatch_lines(FILE *f, const struct rc_mismatch *v, size_t n, size_
 	}
 }
 
-static void node(FILE *f, const struct rc_result *r, const struct rc_fleet_dev *d)
+void rc_dot_node_open(FILE *f, const struct rc_device *dev, bool ok, bool drifted,
+		      const struct rc_host_check *hc)
 {
-	const struct rc_device *dev = &r->inv->devices[d->index];
-	const struct rc_host_check *hc = host_check(r, d->index);
-	bool ok = dev_ok(d), asym = hc && hc->status == RC_CHECK_MISMATCH;
-	size_t drift = dev_drift(d), lines = 0;
-	const char *colour = !ok || drift || asym		    ? "red"
+	bool asym = hc && hc->status == RC_CHECK_MISMATCH;
+	const char *colour = !ok || drifted || asym		    ? "red"
 			     : hc && hc->status == RC_CHECK_UNKNOWN ? "orange"
 								    : "darkgreen";
 
@@ -134,49 +126,51 @@ static void node(FILE *f, const struct rc_result *r, const struct rc_fleet_dev *
 	fprintf(f, ", color=\"%s\", fontcolor=\"%s\"", colour, colour);
 	if (!ok)
 		fputs(", style=\"dashed\"", f);
-	if (!ok || drift || asym)
+	if (!ok || drifted || asym)
 		fputs(", penwidth=2", f);
 	fputs(", tooltip=\"", f);
+}
+
+void rc_dot_node_device(FILE *f, const struct rc_device *dev, const struct rc_fleet_dev *d,
+			size_t *lines)
+{
 	esc(f, dev->name, sizeof(dev->name));
-	if (!ok) {
+	if (!rc_dot_dev_ok(d)) {
 		fputs(": not read: ", f);
 		esc(f, d->err.msg[0] ? d->err.msg : "not read yet", sizeof(d->err.msg));
 	} else {
+		size_t drift = rc_dot_dev_drift(d);
+
 		fprintf(f, ": %zu drifted field%s", drift, drift == 1 ? "" : "s");
-		drift_lines(f, d, &lines);
+		drift_lines(f, d, lines);
 	}
-	if (asym) {
+}
+
+void rc_dot_node_close(FILE *f, const struct rc_host_check *hc, size_t *lines)
+{
+	if (hc && hc->status == RC_CHECK_MISMATCH) {
 		fputs("\\nswitch sides differ:", f);
-		mismatch_lines(f, hc->v, hc->n, &lines);
+		mismatch_lines(f, hc->v, hc->n, lines);
 	} else if (hc && hc->status == RC_CHECK_UNKNOWN) {
 		fputs("\\na switch side could not be read", f);
 	}
 	fputs("\"];\n", f);
 }
 
-static void tier(FILE *f, const struct rc_result *r, enum rc_role role, const char *name)
+static void tier(FILE *f, const struct rc_dot_src *s, enum rc_role role, const char *name)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
-
-		if (r->inv->devices[d->index].role != role)
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		if (s->inv->devices[s->fleet->devs[i].index].role != role)
 			continue;
 		if (!any)
 			fprintf(f, "\tsubgraph %s {\n\t\trank=same;\n", name);
 		any = true;
-		node(f, r, d);
+		s->node(f, s, i);
 	}
 	if (any)
 		fputs("\t}\n", f);
-}
-
-static size_t end_drift(const struct rc_result *r, const struct rc_link_end *e)
-{
-	const struct rc_fleet_dev *d = rc_result_device(r, e->dev);
-
-	return d && dev_ok(d) ? rc_result_port_drift(d, e->port) : 0;
 }
 
 static void end_line(FILE *f, const struct rc_device *dev, const struct rc_link_end *e,
@@ -192,31 +186,33 @@ static void end_line(FILE *f, const struct rc_device *dev, const struct rc_link_
 }
 
 /* A link between a host and a switch whose ends agree and neither of which drifted: drawn
- * only as part of its cluster's summary edge (rc_report_dot). */
-static bool quiet_host_link(const struct rc_result *r, const struct rc_link_check *lc)
+ * only as part of its cluster's summary edge (rc_dot_write). */
+static bool quiet_host_link(const struct rc_dot_src *s, const struct rc_link_check *lc)
 {
-	const struct rc_link *l = &r->inv->links[lc->link];
-	bool a_host = r->inv->devices[l->a.dev].kind == RC_DEV_HOST;
-	bool b_host = r->inv->devices[l->b.dev].kind == RC_DEV_HOST;
+	const struct rc_link *l = &s->inv->links[lc->link];
+	bool a_host = s->inv->devices[l->a.dev].kind == RC_DEV_HOST;
+	bool b_host = s->inv->devices[l->b.dev].kind == RC_DEV_HOST;
 
-	return a_host != b_host && lc->status == RC_CHECK_OK && !end_drift(r, &l->a) &&
-	       !end_drift(r, &l->b);
+	return a_host != b_host && lc->status == RC_CHECK_OK && !s->end_drift(s, lc->link, 0) &&
+	       !s->end_drift(s, lc->link, 1);
 }
 
-static void edge(FILE *f, const struct rc_result *r, const struct rc_link_check *lc)
+static void edge(FILE *f, const struct rc_dot_src *s, const struct rc_link_check *lc)
 {
-	const struct rc_link *l = &r->inv->links[lc->link];
-	const struct rc_device *A = &r->inv->devices[l->a.dev], *B = &r->inv->devices[l->b.dev];
+	const struct rc_inventory *inv = s->inv;
+	const struct rc_link *l = &inv->links[lc->link];
+	const struct rc_device *A = &inv->devices[l->a.dev], *B = &inv->devices[l->b.dev];
 	bool swap = A->role < B->role;
 	const struct rc_link_end *top = swap ? &l->b : &l->a, *bottom = swap ? &l->a : &l->b;
-	size_t drift_a = end_drift(r, &l->a), drift_b = end_drift(r, &l->b), lines = 0;
+	size_t drift_a = s->end_drift(s, lc->link, 0), drift_b = s->end_drift(s, lc->link, 1);
+	size_t lines = 0;
 	bool bad = lc->status == RC_CHECK_MISMATCH || drift_a || drift_b;
 	const char *colour = bad ? "red" : lc->status == RC_CHECK_UNKNOWN ? "orange" : "darkgreen";
 
 	fputc('\t', f);
-	quoted(f, r->inv->devices[top->dev].name);
+	quoted(f, inv->devices[top->dev].name);
 	fputs(" -- ", f);
-	quoted(f, r->inv->devices[bottom->dev].name);
+	quoted(f, inv->devices[bottom->dev].name);
 	fputs(" [label=\"", f);
 	esc(f, top->port, sizeof(top->port));
 	fputs(" -- ", f);
@@ -271,10 +267,10 @@ static size_t *host_homes(const struct rc_inventory *inv)
 
 /* The first leaf of the picture: hosts with no link hang below it (invisibly), so that
  * they stay on the hosts' level rather than float to the top. */
-static const struct rc_device *first_leaf(const struct rc_result *r)
+static const struct rc_device *first_leaf(const struct rc_dot_src *s)
 {
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_device *d = &r->inv->devices[r->fleet->devs[i].index];
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		const struct rc_device *d = &s->inv->devices[s->fleet->devs[i].index];
 
 		if (d->role == RC_ROLE_LEAF)
 			return d;
@@ -282,12 +278,12 @@ static const struct rc_device *first_leaf(const struct rc_result *r)
 	return NULL;
 }
 
-static void cluster_open(FILE *f, const struct rc_result *r, size_t sw)
+static void cluster_open(FILE *f, const struct rc_inventory *inv, size_t sw)
 {
 	fputs("\tsubgraph \"cluster_hosts_", f);
-	esc(f, sw == NO_SWITCH ? "" : r->inv->devices[sw].name, RC_NAME_MAX);
+	esc(f, sw == NO_SWITCH ? "" : inv->devices[sw].name, RC_NAME_MAX);
 	fputs("\" {\n\t\tlabel=\"", f);
-	esc(f, sw == NO_SWITCH ? "no link" : r->inv->devices[sw].name, RC_NAME_MAX);
+	esc(f, sw == NO_SWITCH ? "no link" : inv->devices[sw].name, RC_NAME_MAX);
 	fputs("\";\n\t\tstyle=\"rounded,dashed\";\n\t\tcolor=\"grey\";\n", f);
 }
 
@@ -305,41 +301,41 @@ static void invisible_edge(FILE *f, const char *upper, const char *lower)
  * the row number in it), held below the previous row by an invisible edge between their
  * first hosts, written after the cluster so that neither end joins a row's rank; the first
  * row of hosts with no link hangs below the first leaf the same way. */
-static void host_cluster(FILE *f, const struct rc_result *r, const size_t *home, size_t sw,
+static void host_cluster(FILE *f, const struct rc_dot_src *s, const size_t *home, size_t sw,
 			 size_t *row)
 {
-	const struct rc_device *leaf = first_leaf(r);
+	const struct rc_inventory *inv = s->inv;
+	const struct rc_device *leaf = first_leaf(s);
 	size_t k = 0;
 
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		const struct rc_fleet_dev *d = &r->fleet->devs[i];
-		const struct rc_device *dev = &r->inv->devices[d->index];
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		size_t dev = s->fleet->devs[i].index;
 
-		if (dev->role != RC_ROLE_HOST || home[d->index] != sw)
+		if (inv->devices[dev].role != RC_ROLE_HOST || home[dev] != sw)
 			continue;
 		if (!k)
-			cluster_open(f, r, sw);
+			cluster_open(f, inv, sw);
 		if (k % HOSTS_PER_ROW == 0)
 			fprintf(f, "%s\t\tsubgraph hosts_row_%zu {\n\t\trank=same;\n",
 				k ? "\t\t}\n" : "", (*row)++);
-		node(f, r, d);
+		s->node(f, s, i);
 		k++;
 	}
 	if (!k)
 		return;
 	fputs("\t\t}\n\t}\n", f);
 	/* the heads of the rows, again: the k-th host of each row */
-	for (size_t i = 0, n = 0, prev = SIZE_MAX; i < r->fleet->n; i++) {
-		size_t dev = r->fleet->devs[i].index;
+	for (size_t i = 0, n = 0, prev = SIZE_MAX; i < s->fleet->n; i++) {
+		size_t dev = s->fleet->devs[i].index;
 
-		if (r->inv->devices[dev].role != RC_ROLE_HOST || home[dev] != sw)
+		if (inv->devices[dev].role != RC_ROLE_HOST || home[dev] != sw)
 			continue;
 		if (n++ % HOSTS_PER_ROW)
 			continue;
 		if (prev != SIZE_MAX)
-			invisible_edge(f, r->inv->devices[prev].name, r->inv->devices[dev].name);
+			invisible_edge(f, inv->devices[prev].name, inv->devices[dev].name);
 		else if (sw == NO_SWITCH && leaf)
-			invisible_edge(f, leaf->name, r->inv->devices[dev].name);
+			invisible_edge(f, leaf->name, inv->devices[dev].name);
 		prev = dev;
 	}
 }
@@ -357,26 +353,26 @@ struct dot_ctx {
 	size_t n_sum;
 };
 
-static void host_clusters(FILE *f, const struct rc_result *r, struct dot_ctx *c)
+static void host_clusters(FILE *f, const struct rc_dot_src *s, struct dot_ctx *c)
 {
 	size_t row = 1;
 
-	for (size_t i = 0; i < r->fleet->n; i++) {
-		size_t dev = r->fleet->devs[i].index, sw = c->home[dev];
+	for (size_t i = 0; i < s->fleet->n; i++) {
+		size_t dev = s->fleet->devs[i].index, sw = c->home[dev];
 
-		if (r->inv->devices[dev].role == RC_ROLE_HOST && sw != NO_SWITCH &&
+		if (s->inv->devices[dev].role == RC_ROLE_HOST && sw != NO_SWITCH &&
 		    c->first[sw] == NO_SWITCH)
 			c->first[sw] = dev;
 	}
-	for (size_t sw = 0; sw < r->inv->n_devices; sw++)
-		if (r->inv->devices[sw].kind != RC_DEV_HOST)
-			host_cluster(f, r, c->home, sw, &row);
-	host_cluster(f, r, c->home, NO_SWITCH, &row);
+	for (size_t sw = 0; sw < s->inv->n_devices; sw++)
+		if (s->inv->devices[sw].kind != RC_DEV_HOST)
+			host_cluster(f, s, c->home, sw, &row);
+	host_cluster(f, s, c->home, NO_SWITCH, &row);
 }
 
-static int summarize(struct dot_ctx *c, const struct rc_result *r, const struct rc_link *l)
+static int summarize(struct dot_ctx *c, const struct rc_inventory *inv, const struct rc_link *l)
 {
-	bool a_host = r->inv->devices[l->a.dev].kind == RC_DEV_HOST;
+	bool a_host = inv->devices[l->a.dev].kind == RC_DEV_HOST;
 	size_t host = a_host ? l->a.dev : l->b.dev, sw = a_host ? l->b.dev : l->a.dev;
 	size_t home = c->home[host];
 	struct dot_summary *grown;
@@ -397,68 +393,127 @@ static int summarize(struct dot_ctx *c, const struct rc_result *r, const struct 
 /* One edge from the switch to the cluster (lhead: graphviz clips it at the cluster's
  * border), to its first host, which is in the cluster's top row: an edge per host would
  * cross every row above its host's and make each row as wide as the whole cluster. */
-static void summary_edge(FILE *f, const struct rc_result *r, const struct dot_ctx *c,
-			 const struct dot_summary *s)
+static void summary_edge(FILE *f, const struct rc_inventory *inv, const struct dot_ctx *c,
+			 const struct dot_summary *sum)
 {
-	const char *sw = r->inv->devices[s->sw].name;
+	const char *sw = inv->devices[sum->sw].name;
 
 	fputc('\t', f);
 	quoted(f, sw);
 	fputs(" -- ", f);
-	quoted(f, r->inv->devices[c->first[s->home]].name);
+	quoted(f, inv->devices[c->first[sum->home]].name);
 	fputs(" [lhead=\"cluster_hosts_", f);
-	esc(f, r->inv->devices[s->home].name, RC_NAME_MAX);
+	esc(f, inv->devices[sum->home].name, RC_NAME_MAX);
 	fprintf(f,
 		"\", label=\"%zu link%s\", color=\"darkgreen\", fontcolor=\"darkgreen\", "
 		"tooltip=\"",
-		s->n, s->n == 1 ? "" : "s");
+		sum->n, sum->n == 1 ? "" : "s");
 	esc(f, sw, RC_NAME_MAX);
 	fprintf(f, " to the hosts under ");
-	esc(f, r->inv->devices[s->home].name, RC_NAME_MAX);
-	fprintf(f, ": %zu link%s, both ends agree\"];\n", s->n, s->n == 1 ? "" : "s");
+	esc(f, inv->devices[sum->home].name, RC_NAME_MAX);
+	fprintf(f, ": %zu link%s, both ends agree\"];\n", sum->n, sum->n == 1 ? "" : "s");
 }
 
-static void edges(FILE *f, const struct rc_result *r, struct dot_ctx *c)
+static void edges(FILE *f, const struct rc_dot_src *s, struct dot_ctx *c)
 {
-	for (size_t i = 0; i < r->n_links; i++) {
-		const struct rc_link_check *lc = &r->links[i];
-		const struct rc_link *l = &r->inv->links[lc->link];
-		size_t host = r->inv->devices[l->a.dev].kind == RC_DEV_HOST ? l->a.dev : l->b.dev;
+	const struct rc_link_check *lc;
+
+	while ((lc = s->next_link(s))) {
+		const struct rc_link *l = &s->inv->links[lc->link];
+		size_t host = s->inv->devices[l->a.dev].kind == RC_DEV_HOST ? l->a.dev : l->b.dev;
 
 		/* a host drawn in a cluster whose first host exists: summarized when quiet */
-		if (quiet_host_link(r, lc) && c->home[host] != NO_SWITCH &&
-		    c->first[c->home[host]] != NO_SWITCH && !summarize(c, r, l))
+		if (quiet_host_link(s, lc) && c->home[host] != NO_SWITCH &&
+		    c->first[c->home[host]] != NO_SWITCH && !summarize(c, s->inv, l))
 			continue;
-		edge(f, r, lc);
+		edge(f, s, lc);
 	}
 	for (size_t i = 0; i < c->n_sum; i++)
-		summary_edge(f, r, c, &c->sum[i]);
+		summary_edge(f, s->inv, c, &c->sum[i]);
 }
 
-void rc_report_dot(FILE *f, const struct rc_result *r)
+void rc_dot_write(FILE *f, const struct rc_dot_src *s)
 {
-	struct dot_ctx c = {.home = host_homes(r->inv)};
+	struct dot_ctx c = {.home = host_homes(s->inv)};
+	const struct rc_link_check *lc;
 
-	c.first = malloc((r->inv->n_devices ? r->inv->n_devices : 1) * sizeof(*c.first));
+	c.first = malloc((s->inv->n_devices ? s->inv->n_devices : 1) * sizeof(*c.first));
 	fputs("graph fabric {\n"
 	      "\tgraph [compound=true, ranksep=1.2, nodesep=0.4, fontname=\"Helvetica\"];\n"
 	      "\tnode [fontname=\"Helvetica\"];\n"
 	      "\tedge [fontname=\"Helvetica\", fontsize=10];\n",
 	      f);
-	tier(f, r, RC_ROLE_SPINE, "spines");
-	tier(f, r, RC_ROLE_LEAF, "leaves");
+	tier(f, s, RC_ROLE_SPINE, "spines");
+	tier(f, s, RC_ROLE_LEAF, "leaves");
 	if (c.home && c.first) {
-		for (size_t i = 0; i < r->inv->n_devices; i++)
+		for (size_t i = 0; i < s->inv->n_devices; i++)
 			c.first[i] = NO_SWITCH;
-		host_clusters(f, r, &c);
-		edges(f, r, &c);
+		host_clusters(f, s, &c);
+		edges(f, s, &c);
 	} else { /* out of memory: every host in one row, every link drawn */
-		tier(f, r, RC_ROLE_HOST, "hosts");
-		for (size_t i = 0; i < r->n_links; i++)
-			edge(f, r, &r->links[i]);
+		tier(f, s, RC_ROLE_HOST, "hosts");
+		while ((lc = s->next_link(s)))
+			edge(f, s, lc);
 	}
 	fputs("}\n", f);
 	free(c.home);
 	free(c.first);
 	free(c.sum);
+}
+
+/* ---- from a whole read fleet ---- */
+
+struct whole {
+	const struct rc_result *r;
+	size_t next; /* the next of r->links */
+};
+
+static const struct rc_host_check *host_check(const struct rc_result *r, size_t dev)
+{
+	for (size_t i = 0; i < r->n_hosts; i++)
+		if (r->hosts[i].dev == dev)
+			return &r->hosts[i];
+	return NULL;
+}
+
+static void whole_node(FILE *f, const struct rc_dot_src *s, size_t i)
+{
+	const struct whole *w = s->ctx;
+	const struct rc_fleet_dev *d = &s->fleet->devs[i];
+	const struct rc_device *dev = &s->inv->devices[d->index];
+	const struct rc_host_check *hc = host_check(w->r, d->index);
+	size_t lines = 0;
+
+	rc_dot_node_open(f, dev, rc_dot_dev_ok(d), rc_dot_dev_drift(d) > 0, hc);
+	rc_dot_node_device(f, dev, d, &lines);
+	rc_dot_node_close(f, hc, &lines);
+}
+
+static const struct rc_link_check *whole_next_link(const struct rc_dot_src *s)
+{
+	struct whole *w = s->ctx;
+
+	return w->next < w->r->n_links ? &w->r->links[w->next++] : NULL;
+}
+
+static size_t whole_end_drift(const struct rc_dot_src *s, size_t li, int side)
+{
+	const struct whole *w = s->ctx;
+	const struct rc_link *l = &s->inv->links[li];
+	const struct rc_link_end *e = side ? &l->b : &l->a;
+	const struct rc_fleet_dev *d = rc_result_device(w->r, e->dev);
+
+	return d && rc_dot_dev_ok(d) ? rc_result_port_drift(d, e->port) : 0;
+}
+
+void rc_report_dot(FILE *f, const struct rc_result *r)
+{
+	struct whole w = {.r = r};
+
+	rc_dot_write(f, &(struct rc_dot_src){.inv = r->inv,
+					     .fleet = r->fleet,
+					     .node = whole_node,
+					     .next_link = whole_next_link,
+					     .end_drift = whole_end_drift,
+					     .ctx = &w});
 }

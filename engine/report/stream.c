@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report_dot.h"
 #include "rocectl/deadlock.h"
 #include "rocectl/lldp.h"
 #include "rocectl/report.h"
@@ -21,6 +22,7 @@
 #include "rocectl/shard.h"
 #include "rocectl/stream.h"
 #include "rocectl/util.h"
+#include "spool.h"
 
 struct stream {
 	struct rc_fleet *f;
@@ -28,6 +30,7 @@ struct stream {
 	struct rc_prom_spool prom; /* RC_STREAM_PROMETHEUS: the families' samples so far */
 	struct rc_group group;	   /* RC_STREAM_TEXT: the devices' findings, grouped */
 	struct rc_checks checks;   /* RC_STREAM_TEXT, _JSON: the link and host checks */
+	struct rc_dot_spool dot;   /* RC_STREAM_DOT: the nodes' tooltips, the ends' drift */
 	/* RC_STREAM_JSON: each device's object in a spool file as it finishes, copied out in
 	 * the fleet's order at the end (at[i], len[i]: fleet device i's) */
 	FILE *spool;
@@ -290,6 +293,9 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 	int found;
 
 	keep_briefs(s, d);
+	if (s->fmt == RC_STREAM_DOT)
+		rc_dot_spool_ends(&s->dot, f->inv, d, s->ends + s->first[d->index],
+				  s->first[d->index + 1] - s->first[d->index]);
 	found = find_cabling(s, d, &mine);
 	/* the samples made outside the lock: the other workers' devices wait for it */
 	made = s->fmt == RC_STREAM_PROMETHEUS && !rc_prom_lines_make(&lines, dev, d);
@@ -306,6 +312,8 @@ static void on_read(struct rc_fleet *f, struct rc_fleet_dev *d, void *ctx)
 				&(struct rc_report_times){.read = true, .read_ms = d->read_ms});
 	} else if (s->fmt == RC_STREAM_JSON) {
 		spool_device(s, d, dev, c);
+	} else if (s->fmt == RC_STREAM_DOT) {
+		rc_dot_spool_device(&s->dot, f, d);
 	} else {
 		line_open(s, "device");
 		rc_report_device_timed(
@@ -348,18 +356,51 @@ static const struct port_qos *end_qos(const struct stream *s, size_t end, struct
 	return q;
 }
 
-static void print_links(struct stream *s, struct rc_link_check *lc)
+/* Link `l`'s check; false when it is not judged: a link half outside --limit (as
+ * rc_result_build). */
+static bool link_check(struct stream *s, size_t l, struct rc_link_check *lc)
 {
 	const struct rc_inventory *inv = s->f->inv;
 	struct port_qos qa, qb;
 
+	if (s->fleet_of[inv->links[l].a.dev] == SIZE_MAX ||
+	    s->fleet_of[inv->links[l].b.dev] == SIZE_MAX)
+		return false;
+	rc_check_link_ends(s->f->pol, inv, l, end_qos(s, 2 * l, &qa), end_qos(s, 2 * l + 1, &qb),
+			   lc);
+	return true;
+}
+
+/* Host `dev`'s check from the switch side of each of its links; false when it has none. */
+static bool host_check(struct stream *s, size_t dev, struct rc_host_check *hc)
+{
+	const struct rc_inventory *inv = s->f->inv;
+	char where[2 * RC_NAME_MAX];
+	struct port_qos q;
+
+	rc_host_check_begin(hc, dev);
+	for (size_t k = s->first[dev]; k < s->first[dev + 1]; k++) {
+		size_t far = s->ends[k] ^ 1; /* the other end of the same link */
+		const struct rc_link *l = &inv->links[far / 2];
+		size_t fdev = far % 2 ? l->b.dev : l->a.dev;
+
+		snprintf(where, sizeof(where), "%s:%s", inv->devices[fdev].name,
+			 end_port(inv, far));
+		rc_host_check_side(
+		    hc, s->f->pol,
+		    inv->devices[fdev].kind == RC_DEV_SWITCH ? end_qos(s, far, &q) : NULL, where);
+	}
+	return rc_host_check_end(hc);
+}
+
+/* The link checks, printed (DOT: counted; its picture makes them again, one at a time) */
+static void print_links(struct stream *s, struct rc_link_check *lc)
+{
+	const struct rc_inventory *inv = s->f->inv;
+
 	for (size_t l = 0; l < inv->n_links; l++) {
-		/* a link half outside --limit is not judged (as rc_result_build) */
-		if (s->fleet_of[inv->links[l].a.dev] == SIZE_MAX ||
-		    s->fleet_of[inv->links[l].b.dev] == SIZE_MAX)
+		if (!link_check(s, l, lc))
 			continue;
-		rc_check_link_ends(s->f->pol, inv, l, end_qos(s, 2 * l, &qa),
-				   end_qos(s, 2 * l + 1, &qb), lc);
 		s->t->links++;
 		s->t->bad_links += lc->status != RC_CHECK_OK;
 		if (s->fmt == RC_STREAM_PROMETHEUS) {
@@ -370,6 +411,8 @@ static void print_links(struct stream *s, struct rc_link_check *lc)
 			rc_checks_link(&s->checks, inv, lc);
 			continue;
 		}
+		if (s->fmt == RC_STREAM_DOT)
+			continue;
 		line_open(s, "link");
 		rc_report_link(&s->out, inv, lc);
 		line_close(s);
@@ -379,28 +422,11 @@ static void print_links(struct stream *s, struct rc_link_check *lc)
 static void print_hosts(struct stream *s, struct rc_host_check *hc)
 {
 	const struct rc_inventory *inv = s->f->inv;
-	char where[2 * RC_NAME_MAX];
-	struct port_qos q;
 
 	for (size_t i = 0; i < s->f->n; i++) {
 		size_t dev = s->f->devs[i].index;
 
-		if (inv->devices[dev].kind != RC_DEV_HOST)
-			continue;
-		rc_host_check_begin(hc, dev);
-		for (size_t k = s->first[dev]; k < s->first[dev + 1]; k++) {
-			size_t far = s->ends[k] ^ 1; /* the other end of the same link */
-			const struct rc_link *l = &inv->links[far / 2];
-			size_t fdev = far % 2 ? l->b.dev : l->a.dev;
-
-			snprintf(where, sizeof(where), "%s:%s", inv->devices[fdev].name,
-				 end_port(inv, far));
-			rc_host_check_side(
-			    hc, s->f->pol,
-			    inv->devices[fdev].kind == RC_DEV_SWITCH ? end_qos(s, far, &q) : NULL,
-			    where);
-		}
-		if (!rc_host_check_end(hc))
+		if (inv->devices[dev].kind != RC_DEV_HOST || !host_check(s, dev, hc))
 			continue;
 		s->t->hosts++;
 		s->t->bad_hosts += hc->status != RC_CHECK_OK;
@@ -412,10 +438,23 @@ static void print_hosts(struct stream *s, struct rc_host_check *hc)
 			rc_checks_host(&s->checks, inv, hc);
 			continue;
 		}
+		if (s->fmt == RC_STREAM_DOT)
+			continue;
 		line_open(s, "host");
 		rc_report_host(&s->out, inv, hc);
 		line_close(s);
 	}
+}
+
+/* The picture's checks (stream_dot.c): the stream's, one at a time. */
+static bool dot_host(void *ctx, size_t dev, struct rc_host_check *hc)
+{
+	return host_check(ctx, dev, hc);
+}
+
+static bool dot_link(void *ctx, size_t li, struct rc_link_check *lc)
+{
+	return link_check(ctx, li, lc);
 }
 
 static bool dl_selected(const void *ctx, size_t dev)
@@ -447,9 +486,11 @@ static int print_deadlock(struct stream *s, struct rc_err *err)
 
 	if (rc)
 		return rc;
-	if (s->fmt == RC_STREAM_PROMETHEUS) {
+	if (s->fmt == RC_STREAM_PROMETHEUS || s->fmt == RC_STREAM_DOT) {
+		/* the picture has no deadlock section: counted for the exit code */
 		s->t->deadlock_unprotected = rc_deadlock_unprotected_ends(&dl, &e);
-		rc_report_deadlock_prom_n(s->out.f, &dl, s->t->deadlock_unprotected);
+		if (s->fmt == RC_STREAM_PROMETHEUS)
+			rc_report_deadlock_prom_n(s->out.f, &dl, s->t->deadlock_unprotected);
 	} else if (s->fmt == RC_STREAM_TEXT || s->fmt == RC_STREAM_JSON) {
 		rc_report_deadlock_ends(&s->out, &dl, &e, &s->t->deadlock_unprotected);
 	} else {
@@ -551,6 +592,10 @@ static int print_cabling(struct stream *s, struct rc_err *err)
 		s->cab.links_unknown += !read;
 	}
 	resolve_aliases(s);
+	if (s->fmt == RC_STREAM_DOT) { /* no section in the picture: counted */
+		s->t->cabling = s->cab.n;
+		return 0;
+	}
 	if (s->n_why)
 		qsort(s->why, s->n_why, sizeof(*s->why), why_cmp);
 	if (sort_findings(&s->cab, inv))
@@ -632,25 +677,13 @@ static int json_begin(struct stream *s, struct rc_err *err)
  * order the whole-fleet report has). */
 static int json_devices(struct stream *s, struct rc_err *err)
 {
-	char buf[65536];
 	int bad = fflush(s->spool) ? errno : 0;
 
 	rc_out_open_array(&s->out, "devices");
 	for (size_t i = 0; !bad && i < s->f->n; i++) {
-		long left = s->len[i];
-
 		if (i)
 			fputc(',', s->out.f);
-		if (fseek(s->spool, s->at[i], SEEK_SET))
-			bad = errno ? errno : EIO;
-		while (!bad && left > 0) {
-			size_t want = left < (long)sizeof(buf) ? (size_t)left : sizeof(buf);
-			size_t got = fread(buf, 1, want, s->spool);
-
-			if (!got || fwrite(buf, 1, got, s->out.f) != got)
-				bad = EIO;
-			left -= (long)got;
-		}
+		bad = rc_spool_copy(s->out.f, s->spool, s->at[i], s->len[i]);
 	}
 	rc_out_close_array(&s->out);
 	return bad ? rc_errf(err, bad, "cannot copy the report's devices: %s", strerror(bad)) : 0;
@@ -692,6 +725,8 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 		rc = text_begin(&s, o->details, err);
 	if (!rc && fmt == RC_STREAM_JSON)
 		rc = json_begin(&s, err);
+	if (!rc && fmt == RC_STREAM_DOT)
+		rc = rc_dot_spool_init(&s.dot, f, err);
 	if (!rc) {
 		lc = malloc(sizeof(*lc));
 		hc = malloc(sizeof(*hc));
@@ -718,6 +753,11 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 			rc_checks_end(&s.checks);
 		if (!rc && fmt == RC_STREAM_PROMETHEUS)
 			rc = rc_prom_spool_write(&s.prom, out, time(NULL), err);
+		if (!rc && fmt == RC_STREAM_DOT)
+			rc = rc_dot_spool_write(
+			    &s.dot, out, f,
+			    &(struct rc_dot_checks){.host = dot_host, .link = dot_link, .ctx = &s},
+			    err);
 		if (!rc)
 			rc = print_deadlock(&s, err);
 		if (!rc)
@@ -734,6 +774,8 @@ int rc_stream_verify_as(struct rc_fleet *f, const struct rc_stream_opts *o, FILE
 		rc_prom_spool_fini(&s.prom);
 	if (fmt == RC_STREAM_TEXT)
 		rc_group_fini(&s.group);
+	if (fmt == RC_STREAM_DOT)
+		rc_dot_spool_fini(&s.dot);
 	if (s.spool)
 		fclose(s.spool);
 	free(s.at);

@@ -72,14 +72,22 @@ int rc_stream_verify(struct rc_fleet *f, FILE *out, struct rc_stream_totals *t,
  * (grouped, include/rocectl/group.h; with `details` each device as it finishes), link and
  * host checks, deadlock and cabling sections, without its summary line (the caller's, from
  * the totals); RC_STREAM_JSON the whole JSON report, summary included, each device's object
- * spooled to disk as it finishes and copied out in the fleet's order.  Memory stays flat in
- * each. */
+ * spooled to disk as it finishes and copied out in the fleet's order; RC_STREAM_DOT the
+ * picture rc_report_dot draws, each device's tooltip spooled to disk as it finishes
+ * (engine/report/stream_dot.c), the deadlock and cabling checks only counted.  Memory stays
+ * flat in each. */
 struct rc_shard_meta;
 /* The jsonl report's last line, {"summary": ...} from the totals (with `shard`, what the
  * merge checks it against); verify --merge prints it too (cli/verify_merge.c). */
 void rc_stream_summary_line(FILE *f, const struct rc_stream_totals *t,
 			    const struct rc_shard_meta *shard);
-enum rc_stream_format { RC_STREAM_JSONL, RC_STREAM_PROMETHEUS, RC_STREAM_TEXT, RC_STREAM_JSON };
+enum rc_stream_format {
+	RC_STREAM_JSONL,
+	RC_STREAM_PROMETHEUS,
+	RC_STREAM_TEXT,
+	RC_STREAM_JSON,
+	RC_STREAM_DOT,
+};
 struct rc_stream_opts {
 	enum rc_stream_format fmt;
 	bool details;			   /* text: every device and field (--details, -v) */

@@ -285,8 +285,9 @@ static void test_heap_flat_prometheus(void **state)
 }
 
 /* And for the default text report (the devices' findings grouped as they finish, a bitmap
- * of the fabric's devices per kind of finding) and JSON (each device's object spooled to
- * disk, 16 bytes of offsets a device): no device kept. */
+ * of the fabric's devices per kind of finding), JSON (each device's object spooled to disk,
+ * 16 bytes of offsets a device) and DOT (each device's tooltip spooled to disk, 18 bytes a
+ * device and 4 a link end, all allocated before the first read): no device kept. */
 static void heap_flat(enum rc_stream_format fmt, const char *name)
 {
 	struct fabric fb;
@@ -315,6 +316,12 @@ static void test_heap_flat_json(void **state)
 {
 	(void)state;
 	heap_flat(RC_STREAM_JSON, "json");
+}
+
+static void test_heap_flat_dot(void **state)
+{
+	(void)state;
+	heap_flat(RC_STREAM_DOT, "dot");
 }
 
 /* What a run holds at its end, per device of the fabric, from 100 to 1000 devices and at
@@ -462,6 +469,7 @@ int main(void)
 	    cmocka_unit_test(test_heap_flat_prometheus),
 	    cmocka_unit_test(test_heap_flat_text),
 	    cmocka_unit_test(test_heap_flat_json),
+	    cmocka_unit_test(test_heap_flat_dot),
 	    cmocka_unit_test(test_heap_per_device_100_vs_1000),
 	};
 
