@@ -52,9 +52,10 @@ void agent_out_changes(struct agent *a, const struct rc_changes *ch)
 			rc_out_close_object(o);
 			continue;
 		}
-		if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
+		if (c->kind == RC_CHANGE_UNSUPPORTED && rc_change_note(c)[0])
 			rc_out_text(o, "    %-22s %s: %s\n", c->field,
-				    c->warning ? "warning" : "not effective here", c->note);
+				    c->warning ? "warning" : "not effective here",
+				    rc_change_note(c));
 		else if (c->kind == RC_CHANGE_UNSUPPORTED)
 			rc_out_text(o, "    %-22s not controllable here (want %s)\n", c->field,
 				    c->new_value);
@@ -66,8 +67,8 @@ void agent_out_changes(struct agent *a, const struct rc_changes *ch)
 			rc_out_text(o, "    %-22s %s -> %s%s\n", c->field,
 				    c->kind == RC_CHANGE_UNKNOWN ? "unknown" : c->old_value,
 				    c->new_value, c->disruptive ? "   (disruptive)" : "");
-		if (c->kind == RC_CHANGE_SET && c->note[0])
-			rc_out_text(o, "    %-22s   %s\n", "", c->note);
+		if (c->kind == RC_CHANGE_SET && rc_change_note(c)[0])
+			rc_out_text(o, "    %-22s   %s\n", "", rc_change_note(c));
 	}
 	rc_out_close_array(o);
 }

@@ -52,10 +52,22 @@ bool rc_within_tolerance(uint64_t want, uint64_t have, double tolerance_pct)
 	return (double)d * 100.0 <= (double)want * tolerance_pct;
 }
 
+int rc_change_set_note(struct rc_change *c, const char *text)
+{
+	free(c->note);
+	c->note = NULL;
+	if (!text || !text[0])
+		return 0;
+	c->note = strndup(text, RC_WHY_LEN - 1);
+	return c->note ? 0 : -ENOMEM;
+}
+
 void rc_changes_fini(struct rc_changes *c)
 {
 	if (!c)
 		return;
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].note);
 	free(c->v);
 	c->v = NULL;
 	c->n = c->cap = 0;
@@ -89,6 +101,13 @@ int rc_changes_copy(const struct rc_changes *from, struct rc_changes *to)
 		return -ENOMEM;
 	memcpy(to->v, from->v, from->n * sizeof(*to->v));
 	to->n = to->cap = from->n;
+	for (size_t i = 0; i < to->n; i++) {
+		to->v[i].note = NULL;
+		if (rc_change_set_note(&to->v[i], from->v[i].note)) {
+			rc_changes_fini(to);
+			return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -332,6 +351,7 @@ static void headroom_estimate(struct differ *d, int p, uint64_t have)
 {
 	const struct port_qos *w = d->want;
 	struct rc_change ch;
+	char note[RC_WHY_LEN];
 
 	if (d->rc < 0 || have >= w->headroom_bytes[p])
 		return;
@@ -343,11 +363,15 @@ static void headroom_estimate(struct differ *d, int p, uint64_t have)
 	ch.warning = true;
 	snprintf(ch.old_value, sizeof(ch.old_value), "%" PRIu64, have);
 	snprintf(ch.new_value, sizeof(ch.new_value), "%" PRIu64, w->headroom_bytes[p]);
-	snprintf(ch.note, sizeof(ch.note),
+	snprintf(note, sizeof(note),
 		 "the device derived xoff %" PRIu64 " B for %u G, %u m, MTU %u; rocectl's "
 		 "estimate is %" PRIu64 " B (information: the device sizes headroom here)",
 		 have, w->speed_gbps, w->cable_length_m, w->mtu, w->headroom_bytes[p]);
-	d->rc = push(d->out, &ch);
+	d->rc = rc_change_set_note(&ch, note);
+	if (!d->rc)
+		d->rc = push(d->out, &ch);
+	if (d->rc)
+		free(ch.note);
 }
 
 /* The device derives headroom itself (actual headroom_dynamic: SONiC's dynamic buffer
@@ -569,7 +593,7 @@ static const struct {
 static void emit_note(struct differ *d, const char *suffix, const char *old_value,
 		      const char *new_value)
 {
-	char field[48], *note;
+	char field[48], note[RC_WHY_LEN];
 	size_t before = d->out->n;
 
 	snprintf(field, sizeof(field), "%s%s", rc_field_name(d->group), suffix);
@@ -577,10 +601,8 @@ static void emit_note(struct differ *d, const char *suffix, const char *old_valu
 	if (d->rc || d->out->n <= before)
 		return;
 	/* only the reasons about this group: another group's are that group's note */
-	note = d->out->v[before].note;
-	rc_effect_why_of(&d->have->effect, d->group, note, sizeof(d->out->v[before].note));
-	if (!note[0])
-		snprintf(note, sizeof(d->out->v[before].note), "no reason given");
+	rc_effect_why_of(&d->have->effect, d->group, note, sizeof(note));
+	d->rc = rc_change_set_note(&d->out->v[before], note[0] ? note : "no reason given");
 }
 
 static void diff_group(struct differ *d, void (*fn)(struct differ *d))

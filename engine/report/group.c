@@ -175,7 +175,7 @@ static void change_what(enum rc_report_mode mode, const struct rc_change *c, cha
 			 strstr(c->field, ".warning") ? "" : " warning"); /* not twice */
 	else if (c->kind == RC_CHANGE_UNSUPPORTED)
 		snprintf(buf, len, "%s %s", c->field,
-			 c->note[0] ? "not effective here" : "not controllable here");
+			 rc_change_note(c)[0] ? "not effective here" : "not controllable here");
 	else if (mode == RC_REPORT_PLAN)
 		snprintf(buf, len, "%s %s -> %s%s", c->field,
 			 c->kind == RC_CHANGE_UNKNOWN ? "unknown" : c->old_value, c->new_value,
@@ -264,12 +264,13 @@ void rc_group_device(struct rc_group *g, const struct rc_device *dev, const char
 		const struct rc_change *c = &changes->v[i];
 		bool info = c->kind == RC_CHANGE_UNSUPPORTED;
 
-		if (info && !c->note[0] && !c->warning) {
+		if (info && !rc_change_note(c)[0] && !c->warning) {
 			fixed_add(g, dev, &x, c);
 			continue;
 		}
 		change_what(g->mode, c, what, sizeof(what));
-		rc_group_add(g, info ? RC_GROUP_INFO : RC_GROUP_DRIFT, what, c->note, dev, c->port);
+		rc_group_add(g, info ? RC_GROUP_INFO : RC_GROUP_DRIFT, what, rc_change_note(c), dev,
+			     c->port);
 		clean &= info;
 	}
 	fixed_flush(g, dev, &x);

@@ -250,7 +250,7 @@ static uint32_t field_bit(const char *name)
 static int read_change(struct rc_merge *m, const cJSON *c, struct rc_change *out,
 		       struct rc_err *err)
 {
-	char kind[16];
+	char kind[16], note[RC_WHY_LEN];
 	const cJSON *old = cJSON_GetObjectItemCaseSensitive(c, "old");
 	const cJSON *dis = cJSON_GetObjectItemCaseSensitive(c, "disruptive");
 	int rc;
@@ -262,7 +262,7 @@ static int read_change(struct rc_merge *m, const cJSON *c, struct rc_change *out
 	    (rc = get_str(m, c, "field", out->field, sizeof(out->field), false, err)) ||
 	    (rc = get_str(m, c, "kind", kind, sizeof(kind), false, err)) ||
 	    (rc = get_str(m, c, "new", out->new_value, sizeof(out->new_value), false, err)) ||
-	    (rc = get_str(m, c, "note", out->note, sizeof(out->note), true, err)))
+	    (rc = get_str(m, c, "note", note, sizeof(note), true, err)))
 		return rc;
 	if (!strcmp(kind, "set"))
 		out->kind = RC_CHANGE_SET;
@@ -283,6 +283,9 @@ static int read_change(struct rc_merge *m, const cJSON *c, struct rc_change *out
 	if (!cJSON_IsBool(dis))
 		return bad(m, err, "expected true or false \"%s\"", "disruptive");
 	out->disruptive = cJSON_IsTrue(dis);
+	/* last: a change refused above holds nothing to free */
+	if (rc_change_set_note(out, note))
+		return rc_errf(err, ENOMEM, "out of memory");
 	return 0;
 }
 

@@ -24,8 +24,8 @@ void rc_report_change_json(struct rc_out *o, const struct rc_change *c)
 		rc_out_null(o, "old", NULL);
 	rc_out_str(o, "new", NULL, c->new_value);
 	rc_out_bool(o, "disruptive", NULL, c->disruptive);
-	if (c->note[0])
-		rc_out_str(o, "note", NULL, c->note);
+	if (rc_change_note(c)[0])
+		rc_out_str(o, "note", NULL, rc_change_note(c));
 }
 
 static const char *status_of(enum rc_report_mode mode, const struct rc_changes *c,
@@ -44,7 +44,7 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 
 	if (c->kind == RC_CHANGE_UNSUPPORTED && c->warning)
 		snprintf(value, sizeof(value), "warning");
-	else if (c->kind == RC_CHANGE_UNSUPPORTED && c->note[0])
+	else if (c->kind == RC_CHANGE_UNSUPPORTED && rc_change_note(c)[0])
 		snprintf(value, sizeof(value), "not effective here");
 	else if (c->kind == RC_CHANGE_UNSUPPORTED)
 		snprintf(value, sizeof(value), "not controllable here");
@@ -56,8 +56,8 @@ static void text_change(struct rc_out *o, enum rc_report_mode mode, const struct
 			 c->kind == RC_CHANGE_UNKNOWN ? "unknown (unreadable)" : c->old_value);
 	rc_out_text(o, "  %-14s %-22s %s%s\n", c->port, c->field, value,
 		    c->disruptive && mode == RC_REPORT_PLAN ? "   (disruptive)" : "");
-	if (c->note[0])
-		rc_out_text(o, "  %-14s %-22s   %s\n", "", "", c->note);
+	if (rc_change_note(c)[0])
+		rc_out_text(o, "  %-14s %-22s   %s\n", "", "", rc_change_note(c));
 }
 
 /* Groups whose reading on this platform no vendor artifact confirms (docs/PLATFORMS.md):
@@ -136,7 +136,7 @@ void rc_report_device_timed(struct rc_out *o, enum rc_report_mode mode, const ch
 		/* verify's text says only what drifted; what cannot be controlled was
 		 * shown by plan and is counted in the header */
 		if (!rc_out_json(o) && mode == RC_REPORT_VERIFY &&
-		    c->kind == RC_CHANGE_UNSUPPORTED && !c->note[0])
+		    c->kind == RC_CHANGE_UNSUPPORTED && !rc_change_note(c)[0])
 			continue;
 		if (rc_out_json(o)) {
 			rc_out_open_object(o, NULL);

@@ -136,11 +136,16 @@ int rc_history_counters(struct rc_history *h, const char *device, const char *dr
 	return 0;
 }
 
+/* A copy of ch, its note its own (rc_changes_fini frees it). */
 static int push_change(struct rc_changes *c, const struct rc_change *ch)
 {
 	if (rc_array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 16))
 		return -ENOMEM;
-	c->v[c->n++] = *ch;
+	c->v[c->n] = *ch;
+	c->v[c->n].note = NULL;
+	if (rc_change_set_note(&c->v[c->n], ch->note))
+		return -ENOMEM;
+	c->n++;
 	return 0;
 }
 

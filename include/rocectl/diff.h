@@ -27,8 +27,10 @@ struct rc_change {
 	/* What the driver saw about this field's group (the reasons of struct rc_effect.why
 	 * recorded for it, rc_effect_why_of): with SET, the group reads as wanted but
 	 * its effect is missing ("effect" field); with UNSUPPORTED, the value has no effect
-	 * on this device as configured ("not effective here").  "" otherwise. */
-	char note[RC_WHY_LEN];
+	 * on this device as configured ("not effective here").  NULL otherwise.  Owned by the
+	 * change (rc_change_set_note; freed by rc_changes_fini): most changes have none, and a
+	 * 200-byte array in each made a factory-state switch's thousand changes 420 KB. */
+	char *note;
 	/* With UNSUPPORTED and a note: a warning (the group is in policy but something
 	 * about it deserves a look), not "not effective here". */
 	bool warning;
@@ -50,6 +52,14 @@ int64_t rc_diff_port(const char *port, const struct port_qos *want, const struct
 		     double tolerance_pct, uint32_t disruptive_groups, struct rc_changes *out);
 
 void rc_changes_fini(struct rc_changes *c);
+/* A change's note, "" when it has none. */
+static inline const char *rc_change_note(const struct rc_change *c)
+{
+	return c->note ? c->note : "";
+}
+/* c's note becomes a copy of `text` (at most RC_WHY_LEN - 1 bytes; "" = none): 0 or
+ * -ENOMEM (the note is then none). */
+int rc_change_set_note(struct rc_change *c, const char *text);
 /* Gives back the room the array grew beyond its changes (a factory-state switch has about
  * a thousand, 420 bytes each, held while its report is written). */
 void rc_changes_fit(struct rc_changes *c);

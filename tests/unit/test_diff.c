@@ -652,9 +652,10 @@ static void test_effect_drift(void **state)
 	assert_string_equal(c.v[0].field, "pfc_enabled.effect");
 	assert_int_equal(c.v[0].kind, RC_CHANGE_SET);
 	assert_string_equal(c.v[0].old_value, "not in effect");
-	assert_string_equal(c.v[0].note, "no lossless traffic pool carries priority 3");
+	assert_string_equal(rc_change_note(&c.v[0]), "no lossless traffic pool carries priority 3");
 	assert_string_equal(c.v[1].field, "cable_length_m.effect");
-	assert_string_equal(c.v[1].note, "BUFFER_PG profile still pg_lossless_400000_5m");
+	assert_string_equal(rc_change_note(&c.v[1]),
+			    "BUFFER_PG profile still pg_lossless_400000_5m");
 	rc_changes_free(&c);
 }
 
@@ -677,15 +678,15 @@ static void test_effect_notes_stay_with_their_group(void **state)
 	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), RC_F_PFC | RC_F_ECN);
 	assert_int_equal(c.n, 4);
 	assert_string_equal(c.v[0].field, "dscp2prio.warning");
-	assert_string_equal(c.v[0].note,
+	assert_string_equal(rc_change_note(&c.v[0]),
 			    "DSCP 24-25,27-31 without an APP entry land in a lossless priority");
 	assert_string_equal(c.v[1].field, "pfc_enabled.effect");
-	assert_string_equal(c.v[1].note, "running differs from startup");
+	assert_string_equal(rc_change_note(&c.v[1]), "running differs from startup");
 	assert_string_equal(c.v[2].field, "cable_length_m");
-	assert_string_equal(c.v[2].note,
+	assert_string_equal(rc_change_note(&c.v[2]),
 			    "cable length is used only once the host sizes the buffers");
 	assert_string_equal(c.v[3].field, "ecn.effect");
-	assert_string_equal(c.v[3].note, "running differs from startup");
+	assert_string_equal(rc_change_note(&c.v[3]), "running differs from startup");
 	rc_changes_fini(&c);
 
 	memset(&have.effect, 0, sizeof(have.effect));
@@ -694,8 +695,8 @@ static void test_effect_notes_stay_with_their_group(void **state)
 	snprintf(have.effect.why, sizeof(have.effect.why), "seen before groups were kept");
 	assert_int_equal(rc_diff_port("eth0", &want, &have, 5.0, 0, &c), 0);
 	assert_int_equal(c.n, 2);
-	assert_string_equal(c.v[0].note, "seen before groups were kept");
-	assert_string_equal(c.v[1].note, "seen before groups were kept");
+	assert_string_equal(rc_change_note(&c.v[0]), "seen before groups were kept");
+	assert_string_equal(rc_change_note(&c.v[1]), "seen before groups were kept");
 	rc_changes_fini(&c);
 }
 
@@ -711,8 +712,8 @@ static void test_effect_note_without_reason(void **state)
 	assert_int_equal(rc_diff_port("swp1", &want, &have, 5.0, 0, &c), RC_F_PFC | RC_F_CABLE);
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.v[0].field, "pfc_enabled.effect");
-	assert_string_equal(c.v[0].note, "no reason given");
-	assert_string_equal(c.v[1].note, "BUFFER_PG profile still pg_lossless");
+	assert_string_equal(rc_change_note(&c.v[0]), "no reason given");
+	assert_string_equal(rc_change_note(&c.v[1]), "BUFFER_PG profile still pg_lossless");
 	rc_changes_fini(&c);
 }
 
@@ -761,7 +762,7 @@ static void test_effect_inert(void **state)
 	assert_int_equal(c.n, 1);
 	assert_string_equal(c.v[0].field, "cable_length_m");
 	assert_int_equal(c.v[0].kind, RC_CHANGE_UNSUPPORTED);
-	assert_string_equal(c.v[0].note, "firmware sizes the buffers");
+	assert_string_equal(rc_change_note(&c.v[0]), "firmware sizes the buffers");
 	assert_int_equal(rc_changes_count(&c, RC_CHANGE_SET), 0);
 	rc_changes_free(&c);
 }
@@ -782,7 +783,7 @@ static void test_effect_warn_and_unverified(void **state)
 	assert_string_equal(c.v[0].field, "dscp2prio.warning");
 	assert_int_equal(c.v[0].kind, RC_CHANGE_UNSUPPORTED);
 	assert_true(c.v[0].warning);
-	assert_non_null(strstr(c.v[0].note, "24-25,27-31"));
+	assert_non_null(strstr(rc_change_note(&c.v[0]), "24-25,27-31"));
 	assert_int_equal(c.unverified, RC_F_DSCP2PRIO);
 	rc_changes_fini(&c);
 }

@@ -243,10 +243,11 @@ static void host_in_sync(struct fleet *f, size_t dev)
 		c = change(f, dev, nics[n], "dscp2prio.warning", RC_CHANGE_UNSUPPORTED, "",
 			   "warning");
 		c->warning = true;
-		snprintf(c->note, sizeof(c->note), "DSCP 24-25 land in a lossless priority");
+		assert_int_equal(rc_change_set_note(c, "DSCP 24-25 land in a lossless priority"),
+				 0);
 		c = change(f, dev, nics[n], "cable_length_m", RC_CHANGE_UNSUPPORTED, "",
 			   "not effective here");
-		snprintf(c->note, sizeof(c->note), "firmware owns the buffers");
+		assert_int_equal(rc_change_set_note(c, "firmware owns the buffers"), 0);
 		change(f, dev, nics[n], "cnp.dscp", RC_CHANGE_UNSUPPORTED, "", "48");
 		change(f, dev, nics[n], "cnp.prio", RC_CHANGE_UNSUPPORTED, "", "6");
 	}

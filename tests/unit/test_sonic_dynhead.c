@@ -129,7 +129,7 @@ static void test_computed_is_the_device_call(void **state)
 	assert_int_equal(count(&ch, RC_CHANGE_UNSUPPORTED, true), 2);
 	assert_string_equal(ch.v[0].field, "headroom[3].estimate");
 	assert_string_equal(ch.v[0].old_value, "99328");
-	assert_non_null(strstr(ch.v[0].note, "99328"));
+	assert_non_null(strstr(rc_change_note(&ch.v[0]), "99328"));
 	rc_changes_fini(&ch);
 
 	/* a derived xoff at or above the estimate: nothing to say */
