@@ -123,32 +123,49 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
  * command per file), the saved configuration (`cat /etc/sonic/config_db.json`, check_startup)
  * after a marker that `&&` prints only when the running configuration was read whole.
  * `&&`, `;` and `echo` are the login shell's (bash on SONiC, which the driver's other chains
- * already rely on, appl_hgetall). */
+ * already rely on, appl_hgetall).
+ *
+ * The first such read of a session also prints the SKU's lookup rows (fetch_rows) before
+ * the configuration, the switch naming its own SKU directory: buffermgrd reads
+ * /usr/share/sonic/hwsku/pg_profile_lookup.ini (sonic-buildimage
+ * dockers/docker-orchagent/buffermgrd.sh, traditional model), a mount of
+ * /usr/share/sonic/device/$PLATFORM/$HWSKU whose names come from DEVICE_METADATA|localhost
+ * (files/build_templates/docker_image_ctl.j2: HWSKU from CONFIG_DB, PLATFORM from
+ * `sonic-cfggen -H`, which is CONFIG_DB's platform on a switch set up as shipped).  They are
+ * read here with `sonic-db-cli CONFIG_DB HGET`, as buffermgrd.sh reads buffer_model, from the
+ * same CONFIG_DB entry this driver took them from when it built the path itself.  A missing
+ * field makes a path that does not exist: the file is then unreadable, as before.  `echo`
+ * alone ends the file's last line whether or not it has a newline, then ROWS_END says the
+ * `cat` succeeded (a blank line is no row). */
 #define LLDP_END      "@@rocectl-lldp-end@@"
 #define CONFIG_BEGIN  "@@rocectl-config@@"
 #define STARTUP_BEGIN "@@rocectl-startup@@"
+#define ROWS_BEGIN    "@@rocectl-rows@@"
+#define ROWS_END      "@@rocectl-rows-end@@"
 #define LLDP_PART     "show lldp table && echo " LLDP_END "; "
 #define CONFIG_PART   "echo " CONFIG_BEGIN "; show runningconfiguration all"
 #define STARTUP_CMD   "cat /etc/sonic/config_db.json"
 #define STARTUP_PART  " && echo " STARTUP_BEGIN "; " STARTUP_CMD
+#define METADATA_GET  "$(sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' "
+#define ROWS_PART                                                                                  \
+	"echo " ROWS_BEGIN "; cat \"/usr/share/sonic/device/" METADATA_GET                         \
+	"platform)/" METADATA_GET "hwsku)/pg_profile_lookup.ini\" && echo && echo " ROWS_END "; "
 
-/* The LLDP section of a folded read, and the aliases from its configuration section, kept
- * for sonic_neighbors; *from: where the configuration starts. */
-static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t len,
-		     size_t *from, struct rc_err *err)
+/* The lookup rows a folded read printed (asked: the read's line carried them). */
+struct folded_rows {
+	bool asked;
+	bool ok; /* the `cat` succeeded: text[0..len) is the file */
+	size_t off, len;
+};
+
+/* The LLDP section of a folded read (out[0..len), `ok`: its END line was there), and the
+ * aliases from its configuration section cfg[0..cfg_len), kept for sonic_neighbors. */
+static void keep_lldp(struct rc_session *s, const char *out, size_t len, bool ok, const char *cfg,
+		      size_t cfg_len)
 {
 	struct rc_err e = {0};
-	size_t end;
-	bool ok;
 
 	rc_switch_lldp_begin(&s->lldp);
-	if (rc_switch_split_folded(res->out, len, LLDP_END, CONFIG_BEGIN, &end, &ok, from)) {
-		rc_switch_lldp_pending(&s->lldp, s->dev->name);
-		return rc_errf(err, EPROTO,
-			       "'%s': the read's answer has no configuration section (no '%s' "
-			       "line): cut short",
-			       s->dev->name, CONFIG_BEGIN);
-	}
 	if (!ok)
 		s->lldp.rc =
 		    rc_errf(&s->lldp.err, EIO,
@@ -156,12 +173,52 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 			    "or was cut short",
 			    s->dev->name);
 	else
-		s->lldp.rc =
-		    sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp.nb, &s->lldp.err);
-	if (!s->lldp.rc && sonic_parse_port_aliases(res->out + *from, len - *from, s->dev->name,
-						    &s->lldp.nb, &e) == -ENOMEM)
+		s->lldp.rc = sonic_parse_lldp(out, len, s->dev->name, &s->lldp.nb, &s->lldp.err);
+	if (!s->lldp.rc &&
+	    sonic_parse_port_aliases(cfg, cfg_len, s->dev->name, &s->lldp.nb, &e) == -ENOMEM)
 		s->lldp.rc = rc_errf(&s->lldp.err, ENOMEM, "out of memory");
 	s->lldp.kept = true;
+}
+
+/* The sections of a folded answer out[0..len) (len: where the saved configuration's marker
+ * is): the LLDP table (*lldp_len, *lldp_ok), the lookup rows (rows), and where the running
+ * configuration starts (*cfg_from).  Each section must be where the line put it: anything
+ * else is the answer of another shell, or cut short, and an error, never a default. */
+static int split_read(struct rc_session *s, const char *out, size_t len, bool lldp,
+		      struct folded_rows *rows, size_t *lldp_len, bool *lldp_ok, size_t *cfg_from,
+		      struct rc_err *err)
+{
+	const char *next = rows->asked ? ROWS_BEGIN : CONFIG_BEGIN;
+	size_t at = rc_switch_line_at(out, len, next), from, off;
+	const char *nl;
+
+	*lldp_len = 0;
+	*lldp_ok = false;
+	*cfg_from = 0;
+	if (!lldp && !rows->asked)
+		return 0;
+	if (at == len || (!lldp && at != 0))
+		return rc_errf(err, EPROTO,
+			       "'%s': the read's answer has no %s section (no '%s' line%s): cut "
+			       "short",
+			       s->dev->name, rows->asked ? "lookup-rows" : "configuration", next,
+			       at == len ? "" : " first");
+	if (lldp && rc_switch_split_folded(out, len, LLDP_END, next, lldp_len, lldp_ok, &from))
+		return -EPROTO; /* not reached: `next` is there */
+	nl = memchr(out + at, '\n', len - at);
+	from = nl ? (size_t)(nl - out) + 1 : len;
+	if (!rows->asked) {
+		*cfg_from = from;
+		return 0;
+	}
+	if (rc_switch_split_folded(out + from, len - from, ROWS_END, CONFIG_BEGIN, &rows->len,
+				   &rows->ok, &off))
+		return rc_errf(err, EPROTO,
+			       "'%s': the read's answer has no configuration section after the "
+			       "lookup rows (no '%s' line): cut short",
+			       s->dev->name, CONFIG_BEGIN);
+	rows->off = from;
+	*cfg_from = from + off;
 	return 0;
 }
 
@@ -187,27 +244,33 @@ static size_t startup_at(const char *out, size_t len, size_t *saved)
 	return len;
 }
 
-/* The read's `show runningconfiguration all`, with the LLDP table when the run asks, and
- * the saved configuration behind it (*startup, malloc'd text, NULL when not folded). */
+/* The read's `show runningconfiguration all`, with the LLDP table when the run asks, the
+ * lookup rows on the session's first read (*rows, *rows_text: malloc'd, NULL when not
+ * asked), and the saved configuration behind it (*startup, malloc'd text, NULL when not
+ * folded). */
 static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, size_t *startup_len,
-			     struct rc_err *err)
+			     struct folded_rows *rows, char **rows_text, struct rc_err *err)
 {
 	bool lldp = rc_switch_folds_lldp(&s->opts);
 	bool saved = !s->opts.tap && !s->opts.snapshot;
-	char cmd[sizeof(LLDP_PART CONFIG_PART STARTUP_PART)];
+	char cmd[sizeof(LLDP_PART ROWS_PART CONFIG_PART STARTUP_PART)];
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	size_t from = 0, end = 0, at;
+	size_t from = 0, end = 0, at, lldp_len = 0;
+	bool lldp_ok = false;
 	int rc;
 
 	*startup = NULL;
 	*startup_len = 0;
+	*rows_text = NULL;
+	*rows = (struct folded_rows){.asked = saved && !s->rows_read && !s->rows_dynamic};
 	if (!lldp && !saved)
 		return sonic_fetch_config(s, cfg, err);
 	if (lldp) /* nothing of an earlier read is handed over for this one */
 		rc_switch_lldp_pending(&s->lldp, s->dev->name);
-	snprintf(cmd, sizeof(cmd), "%s%s%s", lldp ? LLDP_PART : "",
-		 lldp ? CONFIG_PART : "show runningconfiguration all", saved ? STARTUP_PART : "");
+	snprintf(cmd, sizeof(cmd), "%s%s%s%s", lldp ? LLDP_PART : "", rows->asked ? ROWS_PART : "",
+		 lldp || rows->asked ? CONFIG_PART : "show runningconfiguration all",
+		 saved ? STARTUP_PART : "");
 	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 	if (rc)
 		return rc;
@@ -223,8 +286,19 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 		rc_clean_text(res.err ? res.err : "", res.err ? res.err_len : 0, why, sizeof(why));
 		rc = rc_errf(err, EIO, "%s failed or was cut short (no '%s' line after it)%s%s",
 			     what, STARTUP_BEGIN, why[0] ? ": " : "", why);
-	} else if (!lldp || !(rc = keep_lldp(s, &res, at, &from, err)))
+	} else if (!(rc =
+			 split_read(s, res.out, at, lldp, rows, &lldp_len, &lldp_ok, &from, err))) {
+		if (lldp)
+			keep_lldp(s, res.out, lldp_len, lldp_ok, res.out + from, at - from);
 		rc = sonic_parse_configdb(res.out + from, at - from, what, cfg, err);
+	}
+	if (!rc && rows->asked && rows->ok) {
+		*rows_text = malloc(rows->len + 1);
+		if (!*rows_text)
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		else
+			memcpy(*rows_text, res.out + rows->off, rows->len);
+	}
 	if (!rc && saved && res.exit_status == 0) {
 		*startup_len = res.out_len - end;
 		*startup = malloc(*startup_len + 1);
@@ -532,10 +606,14 @@ int sonic_read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result *
 }
 
 /* The SKU's lookup rows, from the file buffermgrd reads (/usr/share/sonic/device/<platform>/
- * <hwsku>/pg_profile_lookup.ini), once per session.  When it cannot be read: the inventory's
- * cable_rows, else rocectl's table for the SKU (sonic_rows.c); unknown (n 0) when neither
- * has it: lengths are then written as given and only the effect check tells. */
-static void fetch_rows(struct rc_session *s, const cJSON *cfg)
+ * <hwsku>/pg_profile_lookup.ini), once per session: the text the session's first read
+ * printed (`folded`, fetch_config_read), or, on a capture or a snapshot (one command a
+ * file), a `cat` of its own, the path from the configuration read.  When it cannot be read:
+ * the inventory's cable_rows, else rocectl's table for the SKU (sonic_rows.c); unknown
+ * (n 0) when neither has it: lengths are then written as given and only the effect check
+ * tells. */
+static void fetch_rows(struct rc_session *s, const cJSON *cfg, const struct folded_rows *folded,
+		       const char *text)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost");
@@ -549,8 +627,17 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 		return;
 	s->rows_read = true;
 	s->rows.n = 0;
-	if (cJSON_IsString(pl) && cJSON_IsString(sku) && sonic_name_ok(pl->valuestring) &&
-	    sonic_name_ok(sku->valuestring)) {
+	if (folded->asked) {
+		snprintf(what, sizeof(what),
+			 "the lookup rows (pg_profile_lookup.ini) of the read of '%s'",
+			 s->dev->name);
+		/* the `cat` failed (folded->ok false): unreadable, as below */
+		if (folded->ok && !sonic_parse_lookup(text, folded->len, what, &s->rows, &err))
+			snprintf(s->rows.src, sizeof(s->rows.src), "pg_profile_lookup.ini");
+		else
+			s->rows.n = 0;
+	} else if (cJSON_IsString(pl) && cJSON_IsString(sku) && sonic_name_ok(pl->valuestring) &&
+		   sonic_name_ok(sku->valuestring)) {
 		snprintf(cmd, sizeof(cmd),
 			 "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini", pl->valuestring,
 			 sku->valuestring);
@@ -617,13 +704,14 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	cJSON *cfg = NULL, *appl = NULL;
 	const cJSON *md;
-	char *startup = NULL;
+	char *startup = NULL, *rows_text = NULL;
 	size_t startup_len = 0;
+	struct folded_rows rows;
 	int rc;
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = fetch_config_read(s, &cfg, &startup, &startup_len, err);
+	rc = fetch_config_read(s, &cfg, &startup, &startup_len, &rows, &rows_text, err);
 	md = cfg ? cJSON_GetObjectItemCaseSensitive(
 		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
 		 : NULL;
@@ -641,11 +729,14 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		if (!s->opts.no_platform_dry_runs)
 			probe_gates(s, cfg, ports[0].name, &info[0]);
 		if (!info[0].buffer_dynamic)
-			fetch_rows(s, cfg);
+			fetch_rows(s, cfg, &rows, rows_text);
+		else /* buffermgrd reads no rows on it (buffermgrd.sh): the next reads ask none */
+			s->rows_dynamic = true;
 		check_startup(s, cfg, ports, n, !s->opts.tap && !s->opts.snapshot, startup,
 			      startup_len);
 	}
 	free(startup);
+	free(rows_text);
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
 		sonic_effect_pfcwd(&info[i], ports[i].name, &ports[i].qos);

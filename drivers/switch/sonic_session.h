@@ -31,6 +31,7 @@ struct rc_session {
 	char reason[32][REASON_MAX]; /* why, per group bit */
 	unsigned seq;		     /* checkpoint names */
 	bool rows_read;
+	bool rows_dynamic;	/* a read saw the dynamic buffer model: no rows folded in */
 	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
 	bool read_once;		/* found_unsaved is set */
 	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
