@@ -7,7 +7,8 @@
 # (drivers/switch/nvue.c, NVUE_LLDP_PREFIX); SONiC's `show runningconfiguration all` line
 # carries `show lldp table` and the saved configuration, its four counter tables share a
 # line (drivers/switch/sonic.c, FOLDED_CMD, fetch_tables_folded), and verify sends no GCU dry
-# run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c).
+# run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c),
+# and under `verify --counters` its counters too (`agent state --counters`).
 # SONiC's first read of a session also carries the SKU's pg_profile_lookup.ini, the switch
 # naming the directory itself (fetch_config_read); no line may read it alone.
 # Counted apart, by their command text: the GCU dry runs that only `plan --gcu-dry-run`
@@ -151,11 +152,23 @@ test_expect_success 'the neighbours in the agent answer are checked: right, then
 		[\"gpu002:enp12s0np0\", \"gpu002:enp13s0np0\"]" "$TMP/h2.json"
 '
 
-# counters show only in the Prometheus output; the cabling's there too
-test_expect_success 'verify --counters: NVUE still one line, counters and cabling there' '
+# counters show only in the Prometheus output; the cabling's there too.  SONiC still sends
+# its four counter tables on a second line (drivers/switch/sonic.c, fetch_tables_folded),
+# EOS its three CLI commands
+test_expect_success 'verify --counters: one line a device, counters and cabling there' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format prometheus \
 		>"$TMP/vc.prom" &&
-	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	counts >"$TMP/n" &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	eos=$(awk "\$1 == \"switch\" && \$5 == \"eos\" { print \$2 }" "$LAB/topology") &&
+	grep -qx "$sonic 2" "$TMP/n" && grep -qx "$eos 9" "$TMP/n" &&
+	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	grep -qx "gpu001 1" "$TMP/n" && grep -qx "gpu002 1" "$TMP/n" &&
+	! grep -q "|rocectl agent counters" "$TMP/log" &&
+	grep -c "|rocectl agent state --counters --interface" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 2 &&
+	grep -c "^rocectl_cnp_packets_total{.*device=\"gpu001\"" "$TMP/vc.prom" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" -gt 0 &&
 	! grep -q "|show lldp table\$" "$TMP/log" &&
 	grep -q "counters qos -o json && echo @@rocectl-counters-end@@; echo @@rocectl-qos@@; nv show qos" \
 		"$TMP/log" &&
@@ -163,6 +176,24 @@ test_expect_success 'verify --counters: NVUE still one line, counters and cablin
 	test "$(cat "$TMP/c")" -gt 0 &&
 	grep -qx "rocectl_cabling_problems 0" "$TMP/vc.prom" &&
 	grep -qx "rocectl_cabling_links_unknown 0" "$TMP/vc.prom"
+'
+
+# an agent older than `agent state --counters`: it refuses the option as rocectl refuses any
+# unknown one (cli/options.c), and the host is that error, naming the version, on one line
+test_expect_success 'verify --counters: an agent without --counters is named, one line' '
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+	chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+	printf "#!/bin/sh\nPATH=\${PATH#*:}\nfor a; do [ \"\$a\" != --counters ] || { echo \"rocectl: unknown option or missing value: '"'"'--counters'"'"'\" >&2; exit 64; }; done\nexec rocectl \"\$@\"\n" \
+		>"$RUN/override/gpu002/rocectl" && chmod 755 "$RUN/override/gpu002/rocectl" &&
+	{ rc verify -p "$POLICY" -i "$INV" --counters --format json >"$TMP/oc.json"
+		echo $? >"$TMP/oc.rc"; } &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/oc.rc")" = 1 && grep -qx "gpu002 1" "$TMP/n" &&
+	grep -qx "gpu001 1" "$TMP/n" &&
+	jq -e ".devices[] | select(.device == \"gpu002\") | .error |
+		test(\"does not know .agent state --counters.*older than this controller.*install the same rocectl version\")" \
+		"$TMP/oc.json" >/dev/null &&
+	jq -e ".devices[] | select(.device == \"gpu001\") | .error == null" "$TMP/oc.json"
 '
 
 # The error itself (naming the device and the section) is checked by tests/unit/test_lldp.c;
