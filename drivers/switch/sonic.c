@@ -11,9 +11,9 @@
  *
  * GCU refuses live edits of some lossless tables on some platforms (its
  * rdma_config_update_validator, SONiC's Generic Config Update design and sonic-utilities
- * generic_config_updater).  Which ones is asked once per session with dry runs of small probe
- * patches; a refused group is reported as not controllable (with a note in the plan saying it is
- * not live-changeable here) instead of failing at apply time. */
+ * generic_config_updater).  Which ones is asked once per session with one dry run of a probe
+ * patch (probe_gates); a refused group is reported as not controllable (with a note in the plan
+ * saying it is not live-changeable here) instead of failing at apply time. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -493,33 +493,23 @@ out:
 	return rc;
 }
 
-/* One probe: a change of `group` for `port` that differs from what the switch has, run
- * with --dry-run.  Sets the group in s->gated when GCU refuses the table live. */
-static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
-		  const struct sonic_port_info *in, uint32_t group, const char *table)
+/* The probe ops of `group` for `port`, appended to `ops` (room for 3): a change that
+ * differs from what the switch has. */
+static void probe_ops(const cJSON *cfg, const char *port, const struct sonic_port_info *in,
+		      uint32_t group, const char *table, struct sonic_ops *ops)
 {
-	struct sonic_ops ops = {0};
-	struct rc_err err = {0};
-	char v[32], why[400], refused[4][RC_NAME_MAX];
-	const cJSON *e;
-	cJSON *patch;
-	char *text;
-	size_t nref;
-	int rc = 0;
+	const cJSON *e =
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table), port);
+	struct sonic_op *o = &ops->v[ops->n];
 
-	ops.v = calloc(4, sizeof(*ops.v));
-	if (!ops.v)
-		return;
-	ops.cap = 4;
-	e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table), port);
 	if (group == RC_F_PFC) {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "pfc_enable");
 
-		snprintf(v, sizeof(v), "%s",
+		*o = (struct sonic_op){.table = "PORT_QOS_MAP", .field = "pfc_enable"};
+		snprintf(o->key, sizeof(o->key), "%s", port);
+		snprintf(o->value, sizeof(o->value), "%s",
 			 cJSON_IsString(f) && !strcmp(f->valuestring, "3") ? "3,4" : "3");
-		ops.v[ops.n++] = (struct sonic_op){.table = "PORT_QOS_MAP", .field = "pfc_enable"};
-		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", port);
-		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s", v);
+		ops->n++;
 	} else if (group == RC_F_CABLE) {
 		const char *key = in->cable_key[0] ? in->cable_key : "AZURE";
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(
@@ -527,58 +517,95 @@ static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
 						     key),
 		    port);
 
-		ops.v[ops.n++] = (struct sonic_op){.table = "CABLE_LENGTH"};
-		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", key);
-		snprintf(ops.v[0].field, sizeof(ops.v[0].field), "%s", port);
-		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s",
+		*o = (struct sonic_op){.table = "CABLE_LENGTH"};
+		snprintf(o->key, sizeof(o->key), "%s", key);
+		snprintf(o->field, sizeof(o->field), "%s", port);
+		snprintf(o->value, sizeof(o->value), "%s",
 			 cJSON_IsString(f) && !strcmp(f->valuestring, "5m") ? "40m" : "5m");
+		ops->n++;
 	} else {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "detection_time");
 		static const char *const fields[] = {"detection_time", "restoration_time",
 						     "action"};
 
 		for (int i = 0; i < 3; i++) {
-			ops.v[ops.n] = (struct sonic_op){.table = "PFC_WD"};
-			snprintf(ops.v[ops.n].key, sizeof(ops.v[0].key), "%s", port);
-			snprintf(ops.v[ops.n].field, sizeof(ops.v[0].field), "%s", fields[i]);
-			snprintf(ops.v[ops.n].value, sizeof(ops.v[0].value), "%s",
+			o = &ops->v[ops->n++];
+			*o = (struct sonic_op){.table = "PFC_WD"};
+			snprintf(o->key, sizeof(o->key), "%s", port);
+			snprintf(o->field, sizeof(o->field), "%s", fields[i]);
+			snprintf(o->value, sizeof(o->value), "%s",
 				 i == 2							? "drop"
 				 : cJSON_IsString(f) && !strcmp(f->valuestring, "1000") ? "2000"
 											: "1000");
-			ops.n++;
 			if (e)
 				break; /* an existing entry: one field is enough */
 		}
 	}
-	patch = sonic_render_patch(&ops, cfg, &err);
-	text = patch ? cJSON_PrintUnformatted(patch) : NULL;
-	if (text)
-		rc = sonic_gcu(s, SONIC_GCU_DRY_RUN,
-			       "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, text, why,
-			       sizeof(why), &err);
-	nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
-	for (size_t i = 0; i < nref; i++) {
-		if (strcmp(refused[i], table))
-			continue;
-		s->gated |= group;
-		snprintf(s->reason[sonic_group_bit(group)], REASON_MAX,
-			 "GCU refuses live edits of %s%s", table,
-			 group == RC_F_PFC ? " pfc_enable" : "");
-	}
-	free(text);
-	cJSON_Delete(patch);
-	sonic_ops_free(&ops);
 }
 
+/* Which lossless groups GCU refuses to change live here, asked once per session with ONE
+ * dry run of a patch holding a probe change of every group (a JSON Patch may hold
+ * operations on any number of tables: sonic-utilities generic_config_updater/
+ * gu_common.py PatchWrapper builds its config over every operation's table).  GCU's
+ * field-operation check (gu_common.py ConfigWrapper.validate_field_operation) walks the
+ * patch's operations and raises at the first whose table's validator refuses it, naming
+ * only that table ("Modification of T table is illegal"): the group of the table it names
+ * is refused, and the groups after it are not known yet, so those are asked again, without
+ * it, in a dry run more.  A switch that refuses nothing is asked once; one that refuses k
+ * of the three groups, k + 1 times at most.  A refusal naming no probe table (the running
+ * configuration itself refused, say) gates nothing, as each probe alone did. */
 static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port,
 			const struct sonic_port_info *in)
 {
+	static const struct {
+		uint32_t group;
+		const char *table;
+	} g[] = {
+	    {RC_F_PFC, "PORT_QOS_MAP"}, {RC_F_CABLE, "CABLE_LENGTH"}, {RC_F_WATCHDOG, "PFC_WD"}};
+	uint32_t left = RC_F_PFC | RC_F_CABLE | RC_F_WATCHDOG;
+
 	if (s->probed)
 		return;
 	s->probed = true;
-	probe(s, cfg, port, in, RC_F_PFC, "PORT_QOS_MAP");
-	probe(s, cfg, port, in, RC_F_CABLE, "CABLE_LENGTH");
-	probe(s, cfg, port, in, RC_F_WATCHDOG, "PFC_WD");
+	while (left) {
+		struct sonic_ops ops = {0};
+		struct rc_err err = {0};
+		char why[400], refused[4][RC_NAME_MAX];
+		uint32_t now = 0;
+		cJSON *patch;
+		char *text;
+		size_t nref;
+		int rc = 0;
+
+		if (!(ops.v = calloc(8, sizeof(*ops.v))))
+			return;
+		ops.cap = 8;
+		for (size_t k = 0; k < sizeof(g) / sizeof(g[0]); k++)
+			if (left & g[k].group)
+				probe_ops(cfg, port, in, g[k].group, g[k].table, &ops);
+		patch = sonic_render_patch(&ops, cfg, &err);
+		text = patch ? cJSON_PrintUnformatted(patch) : NULL;
+		if (text)
+			rc = sonic_gcu(s, SONIC_GCU_DRY_RUN,
+				       "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
+				       text, why, sizeof(why), &err);
+		nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
+		for (size_t i = 0; i < nref; i++)
+			for (size_t k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
+				if (!(left & g[k].group) || strcmp(refused[i], g[k].table))
+					continue;
+				now |= g[k].group;
+				snprintf(s->reason[sonic_group_bit(g[k].group)], REASON_MAX,
+					 "GCU refuses live edits of %s%s", g[k].table,
+					 g[k].group == RC_F_PFC ? " pfc_enable" : "");
+			}
+		free(text);
+		cJSON_Delete(patch);
+		sonic_ops_free(&ops);
+		s->gated |= now;
+		/* accepted, or refused for no probe's table: the rest is known */
+		left = now ? left & ~now : 0;
+	}
 	/* the lossless profile follows the cable length: when that cannot change, neither
 	 * can the headroom */
 	if (s->gated & RC_F_CABLE) {
@@ -1023,7 +1050,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	struct sonic_ops ops;
 	char *patch = NULL, cp[96], cmd[160], why[400], why2[400], instead[RC_NOTE_LEN];
 	struct rc_err ignored = {0};
-	bool changing;
+	bool changing, sent = true;
 	int rc, n_ops = 0;
 
 	if (s->opts.dry_run)
@@ -1042,14 +1069,17 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
 	}
-	rc = sonic_settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead),
-			  err);
+	/* No dry run ahead of the patch: `config apply-patch` validates the whole patch (YANG,
+	 * the field-operation validators) before its change applier runs, and says "Applying N
+	 * change(s)" only after that (sonic-utilities generic_config_updater/generic_updater.py,
+	 * PatchApplier.apply; sonic_gcu_run's `changing`), so a refusal there changed nothing,
+	 * as a dry run's would.  Only then is GCU asked, with dry runs, what it refuses and
+	 * whether a map can be re-bound instead (sonic_settle), and the settled patch sent. */
+	rc = render(s, &ops, &patch, &n_ops, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
 	}
-	if (!patch)
-		goto out;
 	checkpoint_name(s, cp, sizeof(cp));
 	snprintf(cmd, sizeof(cmd), "sudo config checkpoint %s", cp);
 	rc = sonic_gcu(s, SONIC_GCU_CHECKPOINT, cmd, NULL, why, sizeof(why), err);
@@ -1061,6 +1091,22 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	rc = sonic_gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch,
 			   why, sizeof(why), &changing, err);
 	if (rc && !changing) {
+		free(patch);
+		patch = NULL;
+		rc = sonic_settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead,
+				  sizeof(instead), err);
+		if (rc)
+			rc_err_prefix(err, "nothing was sent");
+		else if (patch)
+			rc = sonic_gcu_run(s, SONIC_GCU_APPLY,
+					   "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch,
+					   why, sizeof(why), &changing, err);
+		else
+			sent = false; /* nothing is left to send */
+	}
+	if (rc && !changing && !patch) {
+		/* sonic_settle's error, nothing sent */
+	} else if (rc && !changing) {
 		rc = rc_errf(err, EIO,
 			     "GCU refused the patch (%d operation%s) before changing anything: %s",
 			     n_ops, n_ops == 1 ? "" : "s", why);
@@ -1080,7 +1126,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		    rc_errf(err, EIO,
 			    "the patch (%d operation%s) failed: %s; rolled back to checkpoint '%s'",
 			    n_ops, n_ops == 1 ? "" : "s", why, cp);
-	} else {
+	} else if (sent) {
 		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
 		 * change in effect until a reload; verify will tell) */
 		if (sonic_saves(s))

@@ -11,8 +11,10 @@
 # and under `verify --counters` its counters too (`agent state --counters`).
 # SONiC's first read of a session also carries the SKU's pg_profile_lookup.ini, the switch
 # naming the directory itself (fetch_config_read); no line may read it alone.
-# Counted apart, by their command text: the GCU dry runs that only `plan --gcu-dry-run`
-# sends.  EOS over SSH sends one CLI command per line, each view
+# Counted apart, by their command text: GCU's dry runs, which `verify` and `plan` never
+# send; `apply` sends one (a patch probing which lossless tables are live-changeable, in one
+# patch: drivers/switch/sonic.c probe_gates; the patch itself goes to `config apply-patch`
+# without a dry run ahead), `plan --gcu-dry-run` that one and its verdict on the plan's patch.  EOS over SSH sends one CLI command per line, each view
 # on its own (nothing public shows a real EOS running several from one exec request:
 # drivers/switch/eos.c ssh_fetch): its lines are counted exactly, so that a change shows.
 # The neighbours the folded reads return must still be the real ones (cabling right, a
@@ -292,9 +294,11 @@ test_expect_success 'plan: one command line per device, no GCU dry run unless as
 	grep -q "GCU dry run not asked" "$TMP/plan.txt"
 '
 
-test_expect_success 'plan --gcu-dry-run: GCU asked, the reads still one line' '
+test_expect_success 'plan --gcu-dry-run: GCU asked twice, the reads still one line' '
 	test_expect_code 2 rc plan --gcu-dry-run -p "$POLICY" -i "$INV" >"$TMP/plan2.txt" &&
-	counts "$GCU" >"$TMP/n" && lines 1 1 5 && grep -q "$GCU" "$TMP/log" &&
+	counts "$GCU" >"$TMP/n" && lines 1 1 5 &&
+	grep -c "|sudo config apply-patch --dry-run" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 2 &&
 	! grep -q "$ROWS" "$TMP/log" &&
 	grep -q "GCU dry run: the patch" "$TMP/plan2.txt"
 '
@@ -312,6 +316,22 @@ test_expect_success 'diagnose: one command line per device and sample' '
 	rc diagnose -p "$POLICY" -i "$INV" --interval 300ms >"$TMP/d.txt" 2>&1 ||
 		test $? = 2 &&
 	counts >"$TMP/n" && lines 2 2 6
+'
+
+# apply last (it changes the lab): the SONiC switch's one read line, then ONE GCU dry run
+# (the live-change probes, one patch), then the checkpoint, the patch, the save and the
+# checkpoint's deletion; a second dry run would be a regression
+test_expect_success 'apply: one GCU dry run on the SONiC switch' '
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	J="$LAB/journal" && mkdir -p "$J" &&
+	rc apply -p "$POLICY" -i "$INV" --limit "$sonic" -J "$J" >"$TMP/apply.txt" 2>&1 &&
+	counts >"$TMP/n" &&
+	grep -c "|sudo config apply-patch --dry-run" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 1 &&
+	grep -c "|sudo config apply-patch /dev/stdin\$" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 1 &&
+	{ rc verify -p "$POLICY" -i "$INV" --limit "$sonic" >"$TMP/av.txt"; true; } &&
+	grep -q "^in sync: 1 switch $sonic\$" "$TMP/av.txt"
 '
 
 test_done
