@@ -61,6 +61,28 @@ int sonic_ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t 
 	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, in, in_len, res, err);
 }
 
+/* Whether GCU's log says it began applying changes: "Applying N change(s) in order" (older
+ * sonic-utilities), "<scope>: applying N change(s) in order" (202405 on: generic_config_updater/
+ * generic_updater.py PatchApplier.apply, whose earlier lines are those of the conformance kit's
+ * gcu/commit-2e9e81c1-gcu-4219.message.txt, "localhost: simulating ... after applying the
+ * patch" among them, which is no change): "pplying " then a count. */
+static bool gcu_began(const char *out, size_t len)
+{
+	static const char k[] = "pplying ";
+
+	for (const char *p = out; p && (size_t)(p - out) + sizeof(k) - 1 < len;) {
+		const char *at = memmem(p, len - (size_t)(p - out), k, sizeof(k) - 1);
+
+		if (!at || (size_t)(at - out) + sizeof(k) - 1 >= len)
+			return false;
+		if (at > out && (at[-1] == 'A' || at[-1] == 'a') && at[sizeof(k) - 1] >= '0' &&
+		    at[sizeof(k) - 1] <= '9')
+			return true;
+		p = at + 1;
+	}
+	return false;
+}
+
 /* A GCU command (stdin: the patch, may be NULL): 0, or -EIO with GCU's reason in `why`
  * (and in err).  Transport failures are errors too, with `why` saying so.  *changing (may
  * be NULL) says whether GCU may have changed CONFIG_DB: false only when its log shows it
@@ -77,10 +99,10 @@ int sonic_gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd
 		snprintf(why, why_len, "%s", err->msg);
 		return rc;
 	}
-	/* GCU logs "Applying N change(s) in order" once validation is over (SONiC's Generic Config
-	 * Update design and sonic-utilities generic_config_updater) */
+	/* GCU logs "applying N change(s) in order" once validation is over (SONiC's Generic Config
+	 * Update design and sonic-utilities generic_config_updater; gcu_began) */
 	if (changing && res.exit_status != -1)
-		*changing = res.out && memmem(res.out, res.out_len, "Applying ", 9) != NULL;
+		*changing = res.out && gcu_began(res.out, res.out_len);
 	rc = sonic_gcu_verdict(kind, res.out, res.out_len, res.err, res.err_len, res.exit_status,
 			       why, why_len);
 	rc_ssh_result_free(&res);
