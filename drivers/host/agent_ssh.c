@@ -396,9 +396,8 @@ static int agent_apply(struct rc_session *s, const struct rc_port_write *w, size
 	return rc;
 }
 
-/* The counters: kept from the read's answer under fold_counters (once; a read that did not
- * answer leaves them an error rather than sending a second command line), else `agent
- * counters --json`. */
+/* The counters: kept from the read's answer under fold_counters (once), else (no read
+ * before, as `rocectl counters` and diagnose's samples) `agent counters --json`. */
 static int agent_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
 			  struct rc_counters *out, struct rc_err *err)
 {
@@ -413,10 +412,6 @@ static int agent_counters(struct rc_session *s, const struct rc_port_state *port
 		s->counters = NULL;
 		return rc;
 	}
-	if (s->fold_counters)
-		return rc_errf(err, EIO,
-			       "'%s': counters unknown: the read that carries them did not answer",
-			       s->dev->name);
 	rc = build_cmd(s, cmd, sizeof(cmd), "counters --json", ports, n, err);
 	if (!rc)
 		rc = run_json(s, cmd, NULL, &j, err);

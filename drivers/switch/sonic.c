@@ -138,6 +138,94 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 	return rc;
 }
 
+typedef int (*table_parser)(const char *text, size_t len, const char *port, struct rc_counters *out,
+			    struct rc_err *err);
+
+/* The counter tables, sonic-utilities' pfcstat, wredstat, queuestat and pg-drop
+ * (sonic_counters.c).  Only `show pfc counters` is required: a switch whose sonic-utilities
+ * lacks another (or fails it) leaves those counters out, so diagnose has no marks or drops
+ * there rather than zeros. */
+static const struct {
+	const char *cmd;
+	table_parser parse;
+	bool required;
+} counter_tables[] = {
+    {"show pfc counters", sonic_parse_pfc_counters, true},
+    {"show queue wredcounters", sonic_parse_wred_counters, false},
+    {"show queue counters", sonic_parse_queue_counters, false},
+    {"show priority-group drop counters", sonic_parse_pg_drops, false},
+};
+
+#define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
+
+/* The four tables on one command line, each between a marker line before it and one that
+ * `&&` prints only when its command succeeded (the shell's `echo`, as the read's line).
+ * tables_part writes that chain (with "; " after it); tables_split reads text[0..len) into
+ * res[t], table t's text, or nothing when its command failed (an optional one is then left
+ * out, the required one fails the read, as when each had its own line). */
+static size_t tables_part(char *cmd, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t t = 0; t < N_TABLES; t++)
+		o += (size_t)snprintf(
+		    cmd + o, o < len ? len - o : 0,
+		    "echo @@rocectl-table%zu@@; %s && echo @@rocectl-table%zu-end@@; ", t,
+		    counter_tables[t].cmd, t);
+	return o;
+}
+
+static int tables_split(struct rc_session *s, const char *text, size_t len,
+			struct rc_ssh_result *res, struct rc_err *err)
+{
+	char begin[32], end[32];
+	int rc = 0;
+
+	for (size_t t = 0; !rc && t < N_TABLES; t++) {
+		size_t at, from, to;
+		const char *nl;
+
+		snprintf(begin, sizeof(begin), "@@rocectl-table%zu@@", t);
+		snprintf(end, sizeof(end), "@@rocectl-table%zu-end@@", t);
+		at = rc_switch_line_at(text, len, begin);
+		nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+		from = nl ? (size_t)(nl - text) + 1 : len;
+		to = from + rc_switch_line_at(text + from, len - from, end);
+		if (at == len || to == len) {
+			if (counter_tables[t].required)
+				rc = rc_errf(err, EIO, "'%s' on '%s' failed%s",
+					     counter_tables[t].cmd, s->dev->name,
+					     at == len ? " (its answer was cut short)" : "");
+			continue;
+		}
+		res[t].out = malloc(to - from + 1);
+		if (!res[t].out) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(res[t].out, text + from, to - from);
+		res[t].out[to - from] = '\0';
+		res[t].out_len = to - from;
+	}
+	return rc;
+}
+
+static int fetch_tables_folded(struct rc_session *s, struct rc_ssh_result *res, struct rc_err *err)
+{
+	char cmd[512];
+	struct rc_ssh_result all;
+	size_t o = tables_part(cmd, sizeof(cmd));
+	int rc;
+
+	cmd[o - 2] = '\0'; /* no "; " after the last */
+	rc = sonic_ssh_run(s, cmd, NULL, 0, &all, err);
+	if (rc)
+		return rc;
+	rc = tables_split(s, all.out, all.out_len, res, err);
+	rc_ssh_result_free(&all);
+	return rc;
+}
+
 /* A read that also answers `neighbors` (rc_run_opts.read_neighbors): `show lldp table`
  * (sonic-utilities' lldpshow, conformance sonic/FACTS.md fact 10) folded in front of
  * `show runningconfiguration all` on the same command line, between whole-line markers
@@ -164,6 +252,7 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 #define STARTUP_BEGIN "@@rocectl-startup@@"
 #define ROWS_BEGIN    "@@rocectl-rows@@"
 #define ROWS_END      "@@rocectl-rows-end@@"
+#define TABLES_BEGIN  "@@rocectl-table0@@"
 #define LLDP_PART     "show lldp table && echo " LLDP_END "; "
 #define CONFIG_PART   "echo " CONFIG_BEGIN "; show runningconfiguration all"
 #define STARTUP_CMD   "cat /etc/sonic/config_db.json"
@@ -203,44 +292,65 @@ static void keep_lldp(struct rc_session *s, const char *out, size_t len, bool ok
 }
 
 /* The sections of a folded answer out[0..len) (len: where the saved configuration's marker
- * is): the LLDP table (*lldp_len, *lldp_ok), the lookup rows (rows), and where the running
- * configuration starts (*cfg_from).  Each section must be where the line put it: anything
- * else is the answer of another shell, or cut short, and an error, never a default. */
+ * is), in the order the line prints them: the LLDP table (*lldp_len, *lldp_ok), the lookup
+ * rows (rows), the counter tables (cnt: asked; *cnt_off, *cnt_len, for tables_split), and
+ * where the running configuration starts (*cfg_from).  Each section must be where the line
+ * put it: anything else is the answer of another shell, or cut short, and an error, never a
+ * default. */
 static int split_read(struct rc_session *s, const char *out, size_t len, bool lldp,
-		      struct folded_rows *rows, size_t *lldp_len, bool *lldp_ok, size_t *cfg_from,
-		      struct rc_err *err)
+		      struct folded_rows *rows, bool cnt, size_t *cnt_off, size_t *cnt_len,
+		      size_t *lldp_len, bool *lldp_ok, size_t *cfg_from, struct rc_err *err)
 {
-	const char *next = rows->asked ? ROWS_BEGIN : CONFIG_BEGIN;
-	size_t at = rc_switch_line_at(out, len, next), from, off;
+	const char *after_rows = cnt ? TABLES_BEGIN : CONFIG_BEGIN;
+	const char *next = rows->asked ? ROWS_BEGIN : after_rows;
+	size_t at = rc_switch_line_at(out, len, next), from, off, pos;
 	const char *nl;
 
 	*lldp_len = 0;
 	*lldp_ok = false;
 	*cfg_from = 0;
-	if (!lldp && !rows->asked)
+	*cnt_off = *cnt_len = 0;
+	if (!lldp && !rows->asked && !cnt)
 		return 0;
 	if (at == len || (!lldp && at != 0))
 		return rc_errf(err, EPROTO,
 			       "'%s': the read's answer has no %s section (no '%s' line%s): cut "
 			       "short",
-			       s->dev->name, rows->asked ? "lookup-rows" : "configuration", next,
-			       at == len ? "" : " first");
+			       s->dev->name,
+			       rows->asked ? "lookup-rows"
+			       : cnt	   ? "counters"
+					   : "configuration",
+			       next, at == len ? "" : " first");
 	if (lldp && rc_switch_split_folded(out, len, LLDP_END, next, lldp_len, lldp_ok, &from))
 		return -EPROTO; /* not reached: `next` is there */
-	nl = memchr(out + at, '\n', len - at);
-	from = nl ? (size_t)(nl - out) + 1 : len;
-	if (!rows->asked) {
-		*cfg_from = from;
-		return 0;
+	pos = at;
+	if (rows->asked) {
+		nl = memchr(out + at, '\n', len - at);
+		from = nl ? (size_t)(nl - out) + 1 : len;
+		if (rc_switch_split_folded(out + from, len - from, ROWS_END, after_rows, &rows->len,
+					   &rows->ok, &off))
+			return rc_errf(err, EPROTO,
+				       "'%s': the read's answer has no %s section after the lookup "
+				       "rows (no '%s' line): cut short",
+				       s->dev->name, cnt ? "counters" : "configuration",
+				       after_rows);
+		rows->off = from;
+		pos = from + rc_switch_line_at(out + from, len - from, after_rows);
 	}
-	if (rc_switch_split_folded(out + from, len - from, ROWS_END, CONFIG_BEGIN, &rows->len,
-				   &rows->ok, &off))
-		return rc_errf(err, EPROTO,
-			       "'%s': the read's answer has no configuration section after the "
-			       "lookup rows (no '%s' line): cut short",
-			       s->dev->name, CONFIG_BEGIN);
-	rows->off = from;
-	*cfg_from = from + off;
+	if (cnt) {
+		size_t c = rc_switch_line_at(out + pos, len - pos, CONFIG_BEGIN);
+
+		if (pos + c == len)
+			return rc_errf(err, EPROTO,
+				       "'%s': the read's answer has no configuration section after "
+				       "the counters (no '%s' line): cut short",
+				       s->dev->name, CONFIG_BEGIN);
+		*cnt_off = pos;
+		*cnt_len = c;
+		pos += c;
+	}
+	nl = memchr(out + pos, '\n', len - pos);
+	*cfg_from = nl ? (size_t)(nl - out) + 1 : len;
 	return 0;
 }
 
@@ -275,10 +385,11 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 {
 	bool lldp = rc_switch_folds_lldp(&s->opts);
 	bool saved = !s->opts.tap && !s->opts.snapshot;
-	char cmd[sizeof(LLDP_PART ROWS_PART CONFIG_PART STARTUP_PART)];
+	bool cnt = s->opts.read_counters && saved;
+	char cmd[sizeof(LLDP_PART ROWS_PART CONFIG_PART STARTUP_PART) + 512];
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	size_t from = 0, end = 0, at, lldp_len = 0;
+	size_t from = 0, end = 0, at, lldp_len = 0, cnt_off = 0, cnt_len = 0, o;
 	bool lldp_ok = false;
 	int rc;
 
@@ -290,8 +401,16 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 		return sonic_fetch_config(s, cfg, err);
 	if (lldp) /* nothing of an earlier read is handed over for this one */
 		rc_switch_lldp_pending(&s->lldp, s->dev->name);
-	snprintf(cmd, sizeof(cmd), "%s%s%s%s", lldp ? LLDP_PART : "", rows->asked ? ROWS_PART : "",
-		 lldp || rows->asked ? CONFIG_PART : "show runningconfiguration all",
+	/* nothing of an earlier read is handed over for this one */
+	free(s->counters_text);
+	s->counters_text = NULL;
+	s->counters_kept = false;
+	o = (size_t)snprintf(cmd, sizeof(cmd), "%s%s", lldp ? LLDP_PART : "",
+			     rows->asked ? ROWS_PART : "");
+	if (cnt)
+		o += tables_part(cmd + o, sizeof(cmd) - o);
+	snprintf(cmd + o, sizeof(cmd) - o, "%s%s",
+		 lldp || rows->asked || cnt ? CONFIG_PART : "show runningconfiguration all",
 		 saved ? STARTUP_PART : "");
 	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 	if (rc)
@@ -308,11 +427,22 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 		rc_clean_text(res.err ? res.err : "", res.err ? res.err_len : 0, why, sizeof(why));
 		rc = rc_errf(err, EIO, "%s failed or was cut short (no '%s' line after it)%s%s",
 			     what, STARTUP_BEGIN, why[0] ? ": " : "", why);
-	} else if (!(rc =
-			 split_read(s, res.out, at, lldp, rows, &lldp_len, &lldp_ok, &from, err))) {
+	} else if (!(rc = split_read(s, res.out, at, lldp, rows, cnt, &cnt_off, &cnt_len, &lldp_len,
+				     &lldp_ok, &from, err))) {
 		if (lldp)
 			keep_lldp(s, res.out, lldp_len, lldp_ok, res.out + from, at - from);
 		rc = sonic_parse_configdb(res.out + from, at - from, what, cfg, err);
+	}
+	if (!rc && cnt) { /* sonic_counters parses them (tables_split), once */
+		s->counters_text = malloc(cnt_len + 1);
+		if (!s->counters_text) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		} else {
+			memcpy(s->counters_text, res.out + cnt_off, cnt_len);
+			s->counters_text[cnt_len] = '\0';
+			s->counters_len = cnt_len;
+			s->counters_kept = true;
+		}
 	}
 	if (!rc && rows->asked && rows->ok) {
 		*rows_text = malloc(rows->len + 1);
@@ -1165,76 +1295,6 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-typedef int (*table_parser)(const char *text, size_t len, const char *port, struct rc_counters *out,
-			    struct rc_err *err);
-
-/* The counter tables, sonic-utilities' pfcstat, wredstat, queuestat and pg-drop
- * (sonic_counters.c).  Only `show pfc counters` is required: a switch whose sonic-utilities
- * lacks another (or fails it) leaves those counters out, so diagnose has no marks or drops
- * there rather than zeros. */
-static const struct {
-	const char *cmd;
-	table_parser parse;
-	bool required;
-} counter_tables[] = {
-    {"show pfc counters", sonic_parse_pfc_counters, true},
-    {"show queue wredcounters", sonic_parse_wred_counters, false},
-    {"show queue counters", sonic_parse_queue_counters, false},
-    {"show priority-group drop counters", sonic_parse_pg_drops, false},
-};
-
-#define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
-
-/* The four tables on one command line, each between a marker line before it and one that
- * `&&` prints only when its command succeeded (the shell's `echo`, as the read's line):
- * res[t] holds table t's text, or nothing when its command failed (an optional one is then
- * left out, the required one fails the read, as when each had its own line). */
-static int fetch_tables_folded(struct rc_session *s, struct rc_ssh_result *res, struct rc_err *err)
-{
-	char cmd[512], begin[32], end[32];
-	struct rc_ssh_result all;
-	size_t o = 0;
-	int rc;
-
-	for (size_t t = 0; t < N_TABLES; t++)
-		o += (size_t)snprintf(
-		    cmd + o, sizeof(cmd) - o,
-		    "%secho @@rocectl-table%zu@@; %s && echo @@rocectl-table%zu-end@@",
-		    t ? "; " : "", t, counter_tables[t].cmd, t);
-	rc = sonic_ssh_run(s, cmd, NULL, 0, &all, err);
-	if (rc)
-		return rc;
-	for (size_t t = 0; !rc && t < N_TABLES; t++) {
-		size_t at, from, to;
-		const char *nl;
-
-		snprintf(begin, sizeof(begin), "@@rocectl-table%zu@@", t);
-		snprintf(end, sizeof(end), "@@rocectl-table%zu-end@@", t);
-		at = rc_switch_line_at(all.out, all.out_len, begin);
-		nl = at < all.out_len ? memchr(all.out + at, '\n', all.out_len - at) : NULL;
-		from = nl ? (size_t)(nl - all.out) + 1 : all.out_len;
-		to = from + rc_switch_line_at(all.out + from, all.out_len - from, end);
-		if (at == all.out_len || to == all.out_len) {
-			if (counter_tables[t].required)
-				rc =
-				    rc_errf(err, EIO, "'%s' on '%s' failed%s",
-					    counter_tables[t].cmd, s->dev->name,
-					    at == all.out_len ? " (its answer was cut short)" : "");
-			continue;
-		}
-		res[t].out = malloc(to - from + 1);
-		if (!res[t].out) {
-			rc = rc_errf(err, ENOMEM, "out of memory");
-			break;
-		}
-		memcpy(res[t].out, all.out + from, to - from);
-		res[t].out[to - from] = '\0';
-		res[t].out_len = to - from;
-	}
-	rc_ssh_result_free(&all);
-	return rc;
-}
-
 /* Each command's output (res[i].out NULL when an optional one failed), then every port's
  * counters from all of them, port by port. */
 static int sonic_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
@@ -1246,8 +1306,14 @@ static int sonic_counters(struct rc_session *s, const struct rc_port_state *port
 	memset(res, 0, sizeof(res));
 	bool folded = !s->opts.tap && !s->opts.snapshot;
 
-	if (folded) /* one command line (fetch_tables_folded) */
+	if (s->counters_kept) { /* the read's own line printed them (fetch_config_read) */
+		rc = tables_split(s, s->counters_text, s->counters_len, res, err);
+		s->counters_kept = false;
+		free(s->counters_text);
+		s->counters_text = NULL;
+	} else if (folded) { /* one command line (fetch_tables_folded) */
 		rc = fetch_tables_folded(s, res, err);
+	}
 	for (size_t t = 0; !rc && !folded && t < N_TABLES; t++) {
 		struct rc_err e = {0};
 		bool req = counter_tables[t].required;
@@ -1347,6 +1413,7 @@ static void sonic_close(struct rc_session *s)
 	cJSON_Delete(s->startup);
 	rc_port_memo_free(&s->read);
 	rc_switch_lldp_drop(&s->lldp);
+	free(s->counters_text);
 	free(s);
 }
 

@@ -38,6 +38,11 @@ struct rc_session {
 	/* rc_run_opts.read_neighbors: the LLDP table (and the ports' aliases) the last read's
 	 * command line printed, handed over once by sonic_neighbors */
 	struct rc_switch_lldp lldp;
+	/* rc_run_opts.read_counters (verify --counters): the counter tables the last read's line
+	 * printed (sonic_counters hands them over once); NULL when none */
+	char *counters_text;
+	size_t counters_len;
+	bool counters_kept;
 };
 
 /* The bit number of a one-bit RC_F_* group. */

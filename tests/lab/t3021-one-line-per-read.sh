@@ -6,8 +6,9 @@
 # than one per read.  What folds where: NVUE's `nv show` line carries the LLDP table
 # (drivers/switch/nvue.c, NVUE_LLDP_PREFIX); SONiC's `show runningconfiguration all` line
 # carries `show lldp table` and the saved configuration, its four counter tables share a
-# line (drivers/switch/sonic.c, FOLDED_CMD, fetch_tables_folded), and verify sends no GCU dry
-# run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c),
+# line (drivers/switch/sonic.c, tables_part), the read's own under verify --counters, and
+# verify sends no GCU dry run; a host's `rocectl agent state` answer carries lldpd's
+# neighbours (cli/agent_remote.c),
 # and under `verify --counters` its counters too (`agent state --counters`).
 # SONiC's first read of a session also carries the SKU's pg_profile_lookup.ini, the switch
 # naming the directory itself (fetch_config_read); no line may read it alone.
@@ -154,16 +155,19 @@ test_expect_success 'the neighbours in the agent answer are checked: right, then
 		[\"gpu002:enp12s0np0\", \"gpu002:enp13s0np0\"]" "$TMP/h2.json"
 '
 
-# counters show only in the Prometheus output; the cabling's there too.  SONiC still sends
-# its four counter tables on a second line (drivers/switch/sonic.c, fetch_tables_folded),
-# EOS its three CLI commands
+# counters show only in the Prometheus output; the cabling's there too.  SONiC's four
+# counter tables ride on its read line (drivers/switch/sonic.c, tables_part); EOS sends its
+# three CLI commands
 test_expect_success 'verify --counters: one line a device, counters and cabling there' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format prometheus \
 		>"$TMP/vc.prom" &&
-	counts >"$TMP/n" &&
-	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
-	eos=$(awk "\$1 == \"switch\" && \$5 == \"eos\" { print \$2 }" "$LAB/topology") &&
-	grep -qx "$sonic 2" "$TMP/n" && grep -qx "$eos 9" "$TMP/n" &&
+	counts >"$TMP/n" && lines 1 1 9 &&
+	sonic=$(awk "\$1 == \"switch\" && \$3 ~ /./ && \$5 == \"sonic\" { print \$3 }" "$LAB/topology") &&
+	grep "^$sonic|show lldp table && echo @@rocectl-lldp-end@@; " "$TMP/log" |
+		grep -q "echo @@rocectl-table0@@; show pfc counters && echo @@rocectl-table0-end@@; .*echo @@rocectl-table3-end@@; echo @@rocectl-config@@; " &&
+	name=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	grep -c "^rocectl_pfc_pause_frames_total{.*device=\"$name\"" "$TMP/vc.prom" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" -gt 0 &&
 	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
 	grep -qx "gpu001 1" "$TMP/n" && grep -qx "gpu002 1" "$TMP/n" &&
 	! grep -q "|rocectl agent counters" "$TMP/log" &&
