@@ -3,7 +3,7 @@
  * agent_ssh.c), so that a host reached from the controller goes through the same mlx5
  * driver as a local `rocectl agent`:
  *
- *   rocectl agent state [--interface IF]... [--only SECTIONS] [--raw]
+ *   rocectl agent state [--interface IF]... [--only SECTIONS] [--raw] [--counters]
  *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
  *         "schema":"rocectl.agent-state/v1","protocol":1,"host":H,
  *         "interfaces":[{"interface":IF,"qos":PORT_QOS} | {"interface":IF,"error":MSG}],
@@ -18,6 +18,11 @@
  *     knows the agent predates it (drivers/host/agent_ssh.c says so).
  *     --raw adds to each interface "raw":{"files":[...],"netlink":[...]}: every file the
  *     read opened and every DCB netlink reply it parsed (rawlog.c), for `rocectl capture`.
+ *     --counters adds "counters":{"interfaces":[...]}, the list `agent counters --json`
+ *     prints (cli/agent_run.c), read in the same run: the controller's `verify --counters`
+ *     then reads a host with one command line.  An agent older than the option refuses it
+ *     (exit 64, "unknown option"), which the controller reports as such
+ *     (drivers/host/agent_ssh.c, old_agent), never as a host without counters.
  *   rocectl agent write [--only SECTIONS]   (stdin, at most 1 MiB:)
  *     {"writes":[{"interface":IF,"fields":N,"want":PORT_QOS}]}
  *     -> {"schema_version":1,"rocectl_version":V,"timestamp":T,
@@ -52,15 +57,18 @@ struct remote_opts {
 	unsigned sections;
 	const char *root;
 	bool raw;
+	bool counters;
 };
 
-enum { OPT_ONLY = 256, OPT_ROOT, OPT_RAW, OPT_FORMAT };
+enum { OPT_ONLY = 256, OPT_ROOT, OPT_RAW, OPT_FORMAT, OPT_COUNTERS };
 
 static const struct rc_option options[] = {
     {"interface", 'I', "IF", "this interface (repeatable; default: every RDMA netdev)", 'I'},
     {"only", 0, "SECTIONS", "only these sections: dcb,ecn,rdma", OPT_ONLY},
     {"root", 0, "DIR", "sysfs/configfs root prefix", OPT_ROOT},
     {"raw", 0, NULL, "state: add what was read (files, DCB netlink replies)", OPT_RAW},
+    {"counters", 0, NULL, "state: add the interfaces' counters (as 'agent counters --json')",
+     OPT_COUNTERS},
     {"format", 0, "FMT",
      "json, the only one: the controller's wire format (examples/agent-state.schema.json, "
      "examples/agent-write.schema.json)",
@@ -88,6 +96,8 @@ static int on_option(int id, const char *arg, void *ctx)
 		o->root = arg;
 	} else if (id == OPT_RAW) {
 		o->raw = true;
+	} else if (id == OPT_COUNTERS) {
+		o->counters = true;
 	} else if (id == OPT_FORMAT && strcmp(arg, "json")) {
 		/* what the controller parses (agent_ssh.c); a person reads `agent show` */
 		fprintf(stderr,
@@ -182,6 +192,45 @@ static void add_lldp(cJSON *out, const char *host)
 	rc_neighbors_fini(&nb);
 }
 
+/* The counters of the interfaces read (the "counters" key, --counters): per interface
+ * what `agent counters --json` prints, or the driver's error for it. */
+static void add_counters(cJSON *out, struct rc_session *s, char (*names)[RC_NAME_MAX], size_t n)
+{
+	cJSON *arr = cJSON_AddArrayToObject(cJSON_AddObjectToObject(out, "counters"), "interfaces");
+
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port_state p = {0};
+		struct rc_counters c = {0};
+		struct rc_err err = {0};
+		cJSON *e = cJSON_CreateObject(), *list;
+
+		snprintf(p.name, sizeof(p.name), "%s", names[i]);
+		cJSON_AddStringToObject(e, "interface", p.name);
+		cJSON_AddItemToArray(arr, e);
+		if (rc_host_driver.counters(s, &p, 1, &c, &err)) {
+			cJSON_AddStringToObject(e, "error", err.msg);
+			rc_counters_fini(&c);
+			continue;
+		}
+		list = cJSON_AddArrayToObject(e, "counters");
+		for (size_t k = 0; k < c.n; k++) {
+			cJSON *v = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(v, "name", c.v[k].name);
+			if (c.v[k].not_enabled) {
+				cJSON_AddNullToObject(v, "value");
+				cJSON_AddTrueToObject(v, "not_enabled");
+			} else {
+				cJSON_AddNumberToObject(v, "value", (double)c.v[k].value);
+			}
+			cJSON_AddStringToObject(v, "source", c.v[k].source);
+			cJSON_AddBoolToObject(v, "is_drop", c.v[k].is_drop);
+			cJSON_AddItemToArray(list, v);
+		}
+		rc_counters_fini(&c);
+	}
+}
+
 /* The `agent state` document; *failed = interfaces that could not be read, -1 when the
  * host could not be opened at all (the document then carries "error"). */
 static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, int *failed)
@@ -235,6 +284,8 @@ static cJSON *state_doc(const struct remote_opts *o, const struct rc_global *g, 
 		}
 		cJSON_AddItemToArray(arr, e);
 	}
+	if (o->counters)
+		add_counters(out, s, found ? found : (char(*)[RC_NAME_MAX])o->ifs, n);
 	free(found);
 	rc_host_driver.close(s);
 	add_lldp(out, dev.name);
@@ -392,13 +443,13 @@ int cmd_agent_remote(int argc, char **argv, const struct rc_global *g)
 
 	rc = rc_parse_options(argc, argv,
 			      "rocectl agent state|write [--interface IF]... [--only SECTIONS] "
-			      "[--raw] [--format json]",
+			      "[--raw] [--counters] [--format json]",
 			      options, on_option, &o, &npos);
 	if (rc)
 		return rc > 0 ? RC_EXIT_OK : RC_EXIT_USAGE;
 	if (npos == 1 && !strcmp(argv[0], "state"))
 		return agent_state(&o, g);
-	if (npos == 1 && !strcmp(argv[0], "write") && !o.raw)
+	if (npos == 1 && !strcmp(argv[0], "write") && !o.raw && !o.counters)
 		return agent_write(&o, g);
 	fprintf(stderr, "rocectl agent: expected 'state' or 'write'\n");
 	return RC_EXIT_USAGE;

@@ -127,3 +127,42 @@ int rc_agent_protocol_check(const char *device, const cJSON *answer, struct rc_e
 		       "protocol %d (rocectl %s): install the same rocectl version on the host",
 		       device, proto, ver[0] ? ver : "unknown", RC_AGENT_PROTOCOL, ROCECTL_VERSION);
 }
+
+int rc_agent_counters_parse(const char *device, const cJSON *doc, struct rc_counters *out,
+			    struct rc_err *err)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(doc, "interfaces"), *e;
+
+	if (!cJSON_IsArray(arr))
+		return rc_errf(err, EPROTO, "'%s': the agent's counters have no interface list",
+			       device);
+	cJSON_ArrayForEach(e, arr)
+	{
+		const char *ifname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		const cJSON *c;
+
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "counters"))
+		{
+			const char *name =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+			const char *src =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
+
+			if (ifname && name && src &&
+			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "not_enabled"))) {
+				if (rc_counters_add_disabled(out, ifname, name, src))
+					return rc_errf(err, ENOMEM, "out of memory");
+				continue;
+			}
+			if (!ifname || !name || !src || !cJSON_IsNumber(v) || v->valuedouble < 0)
+				continue;
+			if (rc_counters_add(
+				out, ifname, name, src, (uint64_t)v->valuedouble,
+				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop"))))
+				return rc_errf(err, ENOMEM, "out of memory");
+		}
+	}
+	return 0;
+}

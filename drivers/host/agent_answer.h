@@ -33,4 +33,13 @@ int rc_agent_answer_parse(const char *device, const char *cmd, const char *out, 
  * sides' protocol and rocectl version (an agent older than the handshake: "none"). */
 int rc_agent_protocol_check(const char *device, const cJSON *answer, struct rc_err *err);
 
+/* The counters of an agent answer: `doc` is `agent counters --json`'s answer, or the
+ * "counters" object of `agent state --counters` (cli/agent_remote.c), both
+ * {"interfaces":[{"interface":IF,"counters":[{"name","value","source","is_drop",
+ * "not_enabled"}]} | {"interface":IF,"error":MSG}]}.  Entries without a usable name,
+ * source or value are skipped, as before; no "interfaces" list is -EPROTO naming the
+ * device; -ENOMEM. */
+int rc_agent_counters_parse(const char *device, const cJSON *doc, struct rc_counters *out,
+			    struct rc_err *err);
+
 #endif

@@ -44,6 +44,13 @@ struct rc_session {
 	int lldp_rc;
 	struct rc_err lldp_err;
 	struct rc_neighbors lldp;
+	/* rc_run_opts.read_counters (verify --counters): the read asks `agent state
+	 * --counters`, whose answer carries `agent counters --json`'s list as "counters"
+	 * (cli/agent_remote.c), kept here and handed over once by agent_counters; not under
+	 * capture or --snapshot (one command a file), as for LLDP */
+	bool fold_counters;
+	cJSON *counters; /* the kept "counters" object, NULL when none */
+	bool counters_kept;
 	/* agent_ports' answer (`agent state` of every RDMA interface), which the read right
 	 * after it uses instead of asking again: a host whose inventory entry lists no
 	 * interfaces is read with one command line too */
@@ -61,6 +68,7 @@ static int agent_open(const struct rc_device *dev, const struct rc_run_opts *opt
 	s->dev = dev;
 	s->raw = opts->tap != NULL || opts->snapshot != NULL;
 	s->fold_lldp = opts->read_neighbors && !s->raw;
+	s->fold_counters = opts->read_counters && !s->raw;
 	rc = rc_ssh_open(dev, opts, &s->ssh, err);
 	if (rc) {
 		free(s);
@@ -77,6 +85,7 @@ static void agent_close(struct rc_session *s)
 	rc_ssh_close(s->ssh);
 	rc_neighbors_fini(&s->lldp);
 	cJSON_Delete(s->all);
+	cJSON_Delete(s->counters);
 	free(s);
 }
 
@@ -116,6 +125,22 @@ static int run_json(struct rc_session *s, const char *cmd, const char *in, cJSON
 	return rc;
 }
 
+/* An agent that refused `--counters` (cli/options.c: "unknown option or missing value:
+ * '--counters'"; an older forced-command wrapper: "option '--counters' is not allowed")
+ * predates `agent state --counters`: said so, never read as a host without counters. */
+static int old_agent(const struct rc_session *s, struct rc_err *err)
+{
+	if (!strstr(err->msg, "'--counters'"))
+		return -EPROTO;
+	return rc_errf(
+	    err, EPROTO,
+	    "'%s': the agent does not know 'agent state --counters' (its answer: %.160s): "
+	    "it is older than this controller (rocectl %s), which reads a host's "
+	    "counters on the read's own command line; install the same rocectl version "
+	    "on the host (and its rocectl-agent-wrapper), or verify without --counters",
+	    s->dev->name, err->msg, ROCECTL_VERSION);
+}
+
 static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t *n,
 		       struct rc_err *err)
 {
@@ -124,8 +149,10 @@ static int agent_ports(struct rc_session *s, char (**names)[RC_NAME_MAX], size_t
 	const cJSON *arr, *e;
 	int rc;
 
-	snprintf(cmd, sizeof(cmd), "%s agent state", REMOTE_ROCECTL(s));
-	rc = run_json(s, cmd, NULL, &j, err);
+	snprintf(cmd, sizeof(cmd), "%s agent state%s", REMOTE_ROCECTL(s),
+		 s->fold_counters ? " --counters" : "");
+	if ((rc = run_json(s, cmd, NULL, &j, err)) && s->fold_counters)
+		rc = old_agent(s, err);
 	if (rc)
 		return rc;
 	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
@@ -250,6 +277,22 @@ static void keep_lldp(struct rc_session *s, const cJSON *answer)
 	}
 }
 
+/* The "counters" object of an `agent state --counters` answer into the session. */
+static int keep_counters(struct rc_session *s, cJSON *answer, struct rc_err *err)
+{
+	cJSON *c = cJSON_DetachItemFromObjectCaseSensitive(answer, "counters");
+
+	cJSON_Delete(s->counters);
+	s->counters = c;
+	s->counters_kept = true;
+	if (!cJSON_IsObject(c))
+		return rc_errf(err, EPROTO,
+			       "'%s': the agent's answer to 'agent state --counters' has no "
+			       "\"counters\" object",
+			       s->dev->name);
+	return 0;
+}
+
 static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t n,
 		      struct rc_err *err)
 {
@@ -258,8 +301,11 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	cJSON *j = s->all;
 	int rc = 0;
 
+	s->counters_kept = false;
+	cJSON_Delete(s->counters);
+	s->counters = NULL;
 	/* agent_ports' answer, once, when it holds every port asked (it holds every RDMA
-	 * interface the host has) */
+	 * interface the host has, and their counters under fold_counters) */
 	s->all = NULL;
 	for (size_t i = 0; j && i < n; i++)
 		if (!find_interface(cJSON_GetObjectItemCaseSensitive(j, "interfaces"),
@@ -268,10 +314,13 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 			j = NULL;
 		}
 	if (!j) {
-		rc =
-		    build_cmd(s, cmd, sizeof(cmd), s->raw ? "state --raw" : "state", ports, n, err);
-		if (!rc)
-			rc = run_json(s, cmd, NULL, &j, err);
+		rc = build_cmd(s, cmd, sizeof(cmd),
+			       s->raw		  ? "state --raw"
+			       : s->fold_counters ? "state --counters"
+						  : "state",
+			       ports, n, err);
+		if (!rc && (rc = run_json(s, cmd, NULL, &j, err)) && s->fold_counters)
+			rc = old_agent(s, err);
 	}
 	if (rc)
 		return rc;
@@ -281,6 +330,10 @@ static int agent_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	}
 	if (s->fold_lldp)
 		keep_lldp(s, j);
+	if (s->fold_counters && (rc = keep_counters(s, j, err))) {
+		cJSON_Delete(j);
+		return rc;
+	}
 	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
 	for (size_t i = 0; !rc && i < n; i++) {
 		const cJSON *e = find_interface(arr, ports[i].name);
@@ -344,53 +397,29 @@ static int agent_apply(struct rc_session *s, const struct rc_port_write *w, size
 	return rc;
 }
 
+/* The counters: kept from the read's answer under fold_counters (once), else (no read
+ * before, as `rocectl counters` and diagnose's samples) `agent counters --json`. */
 static int agent_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
 			  struct rc_counters *out, struct rc_err *err)
 {
 	char cmd[CMD_MAX];
-	const cJSON *arr, *e;
-	cJSON *j;
-	int rc = build_cmd(s, cmd, sizeof(cmd), "counters --json", ports, n, err);
+	cJSON *j = NULL;
+	int rc;
 
+	if (s->counters_kept) {
+		s->counters_kept = false;
+		rc = rc_agent_counters_parse(s->dev->name, s->counters, out, err);
+		cJSON_Delete(s->counters);
+		s->counters = NULL;
+		return rc;
+	}
+	rc = build_cmd(s, cmd, sizeof(cmd), "counters --json", ports, n, err);
 	if (!rc)
 		rc = run_json(s, cmd, NULL, &j, err);
 	if (rc)
 		return rc;
-	if ((rc = rc_agent_protocol_check(s->dev->name, j, err))) {
-		cJSON_Delete(j);
-		return rc;
-	}
-	arr = cJSON_GetObjectItemCaseSensitive(j, "interfaces");
-	cJSON_ArrayForEach(e, arr)
-	{
-		const char *ifname =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
-		const cJSON *c;
-
-		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "counters"))
-		{
-			const char *name =
-			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
-			const char *src =
-			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "source"));
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "value");
-
-			if (ifname && name && src &&
-			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "not_enabled"))) {
-				rc = rc_counters_add_disabled(out, ifname, name, src);
-				if (rc)
-					break;
-				continue;
-			}
-			if (!ifname || !name || !src || !cJSON_IsNumber(v) || v->valuedouble < 0)
-				continue;
-			rc = rc_counters_add(
-			    out, ifname, name, src, (uint64_t)v->valuedouble,
-			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop")));
-			if (rc)
-				break;
-		}
-	}
+	if (!(rc = rc_agent_protocol_check(s->dev->name, j, err)))
+		rc = rc_agent_counters_parse(s->dev->name, j, out, err);
 	cJSON_Delete(j);
 	return rc;
 }

@@ -11,9 +11,9 @@
  *
  * GCU refuses live edits of some lossless tables on some platforms (its
  * rdma_config_update_validator, SONiC's Generic Config Update design and sonic-utilities
- * generic_config_updater).  Which ones is asked once per session with dry runs of small probe
- * patches; a refused group is reported as not controllable (with a note in the plan saying it is
- * not live-changeable here) instead of failing at apply time. */
+ * generic_config_updater).  Which ones is asked once per session with one dry run of a probe
+ * patch (probe_gates); a refused group is reported as not controllable (with a note in the plan
+ * saying it is not live-changeable here) instead of failing at apply time. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +61,28 @@ int sonic_ssh_run(struct rc_session *s, const char *cmd, const char *in, size_t 
 	return rc_switch_ssh_run(&s->ssh, s->dev, &s->opts, cmd, in, in_len, res, err);
 }
 
+/* Whether GCU's log says it began applying changes: "Applying N change(s) in order" (older
+ * sonic-utilities), "<scope>: applying N change(s) in order" (202405 on: generic_config_updater/
+ * generic_updater.py PatchApplier.apply, whose earlier lines are those of the conformance kit's
+ * gcu/commit-2e9e81c1-gcu-4219.message.txt, "localhost: simulating ... after applying the
+ * patch" among them, which is no change): "pplying " then a count. */
+static bool gcu_began(const char *out, size_t len)
+{
+	static const char k[] = "pplying ";
+
+	for (const char *p = out; p && (size_t)(p - out) + sizeof(k) - 1 < len;) {
+		const char *at = memmem(p, len - (size_t)(p - out), k, sizeof(k) - 1);
+
+		if (!at || (size_t)(at - out) + sizeof(k) - 1 >= len)
+			return false;
+		if (at > out && (at[-1] == 'A' || at[-1] == 'a') && at[sizeof(k) - 1] >= '0' &&
+		    at[sizeof(k) - 1] <= '9')
+			return true;
+		p = at + 1;
+	}
+	return false;
+}
+
 /* A GCU command (stdin: the patch, may be NULL): 0, or -EIO with GCU's reason in `why`
  * (and in err).  Transport failures are errors too, with `why` saying so.  *changing (may
  * be NULL) says whether GCU may have changed CONFIG_DB: false only when its log shows it
@@ -77,10 +99,10 @@ int sonic_gcu_run(struct rc_session *s, enum sonic_gcu_cmd kind, const char *cmd
 		snprintf(why, why_len, "%s", err->msg);
 		return rc;
 	}
-	/* GCU logs "Applying N change(s) in order" once validation is over (SONiC's Generic Config
-	 * Update design and sonic-utilities generic_config_updater) */
+	/* GCU logs "applying N change(s) in order" once validation is over (SONiC's Generic Config
+	 * Update design and sonic-utilities generic_config_updater; gcu_began) */
 	if (changing && res.exit_status != -1)
-		*changing = res.out && memmem(res.out, res.out_len, "Applying ", 9) != NULL;
+		*changing = res.out && gcu_began(res.out, res.out_len);
 	rc = sonic_gcu_verdict(kind, res.out, res.out_len, res.err, res.err_len, res.exit_status,
 			       why, why_len);
 	rc_ssh_result_free(&res);
@@ -116,6 +138,94 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
 	return rc;
 }
 
+typedef int (*table_parser)(const char *text, size_t len, const char *port, struct rc_counters *out,
+			    struct rc_err *err);
+
+/* The counter tables, sonic-utilities' pfcstat, wredstat, queuestat and pg-drop
+ * (sonic_counters.c).  Only `show pfc counters` is required: a switch whose sonic-utilities
+ * lacks another (or fails it) leaves those counters out, so diagnose has no marks or drops
+ * there rather than zeros. */
+static const struct {
+	const char *cmd;
+	table_parser parse;
+	bool required;
+} counter_tables[] = {
+    {"show pfc counters", sonic_parse_pfc_counters, true},
+    {"show queue wredcounters", sonic_parse_wred_counters, false},
+    {"show queue counters", sonic_parse_queue_counters, false},
+    {"show priority-group drop counters", sonic_parse_pg_drops, false},
+};
+
+#define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
+
+/* The four tables on one command line, each between a marker line before it and one that
+ * `&&` prints only when its command succeeded (the shell's `echo`, as the read's line).
+ * tables_part writes that chain (with "; " after it); tables_split reads text[0..len) into
+ * res[t], table t's text, or nothing when its command failed (an optional one is then left
+ * out, the required one fails the read, as when each had its own line). */
+static size_t tables_part(char *cmd, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t t = 0; t < N_TABLES; t++)
+		o += (size_t)snprintf(
+		    cmd + o, o < len ? len - o : 0,
+		    "echo @@rocectl-table%zu@@; %s && echo @@rocectl-table%zu-end@@; ", t,
+		    counter_tables[t].cmd, t);
+	return o;
+}
+
+static int tables_split(struct rc_session *s, const char *text, size_t len,
+			struct rc_ssh_result *res, struct rc_err *err)
+{
+	char begin[32], end[32];
+	int rc = 0;
+
+	for (size_t t = 0; !rc && t < N_TABLES; t++) {
+		size_t at, from, to;
+		const char *nl;
+
+		snprintf(begin, sizeof(begin), "@@rocectl-table%zu@@", t);
+		snprintf(end, sizeof(end), "@@rocectl-table%zu-end@@", t);
+		at = rc_switch_line_at(text, len, begin);
+		nl = at < len ? memchr(text + at, '\n', len - at) : NULL;
+		from = nl ? (size_t)(nl - text) + 1 : len;
+		to = from + rc_switch_line_at(text + from, len - from, end);
+		if (at == len || to == len) {
+			if (counter_tables[t].required)
+				rc = rc_errf(err, EIO, "'%s' on '%s' failed%s",
+					     counter_tables[t].cmd, s->dev->name,
+					     at == len ? " (its answer was cut short)" : "");
+			continue;
+		}
+		res[t].out = malloc(to - from + 1);
+		if (!res[t].out) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(res[t].out, text + from, to - from);
+		res[t].out[to - from] = '\0';
+		res[t].out_len = to - from;
+	}
+	return rc;
+}
+
+static int fetch_tables_folded(struct rc_session *s, struct rc_ssh_result *res, struct rc_err *err)
+{
+	char cmd[512];
+	struct rc_ssh_result all;
+	size_t o = tables_part(cmd, sizeof(cmd));
+	int rc;
+
+	cmd[o - 2] = '\0'; /* no "; " after the last */
+	rc = sonic_ssh_run(s, cmd, NULL, 0, &all, err);
+	if (rc)
+		return rc;
+	rc = tables_split(s, all.out, all.out_len, res, err);
+	rc_ssh_result_free(&all);
+	return rc;
+}
+
 /* A read that also answers `neighbors` (rc_run_opts.read_neighbors): `show lldp table`
  * (sonic-utilities' lldpshow, conformance sonic/FACTS.md fact 10) folded in front of
  * `show runningconfiguration all` on the same command line, between whole-line markers
@@ -123,32 +233,50 @@ int sonic_fetch_config(struct rc_session *s, cJSON **cfg, struct rc_err *err)
  * command per file), the saved configuration (`cat /etc/sonic/config_db.json`, check_startup)
  * after a marker that `&&` prints only when the running configuration was read whole.
  * `&&`, `;` and `echo` are the login shell's (bash on SONiC, which the driver's other chains
- * already rely on, appl_hgetall). */
+ * already rely on, appl_hgetall).
+ *
+ * The first such read of a session also prints the SKU's lookup rows (fetch_rows) before
+ * the configuration, the switch naming its own SKU directory: buffermgrd reads
+ * /usr/share/sonic/hwsku/pg_profile_lookup.ini (sonic-buildimage
+ * dockers/docker-orchagent/buffermgrd.sh, traditional model), a mount of
+ * /usr/share/sonic/device/$PLATFORM/$HWSKU whose names come from DEVICE_METADATA|localhost
+ * (files/build_templates/docker_image_ctl.j2: HWSKU from CONFIG_DB, PLATFORM from
+ * `sonic-cfggen -H`, which is CONFIG_DB's platform on a switch set up as shipped).  They are
+ * read here with `sonic-db-cli CONFIG_DB HGET`, as buffermgrd.sh reads buffer_model, from the
+ * same CONFIG_DB entry this driver took them from when it built the path itself.  A missing
+ * field makes a path that does not exist: the file is then unreadable, as before.  `echo`
+ * alone ends the file's last line whether or not it has a newline, then ROWS_END says the
+ * `cat` succeeded (a blank line is no row). */
 #define LLDP_END      "@@rocectl-lldp-end@@"
 #define CONFIG_BEGIN  "@@rocectl-config@@"
 #define STARTUP_BEGIN "@@rocectl-startup@@"
+#define ROWS_BEGIN    "@@rocectl-rows@@"
+#define ROWS_END      "@@rocectl-rows-end@@"
+#define TABLES_BEGIN  "@@rocectl-table0@@"
 #define LLDP_PART     "show lldp table && echo " LLDP_END "; "
 #define CONFIG_PART   "echo " CONFIG_BEGIN "; show runningconfiguration all"
 #define STARTUP_CMD   "cat /etc/sonic/config_db.json"
 #define STARTUP_PART  " && echo " STARTUP_BEGIN "; " STARTUP_CMD
+#define METADATA_GET  "$(sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' "
+#define ROWS_PART                                                                                  \
+	"echo " ROWS_BEGIN "; cat \"/usr/share/sonic/device/" METADATA_GET                         \
+	"platform)/" METADATA_GET "hwsku)/pg_profile_lookup.ini\" && echo && echo " ROWS_END "; "
 
-/* The LLDP section of a folded read, and the aliases from its configuration section, kept
- * for sonic_neighbors; *from: where the configuration starts. */
-static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size_t len,
-		     size_t *from, struct rc_err *err)
+/* The lookup rows a folded read printed (asked: the read's line carried them). */
+struct folded_rows {
+	bool asked;
+	bool ok; /* the `cat` succeeded: text[0..len) is the file */
+	size_t off, len;
+};
+
+/* The LLDP section of a folded read (out[0..len), `ok`: its END line was there), and the
+ * aliases from its configuration section cfg[0..cfg_len), kept for sonic_neighbors. */
+static void keep_lldp(struct rc_session *s, const char *out, size_t len, bool ok, const char *cfg,
+		      size_t cfg_len)
 {
 	struct rc_err e = {0};
-	size_t end;
-	bool ok;
 
 	rc_switch_lldp_begin(&s->lldp);
-	if (rc_switch_split_folded(res->out, len, LLDP_END, CONFIG_BEGIN, &end, &ok, from)) {
-		rc_switch_lldp_pending(&s->lldp, s->dev->name);
-		return rc_errf(err, EPROTO,
-			       "'%s': the read's answer has no configuration section (no '%s' "
-			       "line): cut short",
-			       s->dev->name, CONFIG_BEGIN);
-	}
 	if (!ok)
 		s->lldp.rc =
 		    rc_errf(&s->lldp.err, EIO,
@@ -156,12 +284,73 @@ static int keep_lldp(struct rc_session *s, const struct rc_ssh_result *res, size
 			    "or was cut short",
 			    s->dev->name);
 	else
-		s->lldp.rc =
-		    sonic_parse_lldp(res->out, end, s->dev->name, &s->lldp.nb, &s->lldp.err);
-	if (!s->lldp.rc && sonic_parse_port_aliases(res->out + *from, len - *from, s->dev->name,
-						    &s->lldp.nb, &e) == -ENOMEM)
+		s->lldp.rc = sonic_parse_lldp(out, len, s->dev->name, &s->lldp.nb, &s->lldp.err);
+	if (!s->lldp.rc &&
+	    sonic_parse_port_aliases(cfg, cfg_len, s->dev->name, &s->lldp.nb, &e) == -ENOMEM)
 		s->lldp.rc = rc_errf(&s->lldp.err, ENOMEM, "out of memory");
 	s->lldp.kept = true;
+}
+
+/* The sections of a folded answer out[0..len) (len: where the saved configuration's marker
+ * is), in the order the line prints them: the LLDP table (*lldp_len, *lldp_ok), the lookup
+ * rows (rows), the counter tables (cnt: asked; *cnt_off, *cnt_len, for tables_split), and
+ * where the running configuration starts (*cfg_from).  Each section must be where the line
+ * put it: anything else is the answer of another shell, or cut short, and an error, never a
+ * default. */
+static int split_read(struct rc_session *s, const char *out, size_t len, bool lldp,
+		      struct folded_rows *rows, bool cnt, size_t *cnt_off, size_t *cnt_len,
+		      size_t *lldp_len, bool *lldp_ok, size_t *cfg_from, struct rc_err *err)
+{
+	const char *after_rows = cnt ? TABLES_BEGIN : CONFIG_BEGIN;
+	const char *next = rows->asked ? ROWS_BEGIN : after_rows;
+	size_t at = rc_switch_line_at(out, len, next), from, off, pos;
+	const char *nl;
+
+	*lldp_len = 0;
+	*lldp_ok = false;
+	*cfg_from = 0;
+	*cnt_off = *cnt_len = 0;
+	if (!lldp && !rows->asked && !cnt)
+		return 0;
+	if (at == len || (!lldp && at != 0))
+		return rc_errf(err, EPROTO,
+			       "'%s': the read's answer has no %s section (no '%s' line%s): cut "
+			       "short",
+			       s->dev->name,
+			       rows->asked ? "lookup-rows"
+			       : cnt	   ? "counters"
+					   : "configuration",
+			       next, at == len ? "" : " first");
+	if (lldp && rc_switch_split_folded(out, len, LLDP_END, next, lldp_len, lldp_ok, &from))
+		return -EPROTO; /* not reached: `next` is there */
+	pos = at;
+	if (rows->asked) {
+		nl = memchr(out + at, '\n', len - at);
+		from = nl ? (size_t)(nl - out) + 1 : len;
+		if (rc_switch_split_folded(out + from, len - from, ROWS_END, after_rows, &rows->len,
+					   &rows->ok, &off))
+			return rc_errf(err, EPROTO,
+				       "'%s': the read's answer has no %s section after the lookup "
+				       "rows (no '%s' line): cut short",
+				       s->dev->name, cnt ? "counters" : "configuration",
+				       after_rows);
+		rows->off = from;
+		pos = from + rc_switch_line_at(out + from, len - from, after_rows);
+	}
+	if (cnt) {
+		size_t c = rc_switch_line_at(out + pos, len - pos, CONFIG_BEGIN);
+
+		if (pos + c == len)
+			return rc_errf(err, EPROTO,
+				       "'%s': the read's answer has no configuration section after "
+				       "the counters (no '%s' line): cut short",
+				       s->dev->name, CONFIG_BEGIN);
+		*cnt_off = pos;
+		*cnt_len = c;
+		pos += c;
+	}
+	nl = memchr(out + pos, '\n', len - pos);
+	*cfg_from = nl ? (size_t)(nl - out) + 1 : len;
 	return 0;
 }
 
@@ -187,27 +376,42 @@ static size_t startup_at(const char *out, size_t len, size_t *saved)
 	return len;
 }
 
-/* The read's `show runningconfiguration all`, with the LLDP table when the run asks, and
- * the saved configuration behind it (*startup, malloc'd text, NULL when not folded). */
+/* The read's `show runningconfiguration all`, with the LLDP table when the run asks, the
+ * lookup rows on the session's first read (*rows, *rows_text: malloc'd, NULL when not
+ * asked), and the saved configuration behind it (*startup, malloc'd text, NULL when not
+ * folded). */
 static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, size_t *startup_len,
-			     struct rc_err *err)
+			     struct folded_rows *rows, char **rows_text, struct rc_err *err)
 {
 	bool lldp = rc_switch_folds_lldp(&s->opts);
 	bool saved = !s->opts.tap && !s->opts.snapshot;
-	char cmd[sizeof(LLDP_PART CONFIG_PART STARTUP_PART)];
+	bool cnt = s->opts.read_counters && saved;
+	char cmd[sizeof(LLDP_PART ROWS_PART CONFIG_PART STARTUP_PART) + 512];
 	struct rc_ssh_result res;
 	char what[RC_NAME_MAX + 64];
-	size_t from = 0, end = 0, at;
+	size_t from = 0, end = 0, at, lldp_len = 0, cnt_off = 0, cnt_len = 0, o;
+	bool lldp_ok = false;
 	int rc;
 
 	*startup = NULL;
 	*startup_len = 0;
+	*rows_text = NULL;
+	*rows = (struct folded_rows){.asked = saved && !s->rows_read && !s->rows_dynamic};
 	if (!lldp && !saved)
 		return sonic_fetch_config(s, cfg, err);
 	if (lldp) /* nothing of an earlier read is handed over for this one */
 		rc_switch_lldp_pending(&s->lldp, s->dev->name);
-	snprintf(cmd, sizeof(cmd), "%s%s%s", lldp ? LLDP_PART : "",
-		 lldp ? CONFIG_PART : "show runningconfiguration all", saved ? STARTUP_PART : "");
+	/* nothing of an earlier read is handed over for this one */
+	free(s->counters_text);
+	s->counters_text = NULL;
+	s->counters_kept = false;
+	o = (size_t)snprintf(cmd, sizeof(cmd), "%s%s", lldp ? LLDP_PART : "",
+			     rows->asked ? ROWS_PART : "");
+	if (cnt)
+		o += tables_part(cmd + o, sizeof(cmd) - o);
+	snprintf(cmd + o, sizeof(cmd) - o, "%s%s",
+		 lldp || rows->asked || cnt ? CONFIG_PART : "show runningconfiguration all",
+		 saved ? STARTUP_PART : "");
 	rc = sonic_ssh_run(s, cmd, NULL, 0, &res, err);
 	if (rc)
 		return rc;
@@ -223,8 +427,30 @@ static int fetch_config_read(struct rc_session *s, cJSON **cfg, char **startup, 
 		rc_clean_text(res.err ? res.err : "", res.err ? res.err_len : 0, why, sizeof(why));
 		rc = rc_errf(err, EIO, "%s failed or was cut short (no '%s' line after it)%s%s",
 			     what, STARTUP_BEGIN, why[0] ? ": " : "", why);
-	} else if (!lldp || !(rc = keep_lldp(s, &res, at, &from, err)))
+	} else if (!(rc = split_read(s, res.out, at, lldp, rows, cnt, &cnt_off, &cnt_len, &lldp_len,
+				     &lldp_ok, &from, err))) {
+		if (lldp)
+			keep_lldp(s, res.out, lldp_len, lldp_ok, res.out + from, at - from);
 		rc = sonic_parse_configdb(res.out + from, at - from, what, cfg, err);
+	}
+	if (!rc && cnt) { /* sonic_counters parses them (tables_split), once */
+		s->counters_text = malloc(cnt_len + 1);
+		if (!s->counters_text) {
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		} else {
+			memcpy(s->counters_text, res.out + cnt_off, cnt_len);
+			s->counters_text[cnt_len] = '\0';
+			s->counters_len = cnt_len;
+			s->counters_kept = true;
+		}
+	}
+	if (!rc && rows->asked && rows->ok) {
+		*rows_text = malloc(rows->len + 1);
+		if (!*rows_text)
+			rc = rc_errf(err, ENOMEM, "out of memory");
+		else
+			memcpy(*rows_text, res.out + rows->off, rows->len);
+	}
 	if (!rc && saved && res.exit_status == 0) {
 		*startup_len = res.out_len - end;
 		*startup = malloc(*startup_len + 1);
@@ -419,33 +645,23 @@ out:
 	return rc;
 }
 
-/* One probe: a change of `group` for `port` that differs from what the switch has, run
- * with --dry-run.  Sets the group in s->gated when GCU refuses the table live. */
-static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
-		  const struct sonic_port_info *in, uint32_t group, const char *table)
+/* The probe ops of `group` for `port`, appended to `ops` (room for 3): a change that
+ * differs from what the switch has. */
+static void probe_ops(const cJSON *cfg, const char *port, const struct sonic_port_info *in,
+		      uint32_t group, const char *table, struct sonic_ops *ops)
 {
-	struct sonic_ops ops = {0};
-	struct rc_err err = {0};
-	char v[32], why[400], refused[4][RC_NAME_MAX];
-	const cJSON *e;
-	cJSON *patch;
-	char *text;
-	size_t nref;
-	int rc = 0;
+	const cJSON *e =
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table), port);
+	struct sonic_op *o = &ops->v[ops->n];
 
-	ops.v = calloc(4, sizeof(*ops.v));
-	if (!ops.v)
-		return;
-	ops.cap = 4;
-	e = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(cfg, table), port);
 	if (group == RC_F_PFC) {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "pfc_enable");
 
-		snprintf(v, sizeof(v), "%s",
+		*o = (struct sonic_op){.table = "PORT_QOS_MAP", .field = "pfc_enable"};
+		snprintf(o->key, sizeof(o->key), "%s", port);
+		snprintf(o->value, sizeof(o->value), "%s",
 			 cJSON_IsString(f) && !strcmp(f->valuestring, "3") ? "3,4" : "3");
-		ops.v[ops.n++] = (struct sonic_op){.table = "PORT_QOS_MAP", .field = "pfc_enable"};
-		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", port);
-		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s", v);
+		ops->n++;
 	} else if (group == RC_F_CABLE) {
 		const char *key = in->cable_key[0] ? in->cable_key : "AZURE";
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(
@@ -453,58 +669,95 @@ static void probe(struct rc_session *s, const cJSON *cfg, const char *port,
 						     key),
 		    port);
 
-		ops.v[ops.n++] = (struct sonic_op){.table = "CABLE_LENGTH"};
-		snprintf(ops.v[0].key, sizeof(ops.v[0].key), "%s", key);
-		snprintf(ops.v[0].field, sizeof(ops.v[0].field), "%s", port);
-		snprintf(ops.v[0].value, sizeof(ops.v[0].value), "%s",
+		*o = (struct sonic_op){.table = "CABLE_LENGTH"};
+		snprintf(o->key, sizeof(o->key), "%s", key);
+		snprintf(o->field, sizeof(o->field), "%s", port);
+		snprintf(o->value, sizeof(o->value), "%s",
 			 cJSON_IsString(f) && !strcmp(f->valuestring, "5m") ? "40m" : "5m");
+		ops->n++;
 	} else {
 		const cJSON *f = cJSON_GetObjectItemCaseSensitive(e, "detection_time");
 		static const char *const fields[] = {"detection_time", "restoration_time",
 						     "action"};
 
 		for (int i = 0; i < 3; i++) {
-			ops.v[ops.n] = (struct sonic_op){.table = "PFC_WD"};
-			snprintf(ops.v[ops.n].key, sizeof(ops.v[0].key), "%s", port);
-			snprintf(ops.v[ops.n].field, sizeof(ops.v[0].field), "%s", fields[i]);
-			snprintf(ops.v[ops.n].value, sizeof(ops.v[0].value), "%s",
+			o = &ops->v[ops->n++];
+			*o = (struct sonic_op){.table = "PFC_WD"};
+			snprintf(o->key, sizeof(o->key), "%s", port);
+			snprintf(o->field, sizeof(o->field), "%s", fields[i]);
+			snprintf(o->value, sizeof(o->value), "%s",
 				 i == 2							? "drop"
 				 : cJSON_IsString(f) && !strcmp(f->valuestring, "1000") ? "2000"
 											: "1000");
-			ops.n++;
 			if (e)
 				break; /* an existing entry: one field is enough */
 		}
 	}
-	patch = sonic_render_patch(&ops, cfg, &err);
-	text = patch ? cJSON_PrintUnformatted(patch) : NULL;
-	if (text)
-		rc = sonic_gcu(s, SONIC_GCU_DRY_RUN,
-			       "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN, text, why,
-			       sizeof(why), &err);
-	nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
-	for (size_t i = 0; i < nref; i++) {
-		if (strcmp(refused[i], table))
-			continue;
-		s->gated |= group;
-		snprintf(s->reason[sonic_group_bit(group)], REASON_MAX,
-			 "GCU refuses live edits of %s%s", table,
-			 group == RC_F_PFC ? " pfc_enable" : "");
-	}
-	free(text);
-	cJSON_Delete(patch);
-	sonic_ops_free(&ops);
 }
 
+/* Which lossless groups GCU refuses to change live here, asked once per session with ONE
+ * dry run of a patch holding a probe change of every group (a JSON Patch may hold
+ * operations on any number of tables: sonic-utilities generic_config_updater/
+ * gu_common.py PatchWrapper builds its config over every operation's table).  GCU's
+ * field-operation check (gu_common.py ConfigWrapper.validate_field_operation) walks the
+ * patch's operations and raises at the first whose table's validator refuses it, naming
+ * only that table ("Modification of T table is illegal"): the group of the table it names
+ * is refused, and the groups after it are not known yet, so those are asked again, without
+ * it, in a dry run more.  A switch that refuses nothing is asked once; one that refuses k
+ * of the three groups, k + 1 times at most.  A refusal naming no probe table (the running
+ * configuration itself refused, say) gates nothing, as each probe alone did. */
 static void probe_gates(struct rc_session *s, const cJSON *cfg, const char *port,
 			const struct sonic_port_info *in)
 {
+	static const struct {
+		uint32_t group;
+		const char *table;
+	} g[] = {
+	    {RC_F_PFC, "PORT_QOS_MAP"}, {RC_F_CABLE, "CABLE_LENGTH"}, {RC_F_WATCHDOG, "PFC_WD"}};
+	uint32_t left = RC_F_PFC | RC_F_CABLE | RC_F_WATCHDOG;
+
 	if (s->probed)
 		return;
 	s->probed = true;
-	probe(s, cfg, port, in, RC_F_PFC, "PORT_QOS_MAP");
-	probe(s, cfg, port, in, RC_F_CABLE, "CABLE_LENGTH");
-	probe(s, cfg, port, in, RC_F_WATCHDOG, "PFC_WD");
+	while (left) {
+		struct sonic_ops ops = {0};
+		struct rc_err err = {0};
+		char why[400], refused[4][RC_NAME_MAX];
+		uint32_t now = 0;
+		cJSON *patch;
+		char *text;
+		size_t nref;
+		int rc = 0;
+
+		if (!(ops.v = calloc(8, sizeof(*ops.v))))
+			return;
+		ops.cap = 8;
+		for (size_t k = 0; k < sizeof(g) / sizeof(g[0]); k++)
+			if (left & g[k].group)
+				probe_ops(cfg, port, in, g[k].group, g[k].table, &ops);
+		patch = sonic_render_patch(&ops, cfg, &err);
+		text = patch ? cJSON_PrintUnformatted(patch) : NULL;
+		if (text)
+			rc = sonic_gcu(s, SONIC_GCU_DRY_RUN,
+				       "sudo config apply-patch --dry-run " GCU_PATCH_ON_STDIN,
+				       text, why, sizeof(why), &err);
+		nref = text && rc ? sonic_gcu_refused_tables(why, strlen(why), refused, 4) : 0;
+		for (size_t i = 0; i < nref; i++)
+			for (size_t k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
+				if (!(left & g[k].group) || strcmp(refused[i], g[k].table))
+					continue;
+				now |= g[k].group;
+				snprintf(s->reason[sonic_group_bit(g[k].group)], REASON_MAX,
+					 "GCU refuses live edits of %s%s", g[k].table,
+					 g[k].group == RC_F_PFC ? " pfc_enable" : "");
+			}
+		free(text);
+		cJSON_Delete(patch);
+		sonic_ops_free(&ops);
+		s->gated |= now;
+		/* accepted, or refused for no probe's table: the rest is known */
+		left = now ? left & ~now : 0;
+	}
 	/* the lossless profile follows the cable length: when that cannot change, neither
 	 * can the headroom */
 	if (s->gated & RC_F_CABLE) {
@@ -532,10 +785,14 @@ int sonic_read_cmd(struct rc_session *s, const char *cmd, struct rc_ssh_result *
 }
 
 /* The SKU's lookup rows, from the file buffermgrd reads (/usr/share/sonic/device/<platform>/
- * <hwsku>/pg_profile_lookup.ini), once per session.  When it cannot be read: the inventory's
- * cable_rows, else rocectl's table for the SKU (sonic_rows.c); unknown (n 0) when neither
- * has it: lengths are then written as given and only the effect check tells. */
-static void fetch_rows(struct rc_session *s, const cJSON *cfg)
+ * <hwsku>/pg_profile_lookup.ini), once per session: the text the session's first read
+ * printed (`folded`, fetch_config_read), or, on a capture or a snapshot (one command a
+ * file), a `cat` of its own, the path from the configuration read.  When it cannot be read:
+ * the inventory's cable_rows, else rocectl's table for the SKU (sonic_rows.c); unknown
+ * (n 0) when neither has it: lengths are then written as given and only the effect check
+ * tells. */
+static void fetch_rows(struct rc_session *s, const cJSON *cfg, const struct folded_rows *folded,
+		       const char *text)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(
 	    cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost");
@@ -549,8 +806,17 @@ static void fetch_rows(struct rc_session *s, const cJSON *cfg)
 		return;
 	s->rows_read = true;
 	s->rows.n = 0;
-	if (cJSON_IsString(pl) && cJSON_IsString(sku) && sonic_name_ok(pl->valuestring) &&
-	    sonic_name_ok(sku->valuestring)) {
+	if (folded->asked) {
+		snprintf(what, sizeof(what),
+			 "the lookup rows (pg_profile_lookup.ini) of the read of '%s'",
+			 s->dev->name);
+		/* the `cat` failed (folded->ok false): unreadable, as below */
+		if (folded->ok && !sonic_parse_lookup(text, folded->len, what, &s->rows, &err))
+			snprintf(s->rows.src, sizeof(s->rows.src), "pg_profile_lookup.ini");
+		else
+			s->rows.n = 0;
+	} else if (cJSON_IsString(pl) && cJSON_IsString(sku) && sonic_name_ok(pl->valuestring) &&
+		   sonic_name_ok(sku->valuestring)) {
 		snprintf(cmd, sizeof(cmd),
 			 "cat /usr/share/sonic/device/%s/%s/pg_profile_lookup.ini", pl->valuestring,
 			 sku->valuestring);
@@ -617,13 +883,14 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 	struct sonic_port_info *info = calloc(n ? n : 1, sizeof(*info));
 	cJSON *cfg = NULL, *appl = NULL;
 	const cJSON *md;
-	char *startup = NULL;
+	char *startup = NULL, *rows_text = NULL;
 	size_t startup_len = 0;
+	struct folded_rows rows;
 	int rc;
 
 	if (!info)
 		return rc_errf(err, ENOMEM, "out of memory");
-	rc = fetch_config_read(s, &cfg, &startup, &startup_len, err);
+	rc = fetch_config_read(s, &cfg, &startup, &startup_len, &rows, &rows_text, err);
 	md = cfg ? cJSON_GetObjectItemCaseSensitive(
 		       cJSON_GetObjectItemCaseSensitive(cfg, "DEVICE_METADATA"), "localhost")
 		 : NULL;
@@ -641,11 +908,14 @@ static int sonic_read(struct rc_session *s, struct rc_port_state *ports, size_t 
 		if (!s->opts.no_platform_dry_runs)
 			probe_gates(s, cfg, ports[0].name, &info[0]);
 		if (!info[0].buffer_dynamic)
-			fetch_rows(s, cfg);
+			fetch_rows(s, cfg, &rows, rows_text);
+		else /* buffermgrd reads no rows on it (buffermgrd.sh): the next reads ask none */
+			s->rows_dynamic = true;
 		check_startup(s, cfg, ports, n, !s->opts.tap && !s->opts.snapshot, startup,
 			      startup_len);
 	}
 	free(startup);
+	free(rows_text);
 	for (size_t i = 0; !rc && i < n; i++) {
 		sonic_effect_cable(&s->rows, &info[i], ports[i].name, &ports[i].qos);
 		sonic_effect_pfcwd(&info[i], ports[i].name, &ports[i].qos);
@@ -932,7 +1202,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	struct sonic_ops ops;
 	char *patch = NULL, cp[96], cmd[160], why[400], why2[400], instead[RC_NOTE_LEN];
 	struct rc_err ignored = {0};
-	bool changing;
+	bool changing, sent = true;
 	int rc, n_ops = 0;
 
 	if (s->opts.dry_run)
@@ -951,14 +1221,17 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 			rc = rc_errf(err, EIO, "'%s': config save failed: %s", s->dev->name, why);
 		goto out;
 	}
-	rc = sonic_settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead, sizeof(instead),
-			  err);
+	/* No dry run ahead of the patch: `config apply-patch` validates the whole patch (YANG,
+	 * the field-operation validators) before its change applier runs, and says "Applying N
+	 * change(s)" only after that (sonic-utilities generic_config_updater/generic_updater.py,
+	 * PatchApplier.apply; sonic_gcu_run's `changing`), so a refusal there changed nothing,
+	 * as a dry run's would.  Only then is GCU asked, with dry runs, what it refuses and
+	 * whether a map can be re-bound instead (sonic_settle), and the settled patch sent. */
+	rc = render(s, &ops, &patch, &n_ops, err);
 	if (rc) {
 		rc_err_prefix(err, "nothing was sent");
 		goto out;
 	}
-	if (!patch)
-		goto out;
 	checkpoint_name(s, cp, sizeof(cp));
 	snprintf(cmd, sizeof(cmd), "sudo config checkpoint %s", cp);
 	rc = sonic_gcu(s, SONIC_GCU_CHECKPOINT, cmd, NULL, why, sizeof(why), err);
@@ -970,6 +1243,22 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 	rc = sonic_gcu_run(s, SONIC_GCU_APPLY, "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch,
 			   why, sizeof(why), &changing, err);
 	if (rc && !changing) {
+		free(patch);
+		patch = NULL;
+		rc = sonic_settle(s, w, n, &ops, &patch, &n_ops, why, sizeof(why), instead,
+				  sizeof(instead), err);
+		if (rc)
+			rc_err_prefix(err, "nothing was sent");
+		else if (patch)
+			rc = sonic_gcu_run(s, SONIC_GCU_APPLY,
+					   "sudo config apply-patch " GCU_PATCH_ON_STDIN, patch,
+					   why, sizeof(why), &changing, err);
+		else
+			sent = false; /* nothing is left to send */
+	}
+	if (rc && !changing && !patch) {
+		/* sonic_settle's error, nothing sent */
+	} else if (rc && !changing) {
 		rc = rc_errf(err, EIO,
 			     "GCU refused the patch (%d operation%s) before changing anything: %s",
 			     n_ops, n_ops == 1 ? "" : "s", why);
@@ -989,7 +1278,7 @@ static int sonic_apply(struct rc_session *s, const struct rc_port_write *w, size
 		    rc_errf(err, EIO,
 			    "the patch (%d operation%s) failed: %s; rolled back to checkpoint '%s'",
 			    n_ops, n_ops == 1 ? "" : "s", why, cp);
-	} else {
+	} else if (sent) {
 		/* persist what GCU changed in the running CONFIG_DB (a failure here leaves the
 		 * change in effect until a reload; verify will tell) */
 		if (sonic_saves(s))
@@ -1006,76 +1295,6 @@ out:
 
 /* ---- the driver ------------------------------------------------------------------------------ */
 
-typedef int (*table_parser)(const char *text, size_t len, const char *port, struct rc_counters *out,
-			    struct rc_err *err);
-
-/* The counter tables, sonic-utilities' pfcstat, wredstat, queuestat and pg-drop
- * (sonic_counters.c).  Only `show pfc counters` is required: a switch whose sonic-utilities
- * lacks another (or fails it) leaves those counters out, so diagnose has no marks or drops
- * there rather than zeros. */
-static const struct {
-	const char *cmd;
-	table_parser parse;
-	bool required;
-} counter_tables[] = {
-    {"show pfc counters", sonic_parse_pfc_counters, true},
-    {"show queue wredcounters", sonic_parse_wred_counters, false},
-    {"show queue counters", sonic_parse_queue_counters, false},
-    {"show priority-group drop counters", sonic_parse_pg_drops, false},
-};
-
-#define N_TABLES (sizeof(counter_tables) / sizeof(counter_tables[0]))
-
-/* The four tables on one command line, each between a marker line before it and one that
- * `&&` prints only when its command succeeded (the shell's `echo`, as the read's line):
- * res[t] holds table t's text, or nothing when its command failed (an optional one is then
- * left out, the required one fails the read, as when each had its own line). */
-static int fetch_tables_folded(struct rc_session *s, struct rc_ssh_result *res, struct rc_err *err)
-{
-	char cmd[512], begin[32], end[32];
-	struct rc_ssh_result all;
-	size_t o = 0;
-	int rc;
-
-	for (size_t t = 0; t < N_TABLES; t++)
-		o += (size_t)snprintf(
-		    cmd + o, sizeof(cmd) - o,
-		    "%secho @@rocectl-table%zu@@; %s && echo @@rocectl-table%zu-end@@",
-		    t ? "; " : "", t, counter_tables[t].cmd, t);
-	rc = sonic_ssh_run(s, cmd, NULL, 0, &all, err);
-	if (rc)
-		return rc;
-	for (size_t t = 0; !rc && t < N_TABLES; t++) {
-		size_t at, from, to;
-		const char *nl;
-
-		snprintf(begin, sizeof(begin), "@@rocectl-table%zu@@", t);
-		snprintf(end, sizeof(end), "@@rocectl-table%zu-end@@", t);
-		at = rc_switch_line_at(all.out, all.out_len, begin);
-		nl = at < all.out_len ? memchr(all.out + at, '\n', all.out_len - at) : NULL;
-		from = nl ? (size_t)(nl - all.out) + 1 : all.out_len;
-		to = from + rc_switch_line_at(all.out + from, all.out_len - from, end);
-		if (at == all.out_len || to == all.out_len) {
-			if (counter_tables[t].required)
-				rc =
-				    rc_errf(err, EIO, "'%s' on '%s' failed%s",
-					    counter_tables[t].cmd, s->dev->name,
-					    at == all.out_len ? " (its answer was cut short)" : "");
-			continue;
-		}
-		res[t].out = malloc(to - from + 1);
-		if (!res[t].out) {
-			rc = rc_errf(err, ENOMEM, "out of memory");
-			break;
-		}
-		memcpy(res[t].out, all.out + from, to - from);
-		res[t].out[to - from] = '\0';
-		res[t].out_len = to - from;
-	}
-	rc_ssh_result_free(&all);
-	return rc;
-}
-
 /* Each command's output (res[i].out NULL when an optional one failed), then every port's
  * counters from all of them, port by port. */
 static int sonic_counters(struct rc_session *s, const struct rc_port_state *ports, size_t n,
@@ -1087,8 +1306,14 @@ static int sonic_counters(struct rc_session *s, const struct rc_port_state *port
 	memset(res, 0, sizeof(res));
 	bool folded = !s->opts.tap && !s->opts.snapshot;
 
-	if (folded) /* one command line (fetch_tables_folded) */
+	if (s->counters_kept) { /* the read's own line printed them (fetch_config_read) */
+		rc = tables_split(s, s->counters_text, s->counters_len, res, err);
+		s->counters_kept = false;
+		free(s->counters_text);
+		s->counters_text = NULL;
+	} else if (folded) { /* one command line (fetch_tables_folded) */
 		rc = fetch_tables_folded(s, res, err);
+	}
 	for (size_t t = 0; !rc && !folded && t < N_TABLES; t++) {
 		struct rc_err e = {0};
 		bool req = counter_tables[t].required;
@@ -1188,6 +1413,7 @@ static void sonic_close(struct rc_session *s)
 	cJSON_Delete(s->startup);
 	rc_port_memo_free(&s->read);
 	rc_switch_lldp_drop(&s->lldp);
+	free(s->counters_text);
 	free(s);
 }
 

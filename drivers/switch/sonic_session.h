@@ -31,12 +31,18 @@ struct rc_session {
 	char reason[32][REASON_MAX]; /* why, per group bit */
 	unsigned seq;		     /* checkpoint names */
 	bool rows_read;
+	bool rows_dynamic;	/* a read saw the dynamic buffer model: no rows folded in */
 	struct sonic_rows rows; /* the SKU's lookup rows (n 0: unknown) */
 	bool read_once;		/* found_unsaved is set */
 	bool found_unsaved;	/* the first read: saved != running, or saved unreadable */
 	/* rc_run_opts.read_neighbors: the LLDP table (and the ports' aliases) the last read's
 	 * command line printed, handed over once by sonic_neighbors */
 	struct rc_switch_lldp lldp;
+	/* rc_run_opts.read_counters (verify --counters): the counter tables the last read's line
+	 * printed (sonic_counters hands them over once); NULL when none */
+	char *counters_text;
+	size_t counters_len;
+	bool counters_kept;
 };
 
 /* The bit number of a one-bit RC_F_* group. */

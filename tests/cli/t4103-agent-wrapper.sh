@@ -44,6 +44,14 @@ test_expect_success 'agent state --raw (rocectl capture) answers with what the r
 	refused "rocectl agent counters --raw"
 '
 
+test_expect_success 'agent state --counters (verify --counters) answers both in one' '
+	wrap "rocectl agent state --counters --interface eth0" >"$TMP/sc" &&
+	jq -e ".interfaces[0].qos and .counters.interfaces[0].interface == \"eth0\" and
+		(.counters.interfaces[0].counters | length > 0)" "$TMP/sc" >/dev/null &&
+	refused "rocectl agent counters --counters" &&
+	refused "rocectl agent write --counters"
+'
+
 test_expect_success 'agent counters --json answers' '
 	wrap "rocectl agent counters --json --interface eth0" >"$TMP/c" &&
 	test_must_contain "$TMP/c" "\"command\":\"counters\""

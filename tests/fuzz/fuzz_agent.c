@@ -2,7 +2,9 @@
 /* libFuzzer target: what a host's agent answers the controller (drivers/host/agent_ssh.c):
  * the transport's raw result (stdout that may be empty, NUL-laden, not UTF-8; stderr; any
  * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal
- * holds parsed by rc_port_qos_from_json (support/qos_json.c), and saved plans by
+ * holds parsed by rc_port_qos_from_json (support/qos_json.c), the counters in an accepted
+ * answer (`agent counters --json`'s, or `agent state --counters`'s "counters") by
+ * rc_agent_counters_parse, and saved plans by
  * rc_plan_load, and rendered desired states by rc_desired_load; none may crash on any input.
  * Accepted port states must survive a round trip unchanged. */
 #include <stddef.h>
@@ -34,9 +36,18 @@ static void fuzz_answer(const uint8_t *data, size_t size)
 	if (rc_agent_answer_parse("h", "rocectl agent state",
 				  size > 1 + split ? (const char *)data + 1 + split : NULL,
 				  size > 1 + split ? size - 1 - split : 0, (const char *)data + 1,
-				  split, status[data[0] & 7], &j, &err) == 0 &&
-	    !cJSON_IsObject(j))
-		abort();
+				  split, status[data[0] & 7], &j, &err) == 0) {
+		struct rc_counters c = {0};
+
+		if (!cJSON_IsObject(j))
+			abort();
+		rc_agent_counters_parse("h", j, &c, &err);
+		rc_counters_fini(&c);
+		c = (struct rc_counters){0};
+		rc_agent_counters_parse("h", cJSON_GetObjectItemCaseSensitive(j, "counters"), &c,
+					&err);
+		rc_counters_fini(&c);
+	}
 	cJSON_Delete(j);
 }
 

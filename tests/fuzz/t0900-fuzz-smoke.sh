@@ -15,6 +15,7 @@ for bin in "$BUILD_DIR"/fuzz/fuzz_*; do
 	fuzz_sonic) seeds="tests/data/sonic" ;;
 	fuzz_eos) seeds="tests/data/eos" ;;
 	fuzz_merge) seeds="tests/data/merge" ;;
+	fuzz_agent) seeds="tests/data/agent" ;;
 	*) seeds= ;;
 	esac
 	test_expect_success "$name survives 20000 generated inputs" '

@@ -6,11 +6,16 @@
 # than one per read.  What folds where: NVUE's `nv show` line carries the LLDP table
 # (drivers/switch/nvue.c, NVUE_LLDP_PREFIX); SONiC's `show runningconfiguration all` line
 # carries `show lldp table` and the saved configuration, its four counter tables share a
-# line (drivers/switch/sonic.c, FOLDED_CMD, fetch_tables_folded), and verify sends no GCU dry
-# run; a host's `rocectl agent state` answer carries lldpd's neighbours (cli/agent_remote.c).
-# Counted apart, by their command text: SONiC's pg_profile_lookup.ini (read once per
-# session, its path from the configuration the read returns) and the GCU dry runs that only
-# `plan --gcu-dry-run` sends.  EOS over SSH sends one CLI command per line, each view
+# line (drivers/switch/sonic.c, tables_part), the read's own under verify --counters, and
+# verify sends no GCU dry run; a host's `rocectl agent state` answer carries lldpd's
+# neighbours (cli/agent_remote.c),
+# and under `verify --counters` its counters too (`agent state --counters`).
+# SONiC's first read of a session also carries the SKU's pg_profile_lookup.ini, the switch
+# naming the directory itself (fetch_config_read); no line may read it alone.
+# Counted apart, by their command text: GCU's dry runs, which `verify` and `plan` never
+# send; `apply` sends one (a patch probing which lossless tables are live-changeable, in one
+# patch: drivers/switch/sonic.c probe_gates; the patch itself goes to `config apply-patch`
+# without a dry run ahead), `plan --gcu-dry-run` that one and its verdict on the plan's patch.  EOS over SSH sends one CLI command per line, each view
 # on its own (nothing public shows a real EOS running several from one exec request:
 # drivers/switch/eos.c ssh_fetch): its lines are counted exactly, so that a change shows.
 # The neighbours the folded reads return must still be the real ones (cabling right, a
@@ -64,9 +69,10 @@ lines() {
 		END { if (bad) { print "lines per device:" bad; exit 1 } }' "$LAB/topology" "$TMP/n"
 }
 
-# what is counted apart (above)
+# what is counted apart (above), and the lookup rows' line of old (a `cat` of its own)
 ROWS="pg_profile_lookup[.]ini\$"
 GCU="config apply-patch --dry-run"
+SONIC_ROWS="echo @@rocectl-rows@@; cat \"/usr/share/sonic/device/\$(sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' platform)/\$(sonic-db-cli CONFIG_DB HGET 'DEVICE_METADATA|localhost' hwsku)/pg_profile_lookup.ini\" && echo && echo @@rocectl-rows-end@@; "
 
 test_expect_success 'a small mixed lab, its sessions logged' '
 	"$LAB_CMD" up "$LAB" --hosts 2 --leaves 3 --spines 1 --platforms nvue,sonic,eos \
@@ -80,14 +86,15 @@ test_expect_success 'a small mixed lab, its sessions logged' '
 
 test_expect_success 'verify: one command line per device, no GCU dry run' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/v.json" &&
-	counts "$ROWS" >"$TMP/n" && lines 1 1 6 && ! grep -q "$GCU" "$TMP/log" &&
+	counts >"$TMP/n" && lines 1 1 6 && ! grep -q "$GCU" "$TMP/log" &&
+	! grep -q "$ROWS" "$TMP/log" &&
 	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
 	grep -qx "gpu001 1" "$TMP/n" && ! grep -q "|lldpcli" "$TMP/log" &&
 	grep "nv show interface lldp && echo @@rocectl-lldp-end@@; echo @@rocectl-qos@@; nv show qos -o json" \
 		"$TMP/log" >"$TMP/lines" && test "$(wc -l <"$TMP/lines")" = 2 &&
 	grep -c "show runningconfiguration all" "$TMP/log" >"$TMP/c" && test "$(cat "$TMP/c")" = 1 &&
 	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$3 }" "$LAB/topology") &&
-	grep -qx "$sonic|show lldp table && echo @@rocectl-lldp-end@@; echo @@rocectl-config@@; show runningconfiguration all && echo @@rocectl-startup@@; cat /etc/sonic/config_db.json" \
+	grep -Fqx "$sonic|show lldp table && echo @@rocectl-lldp-end@@; ${SONIC_ROWS}echo @@rocectl-config@@; show runningconfiguration all && echo @@rocectl-startup@@; cat /etc/sonic/config_db.json" \
 		"$TMP/log" &&
 	jq -e ".cabling.status == \"ok\" and .cabling.findings == [] and
 		.cabling.links_checked == 7 and (.cabling.unknown_devices | index(\"gpu001\"))" "$TMP/v.json" &&
@@ -148,11 +155,26 @@ test_expect_success 'the neighbours in the agent answer are checked: right, then
 		[\"gpu002:enp12s0np0\", \"gpu002:enp13s0np0\"]" "$TMP/h2.json"
 '
 
-# counters show only in the Prometheus output; the cabling's there too
-test_expect_success 'verify --counters: NVUE still one line, counters and cabling there' '
+# counters show only in the Prometheus output; the cabling's there too.  SONiC's four
+# counter tables ride on its read line (drivers/switch/sonic.c, tables_part); EOS sends its
+# three CLI commands
+test_expect_success 'verify --counters: one line a device, counters and cabling there' '
 	test_expect_code 2 rc verify -p "$POLICY" -i "$INV" --counters --format prometheus \
 		>"$TMP/vc.prom" &&
-	counts >"$TMP/n" && grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	counts >"$TMP/n" && lines 1 1 9 &&
+	sonic=$(awk "\$1 == \"switch\" && \$3 ~ /./ && \$5 == \"sonic\" { print \$3 }" "$LAB/topology") &&
+	grep "^$sonic|show lldp table && echo @@rocectl-lldp-end@@; " "$TMP/log" |
+		grep -q "echo @@rocectl-table0@@; show pfc counters && echo @@rocectl-table0-end@@; .*echo @@rocectl-table3-end@@; echo @@rocectl-config@@; " &&
+	name=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	grep -c "^rocectl_pfc_pause_frames_total{.*device=\"$name\"" "$TMP/vc.prom" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" -gt 0 &&
+	grep -qx "leaf01 1" "$TMP/n" && grep -qx "spine01 1" "$TMP/n" &&
+	grep -qx "gpu001 1" "$TMP/n" && grep -qx "gpu002 1" "$TMP/n" &&
+	! grep -q "|rocectl agent counters" "$TMP/log" &&
+	grep -c "|rocectl agent state --counters --interface" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 2 &&
+	grep -c "^rocectl_cnp_packets_total{.*device=\"gpu001\"" "$TMP/vc.prom" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" -gt 0 &&
 	! grep -q "|show lldp table\$" "$TMP/log" &&
 	grep -q "counters qos -o json && echo @@rocectl-counters-end@@; echo @@rocectl-qos@@; nv show qos" \
 		"$TMP/log" &&
@@ -160,6 +182,24 @@ test_expect_success 'verify --counters: NVUE still one line, counters and cablin
 	test "$(cat "$TMP/c")" -gt 0 &&
 	grep -qx "rocectl_cabling_problems 0" "$TMP/vc.prom" &&
 	grep -qx "rocectl_cabling_links_unknown 0" "$TMP/vc.prom"
+'
+
+# an agent older than `agent state --counters`: it refuses the option as rocectl refuses any
+# unknown one (cli/options.c), and the host is that error, naming the version, on one line
+test_expect_success 'verify --counters: an agent without --counters is named, one line' '
+	. "$LAB/lab.env" && mkdir -p "$RUN/override/gpu002" &&
+	chmod 755 "$RUN/override" "$RUN/override/gpu002" &&
+	printf "#!/bin/sh\nPATH=\${PATH#*:}\nfor a; do [ \"\$a\" != --counters ] || { echo \"rocectl: unknown option or missing value: '"'"'--counters'"'"'\" >&2; exit 64; }; done\nexec rocectl \"\$@\"\n" \
+		>"$RUN/override/gpu002/rocectl" && chmod 755 "$RUN/override/gpu002/rocectl" &&
+	{ rc verify -p "$POLICY" -i "$INV" --counters --format json >"$TMP/oc.json"
+		echo $? >"$TMP/oc.rc"; } &&
+	rm -r "$RUN/override/gpu002" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/oc.rc")" = 1 && grep -qx "gpu002 1" "$TMP/n" &&
+	grep -qx "gpu001 1" "$TMP/n" &&
+	jq -e ".devices[] | select(.device == \"gpu002\") | .error |
+		test(\"does not know .agent state --counters.*older than this controller.*install the same rocectl version\")" \
+		"$TMP/oc.json" >/dev/null &&
+	jq -e ".devices[] | select(.device == \"gpu001\") | .error == null" "$TMP/oc.json"
 '
 
 # The error itself (naming the device and the section) is checked by tests/unit/test_lldp.c;
@@ -187,11 +227,58 @@ test_expect_success 'a failing running-config read on the folded line is that de
 	echo "s/show runningconfiguration all/show runningconfiguration allx/" \
 		>"$SWRUN/rewrite" && chmod 644 "$SWRUN/rewrite" &&
 	{ rc verify -p "$POLICY" -i "$INV" --format json >"$TMP/rc.json"; echo $? >"$TMP/rc.rc"; } &&
-	rm -f "$SWRUN/rewrite" && counts "$ROWS" >"$TMP/n" &&
+	rm -f "$SWRUN/rewrite" && counts >"$TMP/n" && ! grep -q "$ROWS" "$TMP/log" &&
 	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
 	grep -qx "$sonic 1" "$TMP/n" && test "$(cat "$TMP/rc.rc")" = 1 &&
 	jq -e --arg d "$sonic" ".devices[] | select(.device == \$d) | .error |
 		test(\"show runningconfiguration all.* failed or was cut short\")" "$TMP/rc.json"
+'
+
+# rows_inv SWITCH LEN: the inventory, SWITCH with cable_rows 5m and 40m and its uplink LEN long
+rows_inv() {
+	awk -v s="$1" -v m="$2" '/platform: sonic/ { print; print "    cable_rows: [5m, 40m]"; next }
+		index($0, "a: \"" s ":") && /spine/ { sub(/cable_length: [0-9]+m/, "cable_length: " m) }
+		{ print }' "$INV" >"$LAB/rows.yaml"
+}
+
+# The rows on the read's line are the ones used: a link longer than the SKU file's last row
+# (500 m) is refused naming the file; the inventory's cable_rows (5m, 40m) are only the
+# fallback when the file cannot be read (the path made wrong on the switch: `cat` fails),
+# which then refuses a 50 m link the file would have rounded up to 60 m; one line each time
+test_expect_success 'SONiC: the lookup rows on the read'"'"'s line; unreadable, the fallback' '
+	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	rows_inv "$sonic" 600m && grep -q "cable_length: 600m" "$LAB/rows.yaml" &&
+	{ rc plan -p "$POLICY" -i "$LAB/rows.yaml" --limit "$sonic" >"$TMP/r1.txt"
+		echo $? >"$TMP/r1.rc"; } &&
+	counts >"$TMP/n" && grep -qx "$sonic 1" "$TMP/n" && ! grep -q "$ROWS" "$TMP/log" &&
+	test "$(cat "$TMP/r1.rc")" = 1 &&
+	grep -q "pg_profile_lookup.ini has no row for 400000 Mb/s at 600 m" "$TMP/r1.txt" &&
+	rows_inv "$sonic" 50m && test_expect_code 2 rc plan -p "$POLICY" -i "$LAB/rows.yaml" \
+		--limit "$sonic" >"$TMP/r2.txt" && ! grep -q "has no row" "$TMP/r2.txt" &&
+	counts >"$TMP/n" && grep -qx "$sonic 1" "$TMP/n" &&
+	echo "s/pg_profile_lookup[.]ini/pg_profile_lookupx.ini/" >"$SWRUN/rewrite" &&
+	chmod 644 "$SWRUN/rewrite" &&
+	{ rc plan -p "$POLICY" -i "$LAB/rows.yaml" --limit "$sonic" >"$TMP/r3.txt"
+		echo $? >"$TMP/r3.rc"; } &&
+	rm -f "$SWRUN/rewrite" && counts >"$TMP/n" &&
+	test "$(cat "$TMP/r3.rc")" = 1 && grep -qx "$sonic 1" "$TMP/n" &&
+	grep -q "the inventory.s cable_rows has no row for 400000 Mb/s at 50 m" "$TMP/r3.txt"
+'
+
+# a section where the line did not put it (here: the rows' marker never printed) is that
+# device's error naming it, never a silent default
+test_expect_success 'SONiC: the read'"'"'s answer without its lookup-rows section is an error' '
+	SWRUN=$(sed -n "s/^RUN=//p" "$LAB/switchsim/lab.env") &&
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	echo "s/echo @@rocectl-rows@@/echo @@rocectl-rowz@@/" >"$SWRUN/rewrite" &&
+	chmod 644 "$SWRUN/rewrite" &&
+	{ rc verify -p "$POLICY" -i "$INV" --limit "$sonic" --format json >"$TMP/nr.json"
+		echo $? >"$TMP/nr.rc"; } &&
+	rm -f "$SWRUN/rewrite" && counts >"$TMP/n" && grep -qx "$sonic 1" "$TMP/n" &&
+	test "$(cat "$TMP/nr.rc")" = 1 &&
+	jq -e --arg d "$sonic" ".devices[] | select(.device == \$d) | .error |
+		test(\"no lookup-rows section .no .@@rocectl-rows@@. line\")" "$TMP/nr.json"
 '
 
 test_expect_success 'a swapped cable is still found from the folded read' '
@@ -205,14 +292,18 @@ test_expect_success 'a swapped cable is still found from the folded read' '
 
 test_expect_success 'plan: one command line per device, no GCU dry run unless asked' '
 	test_expect_code 2 rc plan -p "$POLICY" -i "$INV" >"$TMP/plan.txt" &&
-	counts "$ROWS" >"$TMP/n" && lines 1 1 5 && ! grep -q "$GCU" "$TMP/log" &&
+	counts >"$TMP/n" && lines 1 1 5 && ! grep -q "$GCU" "$TMP/log" &&
+	! grep -q "$ROWS" "$TMP/log" &&
 	grep -qx "gpu001 1" "$TMP/n" && grep -qx "leaf01 1" "$TMP/n" &&
 	grep -q "GCU dry run not asked" "$TMP/plan.txt"
 '
 
-test_expect_success 'plan --gcu-dry-run: GCU asked, the reads still one line' '
+test_expect_success 'plan --gcu-dry-run: GCU asked twice, the reads still one line' '
 	test_expect_code 2 rc plan --gcu-dry-run -p "$POLICY" -i "$INV" >"$TMP/plan2.txt" &&
-	counts "$ROWS|$GCU" >"$TMP/n" && lines 1 1 5 && grep -q "$GCU" "$TMP/log" &&
+	counts "$GCU" >"$TMP/n" && lines 1 1 5 &&
+	grep -c "|sudo config apply-patch --dry-run" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 2 &&
+	! grep -q "$ROWS" "$TMP/log" &&
 	grep -q "GCU dry run: the patch" "$TMP/plan2.txt"
 '
 
@@ -229,6 +320,22 @@ test_expect_success 'diagnose: one command line per device and sample' '
 	rc diagnose -p "$POLICY" -i "$INV" --interval 300ms >"$TMP/d.txt" 2>&1 ||
 		test $? = 2 &&
 	counts >"$TMP/n" && lines 2 2 6
+'
+
+# apply last (it changes the lab): the SONiC switch's one read line, then ONE GCU dry run
+# (the live-change probes, one patch), then the checkpoint, the patch, the save and the
+# checkpoint's deletion; a second dry run would be a regression
+test_expect_success 'apply: one GCU dry run on the SONiC switch' '
+	sonic=$(awk "\$1 == \"switch\" && \$5 == \"sonic\" { print \$2 }" "$LAB/topology") &&
+	J="$LAB/journal" && mkdir -p "$J" &&
+	rc apply -p "$POLICY" -i "$INV" --limit "$sonic" -J "$J" >"$TMP/apply.txt" 2>&1 &&
+	counts >"$TMP/n" &&
+	grep -c "|sudo config apply-patch --dry-run" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 1 &&
+	grep -c "|sudo config apply-patch /dev/stdin\$" "$TMP/log" >"$TMP/c" &&
+	test "$(cat "$TMP/c")" = 1 &&
+	{ rc verify -p "$POLICY" -i "$INV" --limit "$sonic" >"$TMP/av.txt"; true; } &&
+	grep -q "^in sync: 1 switch $sonic\$" "$TMP/av.txt"
 '
 
 test_done

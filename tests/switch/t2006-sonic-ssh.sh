@@ -148,12 +148,14 @@ test_expect_success 'reject-next mid-apply: exit 1, rolled back to the checkpoin
 	test "$(on sonic1 "sudo config list-checkpoints" | tr -d " \n")" = "[]"
 '
 
-# apply's read is 5 commands (the CONFIG_DB with the startup configuration on its line, GCU
-# dry runs asking which lossless tables are live-changeable: PFC, cable length, watchdog,
-# then the SKU's pg_profile_lookup.ini); then GCU's dry run of the patch (sonic_settle),
-# `config checkpoint` and `config apply-patch`, the 8th, which is dropped.
+# The simulator counts the commands of a line (its shell's built-in `echo` aside): apply's
+# read is 5 (one line: the two `sonic-db-cli CONFIG_DB HGET` naming the SKU directory, the
+# `cat` of its pg_profile_lookup.ini, the CONFIG_DB, the startup configuration), then ONE GCU
+# dry run asking which lossless tables are live-changeable (PFC, cable length, watchdog in
+# one patch); then `config checkpoint` and `config apply-patch` (no dry run of the patch
+# ahead of it: apply-patch validates before it changes anything), the 8th, which is dropped.
 test_expect_success 'a dropped connection mid-apply: rolled back over a new session' '
-	sim fault "$LAB" sonic1 drop-after 8 &&
+	sim fault "$LAB" sonic1 drop-after 7 &&
 	{ rc apply -p "$P" -i "$I" --limit sonic1 -J "$J" >"$TMP/drop" 2>&1; st=$?; } ;
 	test "$st" = 1 &&
 	test_must_contain "$TMP/drop" "config apply-patch /dev/stdin. on .sonic1. failed" &&

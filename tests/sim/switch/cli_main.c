@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sim.h"
@@ -294,13 +295,55 @@ static int run_cli_lines(struct cli *cli, const char *text)
 	return rc;
 }
 
+static int run_sh(struct cli *cli, const char *line);
+
+/* "$(cmd)": cmd runs in a subshell (a child, as sh forks one) whose stdout is captured. */
+static void subst(void *arg, const char *line, struct sbuf *out)
+{
+	struct cli *cli = arg;
+	int fd[2], st;
+	char buf[4096];
+	ssize_t r;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe(fd) < 0 || (pid = fork()) < 0)
+		abort();
+	if (!pid) {
+		close(fd[0]);
+		if (dup2(fd[1], STDOUT_FILENO) < 0)
+			_exit(126);
+		close(fd[1]);
+		st = run_sh(cli, line);
+		fflush(stdout);
+		_exit(st & 0xff);
+	}
+	close(fd[1]);
+	while ((r = read(fd[0], buf, sizeof(buf))) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		sb_addn(out, buf, (size_t)r);
+	}
+	close(fd[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}
+
 static int run_line(struct cli *cli, const char *line)
 {
-	struct sh_cmd *cmds;
-	char err[SIM_ERR_MAX];
 	device_latency(cli, line);
 	if (cli->line_mode)
 		return run_cli_lines(cli, line);
+	return run_sh(cli, line);
+}
+
+static int run_sh(struct cli *cli, const char *line)
+{
+	struct sh_cmd *cmds;
+	char err[SIM_ERR_MAX];
 	int n = sh_split(line, &cmds, err, sizeof(err));
 	if (n < 0) {
 		fprintf(stderr, "-sh: 1: %s\n", err);
@@ -312,8 +355,10 @@ static int run_line(struct cli *cli, const char *line)
 		/* && and || are left-associative with equal precedence; a skipped command
 		 * keeps the previous status, as in sh */
 		if (prev == SH_SEQ || prev == SH_END || (prev == SH_AND && rc == 0) ||
-		    (prev == SH_OR && rc != 0))
+		    (prev == SH_OR && rc != 0)) {
+			sh_expand(cmds[i].argc, cmds[i].argv, subst, cli);
 			rc = run_command(cli, cmds[i].argc, cmds[i].argv);
+		}
 		prev = cmds[i].link;
 		fflush(stdout);
 		fflush(stderr);

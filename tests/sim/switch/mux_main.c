@@ -326,6 +326,28 @@ static int run_cli_lines(struct run *r, const char *text)
 	return rc;
 }
 
+static int run_line(struct run *r, const char *line);
+
+/* "$(cmd)": cmd's stdout captured; an `exit` in it ends only that subshell. */
+static void subst(void *arg, const char *line, struct sbuf *out)
+{
+	struct run *r = arg;
+	FILE *saved = r->out;
+	bool quit = r->quit;
+	char *buf = NULL;
+	size_t len = 0;
+
+	r->out = open_memstream(&buf, &len);
+	if (!r->out)
+		abort();
+	run_line(r, line);
+	fclose(r->out);
+	r->out = saved;
+	r->quit = quit;
+	sb_addn(out, buf, len);
+	free(buf);
+}
+
 static int run_line(struct run *r, const char *line)
 {
 	struct sh_cmd *cmds;
@@ -342,8 +364,10 @@ static int run_line(struct run *r, const char *line)
 	enum sh_link prev = SH_SEQ;
 	for (int i = 0; i < n && !r->quit && !r->stopped; i++) {
 		if (prev == SH_SEQ || prev == SH_END || (prev == SH_AND && rc == 0) ||
-		    (prev == SH_OR && rc != 0))
+		    (prev == SH_OR && rc != 0)) {
+			sh_expand(cmds[i].argc, cmds[i].argv, subst, r);
 			rc = run_command(r, cmds[i].argc, cmds[i].argv);
+		}
 		prev = cmds[i].link;
 	}
 	sh_free(cmds, n);

@@ -65,6 +65,13 @@ struct sh_cmd {
  * comments) into commands.  Returns the number of commands or -1 with err filled. */
 int sh_split(const char *line, struct sh_cmd **cmds, char *err, size_t errlen);
 void sh_free(struct sh_cmd *cmds, int n);
+/* A command substitution inside double quotes, "$(cmd)" (POSIX sh 2.6.3), is kept in its
+ * word between these two bytes, which no command line of the simulators holds; sh_expand
+ * replaces each with what `run` printed for cmd, its trailing newlines dropped. */
+#define SH_SUBST_BEGIN '\x01'
+#define SH_SUBST_END   '\x02'
+typedef void (*sh_subst_fn)(void *arg, const char *line, struct sbuf *out);
+int sh_expand(int argc, char **argv, sh_subst_fn run, void *arg);
 
 bool is_uint(const char *s);
 /* Parse "0-3,5" into ids (lo..hi); returns count or -1. */

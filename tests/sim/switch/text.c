@@ -324,6 +324,10 @@ int sh_split(const char *line, struct sh_cmd **cmds, char *err, size_t errlen)
 	const char *p = line;
 
 	*cmds = NULL;
+	if (strchr(line, SH_SUBST_BEGIN) || strchr(line, SH_SUBST_END)) {
+		snprintf(err, errlen, "unsupported control character in the command line");
+		return -1;
+	}
 	sb_init(&cur);
 	for (;;) {
 		char c = *p;
@@ -381,9 +385,36 @@ int sh_split(const char *line, struct sh_cmd **cmds, char *err, size_t errlen)
 		} else if (c == '"') {
 			p++;
 			while (*p && *p != '"') {
-				if (*p == '\\' && p[1] && strchr("\"\\$`\n", p[1]))
+				if (*p == '\\' && p[1] && strchr("\"\\$`\n", p[1])) {
 					p++;
-				else if (*p == '$' || *p == '`') {
+				} else if (*p == '$' && p[1] == '(') {
+					/* "$(cmd)": kept between SH_SUBST_BEGIN and SH_SUBST_END,
+					 * run by sh_expand; cmd's own quotes end at its ')' */
+					const char *q = p + 2;
+					int depth = 1;
+					char quote = 0;
+					for (; *q && depth; q++) {
+						if (quote) {
+							quote = *q == quote ? 0 : quote;
+						} else if (*q == '\'' || *q == '"') {
+							quote = *q;
+						} else if (*q == '(') {
+							depth++;
+						} else if (*q == ')') {
+							depth--;
+						}
+					}
+					if (depth) {
+						snprintf(err, errlen,
+							 "unterminated command substitution");
+						goto fail;
+					}
+					sb_addc(&cur, SH_SUBST_BEGIN);
+					sb_addn(&cur, p + 2, (size_t)(q - 1 - (p + 2)));
+					sb_addc(&cur, SH_SUBST_END);
+					p = q;
+					continue;
+				} else if (*p == '$' || *p == '`') {
 					snprintf(err, errlen, "unsupported shell syntax '%c'", *p);
 					goto fail;
 				}
@@ -424,6 +455,46 @@ fail:
 	sh_free(*cmds, n);
 	*cmds = NULL;
 	return -1;
+}
+
+int sh_expand(int argc, char **argv, sh_subst_fn run, void *arg)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *b;
+		struct sbuf w;
+
+		if (!strchr(a, SH_SUBST_BEGIN))
+			continue;
+		sb_init(&w);
+		while ((b = strchr(a, SH_SUBST_BEGIN))) {
+			const char *e = strchr(b, SH_SUBST_END);
+			struct sbuf out;
+			char *inner;
+
+			if (!e)
+				abort(); /* sh_split always closes what it opens */
+			sb_addn(&w, a, (size_t)(b - a));
+			inner = strndup(b + 1, (size_t)(e - b - 1));
+			if (!inner)
+				abort();
+			sb_init(&out);
+			run(arg, inner, &out);
+			free(inner);
+			/* sh drops the trailing newlines of what the command printed */
+			while (out.len && sb_str(&out)[out.len - 1] == '\n')
+				out.len--;
+			sb_addn(&w, sb_str(&out), out.len);
+			sb_free(&out);
+			a = e + 1;
+		}
+		sb_addn(&w, a, strlen(a));
+		free(argv[i]);
+		argv[i] = strdup(sb_str(&w));
+		sb_free(&w);
+		if (!argv[i])
+			abort();
+	}
+	return 0;
 }
 
 void sh_free(struct sh_cmd *cmds, int n)
