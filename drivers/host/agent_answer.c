@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agent_answer.h"
+#include "rocectl/util.h"
 
 /* RFC 3629 UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF.  cJSON
  * copies bytes through; a report or journal must not carry invalid text onwards. */
@@ -163,6 +164,68 @@ int rc_agent_counters_parse(const char *device, const cJSON *doc, struct rc_coun
 				cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "is_drop"))))
 				return rc_errf(err, ENOMEM, "out of memory");
 		}
+	}
+	return 0;
+}
+
+/* A name from the host's neighbour list: as lldpd.c accepts one (fits, no blanks or
+ * control bytes). */
+static bool lldp_name_ok(const char *v)
+{
+	if (!v || !v[0] || strlen(v) >= RC_NAME_MAX)
+		return false;
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
+int rc_agent_lldp_parse(const char *device, const cJSON *answer, struct rc_neighbors *out,
+			struct rc_err *err)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(answer, "lldp"), *e;
+	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "status"));
+	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "error"));
+	char why[160];
+
+	if (msg) /* the host's text: printable ASCII, bounded */
+		rc_clean_text(msg, strlen(msg), why, sizeof(why));
+	if (!l) {
+		const char *v = cJSON_GetStringValue(
+		    cJSON_GetObjectItemCaseSensitive(answer, "rocectl_version"));
+
+		rc_clean_text(v ? v : "unknown", v ? strlen(v) : 7, why, sizeof(why));
+		return rc_errf(err, EPROTO,
+			       "'%s': LLDP unknown: the agent (rocectl %s) sends no LLDP "
+			       "neighbours in its answer, as agents older than this controller "
+			       "(rocectl %s) do; install the same rocectl version on the host",
+			       device, why, ROCECTL_VERSION);
+	}
+	if (status && !strcmp(status, "no-agent"))
+		return rc_errf(err, ENOENT, "'%s': %s", device,
+			       msg ? why : "no LLDP agent answers");
+	if (!status || strcmp(status, "ok"))
+		return rc_errf(err, EIO, "'%s': LLDP unreadable: %s", device,
+			       msg ? why : "the agent's \"lldp\" answer has no status \"ok\"");
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(l, "neighbors")))
+		return rc_errf(err, EPROTO,
+			       "'%s': LLDP unreadable: the agent's \"lldp\" answer has no "
+			       "neighbour list",
+			       device);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l, "neighbors"))
+	{
+		const char *port =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
+		const char *sys =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "system_name"));
+		const char *pid =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "port_id"));
+
+		/* the limits of lldpd.c's own reading (names that fit, no blanks) */
+		if (!lldp_name_ok(port) || !lldp_name_ok(sys) || !lldp_name_ok(pid))
+			continue;
+		if (rc_neighbors_add(out, port, sys, pid))
+			return rc_errf(err, ENOMEM, "out of memory");
 	}
 	return 0;
 }

@@ -41,5 +41,12 @@ int rc_agent_protocol_check(const char *device, const cJSON *answer, struct rc_e
  * device; -ENOMEM. */
 int rc_agent_counters_parse(const char *device, const cJSON *doc, struct rc_counters *out,
 			    struct rc_err *err);
+/* The "lldp" key of an `agent state` answer ({"status":"ok","neighbors":[{"interface",
+ * "system_name","port_id"}]} | {"status":"no-agent"|...,"error":MSG}) into `out` (which
+ * the caller finishes, also on error): 0; a missing key is an agent older than it
+ * (-EPROTO naming the host and both versions), "no-agent" -ENOENT, any other status -EIO,
+ * no neighbour list -EPROTO; a neighbour whose names lldpd.c would refuse is skipped. */
+int rc_agent_lldp_parse(const char *device, const cJSON *answer, struct rc_neighbors *out,
+			struct rc_err *err);
 
 #endif

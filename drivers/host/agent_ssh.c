@@ -205,76 +205,14 @@ static const cJSON *find_interface(const cJSON *arr, const char *name)
 	return NULL;
 }
 
-/* A name from the host's neighbour list: as lldpd.c accepts one (fits, no blanks or
- * control bytes). */
-static bool lldp_name_ok(const char *v)
-{
-	if (!v || !v[0] || strlen(v) >= RC_NAME_MAX)
-		return false;
-	for (const char *c = v; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == 0x7f)
-			return false;
-	return true;
-}
-
-/* The "lldp" key of an `agent state` answer into the session (fold_lldp).  Its absence is
- * an agent older than the key: said so, as an error of this host's cabling, never as a
- * host without neighbours. */
+/* The "lldp" key of an `agent state` answer into the session (fold_lldp); what it says is
+ * judged by rc_agent_lldp_parse (agent_answer.c). */
 static void keep_lldp(struct rc_session *s, const cJSON *answer)
 {
-	const cJSON *l = cJSON_GetObjectItemCaseSensitive(answer, "lldp"), *e;
-	const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "status"));
-	const char *msg = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "error"));
-	char why[160];
-
 	rc_neighbors_fini(&s->lldp);
 	memset(&s->lldp_err, 0, sizeof(s->lldp_err));
 	s->lldp_kept = true;
-	s->lldp_rc = 0;
-	if (msg) /* the host's text: printable ASCII, bounded */
-		rc_clean_text(msg, strlen(msg), why, sizeof(why));
-	if (!l) {
-		const char *v = cJSON_GetStringValue(
-		    cJSON_GetObjectItemCaseSensitive(answer, "rocectl_version"));
-
-		rc_clean_text(v ? v : "unknown", v ? strlen(v) : 7, why, sizeof(why));
-		s->lldp_rc =
-		    rc_errf(&s->lldp_err, EPROTO,
-			    "'%s': LLDP unknown: the agent (rocectl %s) sends no LLDP "
-			    "neighbours in its answer, as agents older than this controller "
-			    "(rocectl %s) do; install the same rocectl version on the host",
-			    s->dev->name, why, ROCECTL_VERSION);
-	} else if (status && !strcmp(status, "no-agent")) {
-		s->lldp_rc = rc_errf(&s->lldp_err, ENOENT, "'%s': %s", s->dev->name,
-				     msg ? why : "no LLDP agent answers");
-	} else if (!status || strcmp(status, "ok")) {
-		s->lldp_rc =
-		    rc_errf(&s->lldp_err, EIO, "'%s': LLDP unreadable: %s", s->dev->name,
-			    msg ? why : "the agent's \"lldp\" answer has no status \"ok\"");
-	} else {
-		cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(l, "neighbors"))
-		{
-			const char *port =
-			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "interface"));
-			const char *sys = cJSON_GetStringValue(
-			    cJSON_GetObjectItemCaseSensitive(e, "system_name"));
-			const char *pid =
-			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "port_id"));
-
-			/* the limits of lldpd.c's own reading (names that fit, no blanks) */
-			if (!lldp_name_ok(port) || !lldp_name_ok(sys) || !lldp_name_ok(pid))
-				continue;
-			if (rc_neighbors_add(&s->lldp, port, sys, pid)) {
-				s->lldp_rc = rc_errf(&s->lldp_err, ENOMEM, "out of memory");
-				break;
-			}
-		}
-		if (!s->lldp_rc && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(l, "neighbors")))
-			s->lldp_rc = rc_errf(&s->lldp_err, EPROTO,
-					     "'%s': LLDP unreadable: the agent's \"lldp\" answer "
-					     "has no neighbour list",
-					     s->dev->name);
-	}
+	s->lldp_rc = rc_agent_lldp_parse(s->dev->name, answer, &s->lldp, &s->lldp_err);
 }
 
 /* The "counters" object of an `agent state --counters` answer into the session. */

@@ -4,7 +4,7 @@
  * exit status) judged by rc_agent_answer_parse, then the state in it and what a journal
  * holds parsed by rc_port_qos_from_json (support/qos_json.c), the counters in an accepted
  * answer (`agent counters --json`'s, or `agent state --counters`'s "counters") by
- * rc_agent_counters_parse, and saved plans by
+ * rc_agent_counters_parse, its LLDP neighbours by rc_agent_lldp_parse, and saved plans by
  * rc_plan_load, and rendered desired states by rc_desired_load; none may crash on any input.
  * Accepted port states must survive a round trip unchanged. */
 #include <stddef.h>
@@ -38,6 +38,7 @@ static void fuzz_answer(const uint8_t *data, size_t size)
 				  size > 1 + split ? size - 1 - split : 0, (const char *)data + 1,
 				  split, status[data[0] & 7], &j, &err) == 0) {
 		struct rc_counters c = {0};
+		struct rc_neighbors nb;
 
 		if (!cJSON_IsObject(j))
 			abort();
@@ -47,6 +48,9 @@ static void fuzz_answer(const uint8_t *data, size_t size)
 		rc_agent_counters_parse("h", cJSON_GetObjectItemCaseSensitive(j, "counters"), &c,
 					&err);
 		rc_counters_fini(&c);
+		nb = (struct rc_neighbors){0};
+		rc_agent_lldp_parse("h", j, &nb, &err);
+		rc_neighbors_fini(&nb);
 	}
 	cJSON_Delete(j);
 }

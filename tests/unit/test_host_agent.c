@@ -117,6 +117,56 @@ static void an_object_is_accepted_whatever_the_exit(void **state)
 	assert_int_equal(judge(ok, strlen(ok), NULL, 1, &e), 0);
 }
 
+/* The "lldp" key of `agent state`: each way it can say something, and names lldpd.c would
+ * refuse skipped, never taken as a neighbour. */
+static int lldp_of(const char *answer, struct rc_neighbors *nb, struct rc_err *e)
+{
+	cJSON *j = cJSON_Parse(answer);
+	int rc;
+
+	assert_non_null(j);
+	*nb = (struct rc_neighbors){0};
+	rc = rc_agent_lldp_parse("h1", j, nb, e);
+	cJSON_Delete(j);
+	return rc;
+}
+
+static void lldp_answers(void **unused)
+{
+	struct rc_neighbors nb;
+	struct rc_err e = {0};
+
+	(void)unused;
+	assert_int_equal(lldp_of("{\"rocectl_version\":\"0.0.9\"}", &nb, &e), -EPROTO);
+	assert_non_null(strstr(e.msg, "rocectl 0.0.9"));
+	assert_non_null(strstr(e.msg, "older"));
+	rc_neighbors_fini(&nb);
+	assert_int_equal(
+	    lldp_of("{\"lldp\":{\"status\":\"no-agent\",\"error\":\"no lldpd\"}}", &nb, &e),
+	    -ENOENT);
+	assert_non_null(strstr(e.msg, "'h1': no lldpd"));
+	rc_neighbors_fini(&nb);
+	assert_int_equal(lldp_of("{\"lldp\":{\"status\":\"error\"}}", &nb, &e), -EIO);
+	rc_neighbors_fini(&nb);
+	assert_int_equal(lldp_of("{\"lldp\":{\"status\":\"ok\",\"neighbors\":{}}}", &nb, &e),
+			 -EPROTO);
+	assert_non_null(strstr(e.msg, "no neighbour list"));
+	rc_neighbors_fini(&nb);
+	assert_int_equal(
+	    lldp_of("{\"lldp\":{\"status\":\"ok\",\"neighbors\":["
+		    "{\"interface\":\"eth0\",\"system_name\":\"leaf01\",\"port_id\":\"swp1\"},"
+		    "{\"interface\":\"eth1\",\"system_name\":\"leaf 02\",\"port_id\":\"swp1\"},"
+		    "{\"interface\":\"eth2\",\"system_name\":\"leaf03\"},"
+		    "{\"interface\":3,\"system_name\":\"leaf04\",\"port_id\":\"swp1\"}]}}",
+		    &nb, &e),
+	    0);
+	assert_int_equal(nb.n, 1);
+	assert_string_equal(nb.v[0].port, "eth0");
+	assert_string_equal(nb.v[0].device, "leaf01");
+	assert_string_equal(nb.v[0].remote_port, "swp1");
+	rc_neighbors_fini(&nb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +175,7 @@ int main(void)
 	    cmocka_unit_test(truncated_nul_and_non_utf8_are_errors),
 	    cmocka_unit_test(huge_is_capped),
 	    cmocka_unit_test(an_object_is_accepted_whatever_the_exit),
+	    cmocka_unit_test(lldp_answers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
