@@ -24,9 +24,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stddef.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +198,101 @@ static long latency_ms(const struct mux *m, const char *line)
 	return ms;
 }
 
+/* ---- cJSON's memory while a switch command runs: an arena ----
+ *
+ * A command parses the switch's state (~32 KB of JSON for NVUE, ~1,500 nodes, a malloc or
+ * two each), builds views of it and frees it all at the end: glibc's malloc and free were a
+ * third of the simulator's CPU in a switch read (perf, switchsim-mux).  While run_switch
+ * runs, cJSON's allocations (cJSON_InitHooks, cJSON.h) come from blocks reused from one
+ * command to the next, and its frees of them do nothing; what cJSON allocated outside a run
+ * is malloc's, and freed by free, wherever it is freed.  Nothing allocated in a run may
+ * outlive it: the state is freed by run_done, the login's state (EOS modes) is copied out
+ * (run_switch), and cJSON_Print's strings are freed with cJSON_free. */
+#define ARENA_BLOCK (256 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+static struct {
+	struct arena_block *first, *cur;
+	bool on;
+} arena;
+
+static void *arena_malloc(size_t n)
+{
+	if (!arena.on)
+		return malloc(n);
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	for (struct arena_block *b = arena.cur; b; b = b->next) {
+		if (b->size - b->used >= n) {
+			void *p = (char *)b->data + b->used;
+			b->used += n;
+			arena.cur = b;
+			return p;
+		}
+		if (b->next)
+			b->next->used = 0; /* a block after the current one is free again */
+	}
+	size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+	struct arena_block *b = malloc(sizeof(*b) + size);
+	if (!b)
+		return NULL;
+	*b = (struct arena_block){.size = size, .used = n};
+	if (arena.cur) {
+		b->next = arena.cur->next;
+		arena.cur->next = b;
+	} else {
+		arena.first = b;
+	}
+	arena.cur = b;
+	return b->data;
+}
+
+static bool arena_owns(const void *p)
+{
+	for (const struct arena_block *b = arena.first; b; b = b->next)
+		if ((const char *)p >= (const char *)b->data &&
+		    (const char *)p < (const char *)b->data + b->size)
+			return true;
+	return false;
+}
+
+static void arena_free(void *p)
+{
+	if (p && !arena_owns(p))
+		free(p);
+}
+
+static void arena_begin(void)
+{
+	if (arena.first)
+		arena.first->used = 0;
+	arena.cur = arena.first;
+	arena.on = true;
+}
+
+/* The blocks are kept for the next command, up to 4 MB of them (one command's worth). */
+static void arena_end(void)
+{
+	size_t kept = 0;
+	arena.on = false;
+	for (struct arena_block **p = &arena.first; *p;) {
+		struct arena_block *b = *p;
+		b->used = 0;
+		if (kept + b->size > 4u << 20) {
+			*p = b->next;
+			free(b);
+			continue;
+		}
+		kept += b->size;
+		p = &b->next;
+	}
+	arena.cur = arena.first;
+}
+
 /* ---- running switch commands in-process (the logic of cli_main.c, output to memory) ---- */
 
 struct run {
@@ -350,17 +447,34 @@ static int run_line(struct run *r, const char *line)
 	return rc;
 }
 
+/* A command's stdout and stderr write straight into the channel's output buffers
+ * (fopencookie(3)): open_memstream's copy, and its realloc to the exact size at fclose, were
+ * ~50 us of a switch read's lab CPU (perf, 10,000-switch bench). */
+static ssize_t sb_cookie_write(void *cookie, const char *buf, size_t n)
+{
+	sb_addn(cookie, buf, n);
+	return (ssize_t)n;
+}
+
+static FILE *sb_stream(struct sbuf *sb)
+{
+	static const cookie_io_functions_t io = {.write = sb_cookie_write};
+	return fopencookie(sb, "w", io);
+}
+
 /* The whole command of a channel: the exec line, or (a shell) every line of stdin. */
 static void run_switch(struct chan *c)
 {
 	struct mux *m = c->conn->mux;
 	struct run r = {.m = m, .c = c, .line_mode = !strcmp(m->kind, "eos")};
-	char *obuf = NULL, *ebuf = NULL;
-	size_t olen = 0, elen = 0;
+	static char none[1];
 
-	r.in = c->in.len ? fmemopen(c->in.buf, c->in.len, "r") : fopen("/dev/null", "r");
-	r.out = open_memstream(&obuf, &olen);
-	r.err = open_memstream(&ebuf, &elen);
+	/* no input: zero bytes, an immediate EOF (glibc's fmemopen takes a size of 0), not an
+	 * open of /dev/null per command */
+	arena_begin();
+	r.in = c->in.len ? fmemopen(c->in.buf, c->in.len, "r") : fmemopen(none, 0, "r");
+	r.out = sb_stream(&c->out[0]);
+	r.err = sb_stream(&c->out[1]);
 	if (!r.in || !r.out || !r.err)
 		abort();
 	if (c->cmd) {
@@ -388,10 +502,16 @@ static void run_switch(struct chan *c)
 	fclose(r.in);
 	fclose(r.out);
 	fclose(r.err);
-	sb_addn(&c->out[0], obuf, olen);
-	sb_addn(&c->out[1], ebuf, elen);
-	free(obuf);
-	free(ebuf);
+	/* the login's state may hold nodes of this run: a copy of it outside the arena */
+	arena.on = false;
+	if (c->login) {
+		cJSON *login = cJSON_Duplicate(c->login, true);
+		if (!login)
+			abort();
+		cJSON_Delete(c->login);
+		c->login = login;
+	}
+	arena_end();
 	m->commands++;
 }
 
@@ -911,6 +1031,17 @@ static void conn_pump(struct conn *k)
 	}
 }
 
+/* TCP_CORK (tcp(7)) while libssh answers one event: what it writes then, packet by packet
+ * (the key exchange's reply and NEWKEYS; a command's output, exit status, EOF and close),
+ * leaves in as few segments as fit instead of one each, and on loopback every segment is
+ * also the receiving side's work on this CPU.  Uncorked before the loop waits again, so
+ * nothing is held back. */
+static void cork(struct conn *k, int on)
+{
+	if (k->s)
+		setsockopt(k->src.fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
+}
+
 static void conn_event(struct conn *k)
 {
 	if (!k->s)
@@ -934,14 +1065,15 @@ static void conn_event(struct conn *k)
 	conn_pump(k);
 }
 
-static void accept_one(struct mux *m, int lfd)
+/* false when the listener has nothing more to accept */
+static bool accept_one(struct mux *m, int lfd)
 {
 	struct sockaddr_in local, peer;
 	socklen_t ll = sizeof(local), pl = sizeof(peer);
 	char err[SIM_ERR_MAX], pa[INET_ADDRSTRLEN];
 	int fd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd < 0)
-		return;
+		return errno == EINTR || errno == ECONNABORTED;
 	struct conn *k = calloc(1, sizeof(*k));
 	if (!k)
 		abort();
@@ -951,7 +1083,7 @@ static void accept_one(struct mux *m, int lfd)
 	    !inet_ntop(AF_INET, &peer.sin_addr, pa, sizeof(pa))) {
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	snprintf(k->peer, sizeof(k->peer), "%s %u", pa, ntohs(peer.sin_port));
 	k->lport = ntohs(local.sin_port);
@@ -960,7 +1092,7 @@ static void accept_one(struct mux *m, int lfd)
 	    sim_name_by_addr(m->run_dir, k->addr, k->name, sizeof(k->name), err, sizeof(err)) < 0) {
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	/* Hosts: libssh gets a duplicate and epoll watches our own descriptor, closed here only
 	 * (conn_free).  Without it, under host commands (children, pipes, pidfds coming and
@@ -979,7 +1111,7 @@ static void accept_one(struct mux *m, int lfd)
 			close(lib_fd);
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	m->sessions++;
 	k->cb = (struct ssh_server_callbacks_struct){
@@ -1004,7 +1136,7 @@ static void accept_one(struct mux *m, int lfd)
 		if (k->own_fd)
 			close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	k->kex_done = rc == SSH_OK;
 	k->src = (struct evsrc){.kind = EV_SESSION, .fd = fd, .obj = k};
@@ -1013,6 +1145,7 @@ static void accept_one(struct mux *m, int lfd)
 	k->next = m->conns;
 	m->conns = k;
 	conn_pump(k);
+	return true;
 }
 
 /* ---- host children ---- */
@@ -1179,6 +1312,7 @@ int main(int argc, char **argv)
 	srandom((unsigned)(time(NULL) ^ getpid()));
 	debug = getenv("SWITCHSIM_MUX_DEBUG") != NULL;
 
+	cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = arena_malloc, .free_fn = arena_free});
 	ssh_init();
 	ssh_key key = NULL;
 	if (ssh_pki_import_privkey_file(host_key, NULL, NULL, NULL, &key) != SSH_OK)
@@ -1235,15 +1369,23 @@ int main(int argc, char **argv)
 				continue;
 			switch (src->kind) {
 			case EV_LISTEN:
-				for (int j = 0; j < 64; j++)
-					accept_one(&m, src->fd);
+				/* up to 64 a round; stopping at the first EAGAIN saved 63 failing
+				 * accept4 calls per connection when they come one at a time */
+				for (int j = 0; j < 64 && accept_one(&m, src->fd); j++)
+					;
 				break;
 			case EV_SESSION:
+				cork(src->obj, 1);
 				conn_event(src->obj);
+				cork(src->obj, 0); /* unless conn_event ended it */
 				break;
-			case EV_TIMER:
+			case EV_TIMER: {
+				struct conn *k = ((struct chan *)src->obj)->conn;
+				cork(k, 1);
 				timer_fired(src->obj);
+				cork(k, 0);
 				break;
+			}
 			case EV_CHILD_OUT:
 				child_read(src->obj, 1);
 				break;
