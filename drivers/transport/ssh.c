@@ -30,6 +30,7 @@
 #define DEFAULT_CONNECT_MS 10000u
 #define DEFAULT_COMMAND_MS 60000u
 #define READ_SLICE_MS	   100
+#define READ_SLICE_MAX_MS  1600
 
 struct rc_ssh {
 	pthread_mutex_t lock; /* one command at a time on this session */
@@ -708,12 +709,13 @@ struct collect {
 	size_t out_cap, err_cap;
 };
 
-static int drain_stderr(ssh_channel ch, struct rc_ssh_result *res, struct collect *col)
+static int drain_stderr(ssh_channel ch, struct rc_ssh_result *res, struct collect *col, bool *got)
 {
 	char buf[4096];
 	int n;
 
 	while ((n = ssh_channel_read_nonblocking(ch, buf, sizeof(buf), 1)) > 0) {
+		*got = true;
 		/* stderr beyond the cap is dropped: it only feeds messages */
 		if (res->err_len + (size_t)n <= RC_SSH_ERR_MAX &&
 		    append(&res->err, &res->err_len, &col->err_cap, buf, (size_t)n, RC_SSH_ERR_MAX))
@@ -729,10 +731,19 @@ static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
 	uint64_t deadline = rc_now_ms() + rc_deadline_clamp_ms(c->command_ms, &cut);
 	struct collect col = {0, 0};
 	char buf[16384];
-	int n, rc;
+	int n, rc, wait_ms = READ_SLICE_MS;
 
+	/* A wait for stdout does not end when stderr arrives (libssh 0.10.6 channels.c,
+	 * ssh_channel_read_termination looks at the one stream read), and a command that
+	 * writes only to stderr stops once the channel's window (CHANNEL_INITIAL_WINDOW, 64,000
+	 * bytes) is full until stderr is read: so stderr is drained between waits.  Each wait
+	 * is a wakeup of this thread and libssh's poll: at a fixed 100 ms, a device answering
+	 * in 1 s cost ~0.25 ms more controller CPU than one answering at once (400 lab switches,
+	 * 1.43 vs 1.16 ms per device).  The waits double while nothing came, up to 1.6 s, and
+	 * start again at 100 ms after any stderr or stdout. */
 	for (;;) {
 		uint64_t now = rc_now_ms();
+		bool got = false;
 		int slice;
 
 		if (now >= deadline) {
@@ -746,7 +757,7 @@ static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
 			return rc_errf(err, ETIMEDOUT, "'%s' on '%s' timed out after %us", what,
 				       c->dev, (c->command_ms + 999) / 1000);
 		}
-		slice = deadline - now < READ_SLICE_MS ? (int)(deadline - now) : READ_SLICE_MS;
+		slice = deadline - now < (uint64_t)wait_ms ? (int)(deadline - now) : wait_ms;
 		n = ssh_channel_read_timeout(ch, buf, sizeof(buf), 0, slice);
 		if (n == SSH_ERROR)
 			return rc_errf(err, EIO, "'%s' on '%s' failed: %s", what, c->dev,
@@ -761,11 +772,15 @@ static int collect_output(struct rc_ssh *c, ssh_channel ch, const char *what,
 			if (rc)
 				return rc_errf(err, ENOMEM, "out of memory");
 		}
-		if (drain_stderr(ch, res, &col))
+		if (drain_stderr(ch, res, &col, &got))
 			return rc_errf(err, EIO, "'%s' on '%s' failed: %s", what, c->dev,
 				       ssh_get_error(c->s));
 		if (n == 0 && ssh_channel_is_eof(ch))
 			break;
+		if (n > 0 || got)
+			wait_ms = READ_SLICE_MS;
+		else if (wait_ms < READ_SLICE_MAX_MS)
+			wait_ms *= 2;
 	}
 	res->exit_status = ssh_channel_get_exit_status(ch);
 	return 0;

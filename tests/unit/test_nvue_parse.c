@@ -470,6 +470,46 @@ static void test_startup_differs(void **state)
 	assert_int_equal(parse_views(OPER_PFC3, applied, "[1]", &q, &info, &err), -EPROTO);
 }
 
+/* nvue_startup_groups compares as cJSON_Compare does (its own walk, not cJSON's, whose
+ * cost doubles per level of nesting): deep equality, a difference deep down, a member on
+ * one side only, arrays of other lengths or order, a key twice in startup. */
+static void test_startup_groups_compare(void **state)
+{
+	static const struct {
+		const char *applied, *startup;
+		bool differs;
+	} cases[] = {
+	    {"{\"pfc\":{\"a\":{\"b\":{\"c\":[1,{\"d\":\"x\"}],\"e\":true}}}}",
+	     "{\"pfc\":{\"a\":{\"b\":{\"e\":true,\"c\":[1,{\"d\":\"x\"}]}}}}", false},
+	    {"{\"pfc\":{\"a\":{\"b\":{\"c\":[1,{\"d\":\"x\"}]}}}}",
+	     "{\"pfc\":{\"a\":{\"b\":{\"c\":[1,{\"d\":\"y\"}]}}}}", true},
+	    {"{\"pfc\":{\"a\":1}}", "{\"pfc\":{\"a\":1,\"b\":2}}", true},
+	    {"{\"pfc\":{\"a\":1,\"b\":2}}", "{\"pfc\":{\"a\":1}}", true},
+	    {"{\"pfc\":{\"a\":[1,2]}}", "{\"pfc\":{\"a\":[1,2,3]}}", true},
+	    {"{\"pfc\":{\"a\":[1,2]}}", "{\"pfc\":{\"a\":[2,1]}}", true},
+	    {"{\"pfc\":{\"a\":1,\"b\":1}}", "{\"pfc\":{\"a\":1,\"a\":2}}", true},
+	    {"{\"pfc\":{\"a\":1}}", "{\"pfc\":{\"a\":1,\"a\":2}}", true},
+	    {"{\"pfc\":{\"a\":1,\"a\":1}}", "{\"pfc\":{\"a\":1,\"a\":1}}", false},
+	    {"{\"pfc\":{\"a\":\"1\"}}", "{\"pfc\":{\"a\":1}}", true},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		cJSON *a = cJSON_Parse(cases[i].applied), *b = cJSON_Parse(cases[i].startup);
+
+		assert_non_null(a);
+		assert_non_null(b);
+		/* the same verdict as cJSON's own comparison */
+		assert_int_equal(!cJSON_Compare(a, b, true), cases[i].differs);
+		if (cases[i].differs)
+			assert_int_not_equal(nvue_startup_groups(a, b), 0);
+		else
+			assert_int_equal(nvue_startup_groups(a, b), 0);
+		cJSON_Delete(a);
+		cJSON_Delete(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +527,7 @@ int main(void)
 	    cmocka_unit_test(test_roce_from_applied),
 	    cmocka_unit_test(test_pfc_needs_lossless_pool),
 	    cmocka_unit_test(test_startup_differs),
+	    cmocka_unit_test(test_startup_groups_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -178,10 +178,19 @@ int jkeys_sorted(const cJSON *obj, const char ***keys)
 	return i;
 }
 
+/* Runs of characters that need no escape go in one copy: a switch's read prints ~20 KB of
+ * JSON, and a call per byte was most of the lab server's printing (perf, switchsim-mux). */
 static void jstring(struct sbuf *out, const char *s)
 {
 	sb_addc(out, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		const unsigned char *run = p;
+		while (*p >= 0x20 && *p != '"' && *p != '\\')
+			p++;
+		if (p > run)
+			sb_addn(out, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
 		switch (*p) {
 		case '"':
 			sb_adds(out, "\\\"");
@@ -199,10 +208,7 @@ static void jstring(struct sbuf *out, const char *s)
 			sb_adds(out, "\\r");
 			break;
 		default:
-			if (*p < 0x20)
-				sb_addf(out, "\\u%04x", *p);
-			else
-				sb_addc(out, (char)*p);
+			sb_addf(out, "\\u%04x", *p);
 		}
 	}
 	sb_addc(out, '"');
@@ -212,7 +218,8 @@ static void jnumber(struct sbuf *out, double d)
 {
 	char buf[40];
 	if (d == floor(d) && fabs(d) < 9e15) {
-		sb_addf(out, "%lld", (long long)d);
+		snprintf(buf, sizeof(buf), "%lld", (long long)d);
+		sb_adds(out, buf);
 		return;
 	}
 	/* the shortest form that reads back as the same double (0.1, not 0.100...01) */
@@ -222,27 +229,58 @@ static void jnumber(struct sbuf *out, double d)
 	sb_adds(out, buf);
 }
 
+/* An object's members in key_cmp's order, each key tested for a number once (not once per
+ * comparison) and its value taken from the member itself (not looked up by key again). */
+struct jmember {
+	const cJSON *c;
+	long long num;
+	bool is_num;
+};
+
+static int member_cmp(const void *a, const void *b)
+{
+	const struct jmember *x = a, *y = b;
+	if (x->is_num && y->is_num)
+		return x->num < y->num ? -1 : x->num > y->num;
+	return strcmp(x->c->string, y->c->string);
+}
+
 static void jprint_at(struct sbuf *out, const cJSON *j, int ind)
 {
 	if (cJSON_IsObject(j)) {
-		const char **keys;
-		int n = jkeys_sorted(j, &keys);
+		struct jmember small[32], *m = small;
+		int n = 0;
+		const cJSON *c;
+		cJSON_ArrayForEach(c, j) n++;
 		if (n == 0) {
 			sb_adds(out, "{}");
-			free(keys);
 			return;
 		}
+		if (n > (int)(sizeof(small) / sizeof(*small))) {
+			m = malloc((size_t)n * sizeof(*m));
+			if (!m)
+				abort();
+		}
+		n = 0;
+		cJSON_ArrayForEach(c, j)
+		{
+			bool num = is_uint(c->string);
+			m[n++] = (struct jmember){
+			    .c = c, .num = num ? atoll(c->string) : 0, .is_num = num};
+		}
+		qsort(m, (size_t)n, sizeof(*m), member_cmp);
 		sb_adds(out, "{\n");
 		for (int i = 0; i < n; i++) {
 			sb_indent(out, ind + 2);
-			jstring(out, keys[i]);
+			jstring(out, m[i].c->string);
 			sb_adds(out, ": ");
-			jprint_at(out, jget1(j, keys[i]), ind + 2);
+			jprint_at(out, m[i].c, ind + 2);
 			sb_adds(out, i + 1 < n ? ",\n" : "\n");
 		}
 		sb_indent(out, ind);
 		sb_addc(out, '}');
-		free(keys);
+		if (m != small)
+			free(m);
 	} else if (cJSON_IsArray(j)) {
 		int n = cJSON_GetArraySize(j), i = 0;
 		const cJSON *c;

@@ -24,9 +24,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stddef.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +197,151 @@ static long latency_ms(const struct mux *m, const char *line)
 	if (jitter > 0 && jitter < 100)
 		ms += ms * ((long)(random() % (2 * jitter + 1)) - jitter) / 100;
 	return ms;
+}
+
+/* ---- the host key's signing key, built once ----
+ *
+ * libssh 0.10.6 (OpenSSL backend) signs with an ed25519 host key by building an OpenSSL key
+ * from the raw seed for every signature (src/pki_crypto.c, pki_key_to_pkey:
+ * EVP_PKEY_new_raw_private_key), which derives the public key again each time: ~0.085 ms
+ * of the server's ~0.75 ms for a bare handshake (perf, 1,000 sessions).  This server signs
+ * with one host key for its whole life, so the key built for the first signature is kept
+ * and handed out again (a reference) when libssh asks for the same type and the same raw
+ * bytes; anything else goes to OpenSSL as before.  The signatures are OpenSSL's, with the
+ * same key: what the client checks is unchanged.  libssh calls the function through its
+ * PLT, and an executable's definition comes first in the dynamic linker's lookup; the real
+ * one is the next (dlsym RTLD_NEXT).  Declared here without OpenSSL's headers: only
+ * pointers pass through.  Ed25519 keys only: libssh builds the key exchange's ephemeral
+ * X25519 key the same way (src/curve25519.c), a new one every session. */
+#define NID_ED25519_ 1087 /* NID_ED25519, OpenSSL's <openssl/obj_mac.h> */
+typedef struct evp_pkey_st EVP_PKEY;
+typedef struct engine_st ENGINE;
+EVP_PKEY *EVP_PKEY_new_raw_private_key(int type, ENGINE *e, const unsigned char *priv, size_t len);
+
+EVP_PKEY *EVP_PKEY_new_raw_private_key(int type, ENGINE *e, const unsigned char *priv, size_t len)
+{
+	static EVP_PKEY *(*real)(int, ENGINE *, const unsigned char *, size_t);
+	static int (*up_ref)(EVP_PKEY *);
+	static void (*pkey_free)(EVP_PKEY *);
+	static EVP_PKEY *kept;
+	static unsigned char kept_raw[64];
+	static size_t kept_len;
+
+	if (!real) {
+		*(void **)&real = dlsym(RTLD_NEXT, "EVP_PKEY_new_raw_private_key");
+		*(void **)&up_ref = dlsym(RTLD_DEFAULT, "EVP_PKEY_up_ref");
+		*(void **)&pkey_free = dlsym(RTLD_DEFAULT, "EVP_PKEY_free");
+		if (!real)
+			abort();
+	}
+	if (type != NID_ED25519_ || e)
+		return real(type, e, priv, len);
+	if (kept && len == kept_len && !memcmp(priv, kept_raw, len) && up_ref(kept) == 1)
+		return kept;
+	EVP_PKEY *k = real(type, e, priv, len);
+	if (k && len <= sizeof(kept_raw) && up_ref && pkey_free && up_ref(k) == 1) {
+		if (kept)
+			pkey_free(kept);
+		kept = k;
+		kept_len = len;
+		memcpy(kept_raw, priv, len);
+	}
+	return k;
+}
+
+/* ---- cJSON's memory while a switch command runs: an arena ----
+ *
+ * A command parses the switch's state (~32 KB of JSON for NVUE, ~1,500 nodes, a malloc or
+ * two each), builds views of it and frees it all at the end: glibc's malloc and free were a
+ * third of the simulator's CPU in a switch read (perf, switchsim-mux).  While run_switch
+ * runs, cJSON's allocations (cJSON_InitHooks, cJSON.h) come from blocks reused from one
+ * command to the next, and its frees of them do nothing; what cJSON allocated outside a run
+ * is malloc's, and freed by free, wherever it is freed.  Nothing allocated in a run may
+ * outlive it: the state is freed by run_done, the login's state (EOS modes) is copied out
+ * (run_switch), and cJSON_Print's strings are freed with cJSON_free. */
+#define ARENA_BLOCK (256 * 1024)
+
+struct arena_block {
+	struct arena_block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+static struct {
+	struct arena_block *first, *cur;
+	bool on;
+} arena;
+
+static void *arena_malloc(size_t n)
+{
+	if (!arena.on)
+		return malloc(n);
+	n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	for (struct arena_block *b = arena.cur; b; b = b->next) {
+		if (b->size - b->used >= n) {
+			void *p = (char *)b->data + b->used;
+			b->used += n;
+			arena.cur = b;
+			return p;
+		}
+		if (b->next)
+			b->next->used = 0; /* a block after the current one is free again */
+	}
+	size_t size = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+	struct arena_block *b = malloc(sizeof(*b) + size);
+	if (!b)
+		return NULL;
+	*b = (struct arena_block){.size = size, .used = n};
+	if (arena.cur) {
+		b->next = arena.cur->next;
+		arena.cur->next = b;
+	} else {
+		arena.first = b;
+	}
+	arena.cur = b;
+	return b->data;
+}
+
+static bool arena_owns(const void *p)
+{
+	for (const struct arena_block *b = arena.first; b; b = b->next)
+		if ((const char *)p >= (const char *)b->data &&
+		    (const char *)p < (const char *)b->data + b->size)
+			return true;
+	return false;
+}
+
+static void arena_free(void *p)
+{
+	if (p && !arena_owns(p))
+		free(p);
+}
+
+static void arena_begin(void)
+{
+	if (arena.first)
+		arena.first->used = 0;
+	arena.cur = arena.first;
+	arena.on = true;
+}
+
+/* The blocks are kept for the next command, up to 4 MB of them (one command's worth). */
+static void arena_end(void)
+{
+	size_t kept = 0;
+	arena.on = false;
+	for (struct arena_block **p = &arena.first; *p;) {
+		struct arena_block *b = *p;
+		b->used = 0;
+		if (kept + b->size > 4u << 20) {
+			*p = b->next;
+			free(b);
+			continue;
+		}
+		kept += b->size;
+		p = &b->next;
+	}
+	arena.cur = arena.first;
 }
 
 /* ---- running switch commands in-process (the logic of cli_main.c, output to memory) ---- */
@@ -374,17 +522,34 @@ static int run_line(struct run *r, const char *line)
 	return rc;
 }
 
+/* A command's stdout and stderr write straight into the channel's output buffers
+ * (fopencookie(3)): open_memstream's copy, and its realloc to the exact size at fclose, were
+ * ~50 us of a switch read's lab CPU (perf, 10,000-switch bench). */
+static ssize_t sb_cookie_write(void *cookie, const char *buf, size_t n)
+{
+	sb_addn(cookie, buf, n);
+	return (ssize_t)n;
+}
+
+static FILE *sb_stream(struct sbuf *sb)
+{
+	static const cookie_io_functions_t io = {.write = sb_cookie_write};
+	return fopencookie(sb, "w", io);
+}
+
 /* The whole command of a channel: the exec line, or (a shell) every line of stdin. */
 static void run_switch(struct chan *c)
 {
 	struct mux *m = c->conn->mux;
 	struct run r = {.m = m, .c = c, .line_mode = !strcmp(m->kind, "eos")};
-	char *obuf = NULL, *ebuf = NULL;
-	size_t olen = 0, elen = 0;
+	static char none[1];
 
-	r.in = c->in.len ? fmemopen(c->in.buf, c->in.len, "r") : fopen("/dev/null", "r");
-	r.out = open_memstream(&obuf, &olen);
-	r.err = open_memstream(&ebuf, &elen);
+	/* no input: zero bytes, an immediate EOF (glibc's fmemopen takes a size of 0), not an
+	 * open of /dev/null per command */
+	arena_begin();
+	r.in = c->in.len ? fmemopen(c->in.buf, c->in.len, "r") : fmemopen(none, 0, "r");
+	r.out = sb_stream(&c->out[0]);
+	r.err = sb_stream(&c->out[1]);
 	if (!r.in || !r.out || !r.err)
 		abort();
 	if (c->cmd) {
@@ -412,10 +577,16 @@ static void run_switch(struct chan *c)
 	fclose(r.in);
 	fclose(r.out);
 	fclose(r.err);
-	sb_addn(&c->out[0], obuf, olen);
-	sb_addn(&c->out[1], ebuf, elen);
-	free(obuf);
-	free(ebuf);
+	/* the login's state may hold nodes of this run: a copy of it outside the arena */
+	arena.on = false;
+	if (c->login) {
+		cJSON *login = cJSON_Duplicate(c->login, true);
+		if (!login)
+			abort();
+		cJSON_Delete(c->login);
+		c->login = login;
+	}
+	arena_end();
 	m->commands++;
 }
 
@@ -935,6 +1106,17 @@ static void conn_pump(struct conn *k)
 	}
 }
 
+/* TCP_CORK (tcp(7)) while libssh answers one event: what it writes then, packet by packet
+ * (the key exchange's reply and NEWKEYS; a command's output, exit status, EOF and close),
+ * leaves in as few segments as fit instead of one each, and on loopback every segment is
+ * also the receiving side's work on this CPU.  Uncorked before the loop waits again, so
+ * nothing is held back. */
+static void cork(struct conn *k, int on)
+{
+	if (k->s)
+		setsockopt(k->src.fd, IPPROTO_TCP, TCP_CORK, &on, sizeof(on));
+}
+
 static void conn_event(struct conn *k)
 {
 	if (!k->s)
@@ -958,14 +1140,15 @@ static void conn_event(struct conn *k)
 	conn_pump(k);
 }
 
-static void accept_one(struct mux *m, int lfd)
+/* false when the listener has nothing more to accept */
+static bool accept_one(struct mux *m, int lfd)
 {
 	struct sockaddr_in local, peer;
 	socklen_t ll = sizeof(local), pl = sizeof(peer);
 	char err[SIM_ERR_MAX], pa[INET_ADDRSTRLEN];
 	int fd = accept4(lfd, (struct sockaddr *)&peer, &pl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (fd < 0)
-		return;
+		return errno == EINTR || errno == ECONNABORTED;
 	struct conn *k = calloc(1, sizeof(*k));
 	if (!k)
 		abort();
@@ -975,7 +1158,7 @@ static void accept_one(struct mux *m, int lfd)
 	    !inet_ntop(AF_INET, &peer.sin_addr, pa, sizeof(pa))) {
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	snprintf(k->peer, sizeof(k->peer), "%s %u", pa, ntohs(peer.sin_port));
 	k->lport = ntohs(local.sin_port);
@@ -984,7 +1167,7 @@ static void accept_one(struct mux *m, int lfd)
 	    sim_name_by_addr(m->run_dir, k->addr, k->name, sizeof(k->name), err, sizeof(err)) < 0) {
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	/* Hosts: libssh gets a duplicate and epoll watches our own descriptor, closed here only
 	 * (conn_free).  Without it, under host commands (children, pipes, pidfds coming and
@@ -1003,7 +1186,7 @@ static void accept_one(struct mux *m, int lfd)
 			close(lib_fd);
 		close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	m->sessions++;
 	k->cb = (struct ssh_server_callbacks_struct){
@@ -1028,7 +1211,7 @@ static void accept_one(struct mux *m, int lfd)
 		if (k->own_fd)
 			close(fd);
 		free(k);
-		return;
+		return true;
 	}
 	k->kex_done = rc == SSH_OK;
 	k->src = (struct evsrc){.kind = EV_SESSION, .fd = fd, .obj = k};
@@ -1037,6 +1220,7 @@ static void accept_one(struct mux *m, int lfd)
 	k->next = m->conns;
 	m->conns = k;
 	conn_pump(k);
+	return true;
 }
 
 /* ---- host children ---- */
@@ -1203,6 +1387,7 @@ int main(int argc, char **argv)
 	srandom((unsigned)(time(NULL) ^ getpid()));
 	debug = getenv("SWITCHSIM_MUX_DEBUG") != NULL;
 
+	cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = arena_malloc, .free_fn = arena_free});
 	ssh_init();
 	ssh_key key = NULL;
 	if (ssh_pki_import_privkey_file(host_key, NULL, NULL, NULL, &key) != SSH_OK)
@@ -1259,15 +1444,23 @@ int main(int argc, char **argv)
 				continue;
 			switch (src->kind) {
 			case EV_LISTEN:
-				for (int j = 0; j < 64; j++)
-					accept_one(&m, src->fd);
+				/* up to 64 a round; stopping at the first EAGAIN saved 63 failing
+				 * accept4 calls per connection when they come one at a time */
+				for (int j = 0; j < 64 && accept_one(&m, src->fd); j++)
+					;
 				break;
 			case EV_SESSION:
+				cork(src->obj, 1);
 				conn_event(src->obj);
+				cork(src->obj, 0); /* unless conn_event ended it */
 				break;
-			case EV_TIMER:
+			case EV_TIMER: {
+				struct conn *k = ((struct chan *)src->obj)->conn;
+				cork(k, 1);
 				timer_fired(src->obj);
+				cork(k, 0);
 				break;
+			}
 			case EV_CHILD_OUT:
 				child_read(src->obj, 1);
 				break;

@@ -612,7 +612,7 @@ static void value_repr(struct sbuf *err, const cJSON *v)
 		sb_addf(err, "'%s'", v->valuestring);
 	else
 		sb_adds(err, s ? s : "?");
-	free(s);
+	cJSON_free(s);
 }
 
 static int check_leaf(const struct nv_node *leaf, cJSON **val, struct sbuf *err)

@@ -227,7 +227,7 @@ static int sn_drift(struct sim_ctx *ctx, const char *root, char **path, int n, c
 		char *txt = cJSON_PrintUnformatted(val);
 		cJSON_Delete(val);
 		val = cJSON_CreateString(txt ? txt : "");
-		free(txt);
+		cJSON_free(txt);
 	}
 	if (cJSON_IsObject(val)) {
 		cJSON *f;
@@ -237,7 +237,7 @@ static int sn_drift(struct sim_ctx *ctx, const char *root, char **path, int n, c
 				char *txt = cJSON_PrintUnformatted(f);
 				cJSON_ReplaceItemViaPointer(val, f,
 							    cJSON_CreateString(txt ? txt : ""));
-				free(txt);
+				cJSON_free(txt);
 			}
 		}
 	}

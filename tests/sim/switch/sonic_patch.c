@@ -241,8 +241,8 @@ static int apply_one(cJSON **doc, const cJSON *op, struct sbuf *err)
 			char *a = cJSON_PrintUnformatted(cur), *b = cJSON_PrintUnformatted(value);
 			sb_addf(err, "%s is not equal to tested value %s", a ? a : "?",
 				b ? b : "?");
-			free(a);
-			free(b);
+			cJSON_free(a);
+			cJSON_free(b);
 		} else if (cur) {
 			rc = 0;
 		}

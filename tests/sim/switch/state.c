@@ -174,7 +174,7 @@ static int write_atomic(const char *path, const cJSON *st, char *err, size_t err
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0664);
 	if (fd < 0) {
 		int e = errno;
-		free(text);
+		cJSON_free(text);
 		snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(e));
 		return -e;
 	}
@@ -187,13 +187,13 @@ static int write_atomic(const char *path, const cJSON *st, char *err, size_t err
 			int e = errno;
 			close(fd);
 			unlink(tmp);
-			free(text);
+			cJSON_free(text);
 			snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(e));
 			return -e;
 		}
 		off += (size_t)w;
 	}
-	free(text);
+	cJSON_free(text);
 	/* fchmod: the REST server and the CLI run as the lab user, simctl as root; the umask
 	 * must not make the file unreadable to either */
 	fchmod(fd, 0664);

@@ -58,7 +58,9 @@ void sb_adds(struct sbuf *sb, const char *s)
 
 void sb_addc(struct sbuf *sb, char c)
 {
-	sb_addn(sb, &c, 1);
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
 }
 
 void sb_addf(struct sbuf *sb, const char *fmt, ...)
@@ -78,8 +80,12 @@ void sb_addf(struct sbuf *sb, const char *fmt, ...)
 
 void sb_indent(struct sbuf *sb, int n)
 {
-	for (int i = 0; i < n; i++)
-		sb_addc(sb, ' ');
+	if (n <= 0)
+		return;
+	sb_grow(sb, (size_t)n);
+	memset(sb->buf + sb->len, ' ', (size_t)n);
+	sb->len += (size_t)n;
+	sb->buf[sb->len] = '\0';
 }
 
 const char *sb_str(const struct sbuf *sb)
