@@ -13,12 +13,13 @@
 #                  [--sweep-connect-timeout 60s] [--host-pool K] [--lab DIR] [--no-sweep]
 #                  [--sweep-only]
 #   bench/scale.sh --mux N [--mux-hosts H] [--mux-delay 2s] [--mux-parallel 512]
-#                  [--mux-platforms nvue]
+#                  [--mux-platforms nvue] [--mux-format text|jsonl]
 #
 # --mux N: one run at N devices on the multiplexed lab (tests/lab/lab up --mux: a
 # switchsim-mux per device kind serves every device of that kind, so that 10,000 fit on
 # two CPUs): H hosts (default 0) and N - H switches (4/5 leaves, each on one spine), every
-# device with latency D (--delay KIND=D, +-10 %), one `rocectl verify --parallel P`.  It
+# device with latency D (--delay KIND=D, +-10 %), one `rocectl verify --parallel P` in
+# the default format, text (the memory target's), or --mux-format jsonl.  It
 # prints wall, controller user+sys CPU per device, controller maxRSS, the lab servers' CPU
 # per SSH session (their /proc/PID/stat before and after; the hosts' agents, children of
 # the host server, apart), and the targets: wall <= 1.15 x ceil(N/P) x D, maxRSS <= 64 MB,
@@ -54,7 +55,7 @@ TIME=/usr/bin/time
 
 sizes=1024,2048,4096 switches=256 parallel=32 sweep_hosts=512 sweep_delay=2s
 sweep_parallel=32,128,512 sweep_timeout=60s host_pool='' lab_dir='' sweep=1 sizes_on=1
-mux_n='' mux_hosts=0 mux_delay=2s mux_parallel=512 mux_platforms=nvue
+mux_n='' mux_hosts=0 mux_delay=2s mux_parallel=512 mux_platforms=nvue mux_format=text
 
 die() {
 	echo "bench: $*" >&2
@@ -82,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--mux-delay) mux_delay=$2 ;;
 	--mux-parallel) mux_parallel=$2 ;;
 	--mux-platforms) mux_platforms=$2 ;;
+	--mux-format) mux_format=$2 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 	shift 2
@@ -159,18 +161,23 @@ mux_bench() {
 		/^    ssh: \{port: 22, / { next }
 		{ print }' "$lab_dir/inventory.yaml" >"$inv"
 	rc=0
+	# the memory target is the default format's (text); --mux-format jsonl for the other
 	in_ns "$TIME" -o "$tmp/time" -f '%e %U %S %M' "$ROCECTL" verify -p "$POLICY" -i "$inv" \
-		--format jsonl --parallel "$mux_parallel" >"$tmp/out.jsonl" 2>"$tmp/err" || rc=$?
+		--format "$mux_format" --parallel "$mux_parallel" >"$tmp/out" 2>"$tmp/err" || rc=$?
 	sleep 1.2
 	lab_cpu >"$tmp/cpu1"
-	tail -n 1 "$tmp/out.jsonl" | grep -q "\"devices\":$mux_n,\"errors\":0" || {
-		grep -m 3 '"status":"error"' "$tmp/out.jsonl" | cut -c 1-300 >&2
+	case $mux_format in
+	jsonl) tail -n 1 "$tmp/out" | grep -q "\"devices\":$mux_n,\"errors\":0" ;;
+	# text: "verify: N drifted fields on M of N device(s), 0 failed" (cli/fleet_cmd.c)
+	*) tail -n 1 "$tmp/out" | grep -q " of $mux_n device(s), 0 failed$" ;;
+	esac || {
+		grep -m 3 '"status":"error"' "$tmp/out" | cut -c 1-300 >&2
 		tail -n 5 "$tmp/err" >&2
-		die "--mux: not every device was read (exit status $rc): $(tail -n 1 "$tmp/out.jsonl" | cut -c 1-300)"
+		die "--mux: not every device was read (exit status $rc): $(tail -n 1 "$tmp/out" | cut -c 1-300)"
 	}
 	hz=$(getconf CLK_TCK)
 	d_ms=$(echo "$mux_delay" | awk '/ms$/ { print $0 + 0; next } /s$/ { print ($0 + 0) * 1000 }')
-	echo "scale --mux: rocectl verify --format jsonl; $(nproc) CPUs; $("$ROCECTL" --version | sed -n 1p)"
+	echo "scale --mux: rocectl verify --format $mux_format; $(nproc) CPUs; $("$ROCECTL" --version | sed -n 1p)"
 	echo "  load average (1, 5, 15 min) after: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "  fd limit: soft $(ulimit -Sn), hard $(ulimit -Hn) (the lab servers raise their soft limit to the hard one)"
 	echo "  libssh alone, CPU per session: $floor_sw ms with one switch command (bench/ssh-floor.c)"
