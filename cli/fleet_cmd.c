@@ -12,7 +12,6 @@
  * txn.h): this file loads, reads and applies through the fleet executor, and prints. */
 #include <errno.h>
 #include <inttypes.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -794,10 +793,6 @@ int rc_fleet_command(enum rc_fleet_cmd cmd, int argc, char **argv, const struct 
 		return exit_code;
 	if (o.merge)
 		return verify_merge(&o, argv);
-	/* glibc gives worker threads arenas of their own (up to 8 per core); a device's
-	 * state freed in one of them stays there, and the peak RSS of a 512-device verify at
-	 * --parallel 32 was 50 MB with them, 36 MB with two (bench/README.md) */
-	mallopt(M_ARENA_MAX, 2);
 	ropts.verbose = rc_cli_verbosity() > 0;
 	ropts.snapshot = o.snapshot;
 	/* verify, and plan unless asked, send no platform dry run (SONiC's GCU): a device is

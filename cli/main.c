@@ -128,19 +128,29 @@ static int run_command(const struct rc_command *c, int argc, char **argv, const 
 	return code;
 }
 
+/* glibc's allocator for commands whose worker threads each hold a device (verify, plan,
+ * apply, counters, diagnose): one place for both settings, bench/README.md has the runs.
+ * - Two arenas: glibc gives worker threads arenas of their own (up to 8 per core); a
+ *   device's state freed in one of them stays there (a 512-device verify at --parallel 32:
+ *   50 MB with them, 36 MB with two).
+ * - Large buffers (a device's answer, its changes: hundreds of kilobytes each, one per
+ *   worker) straight from and back to the kernel: glibc raises its mmap threshold to the
+ *   largest such buffer freed (up to 32 MB), after which they come from the arenas and stay
+ *   there, fragmented; setting it turns that off (mallopt(3), M_MMAP_THRESHOLD): verify of
+ *   2,176 devices at --parallel 32, 54-57 MB of resident memory -> 44-48. */
+static void tune_malloc(void)
+{
+	mallopt(M_ARENA_MAX, 2);
+	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+}
+
 int main(int argc, char **argv)
 {
 	struct rc_global g = {.root = getenv("ROCECTL_ROOT")};
 	bool want_version = false;
 	int i = 1;
 
-	/* Large buffers (a device's answer, its changes: hundreds of kilobytes each, one per
-	 * worker) straight from and back to the kernel.  glibc raises its mmap threshold to the
-	 * largest such buffer freed (up to 32 MB), after which they come from the arenas of up
-	 * to 512 workers and stay there, fragmented, when freed; setting the threshold turns
-	 * that off (mallopt(3), M_MMAP_THRESHOLD).  Measured on verify of 2,176 devices at
-	 * --parallel 32 (bench/README.md): 54-57 MB of resident memory -> 44-48. */
-	mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+	tune_malloc();
 	if (!g.root || !*g.root)
 		g.root = "/";
 	/* the named steps of the run transaction, for the crash-point test (rocectl/txn.h) */
