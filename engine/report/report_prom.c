@@ -647,31 +647,26 @@ int rc_prom_spool_write(struct rc_prom_spool *ps, FILE *out, time_t when, struct
 	       "Unix time at which the fabric was last read");
 	fprintf(out, "rocectl_last_verify_timestamp_seconds %lld\n", (long long)when);
 	fleet_totals(out, ps->ok, ps->failed, ps->drift);
-	family(out, UP_FAMILY, UP_HELP);
-	bad = copy_out(out, ps->up);
-	for (int m = 0; !bad && m < 3; m++) {
-		family(out, port_metric_name[m], port_metric_help[m]);
-		bad = copy_out(out, ps->port[m]);
-	}
-	if (!bad) {
-		family(out, FIELD_FAMILY, FIELD_HELP);
-		bad = copy_out(out, ps->field);
-	}
-	if (!bad) {
-		family(out, LINK_OK_FAMILY, LINK_OK_HELP);
-		bad = copy_out(out, ps->link_ok);
-	}
-	if (!bad) {
-		family(out, LINK_UNKNOWN_FAMILY, LINK_UNKNOWN_HELP);
-		bad = copy_out(out, ps->link_unknown);
-	}
-	if (!bad) {
-		family(out, HOST_OK_FAMILY, HOST_OK_HELP);
-		bad = copy_out(out, ps->host_ok);
-	}
-	if (!bad) {
-		family(out, HOST_UNKNOWN_FAMILY, HOST_UNKNOWN_HELP);
-		bad = copy_out(out, ps->host_unknown);
+	/* the spooled families in the whole-fleet printer's order */
+	const struct {
+		const char *name, *help;
+		FILE *spool;
+	} fams[] = {
+	    {UP_FAMILY, UP_HELP, ps->up},
+	    {port_metric_name[0], port_metric_help[0], ps->port[0]},
+	    {port_metric_name[1], port_metric_help[1], ps->port[1]},
+	    {port_metric_name[2], port_metric_help[2], ps->port[2]},
+	    {FIELD_FAMILY, FIELD_HELP, ps->field},
+	    {LINK_OK_FAMILY, LINK_OK_HELP, ps->link_ok},
+	    {LINK_UNKNOWN_FAMILY, LINK_UNKNOWN_HELP, ps->link_unknown},
+	    {HOST_OK_FAMILY, HOST_OK_HELP, ps->host_ok},
+	    {HOST_UNKNOWN_FAMILY, HOST_UNKNOWN_HELP, ps->host_unknown},
+	};
+
+	bad = 0;
+	for (size_t i = 0; !bad && i < sizeof(fams) / sizeof(fams[0]); i++) {
+		family(out, fams[i].name, fams[i].help);
+		bad = copy_out(out, fams[i].spool);
 	}
 	for (size_t k = 0; !bad && k < rc_prom_n_families(); k++) {
 		if (!ps->counter_used[k])
