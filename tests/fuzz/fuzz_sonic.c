@@ -17,6 +17,7 @@
 #include <cJSON.h>
 
 #include "../../drivers/switch/sonic.h"
+#include "../../drivers/switch/switch_common.h"
 #include "rocectl/driver.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -79,6 +80,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sonic_parse_queue_counters(text, size, "Ethernet0", &c, &err);
 		sonic_parse_pg_drops(text, size, "Ethernet0", &c, &err);
 		rc_counters_free(&c);
+	}
+	{
+		/* the folded read's sections (sonic.c split_read): whatever the device printed,
+		 * the split stays inside the answer */
+		size_t extra_len = 0, read_off = 0;
+		bool extra_ok = false;
+
+		if (rc_switch_line_at(text, size, "@@rocectl-config@@") > size)
+			abort();
+		if (rc_switch_split_folded(text, size, "@@rocectl-rows-end@@", "@@rocectl-config@@",
+					   &extra_len, &extra_ok, &read_off) == 0 &&
+		    (extra_len > size || read_off > size))
+			abort();
 	}
 	{
 		struct rc_neighbors nb = {0};
