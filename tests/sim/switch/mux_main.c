@@ -428,21 +428,10 @@ static void run_done(struct run *r)
 static int run_command(struct run *r, int argc, char **argv)
 {
 	bool sudo = false;
+	int status;
 
-	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
-		r->quit = true;
-		return argc > 1 ? atoi(argv[1]) : 0;
-	}
-	if (!strcmp(argv[0], "true"))
-		return 0;
-	if (!strcmp(argv[0], "false"))
-		return 1;
-	if (!strcmp(argv[0], "echo")) {
-		for (int i = 1; i < argc; i++)
-			fprintf(r->out, "%s%s", i > 1 ? " " : "", argv[i]);
-		fprintf(r->out, "\n");
-		return 0;
-	}
+	if (sh_builtin(r->out, argc, argv, &status, &r->quit))
+		return status;
 	if (!strcmp(argv[0], "sudo") && argc > 1) {
 		argv++;
 		argc--;
@@ -769,6 +758,32 @@ static void arm_timer(struct chan *c, long ms)
 
 /* The command may run once it was requested and (for a switch, when it may read stdin) the
  * client's input is complete: first the device's latency, then the command. */
+/* Runs the channel's command now: a host's through its shell, a switch's in-process.  true
+ * when a switch's extra latency (an apply's) was armed as a second timer, the answer held
+ * until it fires. */
+static bool start_now(struct chan *c)
+{
+	if (c->conn->mux->host) {
+		if (spawn_host(c) < 0) {
+			sb_adds(&c->out[1], "switchsim-mux: cannot run host-shell\n");
+			c->status = 255;
+			c->ran = true;
+		}
+		pump_child_in(c);
+		return false;
+	}
+	run_switch(c);
+	c->ran = true;
+	if (c->extra_ms > 0) {
+		long extra = c->extra_ms;
+
+		c->extra_ms = 0;
+		arm_timer(c, extra);
+		return true;
+	}
+	return false;
+}
+
 static void chan_maybe_start(struct chan *c)
 {
 	struct mux *m = c->conn->mux;
@@ -802,22 +817,7 @@ static void chan_maybe_start(struct chan *c)
 		return;
 	}
 	c->timer.fd = -1;
-	if (m->host) {
-		if (spawn_host(c) < 0) {
-			sb_adds(&c->out[1], "switchsim-mux: cannot run host-shell\n");
-			c->status = 255;
-			c->ran = true;
-		}
-		pump_child_in(c);
-		return;
-	}
-	run_switch(c);
-	if (c->extra_ms > 0) {
-		long extra = c->extra_ms;
-		c->extra_ms = 0;
-		arm_timer(c, extra);
-	}
-	c->ran = true;
+	start_now(c);
 }
 
 static void timer_fired(struct chan *c)
@@ -826,25 +826,8 @@ static void timer_fired(struct chan *c)
 	ep_set(m, &c->timer, 0, EPOLL_CTL_DEL);
 	close(c->timer.fd);
 	c->timer.fd = -1;
-	if (!c->ran && !c->closed) {
-		if (m->host) {
-			if (spawn_host(c) < 0) {
-				sb_adds(&c->out[1], "switchsim-mux: cannot run host-shell\n");
-				c->status = 255;
-				c->ran = true;
-			}
-			pump_child_in(c);
-		} else {
-			run_switch(c);
-			c->ran = true;
-			if (c->extra_ms > 0) {
-				long extra = c->extra_ms;
-				c->extra_ms = 0;
-				arm_timer(c, extra);
-				return;
-			}
-		}
-	}
+	if (!c->ran && !c->closed && start_now(c))
+		return;
 	conn_pump(c->conn);
 }
 
