@@ -245,21 +245,10 @@ static int run_locked(struct cli *cli, int argc, char **argv, const char *line, 
 static int run_command(struct cli *cli, int argc, char **argv)
 {
 	bool sudo = false;
+	int status;
 
-	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
-		cli->quit = true;
-		return argc > 1 ? atoi(argv[1]) : 0;
-	}
-	if (!strcmp(argv[0], "true"))
-		return 0;
-	if (!strcmp(argv[0], "false"))
-		return 1;
-	if (!strcmp(argv[0], "echo")) {
-		for (int i = 1; i < argc; i++)
-			printf("%s%s", i > 1 ? " " : "", argv[i]);
-		printf("\n");
-		return 0;
-	}
+	if (sh_builtin(stdout, argc, argv, &status, &cli->quit))
+		return status;
 	if (!strcmp(argv[0], "sudo") && argc > 1) {
 		argv++;
 		argc--;

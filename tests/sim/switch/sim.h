@@ -72,6 +72,9 @@ void sh_free(struct sh_cmd *cmds, int n);
 #define SH_SUBST_END   '\x02'
 typedef void (*sh_subst_fn)(void *arg, const char *line, struct sbuf *out);
 int sh_expand(int argc, char **argv, sh_subst_fn run, void *arg);
+/* The shell built-ins both front ends (switchsim-cli, switchsim-mux) answer: exit/logout
+ * (*quit set), true, false, echo (to out).  true with *status set when argv[0] is one. */
+bool sh_builtin(FILE *out, int argc, char **argv, int *status, bool *quit);
 
 bool is_uint(const char *s);
 /* Parse "0-3,5" into ids (lo..hi); returns count or -1. */

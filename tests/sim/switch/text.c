@@ -512,3 +512,21 @@ void sh_free(struct sh_cmd *cmds, int n)
 	}
 	free(cmds);
 }
+
+bool sh_builtin(FILE *out, int argc, char **argv, int *status, bool *quit)
+{
+	if (!strcmp(argv[0], "exit") || !strcmp(argv[0], "logout")) {
+		*quit = true;
+		*status = argc > 1 ? atoi(argv[1]) : 0;
+	} else if (!strcmp(argv[0], "true") || !strcmp(argv[0], "false")) {
+		*status = argv[0][0] == 'f';
+	} else if (!strcmp(argv[0], "echo")) {
+		for (int i = 1; i < argc; i++)
+			fprintf(out, "%s%s", i > 1 ? " " : "", argv[i]);
+		fprintf(out, "\n");
+		*status = 0;
+	} else {
+		return false;
+	}
+	return true;
+}
