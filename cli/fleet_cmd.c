@@ -340,17 +340,9 @@ static void report_read(struct rc_out *out, enum rc_fleet_cmd cmd, struct rc_fle
 
 static void summary(struct rc_out *out, enum rc_fleet_cmd cmd, const struct tally *t)
 {
-	const char *what = cmd == RC_FLEET_CMD_VERIFY ? "drifted field" : "change";
-
 	rc_out_open_object(out, "summary");
-	rc_out_text(out, "%s: ", names[cmd]);
-	rc_out_uint(out, cmd == RC_FLEET_CMD_VERIFY ? "drifted_fields" : "changes", "%" PRIu64,
-		    t->changes);
-	rc_out_text(out, " %s%s%s on ", what, t->changes == 1 ? "" : "s",
-		    cmd == RC_FLEET_CMD_APPLY ? " made" : "");
-	rc_out_uint(out, "devices_with_changes", "%" PRIu64, t->with_changes);
-	rc_out_uint(out, "devices", " of %" PRIu64 " device(s)", t->devices);
-	rc_out_uint(out, "errors", ", %" PRIu64 " failed\n", t->failed);
+	rc_report_summary_counts(out, names[cmd], t->changes, t->with_changes, t->devices,
+				 t->failed);
 	rc_out_close_object(out);
 }
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include <inttypes.h>
 #include <string.h>
 
 #include "rocectl/report.h"
@@ -150,4 +151,18 @@ void rc_report_device_timed(struct rc_out *o, enum rc_report_mode mode, const ch
 	}
 	rc_out_close_array(o);
 	rc_out_close_object(o);
+}
+
+void rc_report_summary_counts(struct rc_out *o, const char *cmd, uint64_t changes,
+			      uint64_t with_changes, uint64_t devices, uint64_t failed)
+{
+	bool verify = !strcmp(cmd, "verify");
+
+	rc_out_text(o, "%s: ", cmd);
+	rc_out_uint(o, verify ? "drifted_fields" : "changes", "%" PRIu64, changes);
+	rc_out_text(o, " %s%s%s on ", verify ? "drifted field" : "change", changes == 1 ? "" : "s",
+		    !strcmp(cmd, "apply") ? " made" : "");
+	rc_out_uint(o, "devices_with_changes", "%" PRIu64, with_changes);
+	rc_out_uint(o, "devices", " of %" PRIu64 " device(s)", devices);
+	rc_out_uint(o, "errors", ", %" PRIu64 " failed\n", failed);
 }

@@ -624,10 +624,7 @@ void rc_stream_summary_line(FILE *f, const struct rc_stream_totals *t,
 	rc_out_header_line(&o, f, "summary");
 	rc_out_open_object(&o, NULL);
 	rc_out_str(&o, "command", NULL, "verify");
-	rc_out_uint(&o, "drifted_fields", NULL, t->changes);
-	rc_out_uint(&o, "devices_with_changes", NULL, t->with_changes);
-	rc_out_uint(&o, "devices", NULL, t->devices);
-	rc_out_uint(&o, "errors", NULL, t->failed);
+	rc_report_summary_counts(&o, "verify", t->changes, t->with_changes, t->devices, t->failed);
 	rc_out_uint(&o, "links", NULL, t->links);
 	rc_out_uint(&o, "links_inconsistent", NULL, t->bad_links);
 	rc_out_uint(&o, "hosts", NULL, t->hosts);
@@ -689,17 +686,14 @@ static int json_devices(struct stream *s, struct rc_err *err)
 	return bad ? rc_errf(err, bad, "cannot copy the report's devices: %s", strerror(bad)) : 0;
 }
 
-/* JSON: the summary of the whole-fleet report (cli/fleet_cmd.c prints the same), the object
- * closed. */
+/* JSON: the summary of the whole-fleet report, the object closed. */
 static void json_end(struct stream *s)
 {
 	const struct rc_stream_totals *t = s->t;
 
 	rc_out_open_object(&s->out, "summary");
-	rc_out_uint(&s->out, "drifted_fields", NULL, t->changes);
-	rc_out_uint(&s->out, "devices_with_changes", NULL, t->with_changes);
-	rc_out_uint(&s->out, "devices", NULL, t->devices);
-	rc_out_uint(&s->out, "errors", NULL, t->failed);
+	rc_report_summary_counts(&s->out, "verify", t->changes, t->with_changes, t->devices,
+				 t->failed);
 	rc_out_close_object(&s->out);
 	rc_out_close_object(&s->out);
 	rc_out_end(&s->out);

@@ -32,6 +32,13 @@ void rc_report_device(struct rc_out *o, enum rc_report_mode mode, const char *de
  * so. */
 void rc_report_change_json(struct rc_out *o, const struct rc_change *c);
 
+/* The counts a fleet command's summary starts with, for verify ("verify: N drifted fields
+ * on M of D device(s), F failed"; JSON "drifted_fields", "devices_with_changes", "devices",
+ * "errors") or plan/apply (`cmd`; "changes", with "made" after an apply).  One writer for the
+ * whole-fleet report, the streamed JSON and the jsonl summary line, so the keys agree. */
+void rc_report_summary_counts(struct rc_out *o, const char *cmd, uint64_t changes,
+			      uint64_t with_changes, uint64_t devices, uint64_t failed);
+
 /* How long a device took, in milliseconds: JSON's "read_ms" and "apply_ms" (each only when
  * it was measured), not in the text. */
 struct rc_report_times {
